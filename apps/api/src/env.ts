@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+const ZApiEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public base address without /v1 (scheme, host, optional path prefix), used in pagination links. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Express "trust proxy" setting, for X-Forwarded-* behind a load balancer (e.g. 1, or "loopback"). */
+  TRUST_PROXY: z.string().optional(),
+  /** How long SIGTERM waits for in-flight requests before closing. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+export type TApiEnv = z.infer<typeof ZApiEnv>;
+
+export function apiEnv(source: NodeJS.ProcessEnv = process.env): TApiEnv {
+  const parsed = ZApiEnv.safeParse(source);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`Invalid environment: ${first?.path.join('.')}: ${first?.message}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,2 @@
+export { createApiApp } from './app.ts';
+export { buildOpenApiDocument } from './openapi.ts';

@@ -1,0 +1,146 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { createHash } from 'node:crypto';
+import {
+  AppError,
+  appRouter,
+  createCallerFactory,
+  createContext,
+  listProcedures,
+  toAppError,
+  type TCoreServices,
+  type TMeta,
+} from '@careers/core';
+
+type TRoute = { method: 'get' | 'post'; path: string; procedurePath: string; meta: TMeta };
+
+export const BODY_LIMIT_BYTES = 40 * 1024 * 1024;
+const createCaller = createCallerFactory(appRouter);
+const jsonBody = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true });
+
+/** The REST operations: every procedure of core's router with `openapi` meta, at its documented path. */
+export function restRoutes(): TRoute[] {
+  const routes: TRoute[] = [];
+  for (const { procedurePath, meta } of listProcedures()) {
+    if (!meta?.openapi) continue;
+    routes.push({
+      method: meta.openapi.method.toLowerCase() as TRoute['method'],
+      path: meta.openapi.path.replace(/\{(\w+)\}/g, ':$1'),
+      procedurePath,
+      meta,
+    });
+  }
+  // Literal segments win over parameters: /vacancies/facets before /vacancies/:slug.
+  const weight = (path: string) => path.split('/').map((segment) => (segment.startsWith(':') ? '1' : '0')).join('');
+  return routes.sort((a, b) => weight(a.path).localeCompare(weight(b.path)) || b.path.length - a.path.length);
+}
+
+function readBody(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    jsonBody(req, res, (error?: unknown) => {
+      if (!error) return resolve();
+      const status = (error as { status?: number }).status;
+      reject(new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'MALFORMED_JSON'));
+    });
+  });
+}
+
+function sendError(res: Response, error: AppError, headers: Record<string, string> = {}): void {
+  res.status(error.status).set(headers).json(error.toBody());
+}
+
+/** Weak ETag over the representation without its view counters (they change on every detail read). */
+function etagOf(body: unknown): string {
+  const stable = JSON.stringify(body, (key, value: unknown) => (key === 'views_count' ? undefined : value));
+  return `W/"${createHash('sha1').update(stable).digest('base64url')}"`;
+}
+
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = etag.slice(2);
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
+}
+
+export function publicUrlOf(req: Request, publicUrl: string | undefined): URL {
+  const base = publicUrl ? publicUrl.replace(/\/+$/, '') : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  return new URL(base + req.originalUrl);
+}
+
+/**
+ * Serves core's procedures as REST. This is the one layer between HTTP and the procedures: it
+ * authenticates before reading a body (CONTRACT's order), turns query/path/body into procedure input,
+ * and writes the documented bodies, statuses and headers for whatever the procedure returns or throws.
+ */
+export function createRestFacade(services: TCoreServices, options: { publicUrl?: string } = {}): Router {
+  const facade = express.Router();
+  const methodsByPath = new Map<string, string[]>();
+
+  for (const route of restRoutes()) {
+    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method.toUpperCase()]);
+    facade[route.method](route.path, async (req, res) => {
+      const responseHeaders: Record<string, string> = {};
+      try {
+        const verifiedKey = await services.keys.verify(req.get('authorization'));
+        if (!verifiedKey.ok) throw new AppError('UNAUTHENTICATED');
+        if (!verifiedKey.tenant.apiEnabled) throw new AppError('API_ACCESS_DISABLED');
+        res.locals.tenant = verifiedKey.tenant.slug;
+        res.locals.apiKeyId = verifiedKey.apiKey.id;
+
+        let input: unknown;
+        if (route.method === 'post') {
+          await readBody(req, res);
+          const body: unknown = req.body ?? {};
+          // A body that is not a JSON object goes to validation as it is (422 errors.body, after scope and rate limit).
+          const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+          input = isObject ? { ...body, ...req.params } : body;
+        } else {
+          input = { ...(req.query as Record<string, unknown>), ...req.params };
+        }
+
+        const ctx = createContext(services, {
+          requestId: res.locals.requestId as string,
+          authorization: req.get('authorization'),
+          verifiedKey,
+          url: publicUrlOf(req, options.publicUrl),
+          idempotencyKey: req.get('idempotency-key'),
+        });
+        const call = route.procedurePath
+          .split('.')
+          .reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], createCaller(ctx)) as (input: unknown) => Promise<unknown>;
+        try {
+          const data = await call(input);
+          Object.assign(responseHeaders, ctx.response.headers);
+          const status = ctx.response.status ?? route.meta.successStatus ?? 200;
+          if (route.method === 'get') {
+            const etag = etagOf(data);
+            responseHeaders.ETag = etag;
+            responseHeaders['Cache-Control'] = 'private, max-age=0, must-revalidate';
+            if (matchesIfNoneMatch(req.get('if-none-match'), etag)) {
+              res.status(304).set(responseHeaders).end();
+              return;
+            }
+          }
+          res.status(status).set(responseHeaders).json(data);
+        } catch (error) {
+          Object.assign(responseHeaders, ctx.response.headers);
+          throw error;
+        }
+      } catch (error) {
+        const appError = toAppError(error);
+        if (appError.status >= 500) {
+          (res.locals.log as TCoreServices['log'] | undefined ?? services.log).error({ err: appError.cause ?? error }, 'request failed');
+        }
+        sendError(res, appError, responseHeaders);
+      }
+    });
+  }
+
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : [])])].join(', ');
+    facade.all(path, (_req, res) => {
+      res.set('Allow', allow);
+      sendError(res, new AppError('METHOD_NOT_ALLOWED'));
+    });
+  }
+  return facade;
+}

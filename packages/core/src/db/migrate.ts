@@ -1,0 +1,17 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+
+/** Applies pending migrations; returns the names applied. */
+export async function migrateUp(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}
+
+/** Refuses to serve when the database schema is behind this code (deploy units never migrate by themselves). */
+export async function assertSchemaCurrent(orm: MikroORM): Promise<void> {
+  const pending = await orm.migrator.getPending();
+  if (pending.length > 0) {
+    throw new Error(
+      `The database schema is behind this code (${pending.length} pending migration(s): ${pending.map((m) => m.name).join(', ')}). Run \`pnpm careers migrate\` first.`,
+    );
+  }
+}

@@ -1,0 +1,12 @@
+export { appRouter, listProcedures, type TAppRouter } from './trpc/router.ts';
+export { createCallerFactory, toAppError, type TMeta } from './trpc/init.ts';
+export { createContext, type TContext, type TAdminSession } from './trpc/context.ts';
+export { createCoreServices, type TCoreServices } from './services.ts';
+export { AppError, isAppError, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
+export { fieldErrorsFromZod } from './lib/validation.ts';
+export { createLogger, type Logger } from './lib/logger.ts';
+export { openOrm, ormConfig } from './db/orm.ts';
+export { migrateUp, assertSchemaCurrent } from './db/migrate.ts';
+export { startEmbeddedPostgres, freePort } from './db/embedded.ts';
+export { coreEnv } from './env.ts';
+export type { TKeyVerification } from './modules/api-keys/api-key.verifier.ts';

@@ -1,0 +1,96 @@
+/**
+ * The one error type domain code throws. Each code has a fixed HTTP status and a documented public
+ * body; the cause (for logs) never reaches a client.
+ */
+export const APP_ERROR_STATUS = {
+  UNAUTHENTICATED: 401,
+  API_ACCESS_DISABLED: 403,
+  INSUFFICIENT_SCOPE: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  VALIDATION_FAILED: 422,
+  MALFORMED_JSON: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  VACANCY_CLOSED: 400,
+  VACANCY_NOT_FOUND: 404,
+  PROCESSING_FAILED: 500,
+  TOO_MANY_ATTEMPTS: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+} as const;
+
+export type TAppErrorCode = keyof typeof APP_ERROR_STATUS;
+export type TFieldErrors = Record<string, string[]>;
+
+const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
+  UNAUTHENTICATED: 'Unauthenticated.',
+  API_ACCESS_DISABLED: 'API access is not enabled for this tenant.',
+  INSUFFICIENT_SCOPE: 'This API key does not have the required scope.',
+  FORBIDDEN: 'This action is unauthorized.',
+  NOT_FOUND: 'Resource not found.',
+  METHOD_NOT_ALLOWED: 'Method not allowed.',
+  VALIDATION_FAILED: 'The given data was invalid.',
+  MALFORMED_JSON: 'Malformed JSON body.',
+  PAYLOAD_TOO_LARGE: 'Payload too large.',
+  VACANCY_CLOSED: 'This vacancy no longer accepts applications.',
+  VACANCY_NOT_FOUND: 'Vacancy not found',
+  PROCESSING_FAILED: 'An unexpected error occurred while processing the resume.',
+  TOO_MANY_ATTEMPTS: 'Too Many Attempts.',
+  SERVICE_UNAVAILABLE: 'Service Unavailable.',
+  INTERNAL: 'Server Error.',
+};
+
+/** Codes whose public body carries the machine-readable `error` field. */
+const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED']);
+
+export type TErrorBody = {
+  message: string;
+  error?: string;
+  required_scope?: string;
+  errors?: TFieldErrors;
+};
+
+export class AppError extends Error {
+  readonly code: TAppErrorCode;
+  readonly status: number;
+  readonly fieldErrors?: TFieldErrors;
+  readonly requiredScope?: string;
+
+  constructor(
+    code: TAppErrorCode,
+    options: { message?: string; fieldErrors?: TFieldErrors; requiredScope?: string; cause?: unknown } = {},
+  ) {
+    super(options.message ?? DEFAULT_MESSAGES[code], { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = APP_ERROR_STATUS[code];
+    this.fieldErrors = options.fieldErrors;
+    this.requiredScope = options.requiredScope;
+  }
+
+  /** A 422 on one or more fields. */
+  static validation(fieldErrors: TFieldErrors): AppError {
+    return new AppError('VALIDATION_FAILED', { fieldErrors });
+  }
+
+  static insufficientScope(scope: string): AppError {
+    return new AppError('INSUFFICIENT_SCOPE', {
+      message: `This API key does not have the required scope: ${scope}.`,
+      requiredScope: scope,
+    });
+  }
+
+  /** The documented public body; never includes the cause. */
+  toBody(): TErrorBody {
+    const body: TErrorBody = { message: this.message };
+    if (CODES_WITH_ERROR_FIELD.has(this.code)) body.error = this.code;
+    if (this.requiredScope) body.required_scope = this.requiredScope;
+    if (this.fieldErrors) body.errors = this.fieldErrors;
+    return body;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,46 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Limits per API key and operation (SPEC.md "Limits"): requests per fixed 60-second window. */
+export const RATE_LIMITS = {
+  'applications.create': { limit: 10, windowSeconds: 60 },
+  'candidates.create': { limit: 10, windowSeconds: 60 },
+  'vacancies.canonicalUrl': { limit: 60, windowSeconds: 60 },
+} as const;
+export type TRateLimitedOperation = keyof typeof RATE_LIMITS;
+
+export type TRateLimitState = {
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the window ends. */
+  resetAt: number;
+  /** Seconds until the window ends, 1..windowSeconds. */
+  retryAfter: number;
+  exceeded: boolean;
+};
+
+/**
+ * Counts one request in the key's current window, atomically in PostgreSQL (one upsert), so the
+ * limit holds across any number of API processes. The window starts with its first request.
+ */
+export async function hitRateLimit(em: EntityManager, apiKeyId: number, operation: TRateLimitedOperation): Promise<TRateLimitState> {
+  const { limit, windowSeconds } = RATE_LIMITS[operation];
+  const rows = await em.execute<{ hits: number; reset_at: number; now: number }[]>(
+    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, clock_timestamp(), 1)
+     on conflict (bucket) do update set
+       window_start = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then clock_timestamp() else w.window_start end,
+       hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end
+     returning w.hits, extract(epoch from w.window_start)::float8 + ? as reset_at, extract(epoch from clock_timestamp())::float8 as now`,
+    [`${apiKeyId}:${operation}`, windowSeconds, windowSeconds, windowSeconds],
+  );
+  const row = rows[0];
+  if (!row) throw new Error('rate limit upsert returned no row');
+  const hits = Number(row.hits);
+  const retryAfter = Math.min(windowSeconds, Math.max(1, Math.ceil(row.reset_at - row.now)));
+  return {
+    limit,
+    remaining: Math.max(0, limit - hits),
+    resetAt: Math.ceil(row.reset_at),
+    retryAfter,
+    exceeded: hits > limit,
+  };
+}

@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const TenantSchema = defineEntity({
+  name: 'Tenant',
+  tableName: 'tenants',
+  properties: {
+    id: p.integer().primary(),
+    slug: p.string().length(100).unique(),
+    name: p.string().length(255),
+    defaultLanguage: p.string().length(2).default('en'),
+    apiEnabled: p.boolean().default(true),
+    careerSiteDomain: p.string().length(255).nullable(),
+    urlPattern: p.string().length(2048).nullable(),
+    domains: p.array().default([]),
+    createdAt: p.datetime().defaultRaw('now()'),
+  },
+});
+export class Tenant extends TenantSchema.class {}
+TenantSchema.setClass(Tenant);

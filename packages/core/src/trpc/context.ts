@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import type { TCoreServices } from '../services.ts';
+import type { TKeyVerification } from '../modules/api-keys/api-key.verifier.ts';
+import type { Logger } from '../lib/logger.ts';
+
+export type TAdminSession = { userId: number; tenantId: number; role: string; sessionId: string };
+
+/** What a transport (REST facade, tRPC endpoint, worker, CLI) hands to the procedures. */
+export type TContext = {
+  services: TCoreServices;
+  em: EntityManager;
+  log: Logger;
+  requestId: string;
+  /** The Authorization header as received. */
+  authorization?: string;
+  /** Set when the transport already verified the key (the REST facade does it before reading a body). */
+  verifiedKey?: TKeyVerification;
+  /** Admin dashboard session, when signed in. */
+  session?: TAdminSession;
+  /** Absolute URL of the request, as the client sees it (for pagination links). */
+  url: URL;
+  idempotencyKey?: string;
+  /** Headers and status the procedure wants on its response (rate-limit headers, 201/202). */
+  response: { headers: Record<string, string>; status?: number };
+};
+
+export function createContext(
+  services: TCoreServices,
+  input: Partial<Omit<TContext, 'services' | 'em' | 'response' | 'log'>> & { url: URL },
+): TContext {
+  const requestId = input.requestId ?? randomUUID();
+  return {
+    ...input,
+    services,
+    em: services.orm.em.fork(),
+    log: services.log.child({ request_id: requestId }),
+    requestId,
+    response: { headers: {} },
+  };
+}

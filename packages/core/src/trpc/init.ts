@@ -1,0 +1,49 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ZodError } from 'zod';
+import type { TContext } from './context.ts';
+import { AppError } from '../lib/errors.ts';
+import { fieldErrorsFromZod } from '../lib/validation.ts';
+import type { TScope } from '../lib/scopes.ts';
+import type { TRateLimitedOperation } from '../modules/rate-limits/rate-limits.ts';
+
+export type TMeta = OpenApiMeta & {
+  /** Success status of a REST call (default 200). */
+  successStatus?: 200 | 201 | 202;
+  /** Scope the API key needs; documented in OpenAPI. */
+  scope?: TScope;
+  rateLimit?: TRateLimitedOperation;
+  /** Documented error statuses besides the common ones. */
+  errorStatuses?: number[];
+};
+
+/** Maps anything a procedure throws to the one public error type. */
+export function toAppError(error: unknown): AppError {
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (cause instanceof AppError) return cause;
+  if (error instanceof TRPCError && error.code === 'BAD_REQUEST' && cause instanceof ZodError) {
+    return AppError.validation(fieldErrorsFromZod(cause));
+  }
+  if (cause instanceof ZodError) return AppError.validation(fieldErrorsFromZod(cause));
+  if (error instanceof TRPCError && error.code === 'NOT_FOUND') return new AppError('NOT_FOUND');
+  return new AppError('INTERNAL', { cause: error });
+}
+
+const t = initTRPC
+  .context<TContext>()
+  .meta<TMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const appError = toAppError(error);
+      return {
+        ...shape,
+        message: appError.message,
+        data: { ...shape.data, stack: undefined, httpStatus: appError.status, appCode: appError.code, body: appError.toBody() },
+      };
+    },
+  });
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const publicProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;

@@ -1,0 +1,38 @@
+import { middleware, publicProcedure } from './init.ts';
+import { AppError } from '../lib/errors.ts';
+import { hasScope, type TScope } from '../lib/scopes.ts';
+import { tenantKysely } from '../db/kysely.ts';
+import { hitRateLimit, type TRateLimitedOperation } from '../modules/rate-limits/rate-limits.ts';
+
+/**
+ * API-key procedures. The checks run in CONTRACT's order before input validation:
+ * authentication (401) → tenant API access (403) → scope (403) → rate limit (429).
+ * The narrowed context carries the tenant and a Kysely that only sees that tenant's rows.
+ */
+function apiKeyMiddleware(scope: TScope | undefined, rateLimit: TRateLimitedOperation | undefined) {
+  return middleware(async ({ ctx, next }) => {
+    const verification = ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization));
+    if (!verification.ok) throw new AppError('UNAUTHENTICATED');
+    const { tenant, apiKey } = verification;
+    if (!tenant.apiEnabled) throw new AppError('API_ACCESS_DISABLED');
+    if (scope && !hasScope(apiKey.scopes, scope)) throw AppError.insufficientScope(scope);
+    if (rateLimit) {
+      const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit);
+      ctx.response.headers['X-RateLimit-Limit'] = String(state.limit);
+      ctx.response.headers['X-RateLimit-Remaining'] = String(state.remaining);
+      if (state.exceeded) {
+        ctx.response.headers['Retry-After'] = String(state.retryAfter);
+        ctx.response.headers['X-RateLimit-Reset'] = String(state.resetAt);
+        throw new AppError('TOO_MANY_ATTEMPTS');
+      }
+    }
+    const log = ctx.log.child({ tenant: tenant.slug, api_key_id: apiKey.id });
+    return next({ ctx: { ...ctx, log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) } });
+  });
+}
+
+export function apiKeyProcedure(scope?: TScope, options: { rateLimit?: TRateLimitedOperation } = {}) {
+  return publicProcedure.use(apiKeyMiddleware(scope, options.rateLimit));
+}
+
+export { publicProcedure };

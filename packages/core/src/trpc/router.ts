@@ -1,0 +1,17 @@
+import { router, type TMeta } from './init.ts';
+import { healthRouter } from '../modules/health/health.router.ts';
+
+/** Every procedure of the product: served as REST (those with openapi meta) and over tRPC (admin). */
+export const appRouter = router({
+  health: healthRouter,
+});
+
+export type TAppRouter = typeof appRouter;
+
+/** Every procedure's path and meta (the REST facade and the OpenAPI document are built from these). */
+export function listProcedures(): Array<{ procedurePath: string; meta: TMeta | undefined }> {
+  return Object.entries(appRouter._def.procedures as Record<string, unknown>).map(([procedurePath, procedure]) => ({
+    procedurePath,
+    meta: (procedure as { _def: { meta?: TMeta } })._def.meta,
+  }));
+}
