@@ -12,6 +12,7 @@ import { ApplicationSchema, DocumentSchema } from '../modules/applications/appli
 import { ResumeProcessingSchema } from '../modules/resumes/resume-processing.entity.ts';
 import { RateLimitWindowSchema } from '../modules/rate-limits/rate-limit.entity.ts';
 import { IdempotencyRecordSchema } from '../modules/idempotency/idempotency-key.entity.ts';
+import { AdminSessionSchema } from '../modules/admin/admin-session.entity.ts';
 
 export const entities = [
   TenantSchema,
@@ -37,4 +38,5 @@ export const entities = [
   ResumeProcessingSchema,
   RateLimitWindowSchema,
   IdempotencyRecordSchema,
+  AdminSessionSchema,
 ] as const;

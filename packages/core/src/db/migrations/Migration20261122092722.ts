@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122092650 extends Migration {
+export class Migration20261122092722 extends Migration {
 
-  override name = 'Migration20261122092650';
+  override name = 'Migration20261122092722';
 
   override up(): void | Promise<void> {
     this.addSql(`create extension if not exists pg_trgm;`);
@@ -88,6 +88,11 @@ export class Migration20261122092650 extends Migration {
 
     this.addSql(`create table "candidate_users" ("candidate_id" int not null, "user_id" int not null, primary key ("candidate_id", "user_id"));`);
 
+    this.addSql(`create table "admin_sessions" ("id" serial primary key, "token_hash" varchar(64) not null, "tenant_id" int not null, "user_id" int not null, "created_at" timestamptz not null default now(), "expires_at" timestamptz not null, "revoked_at" timestamptz null);`);
+    this.addSql(`alter table "admin_sessions" add constraint "admin_sessions_token_hash_unique" unique ("token_hash");`);
+    this.addSql(`create index "admin_sessions_tenant_id_index" on "admin_sessions" ("tenant_id");`);
+    this.addSql(`create index "admin_sessions_user_id_index" on "admin_sessions" ("user_id");`);
+
     this.addSql(`create table "vacancies" ("id" serial primary key, "tenant_id" int not null, "slug" varchar(255) not null, "title" varchar(255) not null, "summary" text null, "description" text null, "requirements" text null, "offer" text null, "language" varchar(2) not null, "status" text not null default 'draft', "channels" text[] not null default '{}', "accepts_applications" boolean not null default true, "published_at" timestamptz null, "ends_at" timestamptz null, "created_at" timestamptz not null default now(), "views_count" int not null default 0, "location_id" int null, "department_id" int null, "company_location_id" int null, "compensation_min" double precision null, "compensation_max" double precision null, "compensation_currency" varchar(3) null, "compensation_period" varchar(20) null, "header_image" jsonb null, "canonical_url" varchar(2048) null);`);
     this.addSql(`create index "vacancies_visible_published_idx" on "vacancies" ("tenant_id", "published_at" desc, "id" desc) where "status" = 'published' and 'api' = any("channels");`);
     this.addSql(`create index "vacancies_visible_created_idx" on "vacancies" ("tenant_id", "created_at" desc, "id" desc) where "status" = 'published' and 'api' = any("channels");`);
@@ -168,6 +173,9 @@ export class Migration20261122092650 extends Migration {
 
     this.addSql(`alter table "candidate_users" add constraint "candidate_users_candidate_id_foreign" foreign key ("candidate_id") references "candidates" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "candidate_users" add constraint "candidate_users_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`);
+
+    this.addSql(`alter table "admin_sessions" add constraint "admin_sessions_tenant_id_foreign" foreign key ("tenant_id") references "tenants" ("id") on delete cascade;`);
+    this.addSql(`alter table "admin_sessions" add constraint "admin_sessions_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete cascade;`);
 
     this.addSql(`alter table "vacancies" add constraint "vacancies_tenant_id_foreign" foreign key ("tenant_id") references "tenants" ("id") on delete cascade;`);
     this.addSql(`alter table "vacancies" add constraint "vacancies_location_id_foreign" foreign key ("location_id") references "locations" ("id") on delete set null;`);
