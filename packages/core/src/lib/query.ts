@@ -39,14 +39,14 @@ export const zFlag = zQueryBool.optional().transform((v) => v ?? false);
 /** Exactly 2 letters, any case; compared lower-case. */
 export const zLanguage = z
   .string({ error: 'The :attribute must be a string.' })
-  .length(2, { error: 'The :attribute must be 2 characters.' })
+  .length(2, { error: 'The :attribute must be 2 characters.', abort: true })
   .regex(/^[A-Za-z]{2}$/, { error: 'The :attribute must only contain letters.' })
   .transform((v) => v.toLowerCase());
 
 /** A 2-letter country code; compared upper-case. */
 export const zCountryCode = z
   .string({ error: 'The :attribute must be a string.' })
-  .length(2, { error: 'The :attribute must be 2 characters.' })
+  .length(2, { error: 'The :attribute must be 2 characters.', abort: true })
   .regex(/^[A-Za-z]{2}$/, { error: 'The :attribute must only contain letters.' })
   .transform((v) => v.toUpperCase());
 

@@ -1,0 +1,186 @@
+import { sql, type SqlBool } from 'kysely';
+import type { TDb } from '../../db/kysely.ts';
+import { pageOffset } from '../../lib/pagination.ts';
+import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
+import type { TImageSet } from '../vacancies/vacancy.entity.ts';
+import type { ARTICLE_TYPES } from './article.entity.ts';
+
+export type TArticleType = (typeof ARTICLE_TYPES)[number];
+export type TArticleSort = 'published_at' | 'title' | 'created_at' | 'views_count';
+
+/** Which content of an article a query returns. */
+export type TContentChoice =
+  /** Only articles with content in this language, and that content. */
+  | { only: string }
+  /** The first language of the list an article has content in, else its alphabetically first language. */
+  | { prefer: string[] };
+
+export type TArticleFilters = {
+  type?: TArticleType;
+  isFeatured?: boolean;
+  search?: string;
+  /** Tag ids including their descendants. */
+  tagIds?: number[];
+};
+
+export type TArticleRow = {
+  id: number;
+  slug: string;
+  type: string;
+  is_featured: boolean;
+  views_count: number;
+  published_at: Date | null;
+  expires_at: Date | null;
+  created_at: Date;
+  featured_image: TImageSet | null;
+  language: string;
+  title: string;
+  excerpt: string | null;
+  body_html: string;
+  seo_title: string | null;
+  seo_description: string | null;
+};
+
+export type TArticleTagRow = { article_id: number; id: number; name: TTranslations; parent_id: number | null };
+
+const MAX_INT4 = 2_147_483_647;
+
+const COLUMNS = [
+  'a.id',
+  'a.slug',
+  'a.type',
+  'a.is_featured',
+  'a.views_count',
+  'a.published_at',
+  'a.expires_at',
+  'a.created_at',
+  'a.featured_image',
+  'c.language',
+  'c.title',
+  'c.excerpt',
+  'c.body_html',
+  'c.seo_title',
+  'c.seo_description',
+] as const;
+
+/** Visible articles (CONTRACT: published, published_at ≤ now, not expired) joined to the chosen content. */
+function visibleArticles(db: TDb, choice: TContentChoice) {
+  return db
+    .selectFrom('articles as a')
+    .innerJoinLateral(
+      (eb) => {
+        let content = eb
+          .selectFrom('article_translations as t')
+          .select(['t.language', 't.title', 't.excerpt', 't.body_html', 't.seo_title', 't.seo_description'])
+          .whereRef('t.article_id', '=', 'a.id');
+        if ('only' in choice) return content.where('t.language', '=', choice.only).as('c');
+        for (const language of choice.prefer) {
+          content = content.orderBy(sql`${sql.ref('t.language')} = ${language}`, 'desc');
+        }
+        return content.orderBy('t.language', 'asc').limit(1).as('c');
+      },
+      (join) => join.onTrue(),
+    )
+    .where('a.status', '=', 'published')
+    .where('a.published_at', '<=', sql<Date>`now()`)
+    .where((eb) => eb.or([eb('a.expires_at', 'is', null), eb('a.expires_at', '>', sql<Date>`now()`)]));
+}
+
+function filtered(db: TDb, choice: TContentChoice, filters: TArticleFilters) {
+  let query = visibleArticles(db, choice);
+  if (filters.type) query = query.where('a.type', '=', filters.type);
+  if (filters.isFeatured !== undefined) query = query.where('a.is_featured', '=', filters.isFeatured);
+  const term = filters.search;
+  if (term) {
+    query = query.where(
+      sql<SqlBool>`(strpos(lower(${sql.ref('c.title')}), lower(${term})) > 0 or strpos(lower(${sql.ref('c.excerpt')}), lower(${term})) > 0)`,
+    );
+  }
+  const tagIds = filters.tagIds;
+  if (tagIds) {
+    if (tagIds.length === 0) return query.where(sql<SqlBool>`false`);
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('article_tags as at').select('at.article_id').whereRef('at.article_id', '=', 'a.id').where('at.tag_id', 'in', tagIds)),
+    );
+  }
+  return query;
+}
+
+const SORT_KEYS = {
+  published_at: sql.ref('a.published_at'),
+  title: sql`lower(${sql.ref('c.title')})`,
+  created_at: sql.ref('a.created_at'),
+  views_count: sql.ref('a.views_count'),
+} as const;
+
+/** One page of visible articles with their chosen content, and the total. */
+export async function findArticlesPage(
+  db: TDb,
+  choice: TContentChoice,
+  filters: TArticleFilters,
+  order: { sort: TArticleSort; direction: 'asc' | 'desc' },
+  page: { page: number; perPage: number },
+): Promise<{ rows: TArticleRow[]; total: number }> {
+  const base = filtered(db, choice, filters);
+  const rows = await base
+    .select(COLUMNS)
+    .select(sql<number>`(count(*) over ())::int`.as('total'))
+    .orderBy(SORT_KEYS[order.sort], (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    .orderBy('a.id', order.direction)
+    .limit(page.perPage)
+    .offset(pageOffset(page.page, page.perPage))
+    .execute();
+  const first = rows[0];
+  if (first) return { rows: rows as TArticleRow[], total: first.total };
+  const counted = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst();
+  return { rows: [], total: counted?.total ?? 0 };
+}
+
+export async function findArticleBySlug(db: TDb, slug: string, choice: TContentChoice): Promise<TArticleRow | undefined> {
+  const row = await visibleArticles(db, choice).select(COLUMNS).where('a.slug', '=', slug).executeTakeFirst();
+  return row as TArticleRow | undefined;
+}
+
+/** The tags of a page of articles, in one query. */
+export async function findArticleTags(db: TDb, articleIds: readonly number[]): Promise<TArticleTagRow[]> {
+  if (articleIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('article_tags as at')
+    .innerJoin('tags as tg', 'tg.id', 'at.tag_id')
+    .select(['at.article_id', 'tg.id', 'tg.name', 'tg.parent_id'])
+    .where('at.article_id', 'in', [...articleIds])
+    .orderBy('at.article_id')
+    .orderBy('tg.id')
+    .execute();
+  return rows as TArticleTagRow[];
+}
+
+/**
+ * The requested tags with all their descendants (any depth), and which requested ids exist in the
+ * tenant — one recursive query.
+ */
+export async function expandTags(db: TDb, tagIds: readonly number[]): Promise<{ found: Set<number>; withDescendants: number[] }> {
+  // Ids beyond int4 name no tag (and must not reach the database).
+  const candidates = tagIds.filter((id) => id <= MAX_INT4);
+  if (candidates.length === 0) return { found: new Set(), withDescendants: [] };
+  const rows = await db
+    .withRecursive('tag_tree(id, root_id)', (qb) =>
+      qb
+        .selectFrom('tags as root')
+        .select(['root.id', 'root.id as root_id'])
+        .where('root.id', 'in', candidates)
+        .union(
+          qb
+            .selectFrom('tags as child')
+            .innerJoin('tag_tree as tree', 'tree.id', 'child.parent_id')
+            .select(['child.id', 'tree.root_id']),
+        ),
+    )
+    .selectFrom('tag_tree')
+    .select(['tag_tree.id', 'tag_tree.root_id'])
+    .execute();
+  return {
+    found: new Set(rows.map((row) => row.root_id)),
+    withDescendants: [...new Set(rows.map((row) => row.id))],
+  };
+}

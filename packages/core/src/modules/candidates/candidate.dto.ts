@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { iso } from '../../lib/dates.ts';
+import { CANDIDATE_STATUSES, type TCandidateStatus } from './candidate.entity.ts';
+import type { TCandidateRow } from './candidates.repository.ts';
+
+export const ZCandidateListItem = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  user_id: z.number().int().describe('The user the list was requested for'),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  status: z.enum(CANDIDATE_STATUSES),
+  created_at: z.string(),
+});
+export type TCandidateListItem = z.infer<typeof ZCandidateListItem>;
+
+export function toCandidateListItemDto(row: TCandidateRow, userId: number): TCandidateListItem {
+  return {
+    id: row.id,
+    slug: row.slug,
+    user_id: userId,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    status: row.status as TCandidateStatus,
+    created_at: iso(row.created_at),
+  };
+}

@@ -1,0 +1,74 @@
+import { sql, type SqlBool } from 'kysely';
+import type { TDb } from '../../db/kysely.ts';
+import { pageOffset } from '../../lib/pagination.ts';
+import type { TCandidateStatus } from './candidate.entity.ts';
+
+export type TCandidateSort = 'created_at' | 'first_name' | 'last_name' | 'email';
+
+export type TCandidateFilters = {
+  /** Only candidates associated with this user (a user of the tenant). */
+  userId: number;
+  email?: string;
+  search?: string;
+  status?: TCandidateStatus;
+};
+
+export type TCandidateRow = {
+  id: number;
+  slug: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  status: string;
+  created_at: Date;
+};
+
+const COLUMNS = ['c.id', 'c.slug', 'c.first_name', 'c.last_name', 'c.email', 'c.phone', 'c.status', 'c.created_at'] as const;
+
+/** Largest id PostgreSQL's int4 holds; a larger one names nothing (and must not reach the database). */
+const MAX_INT4 = 2_147_483_647;
+
+export async function isUserOfTenant(db: TDb, userId: number): Promise<boolean> {
+  if (userId > MAX_INT4) return false;
+  const row = await db.selectFrom('users').select('users.id').where('users.id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+function filtered(db: TDb, filters: TCandidateFilters) {
+  // candidate_users has no tenant column: the tenant-scoped candidates table (and the user check before) keeps it to the tenant.
+  let query = db
+    .selectFrom('candidates as c')
+    .innerJoin('candidate_users as cu', (join) => join.onRef('cu.candidate_id', '=', 'c.id').on('cu.user_id', '=', filters.userId));
+  if (filters.email) query = query.where(sql<SqlBool>`lower(${sql.ref('c.email')}) = lower(${filters.email})`);
+  if (filters.status) query = query.where('c.status', '=', filters.status);
+  const term = filters.search;
+  if (term) {
+    const contains = (column: string) => sql<SqlBool>`strpos(lower(${sql.ref(column)}), lower(${term})) > 0`;
+    query = query.where((eb) => eb.or([contains('c.first_name'), contains('c.last_name'), contains('c.email')]));
+  }
+  return query;
+}
+
+/** One page of a user's candidates and the total (one query unless the page is past the end). */
+export async function findCandidatesPage(
+  db: TDb,
+  filters: TCandidateFilters,
+  order: { sort: TCandidateSort; direction: 'asc' | 'desc' },
+  page: { page: number; perPage: number },
+): Promise<{ rows: TCandidateRow[]; total: number }> {
+  const base = filtered(db, filters);
+  const key = order.sort === 'created_at' ? sql.ref('c.created_at') : sql`lower(${sql.ref(`c.${order.sort}`)})`;
+  const rows = await base
+    .select(COLUMNS)
+    .select(sql<number>`(count(*) over ())::int`.as('total'))
+    .orderBy(key, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    .orderBy('c.id', order.direction)
+    .limit(page.perPage)
+    .offset(pageOffset(page.page, page.perPage))
+    .execute();
+  const first = rows[0];
+  if (first) return { rows: rows as TCandidateRow[], total: first.total };
+  const counted = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst();
+  return { rows: [], total: counted?.total ?? 0 };
+}

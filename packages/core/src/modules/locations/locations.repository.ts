@@ -1,0 +1,105 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { TDb } from '../../db/kysely.ts';
+import { pageOffset } from '../../lib/pagination.ts';
+
+export type TLocationSort = 'name' | 'locality' | 'created_at';
+
+export type TLocationFilters = {
+  countryCode?: string;
+  search?: string;
+};
+
+export type TLocationRow = {
+  id: number;
+  slug: string;
+  name: string;
+  address_line_1: string | null;
+  address_line_2: string | null;
+  address_line_3: string | null;
+  locality: string | null;
+  administrative_area: string | null;
+  postal_code: string | null;
+  country_code: string | null;
+  /** Double precision; the driver's type admits strings, the DTO makes numbers. */
+  latitude: number | string | null;
+  longitude: number | string | null;
+  created_at: Date;
+};
+
+const COLUMNS = [
+  'l.id',
+  'l.slug',
+  'l.name',
+  'l.address_line_1',
+  'l.address_line_2',
+  'l.address_line_3',
+  'l.locality',
+  'l.administrative_area',
+  'l.postal_code',
+  'l.country_code',
+  'l.latitude',
+  'l.longitude',
+  'l.created_at',
+] as const;
+
+/** Case-insensitive substring test; strpos needs no escaping of % and _ like LIKE would. */
+function contains(column: string, term: string): Expression<SqlBool> {
+  return sql<SqlBool>`strpos(lower(${sql.ref(column)}), lower(${term})) > 0`;
+}
+
+function filtered(db: TDb, filters: TLocationFilters) {
+  let query = db.selectFrom('locations as l');
+  if (filters.countryCode) query = query.where(sql<SqlBool>`upper(${sql.ref('l.country_code')}) = ${filters.countryCode}`);
+  const term = filters.search;
+  if (term) {
+    const fields = ['l.name', 'l.locality', 'l.address_line_1', 'l.address_line_2', 'l.address_line_3', 'l.postal_code'];
+    query = query.where((eb) => eb.or(fields.map((field) => contains(field, term))));
+  }
+  return query;
+}
+
+/** One page of a tenant's locations and the total (one query unless the page is past the end). */
+export async function findLocationsPage(
+  db: TDb,
+  filters: TLocationFilters,
+  order: { sort: TLocationSort; direction: 'asc' | 'desc' },
+  page: { page: number; perPage: number },
+): Promise<{ rows: TLocationRow[]; total: number }> {
+  const base = filtered(db, filters);
+  const key = order.sort === 'created_at' ? sql.ref('l.created_at') : sql`lower(${sql.ref(`l.${order.sort}`)})`;
+  const rows = await base
+    .select(COLUMNS)
+    .select(sql<number>`(count(*) over ())::int`.as('total'))
+    .orderBy(key, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    .orderBy('l.id', order.direction)
+    .limit(page.perPage)
+    .offset(pageOffset(page.page, page.perPage))
+    .execute();
+  const first = rows[0];
+  if (first) return { rows, total: first.total };
+  const counted = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst();
+  return { rows: [], total: counted?.total ?? 0 };
+}
+
+export async function findLocationBySlug(db: TDb, slug: string): Promise<TLocationRow | undefined> {
+  return db.selectFrom('locations as l').select(COLUMNS).where('l.slug', '=', slug).executeTakeFirst();
+}
+
+/**
+ * Visible vacancies (CONTRACT: published, on the api channel, published, not ended) per location,
+ * for a whole page in one grouped query. Locations without any are absent from the map.
+ */
+export async function countVisibleVacancies(db: TDb, locationIds: readonly number[]): Promise<Map<number, number>> {
+  if (locationIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('vacancies as v')
+    .select(['v.location_id', sql<number>`count(*)::int`.as('count')])
+    .where('v.location_id', 'in', [...locationIds])
+    .where('v.status', '=', 'published')
+    .where(sql<SqlBool>`'api' = any(${sql.ref('v.channels')})`)
+    .where('v.published_at', '<=', sql<Date>`now()`)
+    .where((eb) => eb.or([eb('v.ends_at', 'is', null), eb('v.ends_at', '>', sql<Date>`now()`)]))
+    .groupBy('v.location_id')
+    .execute();
+  return new Map(rows.map((row) => [row.location_id as number, row.count]));
+}

@@ -1,0 +1,21 @@
+import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import { paginate } from '../../../lib/pagination.ts';
+import { toLocationDto } from '../location.dto.ts';
+import { countVisibleVacancies, findLocationsPage } from '../locations.repository.ts';
+import { ZListLocationsInput, ZListLocationsOutput, listLocationsMeta } from './list-locations.schema.ts';
+
+export const listLocationsProcedure = apiKeyProcedure('locations:read')
+  .meta(listLocationsMeta)
+  .input(ZListLocationsInput)
+  .output(ZListLocationsOutput)
+  .query(async ({ ctx, input }) => {
+    const { rows, total } = await findLocationsPage(
+      ctx.db,
+      { countryCode: input.country_code, search: input.search },
+      { sort: input.sort, direction: input.sort_direction },
+      { page: input.page, perPage: input.per_page },
+    );
+    const vacancyCounts = input.include_vacancy_count ? await countVisibleVacancies(ctx.db, rows.map((row) => row.id)) : undefined;
+    const options = { language: input.language ?? ctx.tenant.defaultLanguage, includeCoordinates: input.include_coordinates, vacancyCounts };
+    return paginate(rows.map((row) => toLocationDto(row, options)), total, input.page, input.per_page, ctx.url);
+  });

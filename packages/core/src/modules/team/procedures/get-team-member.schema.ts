@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { TMeta } from '../../../trpc/init.ts';
+import { zFlag } from '../../../lib/query.ts';
+import { ZTeamMember } from '../team-member.dto.ts';
+
+export const getTeamMemberMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/team/{id}',
+    tags: ['Team'],
+    summary: 'Get one employed team member',
+    description: 'The complete team member by id. A non-integer id, a member who is not employed, or one of another tenant is 404.',
+    protect: true,
+  },
+  scope: 'team:read',
+  errorStatuses: [404],
+} satisfies TMeta;
+
+export const ZGetTeamMemberInput = z.object({
+  // Kept a string so that a non-integer id is a 404 (CONTRACT), not a 422.
+  id: z.union([z.string(), z.number()]).transform(String).describe('The team member id'),
+  include_phone: zFlag.describe('Add phone (E.164, or null)'),
+  include_role: zFlag.describe("Add role: the role's label (or null)"),
+});
+export type TGetTeamMemberInput = z.infer<typeof ZGetTeamMemberInput>;
+
+export const ZGetTeamMemberOutput = z.object({ data: ZTeamMember });
