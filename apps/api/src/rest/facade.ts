@@ -89,7 +89,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
         let input: unknown;
         if (route.method === 'post') {
           await readBody(req, res);
-          const body: unknown = req.body ?? {};
+          const body: unknown = req.body === undefined ? {} : req.body;
           // A body that is not a JSON object goes to validation as it is (422 errors.body, after scope and rate limit).
           const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
           input = isObject ? { ...body, ...req.params } : body;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { InsertObject, Kysely } from 'kysely';
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
 import { entities } from './entities.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
@@ -24,4 +24,9 @@ export function kyselyOf(em: EntityManager): TDb {
 /** Kysely that can only see and change the rows of one tenant. */
 export function tenantKysely(em: EntityManager, tenantId: number): TDb {
   return kyselyOf(em).withPlugin(new TenantScopePlugin(tenantId));
+}
+
+/** A row whose id is serial (the entity-derived row type requires every id). */
+export function serialRow<T extends keyof TDB>(row: Omit<InsertObject<TDB, T>, 'id'>): InsertObject<TDB, T> {
+  return row as InsertObject<TDB, T>;
 }

@@ -3,6 +3,8 @@ import { AppError } from '../lib/errors.ts';
 import { hasScope, type TScope } from '../lib/scopes.ts';
 import { tenantKysely } from '../db/kysely.ts';
 import { hitRateLimit, type TRateLimitedOperation } from '../modules/rate-limits/rate-limits.ts';
+import { runIdempotently } from '../modules/idempotency/idempotency.ts';
+import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 
 /**
  * API-key procedures. The checks run in CONTRACT's order before input validation:
@@ -31,8 +33,30 @@ function apiKeyMiddleware(scope: TScope | undefined, rateLimit: TRateLimitedOper
   });
 }
 
-export function apiKeyProcedure(scope?: TScope, options: { rateLimit?: TRateLimitedOperation } = {}) {
-  return publicProcedure.use(apiKeyMiddleware(scope, options.rateLimit));
+export type TApiKeyProcedureOptions = {
+  rateLimit?: TRateLimitedOperation;
+  /** Honour an Idempotency-Key header (extension): after the rate limit, before input validation. */
+  idempotent?: boolean;
+};
+
+export function apiKeyProcedure(scope?: TScope, options: TApiKeyProcedureOptions = {}) {
+  return publicProcedure.use(apiKeyMiddleware(scope, options.rateLimit)).use(async ({ ctx, path, meta, getRawInput, next }) => {
+    if (!options.idempotent || ctx.idempotencyKey === undefined) return next();
+    const outcome = await runIdempotently({
+      em: ctx.em,
+      apiKeyId: ctx.apiKey.id,
+      operation: path,
+      key: ctx.idempotencyKey,
+      rawInput: await getRawInput(),
+      response: ctx.response,
+      successStatus: meta?.successStatus ?? 200,
+      // The operation runs inside the key's transaction: its own em.transactional becomes a savepoint.
+      execute: (em) => next({ ctx: { em, db: tenantKysely(em, ctx.tenant.id) } }),
+    });
+    if (!outcome.replayed) return outcome.result;
+    // A replay answers without running the procedure (and without validating its input again).
+    return { ok: true as const, data: outcome.data, marker: middlewareMarker, ctx } as Awaited<ReturnType<typeof next>>;
+  });
 }
 
 export { publicProcedure };

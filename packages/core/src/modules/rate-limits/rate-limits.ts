@@ -24,12 +24,14 @@ export type TRateLimitState = {
  */
 export async function hitRateLimit(em: EntityManager, apiKeyId: number, operation: TRateLimitedOperation): Promise<TRateLimitState> {
   const { limit, windowSeconds } = RATE_LIMITS[operation];
+  // One clock reading per statement (statement_timestamp), so "window over?" is decided once and the
+  // window start and the hit count can never disagree.
   const rows = await em.execute<{ hits: number; reset_at: number; now: number }[]>(
-    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, clock_timestamp(), 1)
+    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, statement_timestamp(), 1)
      on conflict (bucket) do update set
-       window_start = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then clock_timestamp() else w.window_start end,
-       hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end
-     returning w.hits, extract(epoch from w.window_start)::float8 + ? as reset_at, extract(epoch from clock_timestamp())::float8 as now`,
+       window_start = case when w.window_start <= statement_timestamp() - make_interval(secs => ?) then statement_timestamp() else w.window_start end,
+       hits = case when w.window_start <= statement_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end
+     returning w.hits, extract(epoch from w.window_start)::float8 + ? as reset_at, extract(epoch from statement_timestamp())::float8 as now`,
     [`${apiKeyId}:${operation}`, windowSeconds, windowSeconds, windowSeconds],
   );
   const row = rows[0];

@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { openOrm } from '@careers/core';
+type MikroORM = Awaited<ReturnType<typeof openOrm>>;
+import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { sweepExpiredIdempotencyRecords } from '@careers/core/modules/idempotency/idempotency.ts';
+import { startTestApi, type TTestApi } from './support/api.ts';
+import { seed } from './support/seed.ts';
+import { applicationBody, base64Of, keyRing, keys, query, rateHeaders, suffix, tenant, vacancy, type TKeySpec } from './support/write-fixtures.ts';
+
+let api: TTestApi;
+let orm: MikroORM;
+let databaseUrl: string;
+const s = suffix();
+const VACANCY = `job-${s}`;
+const HIDDEN = `hidden-${s}`;
+const DOMAIN = `careers.idem-${s}.example`;
+// Keys 0–9 belong to single tests, 10–39 rotate (each request under the per-key limit), 40–49 are handed out
+// once, 50–79 serve the property test. An idempotency key is scoped to one API key, so a retry reuses its key.
+const pool = keys(500, 80, ['applications:write', 'vacancies:write']);
+const nextKey = keyRing(pool.slice(10, 40));
+let taken = 40;
+const ownKey = (): TKeySpec => pool[taken++]!;
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+  await seed(databaseUrl, {
+    tenants: [
+      tenant(`idem-${s}`, {
+        api_keys: pool.map((k) => ({ ...k, name: `key ${k.id}` })),
+        vacancies: [vacancy(1, VACANCY, { title: 'Idempotent job' }), vacancy(2, HIDDEN, { status: 'draft' })],
+      }),
+    ],
+  });
+  api = await startTestApi(databaseUrl);
+  orm = await openOrm(databaseUrl);
+});
+afterAll(async () => {
+  await api?.close();
+  await orm?.close();
+});
+
+const idem = (key: string) => ({ 'idempotency-key': key });
+const apply = (body: unknown, idempotencyKey: string | undefined, key: string) =>
+  api.post('/applications', body, key, idempotencyKey === undefined ? {} : idem(idempotencyKey));
+const applicationCount = async (email: string) =>
+  (await query(databaseUrl, 'select count(*)::int as n from applications a join candidates c on c.id = a.candidate_id where c.email = $1', [email]))[0]!.n;
+const emailOf = (body: Record<string, unknown>) => (body.candidate as { email: string }).email;
+
+describe('Idempotency-Key on POST /applications', () => {
+  it('replays the first response for a retry with the same key and body, without a second application', async () => {
+    const key = nextKey();
+    const body = applicationBody(VACANCY, { documents: { resume: { filename: 'cv.pdf', content: base64Of(2000).content, mime_type: 'application/pdf' } } });
+    const idempotencyKey = `order-${suffix()}`;
+    const first = await apply(body, idempotencyKey, key);
+    expect(first.status, first.text).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const second = await apply(body, idempotencyKey, key);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await applicationCount(emailOf(body))).toBe(1);
+  });
+
+  it('treats the same JSON with another key order or spacing as the same body', async () => {
+    const body = applicationBody(VACANCY, { privacy_policy_accepted: true });
+    const reordered = `{ "privacy_policy_accepted": true,\n "candidate": ${JSON.stringify(Object.fromEntries(Object.entries(body.candidate as object).reverse()))}, "vacancy": "${VACANCY}" }`;
+    const idempotencyKey = suffix();
+    const key = nextKey();
+    const first = await apply(body, idempotencyKey, key);
+    const second = await apply(reordered, idempotencyKey, key);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(await applicationCount(emailOf(body))).toBe(1);
+  });
+
+  it('answers 422 errors.idempotency_key for the same key with another body, and changes nothing', async () => {
+    const body = applicationBody(VACANCY);
+    const idempotencyKey = suffix();
+    const key = nextKey();
+    expect((await apply(body, idempotencyKey, key)).status).toBe(201);
+    const other = applicationBody(VACANCY);
+    const response = await apply(other, idempotencyKey, key);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({
+      message: 'The given data was invalid.',
+      errors: { idempotency_key: ['The idempotency key has already been used with a different request.'] },
+    });
+    expect(await applicationCount(emailOf(other))).toBe(0);
+  });
+
+  it('scopes keys to the API key and to the operation', async () => {
+    const body = applicationBody(VACANCY);
+    const idempotencyKey = suffix();
+    const a = await apply(body, idempotencyKey, pool[1]!.key);
+    const b = await apply(body, idempotencyKey, pool[2]!.key);
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.body.data.id).not.toBe(a.body.data.id);
+    expect(await applicationCount(emailOf(body))).toBe(2);
+    // The same key on another operation is another key.
+    const canonical = await api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/x` }, pool[1]!.key, idem(idempotencyKey));
+    expect(canonical.status).toBe(200);
+  });
+
+  it('without the header every request is a new application', async () => {
+    const body = applicationBody(VACANCY);
+    await apply(body, undefined, nextKey());
+    await apply(body, undefined, nextKey());
+    expect(await applicationCount(emailOf(body))).toBe(2);
+  });
+
+  it('checks the key format: 1–255 printable ASCII characters', async () => {
+    const body = applicationBody(VACANCY);
+    const invalid = { message: 'The given data was invalid.', errors: { idempotency_key: ['The idempotency key must be 1 to 255 printable ASCII characters.'] } };
+    for (const bad of ['x'.repeat(256), 'caf\u00e9-key', '']) {
+      const response = await apply(body, bad, nextKey());
+      expect(response.status, JSON.stringify(bad)).toBe(422);
+      expect(response.body).toEqual(invalid);
+    }
+    expect(await applicationCount(emailOf(body))).toBe(0);
+    const longest = await apply(body, `${'k'.repeat(250)} ~!@#`, nextKey());
+    expect(longest.status).toBe(201);
+  });
+
+  it('runs after the rate limit: replays count, and an exhausted key is limited even for a replay', async () => {
+    const { key } = ownKey();
+    const body = applicationBody(VACANCY);
+    const idempotencyKey = suffix();
+    const remaining: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const response = await apply(body, idempotencyKey, key);
+      expect(response.status).toBe(201);
+      remaining.push(rateHeaders(response).remaining ?? '');
+    }
+    expect(remaining).toEqual(['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
+    const limited = await apply(body, idempotencyKey, key);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: 'Too Many Attempts.' });
+    expect(await applicationCount(emailOf(body))).toBe(1);
+  });
+
+  it('runs before validation: the key format is checked even for an invalid body, and a 422 is not kept', async () => {
+    const idempotencyKey = suffix();
+    const key = nextKey();
+    const invalid = { vacancy: VACANCY, candidate: { given_name: 'A', family_name: 'B', email: 'nope' } };
+    expect((await apply(invalid, idempotencyKey, key)).status).toBe(422);
+    // A corrected body may use the same key: a validation failure had no effect and was not kept.
+    const fixed = applicationBody(VACANCY);
+    const response = await apply(fixed, idempotencyKey, key);
+    expect(response.status, response.text).toBe(201);
+    expect((await apply(fixed, idempotencyKey, key)).body).toEqual(response.body);
+  });
+
+  it('keeps and replays a business-rule answer (404) for the same body', async () => {
+    const idempotencyKey = suffix();
+    const body = applicationBody(HIDDEN);
+    const key = nextKey();
+    const first = await apply(body, idempotencyKey, key);
+    expect(first.status).toBe(404);
+    expect(first.body).toEqual({ message: 'Vacancy not found', error: 'VACANCY_NOT_FOUND' });
+    const second = await apply(body, idempotencyKey, key);
+    expect(second.status).toBe(404);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('does not keep a server error: the retry runs again (the failed attempt left nothing behind)', async () => {
+    await query(
+      databaseUrl,
+      `create or replace function fail_once() returns trigger language plpgsql as $$
+       begin if new.filename = 'flaky.pdf' then raise exception 'flaky storage'; end if; return new; end $$`,
+    );
+    await query(databaseUrl, 'create trigger documents_flaky before insert on documents for each row execute function fail_once()');
+    const idempotencyKey = suffix();
+    const body = applicationBody(VACANCY, { documents: { resume: { filename: 'flaky.pdf', content: 'YWJj', mime_type: 'application/pdf' } } });
+    const key = nextKey();
+    try {
+      const failed = await apply(body, idempotencyKey, key);
+      expect(failed.status).toBe(500);
+      expect(await query(databaseUrl, 'select count(*)::int as n from idempotency_records where key = $1', [idempotencyKey])).toEqual([{ n: 0 }]);
+    } finally {
+      await query(databaseUrl, 'drop trigger documents_flaky on documents');
+    }
+    const retried = await apply(body, idempotencyKey, key);
+    expect(retried.status, retried.text).toBe(201);
+    expect(await applicationCount(emailOf(body))).toBe(1);
+  });
+
+  it('concurrent requests with one key have one effect and all get the same answer', async () => {
+    const body = applicationBody(VACANCY, { documents: { resume: { filename: 'cv.pdf', content: base64Of(200_000).content, mime_type: 'application/pdf' } } });
+    const idempotencyKey = suffix();
+    const responses = await Promise.all(Array.from({ length: 8 }, () => apply(body, idempotencyKey, pool[3]!.key)));
+    expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(responses.map((r) => r.text)).size).toBe(1);
+    expect(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(7);
+    expect(await applicationCount(emailOf(body))).toBe(1);
+  });
+
+  it('concurrent requests with one key and different bodies: one effect, the rest 422', async () => {
+    const idempotencyKey = suffix();
+    const bodies = Array.from({ length: 6 }, () => applicationBody(VACANCY));
+    const responses = await Promise.all(bodies.map((body) => apply(body, idempotencyKey, pool[4]!.key)));
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 422 && r.body.errors.idempotency_key)).toHaveLength(5);
+    const counts = await Promise.all(bodies.map((body) => applicationCount(emailOf(body))));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+
+  it('ignores an expired key (and replaces its record), and sweeps expired records', async () => {
+    const idempotencyKey = suffix();
+    const first = applicationBody(VACANCY);
+    const key = nextKey();
+    expect((await apply(first, idempotencyKey, key)).status).toBe(201);
+    const [record] = await query(databaseUrl, 'select extract(epoch from expires_at - created_at)::int as ttl from idempotency_records where key = $1', [idempotencyKey]);
+    expect(record!.ttl).toBe(24 * 3600);
+    await query(databaseUrl, "update idempotency_records set expires_at = now() - interval '1 second' where key = $1", [idempotencyKey]);
+    const second = applicationBody(VACANCY);
+    const response = await apply(second, idempotencyKey, key);
+    expect(response.status, response.text).toBe(201);
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+    expect(await applicationCount(emailOf(second))).toBe(1);
+    expect(await query(databaseUrl, 'select count(*)::int as n from idempotency_records where key = $1', [idempotencyKey])).toEqual([{ n: 1 }]);
+
+    await query(databaseUrl, "update idempotency_records set expires_at = now() - interval '1 hour' where key = $1", [idempotencyKey]);
+    const live = (await query(databaseUrl, 'select count(*)::int as n from idempotency_records where expires_at > now()'))[0]!.n;
+    expect(await sweepExpiredIdempotencyRecords(orm.em.fork())).toBeGreaterThanOrEqual(1);
+    expect(await query(databaseUrl, 'select count(*)::int as n from idempotency_records where expires_at <= now()')).toEqual([{ n: 0 }]);
+    expect((await query(databaseUrl, 'select count(*)::int as n from idempotency_records'))[0]!.n).toBe(live);
+  });
+
+  it('property: any sequence of (key, body) requests has one effect per key, with replays equal to the first answer', async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 1 })), { minLength: 1, maxLength: 8 }), async (steps) => {
+        const run = suffix();
+        const keyOf = (index: number) => pool[50 + ((runs * 3 + index) % 30)]!.key;
+        runs++;
+        const bodies = [applicationBody(VACANCY), applicationBody(VACANCY)];
+        const firstAnswer = new Map<number, { body: number; text: string }>();
+        for (const [keyIndex, bodyIndex] of steps) {
+          const response = await apply(bodies[bodyIndex], `${run}-${keyIndex}`, keyOf(keyIndex));
+          const first = firstAnswer.get(keyIndex);
+          if (!first) {
+            expect(response.status).toBe(201);
+            firstAnswer.set(keyIndex, { body: bodyIndex, text: response.text });
+          } else if (first.body === bodyIndex) {
+            expect(response.status).toBe(201);
+            expect(response.text).toBe(first.text);
+          } else {
+            expect(response.status).toBe(422);
+          }
+        }
+        const effects = (await Promise.all(bodies.map((body) => applicationCount(emailOf(body))))).reduce((a, b) => a + b, 0);
+        expect(effects).toBe(firstAnswer.size);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
+
+describe('Idempotency-Key on POST /vacancies/{slug}/canonical-url', () => {
+  it('replays the confirmation and refuses another URL under the same key', async () => {
+    const idempotencyKey = suffix();
+    const key = nextKey();
+    const first = await api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/a` }, key, idem(idempotencyKey));
+    expect(first.status).toBe(200);
+    const replay = await api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/a` }, key, idem(idempotencyKey));
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const other = await api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/b` }, key, idem(idempotencyKey));
+    expect(other.status).toBe(422);
+    expect(Object.keys(other.body.errors)).toEqual(['idempotency_key']);
+    expect((await query(databaseUrl, 'select canonical_url from vacancies where id = 1'))[0]!.canonical_url).toBe(`https://${DOMAIN}/a`);
+  });
+});

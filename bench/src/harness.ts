@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, migrateUp, openOrm, startEmbeddedPostgres } from '@careers/core';
+import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
+
+const API_MAIN = fileURLToPath(new URL('../../apps/api/src/main.ts', import.meta.url));
+
+export type TBenchEnvironment = {
+  /** Base address of the API, with /v1. */
+  baseUrl: string;
+  databaseUrl: string;
+  /** RSS of the API process: now, and the highest value sampled (and the kernel's high-water mark). */
+  rss: () => { currentMb: number; peakMb: number; highWaterMb: number };
+  /** Starts a new peak measurement (e.g. after warm-up). */
+  resetPeak: () => void;
+  stop: () => Promise<void>;
+};
+
+function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The shared setup of every scenario: a throw-away embedded PostgreSQL, the schema, a tenant document, and
+ * the API as its own process (as `pnpm start:api` runs it) whose RSS is sampled every 50 ms.
+ * For experiments: BENCH_PG_FLAGS adds server settings (e.g. `-c synchronous_commit=off`), and
+ * BENCH_API_NODE_FLAGS adds Node flags to the API (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ */
+export async function startBenchEnvironment(document: unknown, options: { env?: Record<string, string> } = {}): Promise<TBenchEnvironment> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'careers-bench-pg-'));
+  const postgres = await startEmbeddedPostgres({
+    dataDir,
+    port: 0,
+    database: 'careers_bench',
+    ephemeral: true,
+    postgresFlags: ['-c', 'shared_buffers=256MB', ...(process.env.BENCH_PG_FLAGS?.split(' ') ?? [])],
+  });
+  let api: ChildProcess | undefined;
+  try {
+    const orm = await openOrm(postgres.url);
+    try {
+      await migrateUp(orm);
+      await importTenantDocument(orm, document);
+    } finally {
+      await orm.close();
+    }
+
+    const port = await freePort();
+    api = spawn(process.execPath, [...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), API_MAIN], {
+      env: { ...process.env, DATABASE_URL: postgres.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const child = api;
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    for (let waited = 0; ; waited += 50) {
+      if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
+      if (waited > 30_000) throw new Error('the API did not become live within 30 s');
+      if (await fetch(`${baseUrl}/livez`).then((r) => r.ok, () => false)) break;
+      await sleep(50);
+    }
+
+    const pid = child.pid ?? 0;
+    let peakKb = procStatusKb(pid, 'VmRSS');
+    const sampler = setInterval(() => {
+      peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
+    }, 50);
+    sampler.unref();
+    const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10;
+
+    return {
+      baseUrl,
+      databaseUrl: postgres.url,
+      rss: () => {
+        const current = procStatusKb(pid, 'VmRSS');
+        peakKb = Math.max(peakKb, current);
+        return { currentMb: mb(current), peakMb: mb(peakKb), highWaterMb: mb(procStatusKb(pid, 'VmHWM')) };
+      },
+      resetPeak: () => {
+        peakKb = procStatusKb(pid, 'VmRSS');
+      },
+      stop: async () => {
+        clearInterval(sampler);
+        await stopProcess(child);
+        await postgres.stop();
+      },
+    };
+  } catch (error) {
+    if (api) await stopProcess(api);
+    await postgres.stop();
+    throw error;
+  }
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}

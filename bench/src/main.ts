@@ -1,0 +1,58 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startBenchEnvironment } from './harness.ts';
+import type { TBenchOptions, TScenario, TScenarioResult } from './scenario.ts';
+import { applicationsScenario } from './applications.ts';
+import { workerScenario } from './worker.ts';
+
+/** Every benchmark by name. A new scenario is one file and one line here. */
+const scenarios: Record<string, TScenario> = {
+  applications: applicationsScenario,
+  worker: workerScenario,
+};
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    duration: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '10' },
+    json: { type: 'string' },
+    list: { type: 'boolean', default: false },
+  },
+});
+
+if (values.list) {
+  for (const [name, scenario] of Object.entries(scenarios)) console.log(`${name.padEnd(20)} ${scenario.description}`);
+  process.exit(0);
+}
+
+const names = positionals.length > 0 ? positionals : Object.keys(scenarios);
+const unknown = names.filter((name) => !scenarios[name]);
+if (unknown.length > 0) {
+  console.error(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${Object.keys(scenarios).join(', ')}`);
+  process.exit(2);
+}
+const options: TBenchOptions = { durationSeconds: Number(values.duration), connections: Number(values.connections) };
+
+const results: TScenarioResult[] = [];
+for (const name of names) {
+  const scenario = scenarios[name]!;
+  console.log(`\n▶ ${name}: ${scenario.description} (${options.durationSeconds} s, ${options.connections} connections)`);
+  const environment = await startBenchEnvironment(scenario.document(options));
+  try {
+    const result = await scenario.run(environment, options);
+    results.push(result);
+    console.log(
+      `  ${result.requestsPerSecond} req/s · p50 ${result.latencyP50Ms} ms · p99 ${result.latencyP99Ms} ms · peak RSS ${result.peakRssMb} MB` +
+        ` · statuses ${JSON.stringify(result.statuses)} · errors ${result.errors}${result.notes ? `\n  ${result.notes}` : ''}`,
+    );
+  } finally {
+    await environment.stop();
+  }
+}
+
+console.log('\nscenario             req/s      p50 ms   p99 ms   peak RSS MB');
+for (const r of results) {
+  console.log(`${r.scenario.padEnd(20)} ${String(r.requestsPerSecond).padStart(8)} ${String(r.latencyP50Ms).padStart(8)} ${String(r.latencyP99Ms).padStart(8)} ${String(r.peakRssMb).padStart(12)}`);
+}
+if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);

@@ -1,0 +1,47 @@
+import autocannon from 'autocannon';
+import type { TBenchEnvironment } from './harness.ts';
+
+/** Options every scenario gets from the command line (`pnpm bench [scenario…] --duration 20 --connections 10`). */
+export type TBenchOptions = { durationSeconds: number; connections: number };
+
+export type TScenarioResult = {
+  scenario: string;
+  requests: number;
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** Status code → count. */
+  statuses: Record<string, number>;
+  errors: number;
+  peakRssMb: number;
+  notes?: string;
+};
+
+/** A benchmark: the tenant document it needs, and what it measures against the running API. */
+export type TScenario = {
+  description: string;
+  document: (options: TBenchOptions) => unknown;
+  run: (environment: TBenchEnvironment, options: TBenchOptions) => Promise<TScenarioResult>;
+};
+
+/** Runs autocannon and turns its result into the common figures (peak RSS over the measured run only). */
+export async function measure(
+  scenario: string,
+  environment: TBenchEnvironment,
+  options: autocannon.Options,
+): Promise<TScenarioResult> {
+  environment.resetPeak();
+  const result = await autocannon(options);
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (stat as { count: number }).count;
+  return {
+    scenario,
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average * 10) / 10,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    statuses,
+    errors: result.errors + result.timeouts,
+    peakRssMb: environment.rss().peakMb,
+  };
+}

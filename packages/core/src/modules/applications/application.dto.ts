@@ -1,0 +1,35 @@
+import { iso } from '../../lib/dates.ts';
+import type { TApplicationResponse } from './procedures/create-application.schema.ts';
+import type { TCandidateRow, TNewDocument, TVacancyRef } from './application.repository.ts';
+
+export type TSubmittedApplication = {
+  application: { id: number; created_at: Date };
+  vacancy: TVacancyRef;
+  candidate: TCandidateRow;
+  documents: TNewDocument[];
+  privacyPolicyAccepted: boolean;
+};
+
+/** The 201 body of POST /applications. */
+export function toApplicationResponse(submitted: TSubmittedApplication): TApplicationResponse {
+  return {
+    data: {
+      id: submitted.application.id,
+      vacancy: { id: submitted.vacancy.id, slug: submitted.vacancy.slug, title: submitted.vacancy.title },
+      candidate: {
+        id: submitted.candidate.id,
+        given_name: submitted.candidate.first_name,
+        family_name: submitted.candidate.last_name,
+        email: submitted.candidate.email,
+      },
+      documents: submitted.documents.map((document) => ({
+        type: document.type,
+        filename: document.filename,
+        mime_type: document.mimeType,
+        size: document.content.length,
+      })),
+      privacy_policy_accepted: submitted.privacyPolicyAccepted,
+      created_at: iso(submitted.application.created_at),
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import type { TMeta } from '../../../trpc/init.ts';
+import { DOCUMENT_TYPES } from '../application.entity.ts';
+import { base64DecodedLength, decodeBase64Strict } from '../base64.ts';
+import { ZIdempotencyKeyHeader } from '../../idempotency/idempotency-key.header.ts';
+
+export const createApplicationMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/applications',
+    tags: ['Applications'],
+    summary: 'Submit an application',
+    description:
+      'Applies a candidate to a visible vacancy (addressed by slug, or by id as a JSON integer; a string of digits is tried as a slug, then as an id). ' +
+      'The candidate is matched by email (case-insensitive) or created. Documents are base64 (strict RFC 4648 alphabet and padding), at most 10 MB each decoded, ' +
+      'at most 5 additional documents; request bodies up to 40 MB. Limit: 10 requests per minute per API key. ' +
+      'Extension: an `Idempotency-Key` header makes retries with the same body replay the first response.',
+    protect: true,
+    requestHeaders: ZIdempotencyKeyHeader,
+  },
+  successStatus: 201,
+  scope: 'applications:write',
+  rateLimit: 'applications.create',
+  errorStatuses: [400, 404],
+} satisfies TMeta;
+
+/** 10 MB of decoded file content. */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+export const MAX_ADDITIONAL_DOCUMENTS = 5;
+
+/** Laravel's `required` also fails on null (zod's wording would be "must be a string/object"). */
+const requiredOnNull = (issue: { input?: unknown }) => (issue.input === null ? 'The :attribute field is required.' : undefined);
+
+// Laravel trims strings and treats an empty one as absent: '' fails `required`, and optional fields ignore it.
+const zRequiredText = (max: number) => z.string({ error: requiredOnNull }).trim().min(1).max(max);
+const zOptionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((value) => value || null)
+    .nullish();
+
+function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\/[^\s]+$/i.test(value) || !URL.canParse(value)) return false;
+  return new URL(value).hostname !== '';
+}
+
+const zOptionalHttpUrl = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((value) => value === '' || isHttpUrl(value), { message: 'The :attribute must be a valid URL.' })
+    .transform((value) => value || null)
+    .nullish();
+
+/** Base64 file content, decoded strictly; the size is checked before decoding. */
+const zBase64File = z
+  .string({ error: requiredOnNull })
+  .min(1)
+  .transform((text, ctx) => {
+    const size = base64DecodedLength(text);
+    if (size !== undefined && size > MAX_DOCUMENT_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `The :attribute must not be greater than ${MAX_DOCUMENT_BYTES / 1024} kilobytes.` });
+      return z.NEVER;
+    }
+    const bytes = decodeBase64Strict(text);
+    if (!bytes) {
+      ctx.addIssue({ code: 'custom', message: 'The :attribute must be valid base64.' });
+      return z.NEVER;
+    }
+    return bytes;
+  })
+  .describe('File content, base64 (standard alphabet with padding); at most 10 MB decoded');
+
+const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/;
+
+const ZDocument = z.object({
+  filename: zRequiredText(255),
+  content: zBase64File,
+  mime_type: zRequiredText(255).regex(MIME_TYPE, { message: 'The :attribute format is invalid.' }).describe('e.g. application/pdf'),
+});
+
+export const ZCreateApplicationInput = z.object({
+  vacancy: z
+    .union([z.number().int(), zRequiredText(255)], {
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? 'The :attribute field is required.' : 'The :attribute must be a string or an integer.',
+    })
+    .describe('The vacancy slug (string) or id (integer)'),
+  candidate: z.object(
+    {
+      given_name: zRequiredText(255),
+      family_name: zRequiredText(255),
+      email: zRequiredText(255).pipe(z.email()),
+      linkedin_url: zOptionalHttpUrl(2048),
+      mobile_phone: zOptionalText(64),
+      fixed_phone: zOptionalText(64),
+    },
+    { error: requiredOnNull },
+  ),
+  documents: z
+    .object({
+      resume: ZDocument.nullish(),
+      cover_letter: ZDocument.nullish(),
+      additional: z.array(ZDocument).max(MAX_ADDITIONAL_DOCUMENTS).nullish(),
+    })
+    .nullish(),
+  privacy_policy_accepted: z
+    .boolean()
+    .nullish()
+    .transform((value) => value ?? false)
+    .describe('Whether the candidate accepted the privacy policy (default false)'),
+  tracking: z
+    .object({
+      ip_address: z
+        .string()
+        .trim()
+        .max(45)
+        .refine((value) => value === '' || isIP(value) !== 0, { message: 'The :attribute must be a valid IP address.' })
+        .transform((value) => value || null)
+        .nullish(),
+      user_agent: zOptionalText(1024),
+      referrer: zOptionalHttpUrl(2048),
+    })
+    .nullish(),
+});
+export type TCreateApplicationInput = z.output<typeof ZCreateApplicationInput>;
+export type TApplicationDocumentInput = z.output<typeof ZDocument>;
+
+export const ZApplicationResponse = z.object({
+  data: z.object({
+    id: z.number().int(),
+    vacancy: z.object({ id: z.number().int(), slug: z.string(), title: z.string() }),
+    candidate: z.object({ id: z.number().int(), given_name: z.string(), family_name: z.string(), email: z.string().nullable() }),
+    documents: z.array(
+      z.object({
+        type: z.enum(DOCUMENT_TYPES),
+        filename: z.string(),
+        mime_type: z.string(),
+        size: z.number().int().describe('Decoded size in bytes'),
+      }),
+    ),
+    privacy_policy_accepted: z.boolean(),
+    created_at: z.string().describe('ISO-8601, UTC'),
+  }),
+});
+export type TApplicationResponse = z.infer<typeof ZApplicationResponse>;

@@ -1,0 +1,190 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { kyselyOf, serialRow, type TDb } from '../../db/kysely.ts';
+import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
+import { toAppError } from '../../trpc/init.ts';
+import { requestHash } from './request-hash.ts';
+
+/**
+ * Idempotency-Key (extension) for POST operations. The first request with a key inserts the key's record
+ * and runs the operation in the SAME transaction, storing its response there before commit. So the record
+ * and the effect commit (or vanish) together, and a concurrent request with the same key blocks on the
+ * unique index inside PostgreSQL until the first one finishes; it then replays the stored response (or,
+ * when the first one rolled back, becomes the first itself). Nothing is left half-done by a crash.
+ */
+
+export const IDEMPOTENCY_TTL_HOURS = 24;
+/** 1–255 printable ASCII characters. */
+const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
+const SWEEP_INTERVAL_MS = 60_000;
+const SWEEP_BATCH = 1000;
+/** Headers of the first response that describe this request, not the stored one. */
+const FRESH_HEADERS = /^(x-ratelimit-|retry-after$)/i;
+export const REPLAY_HEADER = 'Idempotent-Replayed';
+
+/** What tRPC's `next()` resolves to, as far as this module needs it. */
+export type TCallResult = { ok: true; data: unknown } | { ok: false; error: unknown };
+
+export type TIdempotentCall<R extends TCallResult> = {
+  /** A non-transactional EntityManager of the request. */
+  em: EntityManager;
+  apiKeyId: number;
+  /** The procedure path; a key is scoped to one API key and one operation. */
+  operation: string;
+  key: string;
+  /** The request as received (body and path parameters), before validation. */
+  rawInput: unknown;
+  /** The response the transport will send; a replay sets its status and headers. */
+  response: { headers: Record<string, string>; status?: number };
+  successStatus: number;
+  /** Runs the operation on the transaction's EntityManager. */
+  execute: (em: EntityManager) => Promise<R>;
+};
+
+export type TIdempotentOutcome<R> = { replayed: false; result: R } | { replayed: true; data: unknown };
+
+type TStoredResponse = { status: number; body: unknown; headers: Record<string, string> };
+
+/** Thrown inside the transaction to roll back the key with the operation (the outcome is not kept). */
+class Released<R> extends Error {
+  readonly result: R;
+  constructor(result: R) {
+    super('idempotency key released');
+    this.result = result;
+  }
+}
+
+function invalidKey(message: string): AppError {
+  return AppError.validation({ idempotency_key: [message] });
+}
+
+export function assertIdempotencyKey(key: string): void {
+  if (!KEY_FORMAT.test(key)) throw invalidKey('The idempotency key must be 1 to 255 printable ASCII characters.');
+}
+
+/**
+ * Which outcomes are kept for replay: successes and business-rule answers (400, 404). Validation errors
+ * (422) and server errors are not kept, so a corrected or repeated request may run under the same key.
+ */
+function keptResponse<R extends TCallResult>(result: R, call: TIdempotentCall<R>): TStoredResponse | undefined {
+  const headers = Object.fromEntries(Object.entries(call.response.headers).filter(([name]) => !FRESH_HEADERS.test(name)));
+  if (result.ok) return { status: call.response.status ?? call.successStatus, body: result.data, headers };
+  const error = toAppError(result.error);
+  if (error.status >= 500 || error.status === 422 || error.status === 429) return undefined;
+  return { status: error.status, body: error.toBody(), headers };
+}
+
+/** The AppError whose public body is the stored one (jsonb does not keep key order, so compare canonically). */
+function errorFromStoredBody(status: number, body: TErrorBody): AppError {
+  const codes = (Object.keys(APP_ERROR_STATUS) as TAppErrorCode[]).filter((code) => APP_ERROR_STATUS[code] === status);
+  const options = { message: body.message, fieldErrors: body.errors, requiredScope: body.required_scope };
+  for (const code of codes) {
+    const error = new AppError(code, options);
+    if (requestHash(error.toBody()) === requestHash(body)) return error;
+  }
+  return new AppError(codes[0] ?? 'INTERNAL', options);
+}
+
+type TRecord = { request_hash: string; response_status: number | null; response_body: unknown; response_headers: unknown };
+
+/** Inserts the key's record, or returns the committed record another request made first. */
+async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string): Promise<TRecord | undefined> {
+  const sameKey = db
+    .selectFrom('idempotency_records')
+    .where('api_key_id', '=', call.apiKeyId)
+    .where('operation', '=', call.operation)
+    .where('key', '=', call.key);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // An expired record does not count: remove it so this request starts afresh.
+    await db
+      .deleteFrom('idempotency_records')
+      .where('api_key_id', '=', call.apiKeyId)
+      .where('operation', '=', call.operation)
+      .where('key', '=', call.key)
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .execute();
+    // Blocks while another transaction holds an uncommitted record for the same key.
+    const inserted = await db
+      .insertInto('idempotency_records')
+      .values(serialRow<'idempotency_records'>({
+        api_key_id: call.apiKeyId,
+        operation: call.operation,
+        key: call.key,
+        request_hash: hash,
+        expires_at: sql<Date>`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+      }))
+      .onConflict((oc) => oc.columns(['api_key_id', 'operation', 'key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return undefined;
+    const record = await sameKey
+      .select(['request_hash', 'response_status', 'response_body', 'response_headers'])
+      .where('expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    if (record) return record;
+  }
+  throw new Error('idempotency key could not be claimed');
+}
+
+async function store(db: TDb, call: TIdempotentCall<TCallResult>, response: TStoredResponse): Promise<void> {
+  await db
+    .updateTable('idempotency_records')
+    .set({
+      response_status: response.status,
+      // Kept as a JSON string inside jsonb: jsonb would reorder the keys, and a replay should be byte-identical.
+      response_body: sql<unknown>`to_jsonb(${JSON.stringify(response.body ?? null)}::text)`,
+      response_headers: sql<Record<string, string>>`cast(${JSON.stringify(response.headers)} as jsonb)`,
+    })
+    .where('api_key_id', '=', call.apiKeyId)
+    .where('operation', '=', call.operation)
+    .where('key', '=', call.key)
+    .execute();
+}
+
+/** Sets the stored status and headers on the response and returns the stored body (or throws the stored error). */
+function replay(record: TRecord, hash: string, response: TIdempotentCall<TCallResult>['response']): unknown {
+  if (record.request_hash !== hash) throw invalidKey('The idempotency key has already been used with a different request.');
+  if (record.response_status === null) throw new Error('idempotency record without a response was committed');
+  Object.assign(response.headers, (record.response_headers ?? {}) as Record<string, string>, { [REPLAY_HEADER]: 'true' });
+  const body: unknown = JSON.parse(record.response_body as string);
+  if (record.response_status >= 400) throw errorFromStoredBody(record.response_status, body as TErrorBody);
+  response.status = record.response_status;
+  return body;
+}
+
+let nextSweepAt = 0;
+
+/** Deletes expired records (a batch); each process does it at most once a minute. */
+export async function sweepExpiredIdempotencyRecords(em: EntityManager): Promise<number> {
+  const db = kyselyOf(em);
+  const result = await db
+    .deleteFrom('idempotency_records')
+    .where('id', 'in', db.selectFrom('idempotency_records').select('id').where('expires_at', '<=', sql<Date>`now()`).limit(SWEEP_BATCH))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function runIdempotently<R extends TCallResult>(call: TIdempotentCall<R>): Promise<TIdempotentOutcome<R>> {
+  assertIdempotencyKey(call.key);
+  const hash = requestHash(call.rawInput);
+  if (Date.now() >= nextSweepAt) {
+    nextSweepAt = Date.now() + SWEEP_INTERVAL_MS;
+    await sweepExpiredIdempotencyRecords(call.em);
+  }
+  const generic = call as unknown as TIdempotentCall<TCallResult>;
+  try {
+    return await call.em.transactional(async (tx) => {
+      const db = kyselyOf(tx);
+      const existing = await claim(db, generic, hash);
+      if (existing) return { replayed: true as const, data: replay(existing, hash, call.response) };
+      const result = await call.execute(tx);
+      const kept = keptResponse(result, call);
+      if (!kept) throw new Released(result);
+      await store(db, generic, kept);
+      return { replayed: false as const, result };
+    });
+  } catch (error) {
+    if (error instanceof Released) return { replayed: false, result: error.result as R };
+    throw error;
+  }
+}
