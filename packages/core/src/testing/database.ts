@@ -1,3 +1,4 @@
+import type {} from './global-setup.ts';
 import { inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';

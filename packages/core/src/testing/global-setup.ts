@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
 import { openOrm } from '../db/orm.ts';
+import { migrateUp } from '../db/migrate.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,7 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const templateUrl = new URL(serverUrl);
   templateUrl.pathname = `/${TEMPLATE}`;
   const orm = await openOrm(templateUrl.toString());
-  await orm.migrator.up();
+  await migrateUp(orm);
   await orm.close();
   project.provide('pgServerUrl', serverUrl);
   project.provide('pgTemplateDatabase', TEMPLATE);

@@ -1,0 +1,55 @@
+import express, { type Router } from 'express';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import { appRouter, toAppError, type TCoreServices } from '@careers/core';
+import { createAdminContext } from '@careers/core/modules/admin/admin-context.ts';
+import { ownOrigin, requireSameOriginJson } from './csrf.ts';
+
+/** Only the dashboard's procedures are reachable here; API-key procedures are served by the API. */
+const ADMIN_PATH = /^admin\.[A-Za-z.]+$/;
+
+export function createTrpcEndpoint(services: TCoreServices): Router {
+  const endpoint = express.Router();
+  endpoint.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      res.status(405).set('Allow', 'GET, POST').json({ message: 'Method not allowed.' });
+      return;
+    }
+    let paths: string[];
+    try {
+      paths = decodeURIComponent(req.path.slice(1)).split(',');
+    } catch {
+      paths = [];
+    }
+    if (paths.length === 0 || !paths.every((path) => ADMIN_PATH.test(path))) {
+      res.status(404).json({ message: 'Resource not found.' });
+      return;
+    }
+    next();
+  });
+  endpoint.use(requireSameOriginJson());
+  endpoint.use(express.json({ limit: '64kb' }));
+  endpoint.use(
+    createExpressMiddleware({
+      router: appRouter,
+      allowMethodOverride: false,
+      createContext: ({ req }) =>
+        createAdminContext(services, {
+          url: new URL(req.originalUrl, ownOrigin(req)),
+          cookie: req.get('cookie'),
+          clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+          requestId: req.get('x-request-id'),
+        }),
+      responseMeta: ({ ctx, errors }) => {
+        const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...ctx?.response.headers };
+        // The documented status of the first error (401, 403, 422, 429…), not tRPC's generic mapping.
+        const first = errors[0];
+        return first ? { status: toAppError(first).status, headers } : { headers };
+      },
+      onError: ({ error, path }) => {
+        const appError = toAppError(error);
+        if (appError.status >= 500) services.log.error({ err: error, path }, 'admin procedure failed');
+      },
+    }),
+  );
+  return endpoint;
+}

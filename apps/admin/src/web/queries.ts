@@ -1,0 +1,63 @@
+import { QueryCache, QueryClient, useMutation, useQuery } from '@tanstack/react-query';
+import { errorStatus, trpc } from './trpc.ts';
+
+type TInput<T extends (input: never) => unknown> = Parameters<T>[0];
+
+export const queryKeys = {
+  me: ['admin', 'me'] as const,
+  keys: ['admin', 'keys'] as const,
+  overview: ['admin', 'overview'] as const,
+};
+
+export function createQueryClient(): QueryClient {
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      // A session that ends (expiry, sign-out elsewhere) sends the user back to sign-in.
+      onError: (error, query) => {
+        if (errorStatus(error) === 401 && query.queryKey[1] !== 'me') void client.invalidateQueries({ queryKey: queryKeys.me });
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        retry: (count, error) => {
+          const status = errorStatus(error);
+          return status === undefined || status >= 500 ? count < 2 : false;
+        },
+        refetchOnWindowFocus: true,
+      },
+    },
+  });
+  return client;
+}
+
+export function useMe() {
+  return useQuery({ queryKey: queryKeys.me, queryFn: () => trpc.admin.me.query(), retry: false, staleTime: 60_000 });
+}
+
+export function useKeys() {
+  return useQuery({ queryKey: queryKeys.keys, queryFn: () => trpc.admin.keys.list.query() });
+}
+
+export function useOverview() {
+  return useQuery({ queryKey: queryKeys.overview, queryFn: () => trpc.admin.overview.query(), refetchInterval: 30_000 });
+}
+
+export function useSignIn() {
+  return useMutation({ mutationFn: (input: TInput<typeof trpc.admin.signIn.mutate>) => trpc.admin.signIn.mutate(input) });
+}
+
+export function useSignOut() {
+  return useMutation({ mutationFn: () => trpc.admin.signOut.mutate() });
+}
+
+export function useCreateKey() {
+  return useMutation({ mutationFn: (input: TInput<typeof trpc.admin.keys.create.mutate>) => trpc.admin.keys.create.mutate(input) });
+}
+
+export function useRevokeKey() {
+  return useMutation({ mutationFn: (id: number) => trpc.admin.keys.revoke.mutate({ id }) });
+}
+
+export function useSetApiAccess() {
+  return useMutation({ mutationFn: (enabled: boolean) => trpc.admin.tenant.setApiAccess.mutate({ enabled }) });
+}

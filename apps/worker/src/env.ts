@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+const wholeNumber = (min: number) => z.coerce.number().int().min(min);
+
+const ZWorkerEnv = z.object({
+  NODE_ENV: z.string().optional(),
+  /** Resume jobs processed at the same time by this process. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** How long SIGTERM waits for active jobs before giving up. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How often an idle worker looks for new jobs. */
+  JOB_POLLING_INTERVAL_SECONDS: z.coerce.number().min(0.5).default(1),
+  /** How often expired jobs and missed heartbeats are detected (and their jobs retried). */
+  JOB_SUPERVISE_INTERVAL_SECONDS: wholeNumber(1).default(30),
+  /** Overrides of the resume queue's settings (defaults in core's job definition). */
+  RESUME_JOB_EXPIRE_SECONDS: wholeNumber(1).optional(),
+  RESUME_JOB_HEARTBEAT_SECONDS: wholeNumber(10).optional(),
+  RESUME_JOB_RETRY_LIMIT: wholeNumber(0).optional(),
+  RESUME_JOB_RETRY_DELAY_SECONDS: wholeNumber(0).optional(),
+  /** Tests only (NODE_ENV=test): hold every resume job this long once it is marked processing. */
+  RESUME_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
+});
+export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
+
+export function workerEnv(source: NodeJS.ProcessEnv = process.env): TWorkerEnv {
+  const parsed = ZWorkerEnv.safeParse(source);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`Invalid environment: ${first?.path.join('.')}: ${first?.message}`);
+  }
+  return parsed.data;
+}

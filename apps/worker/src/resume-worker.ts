@@ -1,0 +1,80 @@
+import type { TOrm } from '@careers/core/db/orm.ts';
+import type { Job, JobResult, PgBoss } from 'pg-boss';
+import type { Logger } from '@careers/core/lib/logger.ts';
+import { processResumeJob, ZProcessResumePayload } from '@careers/core/jobs/process-resume.job.ts';
+import { markResumeExhausted, processResume, type TProcessResumeOptions } from '@careers/core/modules/resumes/process-resume.ts';
+
+export type TResumeWorkerOptions = {
+  orm: TOrm;
+  boss: PgBoss;
+  log: Logger;
+  /** Resume jobs run at the same time by this process. */
+  concurrency: number;
+  pollingIntervalSeconds?: number;
+  beforeExtract?: TProcessResumeOptions['beforeExtract'];
+};
+
+/** What may be logged of an error: no pg `detail` (it can quote the values of a row, e.g. an email). */
+function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  return { name: error.name, message: error.message, code: (error as { code?: unknown }).code };
+}
+
+/**
+ * Jobs fetched at a time by each of the `concurrency` consumers. With a full batch pg-boss fetches again at once
+ * (`burstWhenBatchFull`), so a backlog is worked through without a polling pause after every job; the batch is
+ * processed one job after the other, each settled on its own (`perJobResults`).
+ */
+const BATCH_SIZE = 2;
+
+/**
+ * Registers the resume consumers: `concurrency` of them on the resume queue, and one on its dead-letter queue.
+ * A job that throws is failed on its own (pg-boss retries it with backoff); payloads, files and the text read
+ * from them are never logged.
+ */
+export async function startResumeWorker(options: TResumeWorkerOptions): Promise<void> {
+  const { orm, boss, log } = options;
+  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 };
+
+  const processOne = async (job: Job<unknown>): Promise<JobResult> => {
+    const context = { job_id: job.id, attempt: job.retryCount + 1 };
+    const payload = ZProcessResumePayload.safeParse(job.data);
+    if (!payload.success) {
+      // No retry makes a malformed job valid.
+      log.error(context, 'resume job with an invalid payload dropped');
+      return { id: job.id, status: 'completed' };
+    }
+    const started = performance.now();
+    try {
+      const outcome = await processResume(orm, payload.data, { log, signal: job.signal, beforeExtract: options.beforeExtract });
+      log.info(
+        { ...context, processing_id: payload.data.processingId, tenant_id: payload.data.tenantId, outcome: outcome.status, ms: Math.round(performance.now() - started) },
+        'resume processed',
+      );
+      return { id: job.id, status: 'completed' };
+    } catch (error) {
+      const described = describeError(error);
+      log.warn({ ...context, processing_id: payload.data.processingId, err: described }, 'resume job failed; pg-boss retries it');
+      return { id: job.id, status: 'failed', output: described };
+    }
+  };
+
+  await boss.work(
+    processResumeJob.name,
+    { ...polling, localConcurrency: options.concurrency, batchSize: BATCH_SIZE, burstWhenBatchFull: true, perJobResults: true },
+    async (jobs: Job<unknown>[]) => {
+      const results: JobResult[] = [];
+      for (const job of jobs) results.push(await processOne(job));
+      return results;
+    },
+  );
+
+  await boss.work(processResumeJob.deadLetter, { ...polling, batchSize: 1 }, async (jobs: Job<unknown>[]) => {
+    for (const job of jobs) {
+      const payload = ZProcessResumePayload.safeParse(job.data);
+      if (!payload.success) continue;
+      const marked = await markResumeExhausted(orm, payload.data);
+      log.error({ job_id: job.id, processing_id: payload.data.processingId, marked_failed: marked }, 'resume job exhausted its retries');
+    }
+  });
+}

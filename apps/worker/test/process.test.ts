@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { PgBoss } from 'pg-boss';
+import { createBoss } from '@careers/core/jobs/boss.ts';
+import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
+import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
+import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+let pipeline: TPipeline;
+let inspector: PgBoss;
+const running = new Set<ChildProcess>();
+
+type TWorker = { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string };
+
+/** The real worker process (`apps/worker/src/main.ts`), started as `pnpm start:worker` would. */
+async function startWorker(env: Record<string, string>): Promise<TWorker> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: pipeline.url,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      // A killed worker's job comes back after 5 s (expiry) and is retried 1–2 s later.
+      RESUME_JOB_EXPIRE_SECONDS: '5',
+      RESUME_JOB_RETRY_DELAY_SECONDS: '1',
+      JOB_SUPERVISE_INTERVAL_SECONDS: '1',
+      JOB_POLLING_INTERVAL_SECONDS: '0.5',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('"msg":"worker started"')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, exited, output: () => output };
+}
+
+beforeAll(async () => {
+  pipeline = await startPipeline();
+  inspector = createBoss(pipeline.url, { role: 'sender' });
+  await inspector.start();
+});
+
+afterAll(async () => {
+  for (const child of running) child.kill('SIGKILL');
+  await inspector?.stop({ graceful: false });
+  await pipeline?.close();
+});
+
+describe('the worker process', () => {
+  it('refuses to start without the job-queue schema (`careers migrate` installs it)', async () => {
+    const { rows } = await pipeline.sql.query(`select current_database() as name`);
+    const bare = new URL(pipeline.url);
+    // A database with the product's tables but without pg-boss: create it from the test template.
+    bare.pathname = `/${(rows[0] as { name: string }).name}_bare`;
+    await pipeline.sql.query(`create database ${bare.pathname.slice(1)} template careers_test_template`);
+    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: bare.toString() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('run `pnpm careers migrate` first');
+    // It did not create the schema itself: deployment units never migrate.
+    const bareClient = new pg.Client({ connectionString: bare.toString() });
+    await bareClient.connect();
+    const schemas = await bareClient.query(`select 1 from pg_namespace where nspname = 'pgboss'`);
+    await bareClient.end();
+    expect(schemas.rows).toHaveLength(0);
+  });
+
+  it('leaves a job to be picked up again when SIGKILLed mid-job, and the restarted worker completes it once', async () => {
+    const first = await startWorker({ RESUME_TEST_DELAY_MS: '60000' });
+    const id = await pipeline.upload({ content: fixture(PEOPLE.pdf.file), mimeType: PDF_MIME, createIntake: true });
+    await pipeline.waitForStatus(id, ['processing']);
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(await pipeline.processing(id)).toMatchObject({ status: 'processing', candidate_id: null, attempts: 1 });
+    expect((await inspector.findJobs(processResumeJob.name, { id }))[0]?.state).toBe('active');
+
+    const second = await startWorker({});
+    const row = await pipeline.waitForStatus(id, ['completed', 'failed'], 40_000);
+    expect(row).toMatchObject({ status: 'completed', error: null, attempts: 2 });
+    expect(await pipeline.count('select 1 from candidates where lower(email) = $1', [PEOPLE.pdf.expected.email])).toBe(1);
+    expect(await pipeline.count('select 1 from intakes where candidate_id = $1', [row.candidate_id])).toBe(1);
+    await expect.poll(async () => (await inspector.findJobs(processResumeJob.name, { id }))[0]?.state, { timeout: 10_000 }).toBe('completed');
+    expect((await inspector.findJobs(processResumeJob.name, { id }))[0]?.retryCount).toBe(1);
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+  }, 90_000);
+
+  it('finishes its active job on SIGTERM before exiting', async () => {
+    const worker = await startWorker({ RESUME_TEST_DELAY_MS: '1500' });
+    const id = await pipeline.upload({ content: fixture(PEOPLE.docx.file), mimeType: DOCX_MIME });
+    await pipeline.waitForStatus(id, ['processing']);
+    const signalled = Date.now();
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    // It waited for the job (held ~1.5 s) instead of abandoning it.
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(500);
+    expect(await pipeline.processing(id)).toMatchObject({ status: 'completed', attempts: 1 });
+    expect((await inspector.findJobs(processResumeJob.name, { id }))[0]?.state).toBe('completed');
+    expect(worker.output()).toContain('"msg":"stopped"');
+  }, 60_000);
+});

@@ -1,0 +1,316 @@
+/**
+ * The `careers` command line (`pnpm careers …` from the repository root):
+ *
+ *   careers migrate
+ *   careers import FILE
+ *   careers keys create --tenant SLUG --name NAME --scopes a,b [--json]
+ *   careers keys list --tenant SLUG [--json]
+ *   careers keys revoke ID
+ *   careers demo-document [--large N] [--seed S] [--out FILE]
+ *
+ * Database commands need DATABASE_URL. Expected failures print one line to stderr and exit 1 (2 for
+ * wrong usage); no stack traces unless CAREERS_DEBUG=1.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { isAppError } from '../lib/errors.ts';
+import { LEGACY_FULL_ACCESS, SCOPES, isKnownScope } from '../lib/scopes.ts';
+import type { TApiKeyDto } from '../modules/api-keys/api-key.service.ts';
+import type { TImportCounts } from '../modules/tenants/import/tenant-import.service.ts';
+
+// The database stack (MikroORM, Kysely, pg, pg-boss, argon2) loads only for the commands that use it, so
+// help, usage errors and demo-document answer quickly.
+const lazy = {
+  orm: () => import('../db/orm.ts'),
+  migrate: () => import('../db/migrate.ts'),
+  jobs: () => import('../jobs/install.ts'),
+  kysely: () => import('../db/kysely.ts'),
+  keys: () => import('../modules/api-keys/api-key.service.ts'),
+  importer: () => import('../modules/tenants/import/tenant-import.service.ts'),
+};
+
+const USAGE = `Usage: pnpm careers <command>
+
+Commands:
+  migrate                                   apply pending migrations to DATABASE_URL
+  import FILE                               load a tenant document (JSON) into DATABASE_URL; idempotent
+  keys create --tenant SLUG --name NAME --scopes a,b [--json]
+                                            create an API key; prints the key once
+  keys list --tenant SLUG [--json]          list a tenant's API keys (never the keys themselves)
+  keys revoke ID                            revoke an API key
+  demo-document [--large N] [--seed S] [--out FILE]
+                                            print the demo tenant document (or a generated one with N vacancies)
+
+Scopes: ${SCOPES.join(', ')} (or ${LEGACY_FULL_ACCESS} for legacy full access; --scopes '' for /health only).
+Relative paths are resolved from the directory pnpm was started for (INIT_CWD), else the current one.
+Environment: DATABASE_URL (required by migrate, import and keys).`;
+
+/** An expected failure: its message is printed as is, without a stack trace. */
+class CliError extends Error {
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.name = 'CliError';
+    this.exitCode = exitCode;
+  }
+}
+
+const usageError = (message: string) => new CliError(`${message}\n\n${USAGE}`, 2);
+
+type TOutput = { out: (line: string) => void; err: (line: string) => void };
+
+function userPath(file: string): string {
+  return isAbsolute(file) ? file : resolve(process.env.INIT_CWD ?? process.cwd(), file);
+}
+
+async function withOrm<T>(run: (orm: MikroORM) => Promise<T>): Promise<T> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new CliError('DATABASE_URL is not set: point it at the PostgreSQL database, e.g. DATABASE_URL=postgres://user:pass@host:5432/careers');
+  const { openOrm } = await lazy.orm();
+  let orm: MikroORM;
+  try {
+    orm = await openOrm(url, { pool: { min: 0, max: 2 } });
+    await orm.em.getConnection().execute('select 1');
+  } catch (error) {
+    throw new CliError(`could not connect to DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return await run(orm);
+  } finally {
+    await orm.close(true);
+  }
+}
+
+async function tenantIdOf(orm: MikroORM, slug: string): Promise<number> {
+  const { kyselyOf } = await lazy.kysely();
+  const row = await kyselyOf(orm.em.fork()).selectFrom('tenants').select('id').where('slug', '=', slug).executeTakeFirst();
+  if (!row) throw new CliError(`no tenant with slug ${JSON.stringify(slug)}`);
+  return row.id;
+}
+
+function parseScopes(value: string): string[] {
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  const unknown = scopes.find((s) => !isKnownScope(s));
+  if (unknown !== undefined) throw new CliError(`unknown scope ${JSON.stringify(unknown)}; known scopes: ${SCOPES.join(', ')} (or ${LEGACY_FULL_ACCESS})`);
+  return [...new Set(scopes)];
+}
+
+function parseId(value: string | undefined, what: string): number {
+  if (value === undefined) throw usageError(`missing ${what}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new CliError(`${what} must be a positive integer, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function formatCounts(counts: TImportCounts): string {
+  return (Object.entries(counts) as [string, number][])
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => `${n} ${key.replaceAll('_', ' ')}`)
+    .join(', ');
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd()).join('\n');
+}
+
+// --- commands --------------------------------------------------------------------------------------------
+
+async function migrate(args: string[], io: TOutput): Promise<void> {
+  parseArgs({ args, options: {}, allowPositionals: false });
+  const { migrateUp } = await lazy.migrate();
+  const { installJobQueues } = await lazy.jobs();
+  await withOrm(async (orm) => {
+    const applied = await migrateUp(orm);
+    await installJobQueues(orm.config.get('clientUrl') ?? '');
+    if (applied.length === 0) io.out('Database schema is up to date; no migrations to apply.');
+    else io.out(`Applied ${applied.length} migration(s):\n${applied.map((name) => `  ${name}`).join('\n')}`);
+  });
+}
+
+async function importCommand(args: string[], io: TOutput): Promise<void> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+  const [file, ...extra] = positionals;
+  if (!file) throw usageError('import needs a FILE');
+  if (extra.length > 0) throw usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  const path = userPath(file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const { importTenantDocument } = await lazy.importer();
+  await withOrm(async (orm) => {
+    const summary = await importTenantDocument(orm, document);
+    io.out(`Imported ${summary.tenants.length} tenant(s) from ${path} in ${(summary.duration_ms / 1000).toFixed(2)} s`);
+    for (const tenant of summary.tenants) io.out(`  ${tenant.slug} (id ${tenant.id}): ${formatCounts(tenant.counts) || 'no records'}`);
+  });
+}
+
+function keyRow(key: TApiKeyDto): string[] {
+  return [
+    String(key.id),
+    key.name,
+    `${key.start}…`,
+    key.scopes.length > 0 ? key.scopes.join(',') : '(none)',
+    key.created_at,
+    key.last_used_at ?? '-',
+    key.revoked_at ?? '-',
+  ];
+}
+
+async function keys(args: string[], io: TOutput): Promise<void> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'create': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { tenant: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, json: { type: 'boolean' } },
+      });
+      if (!values.tenant) throw usageError('keys create needs --tenant SLUG');
+      if (values.name === undefined || values.name.trim() === '') throw usageError('keys create needs --name NAME');
+      if (values.scopes === undefined) throw usageError("keys create needs --scopes a,b (--scopes '' for a key that can only call /health)");
+      const scopes = parseScopes(values.scopes);
+      const tenantSlug = values.tenant;
+      const name = values.name;
+      const { createApiKey } = await lazy.keys();
+      await withOrm(async (orm) => {
+        const tenantId = await tenantIdOf(orm, tenantSlug);
+        const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name, scopes });
+        if (values.json) {
+          io.out(JSON.stringify({ ...apiKey, tenant: tenantSlug, key: plaintext }));
+          return;
+        }
+        io.out(`Created API key ${apiKey.id} "${apiKey.name}" for tenant ${tenantSlug}`);
+        io.out(`scopes: ${apiKey.scopes.length > 0 ? apiKey.scopes.join(', ') : '(none: /health only)'}`);
+        io.out('key (shown only this once; store it now):');
+        io.out(plaintext);
+      });
+      return;
+    }
+    case 'list': {
+      const { values } = parseArgs({ args: rest, options: { tenant: { type: 'string' }, json: { type: 'boolean' } } });
+      if (!values.tenant) throw usageError('keys list needs --tenant SLUG');
+      const tenantSlug = values.tenant;
+      const { listApiKeys } = await lazy.keys();
+      await withOrm(async (orm) => {
+        const tenantId = await tenantIdOf(orm, tenantSlug);
+        const list = await listApiKeys(orm.em.fork(), tenantId);
+        if (values.json) io.out(JSON.stringify(list));
+        else if (list.length === 0) io.out(`Tenant ${tenantSlug} has no API keys.`);
+        else io.out(table([['ID', 'NAME', 'START', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED'], ...list.map(keyRow)]));
+      });
+      return;
+    }
+    case 'revoke': {
+      const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
+      if (positionals.length > 1) throw usageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
+      const id = parseId(positionals[0], 'key ID');
+      const { revokeApiKey } = await lazy.keys();
+      await withOrm(async (orm) => {
+        try {
+          const key = await revokeApiKey(orm.em.fork(), null, id);
+          io.out(`Revoked API key ${key.id} "${key.name}" (revoked at ${key.revoked_at ?? '?'})`);
+        } catch (error) {
+          if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliError(`no API key with id ${id}`);
+          throw error;
+        }
+      });
+      return;
+    }
+    default:
+      throw usageError(action ? `unknown keys action ${JSON.stringify(action)}` : 'keys needs an action: create, list or revoke');
+  }
+}
+
+async function demoDocument(args: string[], io: TOutput): Promise<void> {
+  const { values } = parseArgs({ args, options: { large: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
+  let document: unknown;
+  if (values.large !== undefined) {
+    const vacancies = parseId(values.large, '--large');
+    const seed = values.seed === undefined ? 1 : parseId(values.seed, '--seed');
+    const { buildLargeDocument } = await import('../demo/large-tenant.ts');
+    document = buildLargeDocument({ vacancies, seed });
+  } else {
+    if (values.seed !== undefined) throw usageError('--seed only applies with --large');
+    const { buildDemoDocument } = await import('../demo/demo-tenant.ts');
+    document = buildDemoDocument();
+  }
+  const json = values.large !== undefined ? JSON.stringify(document) : JSON.stringify(document, null, 2);
+  if (values.out) {
+    const path = userPath(values.out);
+    await writeFile(path, `${json}\n`);
+    io.err(`Wrote ${path}`);
+  } else {
+    io.out(json);
+  }
+}
+
+export async function runCli(argv: string[], io: TOutput): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'migrate':
+        await migrate(args, io);
+        break;
+      case 'import':
+        await importCommand(args, io);
+        break;
+      case 'keys':
+        await keys(args, io);
+        break;
+      case 'demo-document':
+        await demoDocument(args, io);
+        break;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw usageError(`unknown command ${JSON.stringify(command)}`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(`error: ${error.message}`);
+      return error.exitCode;
+    }
+    if (error instanceof Error && error.name === 'TenantDocumentError') {
+      io.err(`error: the document was refused, nothing was written: ${error.message}`);
+      return 1;
+    }
+    if (isAppError(error)) {
+      const details = error.fieldErrors ? Object.values(error.fieldErrors).flat().join(' ') : '';
+      io.err(`error: ${error.message}${details ? ` ${details}` : ''}`);
+      return 1;
+    }
+    if (error instanceof TypeError && (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`error: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
+    if (process.env.CAREERS_DEBUG === '1' && error instanceof Error && error.stack) io.err(error.stack);
+    return 1;
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await runCli(process.argv.slice(2), {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  });
+}

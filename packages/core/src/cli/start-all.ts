@@ -1,0 +1,116 @@
+/**
+ * `pnpm start`: everything for a first look. With DATABASE_URL unset it runs an embedded PostgreSQL
+ * with its data under .data/ (kept between runs), applies migrations, loads the demo tenants into an
+ * empty database, then runs the API, the worker and the admin as child processes. Ctrl-C (or SIGTERM)
+ * stops them gracefully, then PostgreSQL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startEmbeddedPostgres, type TEmbeddedPostgres } from '../db/embedded.ts';
+import { openOrm } from '../db/orm.ts';
+import { migrateUp } from '../db/migrate.ts';
+import { kyselyOf } from '../db/kysely.ts';
+import { coreEnv } from '../env.ts';
+import { importTenantDocument } from '../modules/tenants/import/tenant-import.service.ts';
+import { buildDemoDocument, DEMO_ADMIN, DEMO_API_KEY } from '../demo/demo-tenant.ts';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const env = coreEnv();
+const apiPort = Number(process.env.PORT ?? 3000);
+const adminPort = Number(process.env.ADMIN_PORT ?? 3001);
+
+let database: TEmbeddedPostgres | undefined;
+let databaseUrl = env.DATABASE_URL;
+if (!databaseUrl) {
+  console.log(`Starting the embedded PostgreSQL (data in .data/postgres, port ${env.EMBEDDED_PG_PORT})…`);
+  database = await startEmbeddedPostgres({ dataDir: join(root, '.data', 'postgres'), port: env.EMBEDDED_PG_PORT, database: 'careers' });
+  databaseUrl = database.url;
+}
+
+const orm = await openOrm(databaseUrl);
+const applied = await migrateUp(orm);
+if (applied.length > 0) console.log(`Applied ${applied.length} migration(s).`);
+const tenants = await kyselyOf(orm.em.fork()).selectFrom('tenants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+let seeded = false;
+if (Number(tenants.n) === 0) {
+  console.log('Empty database: loading the demo tenants…');
+  await importTenantDocument(orm, buildDemoDocument());
+  seeded = true;
+}
+await orm.close();
+
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+function run(name: string, entry: string, extraEnv: Record<string, string>): void {
+  const path = join(root, entry);
+  if (!existsSync(path)) {
+    console.log(`(${name} not available: ${entry} is missing)`);
+    return;
+  }
+  const child = spawn(process.execPath, [path], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...extraEnv },
+  });
+  children.set(name, child);
+  child.on('exit', (code, signal) => {
+    children.delete(name);
+    if (!stopping) {
+      console.error(`${name} exited unexpectedly (${signal ?? code}); stopping everything.`);
+      void stop(1);
+    }
+  });
+}
+
+async function stop(exitCode: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping…');
+  const exits = [...children.values()].map(
+    (child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
+  );
+  for (const child of children.values()) child.kill('SIGTERM');
+  const timeout = sleep(35_000).then(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+  });
+  await Promise.race([Promise.all(exits), timeout]);
+  if (database) await database.stop();
+  console.log('Stopped.');
+  process.exit(exitCode);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+run('api', 'apps/api/src/main.ts', { PORT: String(apiPort) });
+run('worker', 'apps/worker/src/main.ts', {});
+run('admin', 'apps/admin/src/server/main.ts', { ADMIN_PORT: String(adminPort) });
+
+const apiBase = `http://127.0.0.1:${apiPort}/v1`;
+for (let attempt = 0; attempt < 100 && !stopping; attempt++) {
+  try {
+    if ((await fetch(`${apiBase}/livez`)).ok) break;
+  } catch {
+    // not listening yet
+  }
+  await sleep(100);
+}
+if (!stopping) {
+  console.log(
+    [
+      '',
+      '  Careers API is running.',
+      `  API base URL:   ${apiBase}   (docs: ${apiBase}/docs)`,
+      seeded || !env.DATABASE_URL ? `  Demo API key:   ${DEMO_API_KEY}   (every scope, tenant "acme")` : '',
+      `  Admin:          http://127.0.0.1:${adminPort}   sign in as ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
+      `  Try:            curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${apiBase}/vacancies`,
+      '  Ctrl-C stops everything.',
+      '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  );
+}

@@ -1,0 +1,5 @@
+import type { TJobDefinition } from './define-job.ts';
+import { processResumeJob } from './process-resume.job.ts';
+
+/** Every job of the product (their queues are created by `careers migrate` and at worker start). */
+export const jobDefinitions: readonly TJobDefinition<any>[] = [processResumeJob];

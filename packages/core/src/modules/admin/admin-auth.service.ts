@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
+import { kyselyOf } from '../../db/kysely.ts';
+import { hashPassword, verifyPassword } from '../users/password.ts';
+import { createAdminSession } from './admin-session.service.ts';
+import { clearSignInAttempts, countSignInAttempt } from './sign-in-throttle.ts';
+
+/** The role that may use the dashboard. */
+export const ADMIN_ROLE = 'admin';
+
+export type TSignedInUser = { id: number; name: string; email: string; role: string };
+export type TSignedInTenant = { id: number; slug: string; name: string; default_language: string; api_enabled: boolean };
+
+export type TSignInResult =
+  | { ok: true; token: string; expiresAt: Date; user: TSignedInUser; tenant: TSignedInTenant }
+  | { ok: false; reason: 'invalid_credentials' | 'not_admin' }
+  | { ok: false; reason: 'throttled'; retryAfter: number };
+
+/** Emails are unique per tenant only; more matches than this are not tried. */
+const MAX_ACCOUNTS_PER_EMAIL = 10;
+
+let dummyHash: Promise<string> | undefined;
+/** A hash to verify against when no account matches, so a wrong email takes as long as a wrong password. */
+function timingDummy(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  return dummyHash;
+}
+
+/**
+ * Checks an email and password and starts a dashboard session. The same email may exist in several
+ * tenants: the first administrator account (by id) whose password matches wins. Attempts are throttled
+ * per email and client address before any password is checked.
+ */
+export async function signIn(
+  em: EntityManager,
+  input: { email: string; password: string; clientIp: string },
+): Promise<TSignInResult> {
+  const throttle = await countSignInAttempt(em, input.email, input.clientIp);
+  if (throttle.blocked) return { ok: false, reason: 'throttled', retryAfter: throttle.retryAfter };
+
+  // The one query without a tenant scope: the tenant is what sign-in finds out.
+  const accounts = await kyselyOf(em)
+    .selectFrom('users as u')
+    .innerJoin('tenants as t', 't.id', 'u.tenant_id')
+    .select(['u.id', 'u.name', 'u.email', 'u.role', 'u.password_hash', 't.id as tenant_id', 't.slug as tenant_slug', 't.name as tenant_name', 't.default_language', 't.api_enabled'])
+    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', input.email.trim().toLowerCase()))
+    .orderBy('u.id')
+    .limit(MAX_ACCOUNTS_PER_EMAIL)
+    .execute();
+
+  const matching: typeof accounts = [];
+  for (const account of accounts) {
+    if (account.password_hash && (await verifyPassword(account.password_hash, input.password))) matching.push(account);
+  }
+  if (accounts.every((account) => !account.password_hash)) await verifyPassword(await timingDummy(), input.password);
+
+  const admin = matching.find((account) => account.role === ADMIN_ROLE);
+  if (!admin) return { ok: false, reason: matching.length > 0 ? 'not_admin' : 'invalid_credentials' };
+
+  await clearSignInAttempts(em, input.email, input.clientIp);
+  const { token, expiresAt } = await createAdminSession(em, { userId: admin.id, tenantId: admin.tenant_id });
+  return {
+    ok: true,
+    token,
+    expiresAt,
+    user: { id: admin.id, name: admin.name, email: admin.email, role: admin.role },
+    tenant: {
+      id: admin.tenant_id,
+      slug: admin.tenant_slug,
+      name: admin.tenant_name,
+      default_language: admin.default_language,
+      api_enabled: admin.api_enabled,
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash, randomBytes } from 'node:crypto';
+import { kyselyOf } from '../../db/kysely.ts';
+import { AdminSession } from './admin-session.entity.ts';
+import type { TAdminSession } from '../../trpc/context.ts';
+
+/** How long a dashboard session lasts after sign-in (a working day). */
+export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/** 256 random bits, base64url: exactly 43 characters. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Starts a session; the returned token goes into the cookie and is stored only as its SHA-256. */
+export async function createAdminSession(
+  em: EntityManager,
+  user: { userId: number; tenantId: number },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + ADMIN_SESSION_TTL_MS);
+  await em.insert(AdminSession, { tokenHash: hashToken(token), tenant: user.tenantId, user: user.userId, expiresAt });
+  return { token, expiresAt };
+}
+
+/**
+ * The session a cookie token stands for, or undefined when it is unknown, expired or signed out.
+ * The role is read from the user on every request, so a demoted administrator loses access at once.
+ */
+export async function resolveAdminSession(em: EntityManager, token: string | undefined): Promise<TAdminSession | undefined> {
+  if (!token || !TOKEN_SHAPE.test(token)) return undefined;
+  const row = await kyselyOf(em)
+    .selectFrom('admin_sessions as s')
+    .innerJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.tenant_id', '=', 's.tenant_id'))
+    .select(['s.id', 's.tenant_id', 's.user_id', 'u.role'])
+    .where('s.token_hash', '=', hashToken(token))
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', new Date())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { sessionId: String(row.id), tenantId: row.tenant_id, userId: row.user_id, role: row.role };
+}
+
+/** Ends a session (sign-out); its token stops working in every process at once (sessions are not cached). */
+export async function revokeAdminSession(em: EntityManager, session: TAdminSession): Promise<void> {
+  await kyselyOf(em)
+    .updateTable('admin_sessions')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', Number(session.sessionId))
+    .where('tenant_id', '=', session.tenantId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

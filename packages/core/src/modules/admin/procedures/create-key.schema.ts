@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { ZAdminApiKey, ZScope } from '../admin.schema.ts';
+import { SCOPES } from '../../../lib/scopes.ts';
+
+export const ZCreateKeyInput = z.object({
+  name: z.string().trim().min(1).max(255),
+  /** Duplicates are dropped; an empty list makes a key that can only call /health. */
+  scopes: z
+    .array(ZScope)
+    .max(SCOPES.length * 2)
+    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope))),
+});
+export type TCreateKeyInput = z.input<typeof ZCreateKeyInput>;
+
+export const ZCreateKeyOutput = z.object({
+  key: ZAdminApiKey,
+  /** The full key: shown once, never stored. */
+  plaintext: z.string(),
+});
+export type TCreateKeyOutput = z.infer<typeof ZCreateKeyOutput>;

@@ -1,0 +1,12 @@
+import { adminProcedure } from '../../../trpc/admin-procedure.ts';
+import { createApiKey } from '../../api-keys/api-key.service.ts';
+import { ZCreateKeyInput, ZCreateKeyOutput } from './create-key.schema.ts';
+
+export const createKeyProcedure = adminProcedure
+  .input(ZCreateKeyInput)
+  .output(ZCreateKeyOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { apiKey, plaintext } = await createApiKey(ctx.em, { tenantId: ctx.tenantId, name: input.name, scopes: input.scopes });
+    ctx.log.info({ api_key_id: apiKey.id, scopes: apiKey.scopes }, 'API key created');
+    return { key: apiKey, plaintext };
+  });

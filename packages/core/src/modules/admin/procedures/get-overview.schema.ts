@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const ZGetOverviewInput = z.void();
+
+const ZProcessingStatusCounts = z.object({
+  queued: z.number().int(),
+  processing: z.number().int(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+});
+
+export const ZProcessingFailure = z.object({
+  processing_id: z.string(),
+  filename: z.string(),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  created_at: z.string(),
+  failed_at: z.string(),
+});
+export type TProcessingFailureDto = z.infer<typeof ZProcessingFailure>;
+
+export const ZGetOverviewOutput = z.object({
+  api_enabled: z.boolean(),
+  visible_vacancies: z.number().int(),
+  applications_last_7_days: z.number().int(),
+  active_api_keys: z.number().int(),
+  resume_processings: ZProcessingStatusCounts,
+  latest_failures: z.array(ZProcessingFailure),
+  generated_at: z.string(),
+});
+export type TGetOverviewOutput = z.infer<typeof ZGetOverviewOutput>;

@@ -1,0 +1,18 @@
+import { adminProcedure } from '../../../trpc/admin-procedure.ts';
+import { revokeApiKey } from '../../api-keys/api-key.service.ts';
+import { ZRevokeKeyInput, ZRevokeKeyOutput } from './revoke-key.schema.ts';
+
+/**
+ * Revokes one of the session tenant's keys (another tenant's key is NOT_FOUND; revoking twice keeps the first
+ * time). API processes stop accepting it when their cached verification expires, within KEY_CACHE_TTL_MS;
+ * this process forgets it at once.
+ */
+export const revokeKeyProcedure = adminProcedure
+  .input(ZRevokeKeyInput)
+  .output(ZRevokeKeyOutput)
+  .mutation(async ({ ctx, input }) => {
+    const key = await revokeApiKey(ctx.em, ctx.tenantId, input.id);
+    ctx.services.keys.evictAll();
+    ctx.log.info({ api_key_id: key.id }, 'API key revoked');
+    return { key };
+  });

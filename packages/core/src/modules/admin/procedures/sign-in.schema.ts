@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { ZAdminTenant, ZAdminUser } from '../admin.schema.ts';
+
+export const ZSignInInput = z.object({
+  email: z.string().trim().min(1).max(255),
+  password: z.string().min(1).max(1024),
+});
+export type TSignInInput = z.infer<typeof ZSignInInput>;
+
+/** The session token itself travels only in the httpOnly cookie, never in the body. */
+export const ZSignInOutput = z.object({ user: ZAdminUser, tenant: ZAdminTenant, expires_at: z.string() });
+export type TSignInOutput = z.infer<typeof ZSignInOutput>;

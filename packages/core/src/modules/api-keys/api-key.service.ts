@@ -1,0 +1,116 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { kyselyOf } from '../../db/kysely.ts';
+import { AppError, type TFieldErrors } from '../../lib/errors.ts';
+import { isKnownScope } from '../../lib/scopes.ts';
+import { displayStart, generateApiKey, hashApiKey } from './api-key.crypto.ts';
+
+/** An API key as administrators see it: never the key itself, only its first characters. */
+export type TApiKeyDto = {
+  id: number;
+  name: string;
+  start: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+
+type TApiKeyRow = {
+  id: number;
+  name: string;
+  start: string;
+  scopes: string[];
+  created_at: string | Date;
+  last_used_at: string | Date | null;
+  revoked_at: string | Date | null;
+};
+
+const COLUMNS = ['id', 'name', 'start', 'scopes', 'created_at', 'last_used_at', 'revoked_at'] as const;
+
+function iso(value: string | Date): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+function toDto(row: TApiKeyRow): TApiKeyDto {
+  return {
+    id: row.id,
+    name: row.name,
+    start: row.start,
+    scopes: [...row.scopes],
+    created_at: iso(row.created_at),
+    last_used_at: row.last_used_at === null ? null : iso(row.last_used_at),
+    revoked_at: row.revoked_at === null ? null : iso(row.revoked_at),
+  };
+}
+
+/**
+ * Creates a key for a tenant. The plaintext is returned once and stored only as its SHA-256 digest.
+ * `name` must not be empty; `scopes` must be known scopes (an empty list is allowed: such a key can call
+ * only /health; `*` is the legacy full-access scope).
+ */
+export async function createApiKey(
+  em: EntityManager,
+  input: { tenantId: number; name: string; scopes: readonly string[] },
+): Promise<{ apiKey: TApiKeyDto; plaintext: string }> {
+  const errors: TFieldErrors = {};
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name) errors.name = ['The name field is required.'];
+  else if (name.length > 255) errors.name = ['The name must not be greater than 255 characters.'];
+  if (!Array.isArray(input.scopes)) errors.scopes = ['The scopes must be an array.'];
+  else {
+    input.scopes.forEach((scope, i) => {
+      if (typeof scope !== 'string' || !isKnownScope(scope)) errors[`scopes.${i}`] = [`The selected scopes.${i} is invalid.`];
+    });
+  }
+  if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+
+  const db = kyselyOf(em);
+  const tenant = await db.selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
+  if (!tenant) throw new AppError('NOT_FOUND');
+  const plaintext = generateApiKey();
+  const row = await db
+    .insertInto('api_keys')
+    // The inferred insert type asks for `id`, which the serial column generates.
+    .values({
+      tenant_id: input.tenantId,
+      name,
+      key_hash: hashApiKey(plaintext),
+      start: displayStart(plaintext),
+      scopes: [...new Set(input.scopes)],
+    } as never)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return { apiKey: toDto(row as unknown as TApiKeyRow), plaintext };
+}
+
+/** The tenant's keys, newest first (revoked ones included, with their revocation time). */
+export async function listApiKeys(em: EntityManager, tenantId: number): Promise<TApiKeyDto[]> {
+  const rows = await kyselyOf(em)
+    .selectFrom('api_keys')
+    .select(COLUMNS)
+    .where('tenant_id', '=', tenantId)
+    .orderBy('id', 'desc')
+    .execute();
+  return (rows as unknown as TApiKeyRow[]).map(toDto);
+}
+
+/**
+ * Revokes a key (idempotent: a revoked key keeps its first revocation time). `tenantId` null means any
+ * tenant (the operator's CLI); otherwise a key of another tenant is NOT_FOUND, like a key that does not exist.
+ */
+export async function revokeApiKey(em: EntityManager, tenantId: number | null, id: number): Promise<TApiKeyDto> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new AppError('NOT_FOUND');
+  let query = kyselyOf(em)
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null);
+  if (tenantId !== null) query = query.where('tenant_id', '=', tenantId);
+  const updated = await query.returning(COLUMNS).executeTakeFirst();
+  if (updated) return toDto(updated as unknown as TApiKeyRow);
+  let existing = kyselyOf(em).selectFrom('api_keys').select(COLUMNS).where('id', '=', id);
+  if (tenantId !== null) existing = existing.where('tenant_id', '=', tenantId);
+  const row = await existing.executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  return toDto(row as unknown as TApiKeyRow);
+}

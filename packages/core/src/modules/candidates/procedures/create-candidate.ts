@@ -1,0 +1,28 @@
+import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import { AppError } from '../../../lib/errors.ts';
+import { acceptResume } from '../../resumes/resume-intake.service.ts';
+import { ZCreateCandidateInput, ZCreateCandidateOutput, createCandidateMeta } from './create-candidate.schema.ts';
+
+const MAX_INT4 = 2_147_483_647;
+
+export const createCandidateProcedure = apiKeyProcedure('candidates:write', { rateLimit: 'candidates.create', idempotent: true })
+  .meta(createCandidateMeta)
+  .input(ZCreateCandidateInput)
+  .output(ZCreateCandidateOutput)
+  .mutation(async ({ ctx, input }) => {
+    const user =
+      input.user_id >= 1 && input.user_id <= MAX_INT4
+        ? await ctx.db.selectFrom('users').select('id').where('id', '=', input.user_id).executeTakeFirst()
+        : undefined;
+    if (!user) throw AppError.validation({ user_id: ['The selected user id is invalid.'] });
+
+    const processingId = await acceptResume(ctx.em, ctx.services.jobs, {
+      tenantId: ctx.tenant.id,
+      userId: user.id,
+      filename: input.resume.filename,
+      mimeType: input.resume.mime_type,
+      content: input.resume.content,
+      createIntake: input.create_intake ?? false,
+    });
+    return { message: 'Resume accepted for processing.' as const, processing_id: processingId };
+  });

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { TMeta } from '../../../trpc/init.ts';
+import { CANDIDATE_STATUSES } from '../candidate.entity.ts';
+
+export const getCandidateMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/candidates/{id}',
+    tags: ['Candidates'],
+    summary: 'Get one candidate (extension)',
+    description:
+      '**(extension)** The complete candidate profile, with the ids of every user the candidate is associated with. ' +
+      '`needs_completion` is true for a candidate created from a resume without an email. A non-integer id is 404.',
+    protect: true,
+  },
+  scope: 'candidates:read',
+  errorStatuses: [404],
+} satisfies TMeta;
+
+export const ZGetCandidateInput = z.object({
+  id: z.string().describe('The candidate id (an integer)'),
+});
+export type TGetCandidateInput = z.infer<typeof ZGetCandidateInput>;
+
+export const ZCandidateProfile = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  linkedin_url: z.string().nullable(),
+  status: z.enum(CANDIDATE_STATUSES),
+  needs_completion: z.boolean().describe('Created from a resume without an email: to be completed by hand'),
+  user_ids: z.array(z.number().int()).describe('Users the candidate is associated with, ascending'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TCandidateProfile = z.infer<typeof ZCandidateProfile>;
+
+export const ZGetCandidateOutput = z.object({ data: ZCandidateProfile });
