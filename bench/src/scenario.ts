@@ -21,7 +21,8 @@ export type TScenarioResult = {
 export type TScenario = {
   description: string;
   document: (options: TBenchOptions) => unknown;
-  run: (environment: TBenchEnvironment, options: TBenchOptions) => Promise<TScenarioResult>;
+  /** One result, or one per sub-scenario when several share the environment. */
+  run: (environment: TBenchEnvironment, options: TBenchOptions) => Promise<TScenarioResult | TScenarioResult[]>;
 };
 
 /** Runs autocannon and turns its result into the common figures (peak RSS over the measured run only). */

@@ -2,10 +2,43 @@ import { MikroORM, defineConfig, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { fileURLToPath } from 'node:url';
 import { entities } from './entities.ts';
+import type { TPoolStats } from '../lib/metrics.ts';
 
 export const migrationsPath = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export function ormConfig(databaseUrl: string, overrides: Partial<Options> = {}) {
+/**
+ * How long database work may take before it fails instead of hanging. Off by default (migrations and imports
+ * may run long statements); serving processes opt in.
+ */
+export type TDbTimeouts = {
+  /** Waiting for a connection, new or from a full pool. */
+  connectTimeoutMs?: number;
+  /** Server side: PostgreSQL cancels a statement running longer (57014). */
+  statementTimeoutMs?: number;
+  /** Client side: a query without an answer (server frozen, network gone) fails after this. */
+  queryTimeoutMs?: number;
+};
+
+/** A database that is down must not hold a caller: connecting never waits longer than this by default. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+/** API requests: a stopped or unreachable database answers 503 well within 5 s. */
+export const API_DB_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 3_000, queryTimeoutMs: 3_500 } as const;
+
+/** Resume jobs: nobody waits on them, but a frozen database must not hold a job until its expiry. */
+export const WORKER_DB_TIMEOUTS = { connectTimeoutMs: 5_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000 } as const;
+
+function driverOptions(timeouts: TDbTimeouts): Record<string, unknown> {
+  return {
+    connectionTimeoutMillis: timeouts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    // Notices a peer that vanished without closing the connection.
+    keepAlive: true,
+    ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
+    ...(timeouts.queryTimeoutMs ? { query_timeout: timeouts.queryTimeoutMs } : {}),
+  };
+}
+
+export function ormConfig(databaseUrl: string, overrides: Partial<Options> = {}, timeouts: TDbTimeouts = {}) {
   return defineConfig({
     clientUrl: databaseUrl,
     entities: [...entities],
@@ -13,6 +46,7 @@ export function ormConfig(databaseUrl: string, overrides: Partial<Options> = {})
     debug: false,
     allowGlobalContext: false,
     pool: { min: 0, max: 10 },
+    driverOptions: driverOptions(timeouts),
     migrations: {
       path: migrationsPath,
       pathTs: migrationsPath,
@@ -31,6 +65,54 @@ export function ormConfig(databaseUrl: string, overrides: Partial<Options> = {})
 
 export type TOrm = MikroORM;
 
-export async function openOrm(databaseUrl: string, overrides: Partial<Options> = {}): Promise<MikroORM> {
-  return MikroORM.init(ormConfig(databaseUrl, overrides));
+export async function openOrm(databaseUrl: string, overrides: Partial<Options> = {}, timeouts: TDbTimeouts = {}): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(databaseUrl, overrides, timeouts));
+}
+
+/** The ORM's pg pool (for its usage numbers), or undefined when it cannot be reached. */
+export async function poolOf(orm: MikroORM): Promise<TPoolStats | undefined> {
+  try {
+    return (await orm.em.getConnection().getNativeClient()) as TPoolStats;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Error codes of a database that cannot be reached or is going away (Node socket errors and SQLSTATEs). */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, shutting down)
+  '57014', // query_canceled: the statement timeout
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+
+/** What pg and pg-pool say when a connection fails, ends or times out (they carry no code). */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|timeout expired)/;
+
+/**
+ * Whether an error means the database is unavailable (down, restarting, unreachable, too slow), as opposed to
+ * a bug or a rejected statement: the one test behind every 503. Follows `cause` chains and AggregateErrors.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (depth > 5 || typeof error !== 'object' || error === null) return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
 }

@@ -1,19 +1,10 @@
-import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
+import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 import type { TDB } from '../../db/kysely.ts';
 
-/**
- * CONTRACT's visibility of a vacancy: published, on the `api` channel, published_at ≤ now, not ended.
- * Used with `.where(isVisibleVacancy)` on a query over `vacancies` (unaliased). The same rule as the
- * vacancies repository's (private, aliased) predicate.
- */
-export function isVisibleVacancy(eb: ExpressionBuilder<TDB, 'vacancies'>) {
-  return eb.and([
-    // Literals, not parameters, so the planner can use the partial `vacancies_visible_*` indexes.
-    eb('vacancies.status', '=', sql.lit('published')),
-    sql<SqlBool>`${sql.lit('api')} = any(${sql.ref('vacancies.channels')})`,
-    eb('vacancies.published_at', '<=', sql<Date>`now()`),
-    eb.or([eb('vacancies.ends_at', 'is', null), eb('vacancies.ends_at', '>', sql<Date>`now()`)]),
-  ]);
+/** CONTRACT's visibility, for `.where(isVisibleVacancy)` on a query over `vacancies` (unaliased). */
+export function isVisibleVacancy(_eb: ExpressionBuilder<TDB, 'vacancies'>) {
+  return visibleVacancy('vacancies');
 }
 
 const MAX_INT4 = 2_147_483_647;

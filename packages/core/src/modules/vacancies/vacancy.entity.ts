@@ -20,6 +20,8 @@ export const VacancySchema = defineEntity({
     { name: 'vacancies_visible_published_idx', expression: `create index "vacancies_visible_published_idx" on "vacancies" ("tenant_id", "published_at" desc, "id" desc) where "status" = 'published' and 'api' = any("channels")` },
     { name: 'vacancies_visible_created_idx', expression: `create index "vacancies_visible_created_idx" on "vacancies" ("tenant_id", "created_at" desc, "id" desc) where "status" = 'published' and 'api' = any("channels")` },
     { name: 'vacancies_visible_title_idx', expression: `create index "vacancies_visible_title_idx" on "vacancies" ("tenant_id", lower("title"), "id") where "status" = 'published' and 'api' = any("channels")` },
+    // Index-only scans for totals and the facets' vacancy set: the visible rows without their long texts.
+    { name: 'vacancies_visible_cover_idx', expression: `create index "vacancies_visible_cover_idx" on "vacancies" ("tenant_id", "id") include ("published_at", "ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")` },
     { name: 'vacancies_title_trgm_idx', expression: 'create index "vacancies_title_trgm_idx" on "vacancies" using gin (lower("title") gin_trgm_ops)' },
     { name: 'vacancies_summary_trgm_idx', expression: 'create index "vacancies_summary_trgm_idx" on "vacancies" using gin (lower("summary") gin_trgm_ops)' },
     { properties: ['location'] },

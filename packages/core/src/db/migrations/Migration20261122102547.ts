@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122092722 extends Migration {
+export class Migration20261122102547 extends Migration {
 
-  override name = 'Migration20261122092722';
+  override name = 'Migration20261122102547';
 
   override up(): void | Promise<void> {
     this.addSql(`create extension if not exists pg_trgm;`);
@@ -97,6 +97,7 @@ export class Migration20261122092722 extends Migration {
     this.addSql(`create index "vacancies_visible_published_idx" on "vacancies" ("tenant_id", "published_at" desc, "id" desc) where "status" = 'published' and 'api' = any("channels");`);
     this.addSql(`create index "vacancies_visible_created_idx" on "vacancies" ("tenant_id", "created_at" desc, "id" desc) where "status" = 'published' and 'api' = any("channels");`);
     this.addSql(`create index "vacancies_visible_title_idx" on "vacancies" ("tenant_id", lower("title"), "id") where "status" = 'published' and 'api' = any("channels");`);
+    this.addSql(`create index "vacancies_visible_cover_idx" on "vacancies" ("tenant_id", "id") include ("published_at", "ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels");`);
     this.addSql(`create index "vacancies_title_trgm_idx" on "vacancies" using gin (lower("title") gin_trgm_ops);`);
     this.addSql(`create index "vacancies_summary_trgm_idx" on "vacancies" using gin (lower("summary") gin_trgm_ops);`);
     this.addSql(`create index "vacancies_location_id_index" on "vacancies" ("location_id");`);

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { TMeta } from '../../../trpc/init.ts';
+import { ZVacancyFilterFields } from '../vacancy-filters.ts';
+import { ZVacancyFacets } from '../vacancy.dto.ts';
+
+export const getVacancyFacetsMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/vacancies/facets',
+    tags: ['Vacancies'],
+    summary: 'Facet counts of published vacancies',
+    description:
+      'Takes the filters of GET /vacancies (page and per_page are ignored) and counts the matching vacancies per location, department, ' +
+      'job type, experience level, education level, tag (a main tag counts its sub-tags too) and language. ' +
+      "For a group whose filter is not set, an entry's count equals `meta.total` of GET /vacancies filtered on that one value.",
+    protect: true,
+  },
+  scope: 'vacancies:read',
+} satisfies TMeta;
+
+export const ZGetVacancyFacetsInput = z.object(ZVacancyFilterFields);
+export type TGetVacancyFacetsInput = z.infer<typeof ZGetVacancyFacetsInput>;
+
+export const ZGetVacancyFacetsOutput = z.object({
+  data: ZVacancyFacets,
+  meta: z.object({ total: z.number().int().describe('Number of matching vacancies') }),
+});
+export type TGetVacancyFacetsOutput = z.infer<typeof ZGetVacancyFacetsOutput>;

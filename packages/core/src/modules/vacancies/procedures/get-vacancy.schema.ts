@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { TMeta } from '../../../trpc/init.ts';
+import { zFlag, zLanguage } from '../../../lib/query.ts';
+import { ZVacancyDetail } from '../vacancy.dto.ts';
+
+export const getVacancyMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/vacancies/{slug}',
+    tags: ['Vacancies'],
+    summary: 'Get a published vacancy',
+    description:
+      'The complete vacancy (with description, requirements and offer) by its publication slug. Counts a view (batched, at most a second late). ' +
+      'An unknown, unpublished, expired or non-API vacancy is 404.',
+    protect: true,
+  },
+  scope: 'vacancies:read',
+  errorStatuses: [404],
+} satisfies TMeta;
+
+export const ZGetVacancyInput = z.object({
+  slug: z.string().describe('The publication slug'),
+  language: zLanguage.optional().describe('Language of the labels (2 letters)'),
+  include_media: zFlag.describe('Adds header_image'),
+  include_compensation: zFlag.describe('Adds compensation'),
+  include_company_name: zFlag.describe('Adds company_location.company_name'),
+});
+export type TGetVacancyInput = z.infer<typeof ZGetVacancyInput>;
+
+export const ZGetVacancyOutput = z.object({ data: ZVacancyDetail });
+export type TGetVacancyOutput = z.infer<typeof ZGetVacancyOutput>;

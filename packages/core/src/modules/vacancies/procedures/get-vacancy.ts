@@ -1,0 +1,9 @@
+import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import { getVacancy } from '../vacancy.service.ts';
+import { ZGetVacancyInput, ZGetVacancyOutput, getVacancyMeta } from './get-vacancy.schema.ts';
+
+export const getVacancyProcedure = apiKeyProcedure('vacancies:read')
+  .meta(getVacancyMeta)
+  .input(ZGetVacancyInput)
+  .output(ZGetVacancyOutput)
+  .query(({ ctx, input }) => getVacancy({ ...ctx, views: ctx.services.views }, input));

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { TMeta } from '../../../trpc/init.ts';
+import { zFlag, zPagination, zSort, zSortDirection } from '../../../lib/query.ts';
+import { zPage } from '../../../lib/pagination.ts';
+import { ZVacancyFilterFields } from '../vacancy-filters.ts';
+import { VACANCY_SORTS } from '../vacancy.repository.ts';
+import { ZVacancyFacets, ZVacancyListItem } from '../vacancy.dto.ts';
+
+export const listVacanciesMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/vacancies',
+    tags: ['Vacancies'],
+    summary: 'List published vacancies',
+    description:
+      'Visible vacancies of the tenant (published, on the API channel, published_at ≤ now, not ended), paginated. ' +
+      'Array filters are OR-ed within a parameter and AND-ed across parameters; a filter id that refers to nothing is 422 on its field. ' +
+      '`include=facets` adds the facet counts of the same filters.',
+    protect: true,
+  },
+  scope: 'vacancies:read',
+} satisfies TMeta;
+
+export const ZListVacanciesInput = z.object({
+  ...zPagination,
+  ...ZVacancyFilterFields,
+  sort: zSort(VACANCY_SORTS).default('published_at').describe('Text sorts compare lower-cased titles; ties are broken by id'),
+  sort_direction: zSortDirection.default('desc'),
+  include: z.enum(['facets'], { error: 'The selected :attribute is invalid.' }).optional().describe('`facets` adds top-level facet counts'),
+  include_media: zFlag.describe('Adds header_image'),
+  include_compensation: zFlag.describe('Adds compensation'),
+  include_company_name: zFlag.describe('Adds company_location.company_name'),
+});
+export type TListVacanciesInput = z.infer<typeof ZListVacanciesInput>;
+
+export const ZListVacanciesOutput = zPage(ZVacancyListItem).extend({ facets: ZVacancyFacets.optional().describe('Only with include=facets') });
+export type TListVacanciesOutput = z.infer<typeof ZListVacanciesOutput>;

@@ -1,0 +1,12 @@
+import { router } from '../../trpc/init.ts';
+import { listVacanciesProcedure } from './procedures/list-vacancies.ts';
+import { getVacancyFacetsProcedure } from './procedures/get-vacancy-facets.ts';
+import { getVacancyProcedure } from './procedures/get-vacancy.ts';
+import { reportCanonicalUrlProcedure } from './procedures/report-canonical-url.ts';
+
+export const vacanciesRouter = router({
+  list: listVacanciesProcedure,
+  facets: getVacancyFacetsProcedure,
+  get: getVacancyProcedure,
+  reportCanonicalUrl: reportCanonicalUrlProcedure,
+});

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { iso, isoOrNull } from '../../lib/dates.ts';
+import { countryName, pickTranslation } from '../../lib/i18n.ts';
+import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
+import type { TVacancyFilters } from './vacancy-filters.ts';
+import type { TFacetCountRow, TFacetGroup, TTaxonomyRef, TVacancyDetailRow, TVacancyRow, TVacancyTaxonomies } from './vacancy.repository.ts';
+
+// ---- Response shapes ----
+
+const ZImageSet = z
+  .object({ default: z.string().nullable(), small: z.string().nullable(), large: z.string().nullable() })
+  .describe('Absolute image URLs per size');
+
+const ZNamed = z.object({ id: z.number().int(), name: z.string() });
+
+export const ZVacancyListItem = z.object({
+  id: z.number().int().describe('The vacancy publication id'),
+  slug: z.string().describe('The publication slug'),
+  title: z.string(),
+  summary: z.string().nullable().describe('HTML'),
+  language: z.string(),
+  url: z.string().nullable().describe("The reported canonical URL, else the tenant's URL pattern filled in, else null"),
+  accepts_applications: z.boolean(),
+  views_count: z.number().int(),
+  published_at: z.string(),
+  ends_at: z.string().nullable(),
+  created_at: z.string(),
+  location: z.object({ id: z.number().int(), slug: z.string(), name: z.string(), city: z.string().nullable(), country_code: z.string().nullable() }).nullable(),
+  department: ZNamed.nullable(),
+  job_types: z.array(ZNamed),
+  experience_levels: z.array(ZNamed),
+  education_levels: z.array(ZNamed),
+  tags: z.array(z.object({ id: z.number().int(), name: z.string(), parent_id: z.number().int().nullable() })),
+  company_location: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      city: z.string().nullable(),
+      country_code: z.string().nullable(),
+      company_name: z.string().optional().describe('Only with include_company_name'),
+    })
+    .nullable(),
+  header_image: ZImageSet.nullable().optional().describe('Only with include_media'),
+  compensation: z
+    .object({ min: z.number().nullable(), max: z.number().nullable(), currency: z.string().nullable(), period: z.string().nullable() })
+    .nullable()
+    .optional()
+    .describe('Only with include_compensation'),
+});
+export type TVacancyListItem = z.infer<typeof ZVacancyListItem>;
+
+export const ZVacancyDetail = ZVacancyListItem.extend({
+  description: z.string().nullable().describe('HTML'),
+  requirements: z.string().nullable().describe('HTML'),
+  offer: z.string().nullable().describe('HTML'),
+});
+export type TVacancyDetail = z.infer<typeof ZVacancyDetail>;
+
+const ZFacetEntry = z.object({ id: z.number().int(), name: z.string(), count: z.number().int(), selected: z.boolean() });
+
+export const ZVacancyFacets = z
+  .object({
+    locations: z.array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        city: z.string().nullable(),
+        country_code: z.string().nullable(),
+        country_name: z.string().nullable(),
+        count: z.number().int(),
+        selected: z.boolean(),
+      }),
+    ),
+    departments: z.array(ZFacetEntry),
+    job_types: z.array(ZFacetEntry),
+    experience_levels: z.array(ZFacetEntry),
+    education_levels: z.array(ZFacetEntry),
+    tags: z.array(ZFacetEntry.extend({ parent_id: z.number().int().nullable() })),
+    languages: z.array(z.object({ code: z.string(), count: z.number().int(), selected: z.boolean() })),
+  })
+  .describe('Counts of the matching vacancies per value (only counts ≥ 1; count desc, then name or code, then id)');
+export type TVacancyFacets = z.infer<typeof ZVacancyFacets>;
+
+// ---- Mappers ----
+
+export type TVacancyView = {
+  /** The request's `language`, if any (labels fall back to the tenant default). */
+  language: string | undefined;
+  defaultLanguage: string;
+  urlPattern: string | null;
+  includeMedia: boolean;
+  includeCompensation: boolean;
+  includeCompanyName: boolean;
+};
+
+/** A label from stored names; a plain string is a name in one language. */
+function label(names: TTranslations | string | null, view: Pick<TVacancyView, 'language' | 'defaultLanguage'>): string {
+  if (typeof names === 'string') return names;
+  return pickTranslation(names, view.language, view.defaultLanguage) ?? '';
+}
+
+function vacancyUrl(row: TVacancyRow, urlPattern: string | null): string | null {
+  if (row.canonical_url) return row.canonical_url;
+  if (!urlPattern) return null;
+  return urlPattern.replaceAll('{slug}', encodeURIComponent(row.slug)).replaceAll('{id}', String(row.id));
+}
+
+const named = (view: TVacancyView) => (ref: TTaxonomyRef) => ({ id: ref.id, name: label(ref.name, view) });
+
+export function toVacancyListItem(row: TVacancyRow, taxonomies: TVacancyTaxonomies | undefined, view: TVacancyView): TVacancyListItem {
+  const item: TVacancyListItem = {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    summary: row.summary,
+    language: row.language,
+    url: vacancyUrl(row, view.urlPattern),
+    accepts_applications: row.accepts_applications,
+    views_count: row.views_count,
+    // Visible vacancies always have a publication time (the query requires published_at <= now).
+    published_at: iso(row.published_at ?? row.created_at),
+    ends_at: isoOrNull(row.ends_at),
+    created_at: iso(row.created_at),
+    location:
+      row.location_id === null
+        ? null
+        : { id: row.location_id, slug: row.location_slug ?? '', name: row.location_name ?? '', city: row.location_city, country_code: row.location_country_code },
+    department: row.department_id === null ? null : { id: row.department_id, name: label(row.department_name, view) },
+    job_types: (taxonomies?.job_types ?? []).map(named(view)),
+    experience_levels: (taxonomies?.experience_levels ?? []).map(named(view)),
+    education_levels: (taxonomies?.education_levels ?? []).map(named(view)),
+    tags: (taxonomies?.tags ?? []).map((tag) => ({ id: tag.id, name: label(tag.name, view), parent_id: tag.parent_id })),
+    company_location:
+      row.company_location_id === null
+        ? null
+        : {
+            id: row.company_location_id,
+            name: row.company_location_name ?? '',
+            city: row.company_location_city,
+            country_code: row.company_location_country_code,
+            ...(view.includeCompanyName ? { company_name: row.company_name ?? '' } : {}),
+          },
+  };
+  if (view.includeMedia) {
+    const image = row.header_image;
+    item.header_image = image ? { default: image.default ?? null, small: image.small ?? null, large: image.large ?? null } : null;
+  }
+  if (view.includeCompensation) {
+    const hasCompensation =
+      row.compensation_min !== null || row.compensation_max !== null || row.compensation_currency !== null || row.compensation_period !== null;
+    item.compensation = hasCompensation
+      ? { min: row.compensation_min, max: row.compensation_max, currency: row.compensation_currency, period: row.compensation_period }
+      : null;
+  }
+  return item;
+}
+
+export function toVacancyDetail(row: TVacancyDetailRow, taxonomies: TVacancyTaxonomies | undefined, view: TVacancyView): TVacancyDetail {
+  return { ...toVacancyListItem(row, taxonomies, view), description: row.description, requirements: row.requirements, offer: row.offer };
+}
+
+/** Facet order: count desc, then lower-cased name (or code) asc, then id asc. */
+function byFacetOrder<T extends { count: number; id?: number }>(sortKey: (entry: T) => string) {
+  return (a: T, b: T): number => {
+    if (a.count !== b.count) return b.count - a.count;
+    const ka = sortKey(a);
+    const kb = sortKey(b);
+    if (ka !== kb) return ka < kb ? -1 : 1;
+    return (a.id ?? 0) - (b.id ?? 0);
+  };
+}
+
+/** The facet groups from the repository's count rows, labelled in the request's language. */
+export function toVacancyFacets(rows: TFacetCountRow[], filters: TVacancyFilters, view: Pick<TVacancyView, 'language' | 'defaultLanguage'>): TVacancyFacets {
+  const of = (group: TFacetGroup) => rows.filter((row) => row.facet === group && row.count > 0);
+  const byName = byFacetOrder<{ count: number; id?: number; name: string }>((entry) => entry.name.toLowerCase());
+  const taxonomy = (group: TFacetGroup, selectedIds: number[]) =>
+    of(group)
+      .map((row) => ({ id: row.id ?? 0, name: label(row.name, view), count: row.count, selected: selectedIds.includes(row.id ?? 0) }))
+      .sort(byName);
+  const countryLanguage = view.language ?? view.defaultLanguage;
+  return {
+    locations: of('locations')
+      .map((row) => ({
+        id: row.id ?? 0,
+        name: label(row.name, view),
+        city: row.city,
+        country_code: row.country_code,
+        country_name: countryName(row.country_code, countryLanguage),
+        count: row.count,
+        selected: filters.locationIds.includes(row.id ?? 0),
+      }))
+      .sort(byName),
+    departments: taxonomy('departments', filters.departmentIds),
+    job_types: taxonomy('job_types', filters.jobTypeIds),
+    experience_levels: taxonomy('experience_levels', filters.experienceLevelIds),
+    education_levels: taxonomy('education_levels', filters.educationLevelIds),
+    tags: of('tags')
+      .map((row) => ({ id: row.id ?? 0, name: label(row.name, view), parent_id: row.parent_id, count: row.count, selected: filters.tagIds.includes(row.id ?? 0) }))
+      .sort(byName),
+    languages: of('languages')
+      .map((row) => ({ code: row.code ?? '', count: row.count, selected: filters.language === row.code }))
+      .sort(byFacetOrder((entry) => entry.code)),
+  };
+}
+
+/** The number of matching vacancies, from the `total` row of the facet counts. */
+export function facetTotal(rows: TFacetCountRow[]): number {
+  return rows.find((row) => row.facet === 'total')?.count ?? 0;
+}
