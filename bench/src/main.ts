@@ -4,9 +4,11 @@ import { startBenchEnvironment } from './harness.ts';
 import type { TBenchOptions, TScenario, TScenarioResult } from './scenario.ts';
 import { applicationsScenario } from './applications.ts';
 import { workerScenario } from './worker.ts';
+import { readsScenario } from './reads.ts';
 
 /** Every benchmark by name. A new scenario is one file and one line here. */
 const scenarios: Record<string, TScenario> = {
+  reads: readsScenario,
   applications: applicationsScenario,
   worker: workerScenario,
 };
@@ -40,7 +42,12 @@ for (const name of names) {
   console.log(`\n▶ ${name}: ${scenario.description} (${options.durationSeconds} s, ${options.connections} connections)`);
   const environment = await startBenchEnvironment(scenario.document(options));
   try {
-    const result = await scenario.run(environment, options);
+    const outcome = await scenario.run(environment, options);
+    if (Array.isArray(outcome)) {
+      results.push(...outcome);
+      continue;
+    }
+    const result = outcome;
     results.push(result);
     console.log(
       `  ${result.requestsPerSecond} req/s · p50 ${result.latencyP50Ms} ms · p99 ${result.latencyP99Ms} ms · peak RSS ${result.peakRssMb} MB` +

@@ -1,9 +1,23 @@
 import { router, type TMeta } from './init.ts';
 import { healthRouter } from '../modules/health/health.router.ts';
+import { vacanciesRouter } from '../modules/vacancies/vacancies.router.ts';
+import { adminRouter } from '../modules/admin/admin.router.ts';
+import { locationsRouter } from '../modules/locations/locations.router.ts';
+import { teamRouter } from '../modules/team/team.router.ts';
+import { articlesRouter } from '../modules/articles/articles.router.ts';
+import { candidatesRouter } from '../modules/candidates/candidates.router.ts';
+import { applicationsRouter } from '../modules/applications/applications.router.ts';
 
 /** Every procedure of the product: served as REST (those with openapi meta) and over tRPC (admin). */
 export const appRouter = router({
   health: healthRouter,
+  vacancies: vacanciesRouter,
+  admin: adminRouter,
+  locations: locationsRouter,
+  team: teamRouter,
+  articles: articlesRouter,
+  candidates: candidatesRouter,
+  applications: applicationsRouter,
 });
 
 export type TAppRouter = typeof appRouter;
