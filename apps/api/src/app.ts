@@ -8,6 +8,38 @@ import { parseQueryString } from './rest/query.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const QUIET_PATHS = new Set(['/v1/livez', '/v1/readyz', '/metrics']);
+/** Label of requests that matched no route: raw URLs would make one time series per probe of a scanner. */
+const UNMATCHED_ROUTE = 'unmatched';
+
+/** A key-shaped segment (a client that put its key in the URL): never written to a log. */
+const KEY_IN_PATH = /ck_[A-Za-z0-9]+_[A-Za-z0-9_-]{8,}/g;
+
+/** The path of a request as logged: no query string (it may carry personal data), no key. */
+function loggablePath(url: string): string {
+  return (url.split('?')[0] ?? '').replace(KEY_IN_PATH, '[redacted]');
+}
+
+/** Names the route of a request for metrics (its template, never the raw URL). */
+function routeLabel(route: string): express.RequestHandler {
+  return (_req, res, next) => {
+    res.locals.route = route;
+    next();
+  };
+}
+
+/** Counts every request and its latency by method, route template and status, once the answer is sent. */
+function recordRequestMetrics(metrics: TCoreServices['metrics']): express.RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const labels = { method: req.method, route: (res.locals.route as string | undefined) ?? UNMATCHED_ROUTE, status: String(res.statusCode) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+}
 
 export type TApiOptions = { publicUrl?: string; trustProxy?: string };
 
@@ -25,38 +57,54 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
     res.set('X-Request-Id', requestId);
     next();
   });
+  app.use(recordRequestMetrics(services.metrics));
   app.use(
     pinoHttp({
       logger: services.log,
       genReqId: (_req, res) => (res as express.Response).locals.requestId as string,
+      // Every line of the request (req.log and the completion line) carries `request_id`, the key the procedures'
+      // loggers (ctx.log) use too, so one search finds every line of a request.
+      customAttributeKeys: { reqId: 'request_id' },
+      quietReqLogger: true,
       customProps: (_req, res) => ({
         tenant: (res as express.Response).locals.tenant,
         api_key_id: (res as express.Response).locals.apiKeyId,
       }),
       // Only method and path: headers carry the API key, query strings may carry personal data.
       serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: loggablePath(req.url) }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: (req, res, error) => {
+        if (error || res.statusCode >= 500) return 'error';
+        // Probes and scrapes arrive every few seconds: keep them out of the info log.
+        return QUIET_PATHS.has((req as express.Request).originalUrl.split('?')[0] ?? '') ? 'debug' : 'info';
+      },
     }),
   );
 
+  // Operations endpoint (no key): Prometheus text. Restrict it to the monitoring network at the load balancer.
+  app.get('/metrics', routeLabel('/metrics'), async (_req, res) => {
+    const { contentType, body } = await services.metrics.render();
+    res.type(contentType).send(body);
+  });
+
   const document = buildOpenApiDocument(options.publicUrl);
   const v1 = express.Router();
-  v1.get('/openapi.json', (_req, res) => {
+  v1.get('/openapi.json', routeLabel('/v1/openapi.json'), (_req, res) => {
     res.json(document);
   });
-  v1.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Careers API v1' }));
-  v1.get('/livez', (_req, res) => {
+  v1.use('/docs', routeLabel('/v1/docs'), swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Careers API v1' }));
+  v1.get('/livez', routeLabel('/v1/livez'), (_req, res) => {
     res.json({ status: 'ok' });
   });
-  v1.get('/readyz', async (_req, res) => {
+  v1.get('/readyz', routeLabel('/v1/readyz'), async (req, res) => {
     try {
       await services.orm.em.fork().execute('select 1');
       res.json({ status: 'ok' });
-    } catch {
-      res.status(503).json({ message: 'Service Unavailable.' });
+    } catch (error) {
+      req.log.warn({ err: error }, 'database not ready');
+      res.status(503).json(new AppError('SERVICE_UNAVAILABLE').toBody());
     }
   });
   v1.use(createRestFacade(services, { publicUrl: options.publicUrl }));
@@ -67,8 +115,8 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
     res.status(error.status).json(error.toBody());
   });
   // Anything thrown outside the facade (it never lets an error escape) ends here: no stack, no SQL.
-  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    services.log.error({ err: error }, 'unhandled error');
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    (req.log ?? services.log).error({ err: error }, 'unhandled error');
     const body = new AppError('INTERNAL').toBody();
     if (!res.headersSent) res.status(500).json(body);
   });

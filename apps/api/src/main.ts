@@ -1,4 +1,6 @@
 import { assertSchemaCurrent, coreEnv, createCoreServices, createLogger, openOrm } from '@careers/core';
+import { API_DB_TIMEOUTS } from '@careers/core/db/orm.ts';
+import { createMetrics } from '@careers/core/lib/metrics.ts';
 import { createApiApp } from './app.ts';
 import { apiEnv } from './env.ts';
 
@@ -10,7 +12,7 @@ if (!databaseUrl) {
   process.exit(1);
 }
 
-const orm = await openOrm(databaseUrl, { pool: { min: 0, max: coreEnv().DB_POOL_SIZE } });
+const orm = await openOrm(databaseUrl, { pool: { min: 0, max: coreEnv().DB_POOL_SIZE } }, API_DB_TIMEOUTS);
 try {
   await assertSchemaCurrent(orm);
 } catch (error) {
@@ -18,7 +20,7 @@ try {
   await orm.close();
   process.exit(1);
 }
-const services = createCoreServices(orm, log);
+const services = createCoreServices(orm, log, { metrics: createMetrics({ processMetrics: true }) });
 const app = createApiApp(services, { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY });
 const server = app.listen(env.PORT, env.HOST, () => {
   const address = server.address();

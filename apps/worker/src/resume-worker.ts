@@ -1,6 +1,7 @@
 import type { TOrm } from '@careers/core/db/orm.ts';
 import type { Job, JobResult, PgBoss } from 'pg-boss';
 import type { Logger } from '@careers/core/lib/logger.ts';
+import type { TMetrics } from '@careers/core/lib/metrics.ts';
 import { processResumeJob, ZProcessResumePayload } from '@careers/core/jobs/process-resume.job.ts';
 import { markResumeExhausted, processResume, type TProcessResumeOptions } from '@careers/core/modules/resumes/process-resume.ts';
 
@@ -12,6 +13,8 @@ export type TResumeWorkerOptions = {
   concurrency: number;
   pollingIntervalSeconds?: number;
   beforeExtract?: TProcessResumeOptions['beforeExtract'];
+  /** Counts jobs by outcome and times them. */
+  metrics?: TMetrics;
 };
 
 /** What may be logged of an error: no pg `detail` (it can quote the values of a row, e.g. an email). */
@@ -35,6 +38,10 @@ const BATCH_SIZE = 2;
 export async function startResumeWorker(options: TResumeWorkerOptions): Promise<void> {
   const { orm, boss, log } = options;
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 };
+  const record = (outcome: string, started?: number) => {
+    options.metrics?.resumeJobs.inc({ outcome });
+    if (started !== undefined) options.metrics?.resumeJobDuration.observe({ outcome }, (performance.now() - started) / 1000);
+  };
 
   const processOne = async (job: Job<unknown>): Promise<JobResult> => {
     const context = { job_id: job.id, attempt: job.retryCount + 1 };
@@ -42,6 +49,7 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
     if (!payload.success) {
       // No retry makes a malformed job valid.
       log.error(context, 'resume job with an invalid payload dropped');
+      record('invalid');
       return { id: job.id, status: 'completed' };
     }
     const started = performance.now();
@@ -51,10 +59,13 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
         { ...context, processing_id: payload.data.processingId, tenant_id: payload.data.tenantId, outcome: outcome.status, ms: Math.round(performance.now() - started) },
         'resume processed',
       );
+      record(outcome.status, started);
       return { id: job.id, status: 'completed' };
     } catch (error) {
       const described = describeError(error);
       log.warn({ ...context, processing_id: payload.data.processingId, err: described }, 'resume job failed; pg-boss retries it');
+      // Thrown: transient (e.g. the database went away); pg-boss retries it, or dead-letters it when retries are used up.
+      record('retry', started);
       return { id: job.id, status: 'failed', output: described };
     }
   };
@@ -74,6 +85,7 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
       const payload = ZProcessResumePayload.safeParse(job.data);
       if (!payload.success) continue;
       const marked = await markResumeExhausted(orm, payload.data);
+      record('exhausted');
       log.error({ job_id: job.id, processing_id: payload.data.processingId, marked_failed: marked }, 'resume job exhausted its retries');
     }
   });

@@ -70,10 +70,16 @@ describe('the worker process', () => {
     // A database with the product's tables but without pg-boss: create it from the test template.
     bare.pathname = `/${(rows[0] as { name: string }).name}_bare`;
     await pipeline.sql.query(`create database ${bare.pathname.slice(1)} template careers_test_template`);
+    const dropper = new pg.Client({ connectionString: bare.toString() });
+    await dropper.connect();
+    await dropper.query('drop schema if exists pgboss cascade');
+    await dropper.end();
     const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: bare.toString() }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    clearTimeout(timer);
     expect(code).toBe(1);
     expect(output).toContain('run `pnpm careers migrate` first');
     // It did not create the schema itself: deployment units never migrate.

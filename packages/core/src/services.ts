@@ -3,6 +3,8 @@ import { ApiKeyVerifier } from './modules/api-keys/api-key.verifier.ts';
 import { ViewCounter } from './lib/view-counter.ts';
 import type { Logger } from './lib/logger.ts';
 import { JobSender } from './jobs/sender.ts';
+import { createMetrics, type TMetrics } from './lib/metrics.ts';
+import { poolOf } from './db/orm.ts';
 
 /** Process-wide collaborators shared by every request: the ORM, the key cache, batched counters. */
 export type TCoreServices = {
@@ -12,23 +14,45 @@ export type TCoreServices = {
   views: ViewCounter;
   /** Enqueues background jobs (send-only pg-boss, started on first use). */
   jobs: JobSender;
+  /** This process's metrics (served at /metrics). */
+  metrics: TMetrics;
   /** Writes what is batched in memory (views, key last use); runs every second and on shutdown. */
   flush: () => Promise<void>;
   close: () => Promise<void>;
 };
 
-export function createCoreServices(orm: MikroORM, log: Logger, options: { flushIntervalMs?: number } = {}): TCoreServices {
+export function createCoreServices(
+  orm: MikroORM,
+  log: Logger,
+  options: { flushIntervalMs?: number; metrics?: TMetrics } = {},
+): TCoreServices {
   const keys = new ApiKeyVerifier(orm);
   const views = new ViewCounter(orm);
   const jobs = new JobSender(orm.config.get('clientUrl') ?? '', (error) => log.error({ err: error }, 'job queue error'));
+  const metrics = options.metrics ?? createMetrics();
+  metrics.observeKeyCache(keys);
+  void poolOf(orm).then((pool) => metrics.observePool(() => pool));
+
+  // Each batch keeps what it could not write (both flushes put their entries back), so an outage loses nothing.
   const flush = async () => {
-    await Promise.all([views.flush(), keys.flushLastUsed()]);
+    const results = await Promise.allSettled([views.flush(), keys.flushLastUsed()]);
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   };
   let flushing: Promise<void> | undefined;
+  let failing = false;
   const timer = setInterval(() => {
     if (flushing) return;
     flushing = flush()
-      .catch((error: unknown) => log.warn({ err: error }, 'batched write failed; will retry'))
+      .then(() => {
+        if (failing) log.info('batched writes resumed');
+        failing = false;
+      })
+      .catch((error: unknown) => {
+        // Once per outage, not every interval.
+        if (!failing) log.warn({ err: error }, 'batched write failed; will retry');
+        failing = true;
+      })
       .finally(() => (flushing = undefined));
   }, options.flushIntervalMs ?? 500);
   timer.unref();
@@ -38,11 +62,13 @@ export function createCoreServices(orm: MikroORM, log: Logger, options: { flushI
     keys,
     views,
     jobs,
+    metrics,
     flush,
     close: async () => {
       clearInterval(timer);
       await flushing;
-      await flush();
+      // A database that is down at shutdown loses the last batch; it must not stop the shutdown itself.
+      await flush().catch((error: unknown) => log.error({ err: error }, 'batched write failed at shutdown'));
       await jobs.close();
     },
   };

@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import type { TContext } from './context.ts';
 import { AppError } from '../lib/errors.ts';
 import { fieldErrorsFromZod } from '../lib/validation.ts';
+import { isDatabaseUnavailable } from '../db/orm.ts';
 import type { TScope } from '../lib/scopes.ts';
 import type { TRateLimitedOperation } from '../modules/rate-limits/rate-limits.ts';
 
@@ -26,6 +27,8 @@ export function toAppError(error: unknown): AppError {
   }
   if (cause instanceof ZodError) return AppError.validation(fieldErrorsFromZod(cause));
   if (error instanceof TRPCError && error.code === 'NOT_FOUND') return new AppError('NOT_FOUND');
+  // A database that is down or too slow is a 503 the client may retry, not a server bug.
+  if (isDatabaseUnavailable(cause)) return new AppError('SERVICE_UNAVAILABLE', { cause });
   return new AppError('INTERNAL', { cause: error });
 }
 

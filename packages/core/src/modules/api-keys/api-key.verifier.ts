@@ -75,8 +75,17 @@ export class ApiKeyVerifier {
     this.#lastUsed.clear();
     const ids = entries.map(([id]) => id);
     const times = entries.map(([, at]) => at.toISOString());
-    await sql`update api_keys set last_used_at = greatest(coalesce(api_keys.last_used_at, v.t), v.t)
-      from unnest(${ids}::int[], ${times}::timestamptz[]) as v(id, t) where api_keys.id = v.id`.execute(kyselyOf(this.#orm.em.fork()));
+    try {
+      await sql`update api_keys set last_used_at = greatest(coalesce(api_keys.last_used_at, v.t), v.t)
+        from unnest(${ids}::int[], ${times}::timestamptz[]) as v(id, t) where api_keys.id = v.id`.execute(kyselyOf(this.#orm.em.fork()));
+    } catch (error) {
+      // Keep them for the next flush (unless a newer use was recorded meanwhile): an outage loses no last use.
+      for (const [id, at] of entries) {
+        const newer = this.#lastUsed.get(id);
+        if (!newer || newer < at) this.#lastUsed.set(id, at);
+      }
+      throw error;
+    }
   }
 
   async #load(digest: string): Promise<TKeyVerification> {
