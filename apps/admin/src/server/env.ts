@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEnv } from '@careers/core/lib/boot.ts';
 
 const ZAdminEnv = z.object({
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
@@ -11,10 +12,5 @@ const ZAdminEnv = z.object({
 export type TAdminEnv = z.infer<typeof ZAdminEnv>;
 
 export function adminEnv(source: NodeJS.ProcessEnv = process.env): TAdminEnv {
-  const parsed = ZAdminEnv.safeParse(source);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new Error(`Invalid environment: ${first?.path.join('.')}: ${first?.message}`);
-  }
-  return parsed.data;
+  return parseEnv(ZAdminEnv, source);
 }
