@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 import { decodeBase64Strict } from '@careers/core/modules/applications/base64.ts';
-import { startTestApi, type TTestApi } from './support/api.ts';
+import { startTestApi, validatedFetch, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess } from './support/processes.ts';
 import { applicationBody, base64Of, keyRing, keys, query, rateHeaders, suffix, tenant, vacancy } from './support/write-fixtures.ts';
@@ -562,7 +562,7 @@ describe('POST /applications — memory', () => {
       );
       expect(body.length).toBeLessThan(40 * MB);
       expect(body.length).toBeGreaterThan(39 * MB);
-      const response = await fetch(`${proc.baseUrl}/applications`, {
+      const response = await validatedFetch(`${proc.baseUrl}/applications`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${nextKey()}` },
         body,

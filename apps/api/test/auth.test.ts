@@ -6,7 +6,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { freePort, openOrm } from '@careers/core';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 import { revokeApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
-import { startTestApi, type TTestApi } from './support/api.ts';
+import { startTestApi, validatedFetch, type TTestApi } from './support/api.ts';
 import { seed, tenantWithKeys } from './support/seed.ts';
 
 const FULL = 'ck_test_full_access_key_0001';
@@ -118,7 +118,7 @@ describe('request errors', () => {
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ message: 'Resource not found.' });
     }
-    const outside = await fetch(api.baseUrl.replace('/v1', '/v2/health'));
+    const outside = await validatedFetch(api.baseUrl.replace('/v1', '/v2/health'));
     expect(outside.status).toBe(404);
   });
 
@@ -185,7 +185,7 @@ describe('operations endpoints', () => {
   });
 
   it('serves a browsable reference at /docs', async () => {
-    const response = await fetch(`${api.baseUrl}/docs/`);
+    const response = await validatedFetch(`${api.baseUrl}/docs/`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('swagger');
   });
@@ -216,7 +216,7 @@ describe('revocation across processes', () => {
         await sleep(100);
       }
     }
-    const call = () => fetch(`${other}/health`, { headers: { authorization: `Bearer ${TO_REVOKE}` } });
+    const call = () => validatedFetch(`${other}/health`, { headers: { authorization: `Bearer ${TO_REVOKE}` } });
     expect((await call()).status).toBe(200);
     expect((await call()).status).toBe(200); // now cached in that process
     const orm = await openOrm(databaseUrl);

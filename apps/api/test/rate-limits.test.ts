@@ -4,7 +4,7 @@ import { openOrm } from '@careers/core';
 type MikroORM = Awaited<ReturnType<typeof openOrm>>;
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 import { hitRateLimit, RATE_LIMITS } from '@careers/core/modules/rate-limits/rate-limits.ts';
-import { startTestApi, type TResponse, type TTestApi } from './support/api.ts';
+import { startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { applicationBody, keys, query, rateHeaders, suffix, tenant, vacancy, type TKeySpec } from './support/write-fixtures.ts';
@@ -207,7 +207,7 @@ describe('rate limits across API processes', () => {
     const responses = await Promise.all(
       Array.from({ length: 25 }, async (_, i) => {
         const target = processes[i % 2]!;
-        const response = await fetch(`${target.baseUrl}/applications`, {
+        const response = await validatedFetch(`${target.baseUrl}/applications`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${spec.key}` },
           body: JSON.stringify(applicationBody(VACANCY)),

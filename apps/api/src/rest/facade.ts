@@ -13,6 +13,9 @@ import {
 
 type TRoute = { method: 'get' | 'post'; path: string; procedurePath: string; meta: TMeta };
 
+/** The documented path template of an express path (`/vacancies/:slug` → `/v1/vacancies/{slug}`), for metrics. */
+const routeTemplate = (path: string) => `/v1${path.replace(/:(\w+)/g, '{$1}')}`;
+
 export const BODY_LIMIT_BYTES = 40 * 1024 * 1024;
 const createCaller = createCallerFactory(appRouter);
 const jsonBody = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true });
@@ -78,6 +81,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
   for (const route of restRoutes()) {
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method.toUpperCase()]);
     facade[route.method](route.path, async (req, res) => {
+      res.locals.route = routeTemplate(route.path);
       const responseHeaders: Record<string, string> = {};
       try {
         const verifiedKey = await services.keys.verify(req.get('authorization'));
@@ -128,7 +132,11 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
       } catch (error) {
         const appError = toAppError(error);
         if (appError.status >= 500) {
-          (res.locals.log as TCoreServices['log'] | undefined ?? services.log).error({ err: appError.cause ?? error }, 'request failed');
+          // The request's logger, so the line carries the request id.
+          req.log.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
+        }
+        if (appError.code === 'TOO_MANY_ATTEMPTS' && route.meta.rateLimit) {
+          services.metrics.rateLimitRejections.inc({ operation: route.meta.rateLimit });
         }
         sendError(res, appError, responseHeaders);
       }
@@ -138,9 +146,15 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
   for (const [path, methods] of methodsByPath) {
     const allow = [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : [])])].join(', ');
     facade.all(path, (_req, res) => {
+      res.locals.route = routeTemplate(path);
       res.set('Allow', allow);
       sendError(res, new AppError('METHOD_NOT_ALLOWED'));
     });
   }
+  // A path parameter that is not valid percent-encoding (`/vacancies/%zz`) cannot name a resource: 404, not a 500.
+  facade.use((error: unknown, _req: Request, res: Response, next: (error?: unknown) => void) => {
+    if (!(error instanceof URIError)) return next(error);
+    sendError(res, new AppError('NOT_FOUND'));
+  });
   return facade;
 }

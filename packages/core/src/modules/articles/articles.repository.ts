@@ -88,6 +88,8 @@ function visibleArticles(db: TDb, choice: TContentChoice) {
 
 function filtered(db: TDb, choice: TContentChoice, filters: TArticleFilters) {
   let query = visibleArticles(db, choice);
+  // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
+  if (Object.values(filters).some((value) => typeof value === 'string' && value.includes('\u0000'))) return query.where(sql<SqlBool>`false`);
   if (filters.type) query = query.where('a.type', '=', filters.type);
   if (filters.isFeatured !== undefined) query = query.where('a.is_featured', '=', filters.isFeatured);
   const term = filters.search;

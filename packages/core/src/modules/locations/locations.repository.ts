@@ -49,6 +49,8 @@ function contains(column: string, term: string): Expression<SqlBool> {
 
 function filtered(db: TDb, filters: TLocationFilters) {
   let query = db.selectFrom('locations as l');
+  // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
+  if (Object.values(filters).some((value) => typeof value === 'string' && value.includes('\u0000'))) return query.where(sql<SqlBool>`false`);
   if (filters.countryCode) query = query.where(sql<SqlBool>`upper(${sql.ref('l.country_code')}) = ${filters.countryCode}`);
   const term = filters.search;
   if (term) {

@@ -43,6 +43,8 @@ const COLUMNS = ['m.id', 'm.given_name', 'm.family_name', 'm.email', 'm.job_titl
 
 function filtered(db: TDb, filters: TTeamFilters) {
   let query = visibleMembers(db);
+  // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
+  if (Object.values(filters).some((value) => typeof value === 'string' && value.includes('\u0000'))) return query.where(sql<SqlBool>`false`);
   const term = filters.search;
   if (term) {
     query = query.where((eb) =>

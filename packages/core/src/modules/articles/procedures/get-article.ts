@@ -12,7 +12,8 @@ export const getArticleProcedure = apiKeyProcedure('articles:read')
     const defaultLanguage = ctx.tenant.defaultLanguage;
     // A language the article has no content in falls back to its default content.
     const prefer = input.language ? [input.language, defaultLanguage] : [defaultLanguage];
-    const row = await findArticleBySlug(ctx.db, input.slug, { prefer });
+    // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
+    const row = input.slug.includes('\u0000') ? undefined : await findArticleBySlug(ctx.db, input.slug, { prefer });
     if (!row) throw new AppError('NOT_FOUND');
     const tags = await findArticleTags(ctx.db, [row.id]);
     ctx.services.views.record('articles', row.id);

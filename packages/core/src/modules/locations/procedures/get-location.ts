@@ -9,7 +9,8 @@ export const getLocationProcedure = apiKeyProcedure('locations:read')
   .input(ZGetLocationInput)
   .output(ZGetLocationOutput)
   .query(async ({ ctx, input }) => {
-    const row = await findLocationBySlug(ctx.db, input.slug);
+    // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
+    const row = input.slug.includes('\u0000') ? undefined : await findLocationBySlug(ctx.db, input.slug);
     if (!row) throw new AppError('NOT_FOUND');
     const vacancyCounts = input.include_vacancy_count ? await countVisibleVacancies(ctx.db, [row.id]) : undefined;
     const options = { language: input.language ?? ctx.tenant.defaultLanguage, includeCoordinates: input.include_coordinates, vacancyCounts };

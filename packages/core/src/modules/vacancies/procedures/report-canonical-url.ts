@@ -20,13 +20,16 @@ export const reportCanonicalUrlProcedure = apiKeyProcedure('vacancies:write', { 
     if (!isTenantHost(input.url, ctx.tenant)) {
       throw AppError.validation({ url: ["The url host must be the tenant's career site domain or one of its domains."] });
     }
-    const updated = await ctx.db
-      .updateTable('vacancies')
-      .set({ canonical_url: input.url })
-      .where('slug', '=', input.slug)
-      .where(isVisibleVacancy)
-      .returning('slug')
-      .executeTakeFirst();
+    // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
+    const updated = input.slug.includes('\u0000')
+      ? undefined
+      : await ctx.db
+          .updateTable('vacancies')
+          .set({ canonical_url: input.url })
+          .where('slug', '=', input.slug)
+          .where(isVisibleVacancy)
+          .returning('slug')
+          .executeTakeFirst();
     if (!updated) throw new AppError('NOT_FOUND');
     return { message: 'Canonical URL stored.' as const, data: { publication_slug: updated.slug, url: input.url } };
   });
