@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { pageOffset } from '../../lib/pagination.ts';
+import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 
 export type TLocationSort = 'name' | 'locality' | 'created_at';
 
@@ -88,7 +89,7 @@ export async function findLocationBySlug(db: TDb, slug: string): Promise<TLocati
 }
 
 /**
- * Visible vacancies (CONTRACT: published, on the api channel, published, not ended) per location,
+ * Visible vacancies per location (visibleVacancy: the partial indexes apply),
  * for a whole page in one grouped query. Locations without any are absent from the map.
  */
 export async function countVisibleVacancies(db: TDb, locationIds: readonly number[]): Promise<Map<number, number>> {
@@ -97,10 +98,7 @@ export async function countVisibleVacancies(db: TDb, locationIds: readonly numbe
     .selectFrom('vacancies as v')
     .select(['v.location_id', sql<number>`count(*)::int`.as('count')])
     .where('v.location_id', 'in', [...locationIds])
-    .where('v.status', '=', 'published')
-    .where(sql<SqlBool>`'api' = any(${sql.ref('v.channels')})`)
-    .where('v.published_at', '<=', sql<Date>`now()`)
-    .where((eb) => eb.or([eb('v.ends_at', 'is', null), eb('v.ends_at', '>', sql<Date>`now()`)]))
+    .where(visibleVacancy('v'))
     .groupBy('v.location_id')
     .execute();
   return new Map(rows.map((row) => [row.location_id as number, row.count]));

@@ -80,6 +80,33 @@ const SEQUENCE_TABLES = [
  * upserted by id, and the pivot rows, translations and role links of imported records are replaced.
  * Tenants are matched by slug. Records in the database that the document does not mention are left alone.
  */
+/** The tables an import fills in bulk. */
+const ANALYZED_TABLES = [
+  'tenants',
+  'api_keys',
+  'users',
+  'locations',
+  'companies',
+  'company_locations',
+  'departments',
+  'job_types',
+  'experience_levels',
+  'education_levels',
+  'tags',
+  'vacancies',
+  'vacancy_job_types',
+  'vacancy_experience_levels',
+  'vacancy_education_levels',
+  'vacancy_tags',
+  'team_roles',
+  'team_members',
+  'articles',
+  'article_translations',
+  'article_tags',
+  'candidates',
+  'candidate_users',
+];
+
 export async function importTenantDocument(orm: MikroORM, input: unknown, options: TImportOptions = {}): Promise<TImportSummary> {
   const started = performance.now();
   const parsed = parseTenantDocument(input);
@@ -99,6 +126,9 @@ export async function importTenantDocument(orm: MikroORM, input: unknown, option
     return results;
   });
   options.onPhase?.('commit', performance.now() - commitStarted);
+  // A bulk load leaves the planner's statistics behind the data (autovacuum catches up only later): without
+  // fresh ones it can pick a scan of the whole tenant over the (tenant, slug) index for a single vacancy.
+  await timed(options, 'analyze', () => orm.em.fork().execute(`analyze ${ANALYZED_TABLES.join(', ')}`));
 
   const totals = emptyCounts();
   for (const { counts } of tenants) {
