@@ -18,7 +18,10 @@ export type TCoreServices = {
   metrics: TMetrics;
   /** Writes what is batched in memory (views, key last use); runs every second and on shutdown. */
   flush: () => Promise<void>;
-  close: () => Promise<void>;
+  /** Marks a request as being handled; call the returned function when its handler has finished. */
+  beginRequest: () => () => void;
+  /** Waits for the requests being handled (at most `timeoutMs`), flushes and closes the job sender. */
+  close: (timeoutMs?: number) => Promise<void>;
 };
 
 export function createCoreServices(
@@ -56,6 +59,28 @@ export function createCoreServices(
       .finally(() => (flushing = undefined));
   }, options.flushIntervalMs ?? 500);
   timer.unref();
+
+  // Handlers still running when shutdown starts (their clients may have gone) must finish before the pool closes.
+  let inFlight = 0;
+  let onIdle: (() => void) | undefined;
+  const beginRequest = () => {
+    inFlight++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      inFlight--;
+      if (inFlight === 0) onIdle?.();
+    };
+  };
+  const idle = (timeoutMs: number) =>
+    inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          onIdle = resolve;
+          setTimeout(resolve, timeoutMs).unref();
+        });
+
   return {
     orm,
     log,
@@ -64,7 +89,9 @@ export function createCoreServices(
     jobs,
     metrics,
     flush,
-    close: async () => {
+    beginRequest,
+    close: async (timeoutMs = 10_000) => {
+      await idle(timeoutMs);
       clearInterval(timer);
       await flushing;
       // A database that is down at shutdown loses the last batch; it must not stop the shutdown itself.

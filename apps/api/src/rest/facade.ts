@@ -83,6 +83,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
     facade[route.method](route.path, async (req, res) => {
       res.locals.route = routeTemplate(route.path);
       const responseHeaders: Record<string, string> = {};
+      const finished = services.beginRequest();
       try {
         const verifiedKey = await services.keys.verify(req.get('authorization'));
         if (!verifiedKey.ok) throw new AppError('UNAUTHENTICATED');
@@ -139,6 +140,8 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
           services.metrics.rateLimitRejections.inc({ operation: route.meta.rateLimit });
         }
         sendError(res, appError, responseHeaders);
+      } finally {
+        finished();
       }
     });
   }

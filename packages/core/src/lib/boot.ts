@@ -61,6 +61,11 @@ export function stopGracefullyOnSignal(server: Server, log: Logger, timeoutMs: n
     log.info({ signal }, 'shutting down');
     const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
     force.unref();
+    // Whatever happens below, the process ends: a unit that never exits is worse than one that exits late.
+    setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, timeoutMs * 2 + 5_000).unref();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await close();
