@@ -3,6 +3,7 @@ import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import swaggerUi from 'swagger-ui-express';
 import { AppError, type TCoreServices } from '@careers/core';
+import { describeError } from '@careers/core/lib/logger.ts';
 import { createRestFacade } from './rest/facade.ts';
 import { parseQueryString } from './rest/query.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -74,6 +75,7 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, path: loggablePath(req.url) }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+        err: describeError,
       },
       customLogLevel: (req, res, error) => {
         if (error || res.statusCode >= 500) return 'error';

@@ -6,6 +6,7 @@ import {
   createCallerFactory,
   createContext,
   listProcedures,
+  requireActiveKey,
   toAppError,
   type TCoreServices,
   type TMeta,
@@ -85,9 +86,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
       const responseHeaders: Record<string, string> = {};
       const finished = services.beginRequest();
       try {
-        const verifiedKey = await services.keys.verify(req.get('authorization'));
-        if (!verifiedKey.ok) throw new AppError('UNAUTHENTICATED');
-        if (!verifiedKey.tenant.apiEnabled) throw new AppError('API_ACCESS_DISABLED');
+        const verifiedKey = requireActiveKey(await services.keys.verify(req.get('authorization')));
         res.locals.tenant = verifiedKey.tenant.slug;
         res.locals.apiKeyId = verifiedKey.apiKey.id;
 

@@ -11,6 +11,8 @@ export function createLogger(name: string): Logger {
   return pino({
     name,
     level: coreEnv().LOG_LEVEL,
+    // Errors as type, code and message only: no stack traces (and no SQL that a driver error may quote).
+    serializers: { err: describeError },
     redact: {
       paths: [
         'req.headers.authorization',
@@ -26,4 +28,16 @@ export function createLogger(name: string): Logger {
       censor: '[redacted]',
     },
   });
+}
+
+const SQL_IN_MESSAGE = /^(select|insert|update|delete|with|create|alter|drop)\b[\s\S]* - /i;
+
+export function describeError(error: unknown): Record<string, unknown> {
+  if (typeof error !== 'object' || error === null) return { message: String(error) };
+  const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
+  return {
+    ...(typeof name === 'string' ? { type: name } : {}),
+    ...(code === undefined ? {} : { code }),
+    message: typeof message === 'string' ? message.replace(SQL_IN_MESSAGE, '').slice(0, 500) : String(error),
+  };
 }

@@ -93,3 +93,10 @@ export const zPagination = {
 export function parsePathId(value: string): number | undefined {
   return DIGITS.test(value) ? Number(value) : undefined;
 }
+
+/** The largest id a PostgreSQL integer column holds; larger ids name nothing and must not reach a query. */
+export const MAX_DB_ID = 2_147_483_647;
+
+export function isStorableId(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 1 && value <= MAX_DB_ID;
+}

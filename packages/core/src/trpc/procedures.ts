@@ -1,5 +1,6 @@
 import { middleware, publicProcedure } from './init.ts';
 import { AppError } from '../lib/errors.ts';
+import { requireActiveKey } from '../modules/api-keys/api-key.verifier.ts';
 import { hasScope, type TScope } from '../lib/scopes.ts';
 import { tenantKysely } from '../db/kysely.ts';
 import { hitRateLimit, type TRateLimitedOperation } from '../modules/rate-limits/rate-limits.ts';
@@ -13,10 +14,7 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
  */
 function apiKeyMiddleware(scope: TScope | undefined, rateLimit: TRateLimitedOperation | undefined) {
   return middleware(async ({ ctx, next }) => {
-    const verification = ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization));
-    if (!verification.ok) throw new AppError('UNAUTHENTICATED');
-    const { tenant, apiKey } = verification;
-    if (!tenant.apiEnabled) throw new AppError('API_ACCESS_DISABLED');
+    const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)));
     if (scope && !hasScope(apiKey.scopes, scope)) throw AppError.insufficientScope(scope);
     if (rateLimit) {
       const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit);

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { kyselyOf } from '../../db/kysely.ts';
 import { hashApiKey } from './api-key.crypto.ts';
+import { AppError } from '../../lib/errors.ts';
 
 export type TTenantContext = {
   id: number;
@@ -126,4 +127,16 @@ export class ApiKeyVerifier {
       },
     };
   }
+}
+
+type TActiveKey = Extract<TKeyVerification, { ok: true }>;
+
+/**
+ * The first two checks of every API-key request, in CONTRACT's order: a valid key (401), then a tenant with
+ * API access (403). Shared by the REST facade (which runs them before reading a body) and the procedures.
+ */
+export function requireActiveKey(verification: TKeyVerification): TActiveKey {
+  if (!verification.ok) throw new AppError('UNAUTHENTICATED');
+  if (!verification.tenant.apiEnabled) throw new AppError('API_ACCESS_DISABLED');
+  return verification;
 }

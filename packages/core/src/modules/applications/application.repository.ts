@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { serialRow, type TDb } from '../../db/kysely.ts';
 import type { DOCUMENT_TYPES } from './application.entity.ts';
-import { isStorableId, isVisibleVacancy } from './visible-vacancy.ts';
+import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
+import { isStorableId } from '../../lib/query.ts';
 
 export type TVacancyRef = { id: number; slug: string; title: string; accepts_applications: boolean };
 
@@ -11,7 +12,7 @@ export type TVacancyRef = { id: number; slug: string; title: string; accepts_app
  * digits that is no visible vacancy's slug is tried as an id.
  */
 export async function findVisibleVacancy(db: TDb, reference: number | string): Promise<TVacancyRef | undefined> {
-  const visible = db.selectFrom('vacancies').select(['id', 'slug', 'title', 'accepts_applications']).where(isVisibleVacancy);
+  const visible = db.selectFrom('vacancies').select(['id', 'slug', 'title', 'accepts_applications']).where(visibleVacancy('vacancies'));
   const byId = (id: number) => (isStorableId(id) ? visible.where('id', '=', id).executeTakeFirst() : Promise.resolve(undefined));
   if (typeof reference === 'number') return byId(reference);
   const bySlug = await visible.where('slug', '=', reference).executeTakeFirst();

@@ -4,6 +4,7 @@ import { pageOffset } from '../../lib/pagination.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from '../vacancies/vacancy.entity.ts';
 import type { ARTICLE_TYPES } from './article.entity.ts';
+import { MAX_DB_ID } from '../../lib/query.ts';
 
 export type TArticleType = (typeof ARTICLE_TYPES)[number];
 export type TArticleSort = 'published_at' | 'title' | 'created_at' | 'views_count';
@@ -43,7 +44,6 @@ export type TArticleRow = {
 
 export type TArticleTagRow = { article_id: number; id: number; name: TTranslations; parent_id: number | null };
 
-const MAX_INT4 = 2_147_483_647;
 
 const COLUMNS = [
   'a.id',
@@ -163,7 +163,7 @@ export async function findArticleTags(db: TDb, articleIds: readonly number[]): P
  */
 export async function expandTags(db: TDb, tagIds: readonly number[]): Promise<{ found: Set<number>; withDescendants: number[] }> {
   // Ids beyond int4 name no tag (and must not reach the database).
-  const candidates = tagIds.filter((id) => id <= MAX_INT4);
+  const candidates = tagIds.filter((id) => id <= MAX_DB_ID);
   if (candidates.length === 0) return { found: new Set(), withDescendants: [] };
   const rows = await db
     .withRecursive('tag_tree(id, root_id)', (qb) =>

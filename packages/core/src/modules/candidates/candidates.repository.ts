@@ -2,6 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { pageOffset } from '../../lib/pagination.ts';
 import type { TCandidateStatus } from './candidate.entity.ts';
+import { MAX_DB_ID } from '../../lib/query.ts';
 
 export type TCandidateSort = 'created_at' | 'first_name' | 'last_name' | 'email';
 
@@ -27,10 +28,9 @@ export type TCandidateRow = {
 const COLUMNS = ['c.id', 'c.slug', 'c.first_name', 'c.last_name', 'c.email', 'c.phone', 'c.status', 'c.created_at'] as const;
 
 /** Largest id PostgreSQL's int4 holds; a larger one names nothing (and must not reach the database). */
-const MAX_INT4 = 2_147_483_647;
 
 export async function isUserOfTenant(db: TDb, userId: number): Promise<boolean> {
-  if (userId > MAX_INT4) return false;
+  if (userId > MAX_DB_ID) return false;
   const row = await db.selectFrom('users').select('users.id').where('users.id', '=', userId).executeTakeFirst();
   return row !== undefined;
 }

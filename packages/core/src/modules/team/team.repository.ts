@@ -3,6 +3,7 @@ import type { TDb } from '../../db/kysely.ts';
 import { pageOffset } from '../../lib/pagination.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TAvatar } from './team-member.entity.ts';
+import { MAX_DB_ID } from '../../lib/query.ts';
 
 export type TTeamSort = 'given_name' | 'family_name' | 'job_title';
 
@@ -92,10 +93,9 @@ export async function findTeamPage(
 }
 
 /** Largest id PostgreSQL's int4 holds; a larger one names nothing (and must not reach the database). */
-const MAX_INT4 = 2_147_483_647;
 
 export async function findTeamMember(db: TDb, id: number): Promise<TTeamMemberRow | undefined> {
-  if (id > MAX_INT4) return undefined;
+  if (id > MAX_DB_ID) return undefined;
   const row = await visibleMembers(db).select(COLUMNS).where('m.id', '=', id).executeTakeFirst();
   return row as TTeamMemberRow | undefined;
 }

@@ -4,6 +4,7 @@ import type { TDB, TDb } from '../../db/kysely.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from './vacancy.entity.ts';
 import type { TFilterReference, TFilterTable, TVacancyFilters } from './vacancy-filters.ts';
+import { MAX_DB_ID } from '../../lib/query.ts';
 
 /**
  * The vacancy read queries. Every query goes through the tenant-scoped Kysely of the request (`ctx.db`),
@@ -16,11 +17,6 @@ export type TVacancySort = (typeof VACANCY_SORTS)[number];
 export type TSortDirection = 'asc' | 'desc';
 
 type TVacancyScope = ExpressionBuilder<TDB & { v: TDB['vacancies'] }, 'v'>;
-
-/** Visible through the API (see vacancy-visibility.ts). */
-function isVisible(_eb: TVacancyScope): Expression<SqlBool> {
-  return visibleVacancy('v');
-}
 
 /** LIKE pattern for a substring: `%`, `_` and the escape character `\` match themselves. */
 export function containsPattern(term: string): string {
@@ -43,7 +39,7 @@ function tagsWithDescendants(db: TDb, tagIds: number[]) {
 }
 
 function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): Expression<SqlBool> {
-  const conditions: Expression<SqlBool>[] = [isVisible(eb)];
+  const conditions: Expression<SqlBool>[] = [visibleVacancy('v')];
   if (filters.language !== undefined) conditions.push(eb('v.language', '=', filters.language));
   if (filters.locationIds.length > 0) conditions.push(eb('v.location_id', 'in', filters.locationIds));
   if (filters.departmentIds.length > 0) conditions.push(eb('v.department_id', 'in', filters.departmentIds));
@@ -280,13 +276,12 @@ export async function findVacancyTaxonomies(db: TDb, vacancyIds: number[]): Prom
   return result;
 }
 
-const MAX_ID = 2_147_483_647;
 
 /** The filter ids that refer to nothing in the tenant, checked in one query. */
 export async function findUnknownFilterReferences(db: TDb, references: TFilterReference[]): Promise<TFilterReference[]> {
   const idsByTable = new Map<TFilterTable, number[]>();
   // Ids beyond the integer column's range exist nowhere (and would make PostgreSQL fail the query).
-  for (const { table, id } of references) if (id <= MAX_ID) idsByTable.set(table, [...(idsByTable.get(table) ?? []), id]);
+  for (const { table, id } of references) if (id <= MAX_DB_ID) idsByTable.set(table, [...(idsByTable.get(table) ?? []), id]);
   const existing = (table: TFilterTable, ids: number[]) =>
     db.selectFrom(table).select([sql<string>`${sql.lit(table)}::text`.as('table_name'), `${table}.id as id`]).where(`${table}.id`, 'in', ids);
   const [first, ...rest] = [...idsByTable].map(([table, ids]) => existing(table, ids));

@@ -2,8 +2,8 @@ import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { acceptResume } from '../../resumes/resume-intake.service.ts';
 import { ZCreateCandidateInput, ZCreateCandidateOutput, createCandidateMeta } from './create-candidate.schema.ts';
+import { isStorableId } from '../../../lib/query.ts';
 
-const MAX_INT4 = 2_147_483_647;
 
 export const createCandidateProcedure = apiKeyProcedure('candidates:write', { rateLimit: 'candidates.create', idempotent: true })
   .meta(createCandidateMeta)
@@ -11,7 +11,7 @@ export const createCandidateProcedure = apiKeyProcedure('candidates:write', { ra
   .output(ZCreateCandidateOutput)
   .mutation(async ({ ctx, input }) => {
     const user =
-      input.user_id >= 1 && input.user_id <= MAX_INT4
+      isStorableId(input.user_id)
         ? await ctx.db.selectFrom('users').select('id').where('id', '=', input.user_id).executeTakeFirst()
         : undefined;
     if (!user) throw AppError.validation({ user_id: ['The selected user id is invalid.'] });

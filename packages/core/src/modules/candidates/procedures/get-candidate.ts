@@ -1,11 +1,10 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { iso } from '../../../lib/dates.ts';
-import { parsePathId } from '../../../lib/query.ts';
+import { MAX_DB_ID, parsePathId } from '../../../lib/query.ts';
 import type { TCandidateStatus } from '../candidate.entity.ts';
 import { ZGetCandidateInput, ZGetCandidateOutput, getCandidateMeta, type TCandidateProfile } from './get-candidate.schema.ts';
 
-const MAX_INT4 = 2_147_483_647;
 
 type TCandidateRow = {
   id: number;
@@ -44,7 +43,7 @@ export const getCandidateProcedure = apiKeyProcedure('candidates:read')
   .output(ZGetCandidateOutput)
   .query(async ({ ctx, input }) => {
     const id = parsePathId(input.id);
-    if (id === undefined || id > MAX_INT4) throw new AppError('NOT_FOUND');
+    if (id === undefined || id > MAX_DB_ID) throw new AppError('NOT_FOUND');
     const row = await ctx.db
       .selectFrom('candidates')
       .select(['id', 'slug', 'first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'status', 'needs_completion', 'created_at', 'updated_at'])

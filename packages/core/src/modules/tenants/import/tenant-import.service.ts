@@ -73,6 +73,17 @@ const SEQUENCE_TABLES = [
   'candidates',
 ] as const;
 
+/** The tables an import fills in bulk: those with given ids, and the pivot tables between them. */
+const ANALYZED_TABLES = [
+  ...SEQUENCE_TABLES,
+  'vacancy_job_types',
+  'vacancy_experience_levels',
+  'vacancy_education_levels',
+  'vacancy_tags',
+  'article_tags',
+  'candidate_users',
+];
+
 /**
  * Loads a tenant document (CONTRACT.md, "Tenant document"): validates all of it first (a bad document throws
  * TenantDocumentError naming the first bad path and writes nothing), then writes every tenant in one
@@ -80,33 +91,6 @@ const SEQUENCE_TABLES = [
  * upserted by id, and the pivot rows, translations and role links of imported records are replaced.
  * Tenants are matched by slug. Records in the database that the document does not mention are left alone.
  */
-/** The tables an import fills in bulk. */
-const ANALYZED_TABLES = [
-  'tenants',
-  'api_keys',
-  'users',
-  'locations',
-  'companies',
-  'company_locations',
-  'departments',
-  'job_types',
-  'experience_levels',
-  'education_levels',
-  'tags',
-  'vacancies',
-  'vacancy_job_types',
-  'vacancy_experience_levels',
-  'vacancy_education_levels',
-  'vacancy_tags',
-  'team_roles',
-  'team_members',
-  'articles',
-  'article_translations',
-  'article_tags',
-  'candidates',
-  'candidate_users',
-];
-
 export async function importTenantDocument(orm: MikroORM, input: unknown, options: TImportOptions = {}): Promise<TImportSummary> {
   const started = performance.now();
   const parsed = parseTenantDocument(input);

@@ -1,7 +1,7 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { TTenantContext } from '../../api-keys/api-key.verifier.ts';
-import { isVisibleVacancy } from '../../applications/visible-vacancy.ts';
+import { visibleVacancy } from '../vacancy-visibility.ts';
 import { ZReportCanonicalUrlInput, ZReportCanonicalUrlOutput, reportCanonicalUrlMeta } from './report-canonical-url.schema.ts';
 
 /** The URL's host (with a non-default port, if any) is the career-site domain or one of the tenant's domains. */
@@ -27,7 +27,7 @@ export const reportCanonicalUrlProcedure = apiKeyProcedure('vacancies:write', { 
           .updateTable('vacancies')
           .set({ canonical_url: input.url })
           .where('slug', '=', input.slug)
-          .where(isVisibleVacancy)
+          .where(visibleVacancy('vacancies'))
           .returning('slug')
           .executeTakeFirst();
     if (!updated) throw new AppError('NOT_FOUND');
