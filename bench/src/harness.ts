@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, migrateUp, openOrm, startEmbeddedPostgres } from '@careers/core';
+import { API_NODE_FLAGS } from '@careers/core/lib/boot.ts';
 import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
 
 const API_MAIN = fileURLToPath(new URL('../../apps/api/src/main.ts', import.meta.url));
@@ -55,7 +56,7 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
     }
 
     const port = await freePort();
-    api = spawn(process.execPath, [...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), API_MAIN], {
+    api = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), API_MAIN], {
       env: { ...process.env, DATABASE_URL: postgres.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });

@@ -10,6 +10,8 @@ const ZApiEnv = z.object({
   TRUST_PROXY: z.string().optional(),
   /** How long SIGTERM waits for in-flight requests before closing. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Memory budget of the content cache (vacancy pages, facets, details, locations), in MB; 0 turns it off. */
+  CONTENT_CACHE_MB: z.coerce.number().min(0).max(4096).default(24),
 });
 export type TApiEnv = z.infer<typeof ZApiEnv>;
 

@@ -8,7 +8,7 @@ import { apiEnv } from './env.ts';
 const log = createLogger('api');
 const env = apiEnv();
 const { orm } = await openDeploymentOrm(log, { timeouts: API_DB_TIMEOUTS });
-const services = createCoreServices(orm, log, { metrics: createMetrics({ processMetrics: true }) });
+const services = createCoreServices(orm, log, { metrics: createMetrics({ processMetrics: true }), contentCacheBytes: env.CONTENT_CACHE_MB * 1024 * 1024 });
 const server = createApiApp(services, { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY }).listen(env.PORT, env.HOST);
 announceListening(server, log, 'API', '/v1');
 stopGracefullyOnSignal(server, log, env.SHUTDOWN_TIMEOUT_MS, async () => {

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiKeyVerifier } from './modules/api-keys/api-key.verifier.ts';
 import { ViewCounter } from './lib/view-counter.ts';
+import { ContentCache } from './modules/content/content-cache.ts';
 import type { Logger } from './lib/logger.ts';
 import { JobSender } from './jobs/sender.ts';
 import { createMetrics, type TMetrics } from './lib/metrics.ts';
@@ -12,6 +13,8 @@ export type TCoreServices = {
   log: Logger;
   keys: ApiKeyVerifier;
   views: ViewCounter;
+  /** Answers computed from tenants' public content, exact across processes (see ContentCache). */
+  content: ContentCache;
   /** Enqueues background jobs (send-only pg-boss, started on first use). */
   jobs: JobSender;
   /** This process's metrics (served at /metrics). */
@@ -27,13 +30,15 @@ export type TCoreServices = {
 export function createCoreServices(
   orm: MikroORM,
   log: Logger,
-  options: { flushIntervalMs?: number; metrics?: TMetrics } = {},
+  options: { flushIntervalMs?: number; metrics?: TMetrics; contentCacheBytes?: number } = {},
 ): TCoreServices {
   const keys = new ApiKeyVerifier(orm);
   const views = new ViewCounter(orm);
   const jobs = new JobSender(orm.config.get('clientUrl') ?? '', (error) => log.error({ err: error }, 'job queue error'));
   const metrics = options.metrics ?? createMetrics();
   metrics.observeKeyCache(keys);
+  const content = new ContentCache({ maxBytes: options.contentCacheBytes });
+  metrics.observeContentCache(content);
   void poolOf(orm).then((pool) => metrics.observePool(() => pool));
 
   // Each batch keeps what it could not write (both flushes put their entries back), so an outage loses nothing.
@@ -86,6 +91,7 @@ export function createCoreServices(
     log,
     keys,
     views,
+    content,
     jobs,
     metrics,
     flush,

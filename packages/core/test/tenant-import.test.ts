@@ -312,7 +312,11 @@ describe('importTenantDocument', () => {
     acme.team_members[0].role = null;
     acme.candidates[0].user_id = 2;
     acme.api_keys[1].revoked = false;
+    const [before] = await query<{ content_version: string }>(orm, `select content_version from tenants where slug = 'acme'`);
     await importTenantDocument(orm, changed);
+    // A changed import is a content change (the identical one above is not: the dumps include the version).
+    const [after] = await query<{ content_version: string }>(orm, `select content_version from tenants where slug = 'acme'`);
+    expect(Number(after?.content_version)).toBeGreaterThan(Number(before?.content_version));
     expect(await query(orm, 'select vacancy_id, tag_id from vacancy_tags where vacancy_id = 7')).toEqual([{ vacancy_id: 7, tag_id: 1 }]);
     expect(await query(orm, 'select * from vacancy_job_types')).toEqual([]);
     expect(await query(orm, 'select title from vacancies where id = 7')).toEqual([{ title: 'Staff Backend Engineer' }]);

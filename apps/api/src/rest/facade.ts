@@ -52,10 +52,12 @@ function sendError(res: Response, error: AppError, headers: Record<string, strin
   res.status(error.status).set(headers).json(error.toBody());
 }
 
-/** Weak ETag over the representation without its view counters (they change on every detail read). */
-function etagOf(body: unknown): string {
-  const stable = JSON.stringify(body, (key, value: unknown) => (key === 'views_count' ? undefined : value));
-  return `W/"${createHash('sha1').update(stable).digest('base64url')}"`;
+/** View counters in serialized JSON: a property named `views_count` (inside a string the quotes would be escaped). */
+const VIEW_COUNTERS = /"views_count":-?\d+/g;
+
+/** Weak ETag over the serialized representation without its view counters (they change on every detail read). */
+function etagOf(json: string): string {
+  return `W/"${createHash('sha1').update(json.replace(VIEW_COUNTERS, '')).digest('base64url')}"`;
 }
 
 function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
@@ -115,8 +117,9 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
           const data = await call(input);
           Object.assign(responseHeaders, ctx.response.headers);
           const status = ctx.response.status ?? route.meta.successStatus ?? 200;
+          const json = JSON.stringify(data);
           if (route.method === 'get') {
-            const etag = etagOf(data);
+            const etag = etagOf(json);
             responseHeaders.ETag = etag;
             responseHeaders['Cache-Control'] = 'private, max-age=0, must-revalidate';
             if (matchesIfNoneMatch(req.get('if-none-match'), etag)) {
@@ -124,7 +127,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
               return;
             }
           }
-          res.status(status).set(responseHeaders).json(data);
+          res.status(status).set(responseHeaders).type('json').send(json);
         } catch (error) {
           Object.assign(responseHeaders, ctx.response.headers);
           throw error;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@careers/core';
+import { API_NODE_FLAGS } from '@careers/core/lib/boot.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
@@ -30,7 +31,7 @@ function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 export async function startApiProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<TApiProcess> {
   const port = await freePort();
   // process.execPath is the Node 24 running this test, not the shell wrapper that would swallow SIGTERM.
-  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

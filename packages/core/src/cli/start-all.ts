@@ -14,6 +14,7 @@ import { openOrm } from '../db/orm.ts';
 import { migrateUp } from '../db/migrate.ts';
 import { kyselyOf } from '../db/kysely.ts';
 import { coreEnv } from '../env.ts';
+import { API_NODE_FLAGS } from '../lib/boot.ts';
 import { importTenantDocument } from '../modules/tenants/import/tenant-import.service.ts';
 import { buildDemoDocument, DEMO_ADMIN, DEMO_API_KEY } from '../demo/demo-tenant.ts';
 
@@ -45,13 +46,13 @@ await orm.close();
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
-function run(name: string, entry: string, extraEnv: Record<string, string>): void {
+function run(name: string, entry: string, extraEnv: Record<string, string>, nodeFlags: string[] = []): void {
   const path = join(root, entry);
   if (!existsSync(path)) {
     console.log(`(${name} not available: ${entry} is missing)`);
     return;
   }
-  const child = spawn(process.execPath, [path], {
+  const child = spawn(process.execPath, [...nodeFlags, path], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, DATABASE_URL: databaseUrl, ...extraEnv },
@@ -85,7 +86,7 @@ async function stop(exitCode: number): Promise<void> {
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
-run('api', 'apps/api/src/main.ts', { PORT: String(apiPort) });
+run('api', 'apps/api/src/main.ts', { PORT: String(apiPort) }, API_NODE_FLAGS);
 run('worker', 'apps/worker/src/main.ts', {});
 run('admin', 'apps/admin/src/server/main.ts', { ADMIN_PORT: String(adminPort) });
 

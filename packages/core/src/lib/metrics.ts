@@ -6,6 +6,9 @@ export type TPoolStats = { totalCount: number; idleCount: number; waitingCount: 
 /** Where the key-cache counters live (ApiKeyVerifier). */
 export type TKeyCacheStats = { cacheHits: number; cacheMisses: number };
 
+/** Where the content-cache numbers live (ContentCache). */
+export type TContentCacheStats = { hits: number; misses: number; size: { entries: number; bytes: number } };
+
 export type TMetrics = {
   registry: Registry;
   /** Requests by method, documented route template (not the raw URL) and status. */
@@ -20,6 +23,8 @@ export type TMetrics = {
   observePool: (pool: () => TPoolStats | undefined) => void;
   /** Reads the key cache's counters at every scrape. */
   observeKeyCache: (stats: TKeyCacheStats) => void;
+  /** Reads the content cache's counters and size at every scrape. */
+  observeContentCache: (stats: TContentCacheStats) => void;
   /** The Prometheus text exposition of everything registered. */
   render: () => Promise<{ contentType: string; body: string }>;
 };
@@ -91,6 +96,28 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     },
   });
 
+  let contentCache: TContentCacheStats | undefined;
+  new Counter({
+    name: 'careers_content_cache_requests_total',
+    help: 'Public reads by whether the content cache had a current answer (hit) or computed one (miss)',
+    labelNames: ['result'],
+    registers,
+    collect() {
+      this.reset();
+      if (!contentCache) return;
+      this.inc({ result: 'hit' }, contentCache.hits);
+      this.inc({ result: 'miss' }, contentCache.misses);
+    },
+  });
+  new Gauge({
+    name: 'careers_content_cache_bytes',
+    help: 'Estimated memory held by the content cache',
+    registers,
+    collect() {
+      this.set(contentCache?.size.bytes ?? 0);
+    },
+  });
+
   let poolSource: (() => TPoolStats | undefined) | undefined;
   new Gauge({
     name: 'careers_db_pool_connections',
@@ -136,6 +163,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     },
     observeKeyCache: (stats) => {
       keyCache = stats;
+    },
+    observeContentCache: (stats) => {
+      contentCache = stats;
     },
     render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };

@@ -13,6 +13,8 @@ export const TenantSchema = defineEntity({
     urlPattern: p.string().length(2048).nullable(),
     domains: p.array().default([]),
     createdAt: p.datetime().defaultRaw('now()'),
+    /** Bumped by database triggers whenever the tenant's public content changes (see the content-version migration). */
+    contentVersion: p.bigint('number').default(0),
   },
 });
 export class Tenant extends TenantSchema.class {}

@@ -192,15 +192,6 @@ export async function findVacancyPage(
     .execute()) as TVacancyRow[];
 }
 
-/**
- * A value that changes whenever the tenant's data is imported: the import rewrites the tenant row, which
- * gives it a new `xmin` (the id of the writing transaction). Used to key cached aggregates.
- */
-export async function tenantDataVersion(db: TDb): Promise<string> {
-  const row = await db.selectFrom('tenants').select(sql<string>`${sql.ref('tenants.xmin')}::text`.as('version')).executeTakeFirst();
-  return row?.version ?? '';
-}
-
 export async function countVacancies(db: TDb, filters: TVacancyFilters): Promise<number> {
   const row = await matchingVacancies(db, filters).select(sql<number>`count(*)::int`.as('total')).executeTakeFirst();
   return row?.total ?? 0;

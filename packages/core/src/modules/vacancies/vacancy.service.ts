@@ -4,7 +4,7 @@ import { pageOffset, paginate, type TPage } from '../../lib/pagination.ts';
 import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../../lib/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
-import { vacancyAggregates } from './vacancy-aggregate-cache.ts';
+import { withViewCounts, type ContentCache } from '../content/content-cache.ts';
 import { filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
 import {
   countFacets,
@@ -13,8 +13,6 @@ import {
   findVacancyPage,
   findVacancyTaxonomies,
   findVisibleVacancyBySlug,
-  tenantDataVersion,
-  type TFacetCountRow,
   type TSortDirection,
   type TVacancySort,
 } from './vacancy.repository.ts';
@@ -30,7 +28,7 @@ import {
 } from './vacancy.dto.ts';
 
 /** What the vacancy reads need from a request: its tenant-scoped database, tenant and URL. */
-export type TVacancyReadContext = { db: TDb; tenant: TTenantContext; url: URL };
+export type TVacancyReadContext = { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
 
 type TViewFlags = { include_media: boolean; include_compensation: boolean; include_company_name: boolean };
 
@@ -56,30 +54,9 @@ async function resolveFilters(ctx: TVacancyReadContext, input: TVacancyFilterInp
   return toVacancyFilters(input);
 }
 
-/** Equal filters in any spelling (order, duplicates, one id or a list) share one cache key. */
-function filtersKey(filters: TVacancyFilters): string {
-  const ids = (list: number[]) => [...new Set(list)].sort((a, b) => a - b);
-  return JSON.stringify([
-    filters.language ?? null,
-    filters.search ?? null,
-    ids(filters.locationIds),
-    ids(filters.departmentIds),
-    ids(filters.companyLocationIds),
-    ids(filters.jobTypeIds),
-    ids(filters.experienceLevelIds),
-    ids(filters.educationLevelIds),
-    ids(filters.tagIds),
-  ]);
-}
-
-/** The expensive aggregates of one filter set (they scan every matching vacancy), briefly memoised. */
-function aggregates(ctx: TVacancyReadContext, filters: TVacancyFilters) {
-  const version = tenantDataVersion(ctx.db);
-  const key = async (kind: string) => `${ctx.tenant.id}:${await version}:${kind}:${filtersKey(filters)}`;
-  return {
-    total: async (): Promise<number> => vacancyAggregates.get(await key('total'), () => countVacancies(ctx.db, filters)),
-    facets: async (): Promise<TFacetCountRow[]> => vacancyAggregates.get(await key('facets'), () => countFacets(ctx.db, filters)),
-  };
+/** Everything an answer depends on besides the tenant's content: the request and the tenant's settings. */
+function cacheKey(ctx: TVacancyReadContext, kind: string, input: unknown): string {
+  return JSON.stringify([kind, ctx.tenant.defaultLanguage, ctx.tenant.urlPattern, input]);
 }
 
 export type TListVacanciesRequest = TVacancyFilterInput &
@@ -88,27 +65,41 @@ export type TListVacanciesRequest = TVacancyFilterInput &
 export type TVacancyList = TPage<TVacancyListItem> & { facets?: TVacancyFacets };
 
 export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TVacancyList> {
-  const filters = await resolveFilters(ctx, input);
-  const view = viewOf(ctx, input.language, input);
-  const cached = aggregates(ctx, filters);
-  const [rows, total, facetRows] = await Promise.all([
-    findVacancyPage(ctx.db, filters, { sort: input.sort, direction: input.sort_direction }, { limit: input.per_page, offset: pageOffset(input.page, input.per_page) }),
-    cached.total(),
-    input.include === 'facets' ? cached.facets() : undefined,
-  ]);
-  const taxonomies = await findVacancyTaxonomies(
-    ctx.db,
-    rows.map((row) => row.id),
-  );
-  const items = rows.map((row) => toVacancyListItem(row, taxonomies.get(row.id), view));
-  const page = paginate(items, total, input.page, input.per_page, ctx.url);
-  return facetRows ? { ...page, facets: toVacancyFacets(facetRows, filters, view) } : page;
+  const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+    key: cacheKey(ctx, 'vacancies.list', input),
+    viewCounts: 'vacancies',
+    compute: async () => {
+      const filters = await resolveFilters(ctx, input);
+      const view = viewOf(ctx, input.language, input);
+      const [rows, total, facetRows] = await Promise.all([
+        findVacancyPage(ctx.db, filters, { sort: input.sort, direction: input.sort_direction }, { limit: input.per_page, offset: pageOffset(input.page, input.per_page) }),
+        countVacancies(ctx.db, filters),
+        input.include === 'facets' ? countFacets(ctx.db, filters) : undefined,
+      ]);
+      const taxonomies = await findVacancyTaxonomies(
+        ctx.db,
+        rows.map((row) => row.id),
+      );
+      const items = rows.map((row) => toVacancyListItem(row, taxonomies.get(row.id), view));
+      const facets = facetRows ? toVacancyFacets(facetRows, filters, view) : undefined;
+      return { value: { items, total, facets }, viewIds: items.map((item) => item.id) };
+    },
+  });
+  const { items, total, facets } = answer.value;
+  const page = paginate(withViewCounts(items, answer.views), total, input.page, input.per_page, ctx.url);
+  return facets ? { ...page, facets } : page;
 }
 
 export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<{ data: TVacancyFacets; meta: { total: number } }> {
-  const filters = await resolveFilters(ctx, input);
-  const rows = await aggregates(ctx, filters).facets();
-  return { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } };
+  const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+    key: cacheKey(ctx, 'vacancies.facets', input),
+    compute: async () => {
+      const filters = await resolveFilters(ctx, input);
+      const rows = await countFacets(ctx.db, filters);
+      return { value: { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } } };
+    },
+  });
+  return answer.value;
 }
 
 /** A visible vacancy by its publication slug (404 otherwise); counts a view, batched. */
@@ -116,9 +107,18 @@ export async function getVacancy(
   ctx: TVacancyReadContext & { views: Pick<ViewCounter, 'record'> },
   input: TViewFlags & { slug: string; language?: string | undefined },
 ): Promise<{ data: TVacancyDetail }> {
-  const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
-  if (!row) throw new AppError('NOT_FOUND');
-  const taxonomies = await findVacancyTaxonomies(ctx.db, [row.id]);
-  ctx.views.record('vacancies', row.id);
-  return { data: toVacancyDetail(row, taxonomies.get(row.id), viewOf(ctx, input.language, input)) };
+  const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+    key: cacheKey(ctx, 'vacancies.detail', input),
+    viewCounts: 'vacancies',
+    compute: async () => {
+      const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
+      if (!row) return { value: null };
+      const taxonomies = await findVacancyTaxonomies(ctx.db, [row.id]);
+      return { value: toVacancyDetail(row, taxonomies.get(row.id), viewOf(ctx, input.language, input)), viewIds: [row.id] };
+    },
+  });
+  if (!answer.value) throw new AppError('NOT_FOUND');
+  ctx.views.record('vacancies', answer.value.id);
+  const [detail] = withViewCounts([answer.value], answer.views);
+  return { data: detail! };
 }

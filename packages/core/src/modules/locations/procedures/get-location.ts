@@ -1,4 +1,7 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import type { z } from 'zod';
+import type { TDb } from '../../../db/kysely.ts';
+import type { TTenantContext } from '../../api-keys/api-key.verifier.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { toLocationDto } from '../location.dto.ts';
 import { countVisibleVacancies, findLocationBySlug } from '../locations.repository.ts';
@@ -9,10 +12,19 @@ export const getLocationProcedure = apiKeyProcedure('locations:read')
   .input(ZGetLocationInput)
   .output(ZGetLocationOutput)
   .query(async ({ ctx, input }) => {
-    // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
-    const row = input.slug.includes('\u0000') ? undefined : await findLocationBySlug(ctx.db, input.slug);
-    if (!row) throw new AppError('NOT_FOUND');
-    const vacancyCounts = input.include_vacancy_count ? await countVisibleVacancies(ctx.db, [row.id]) : undefined;
-    const options = { language: input.language ?? ctx.tenant.defaultLanguage, includeCoordinates: input.include_coordinates, vacancyCounts };
-    return { data: toLocationDto(row, options) };
+    const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+      key: JSON.stringify(['locations.detail', ctx.tenant.defaultLanguage, input]),
+      compute: async () => ({ value: await locationDetail(ctx, input) }),
+    });
+    if (!answer.value) throw new AppError('NOT_FOUND');
+    return { data: answer.value };
   });
+
+async function locationDetail(ctx: { db: TDb; tenant: TTenantContext }, input: z.output<typeof ZGetLocationInput>) {
+  // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
+  const row = input.slug.includes('\u0000') ? undefined : await findLocationBySlug(ctx.db, input.slug);
+  if (!row) return null;
+  const vacancyCounts = input.include_vacancy_count ? await countVisibleVacancies(ctx.db, [row.id]) : undefined;
+  const options = { language: input.language ?? ctx.tenant.defaultLanguage, includeCoordinates: input.include_coordinates, vacancyCounts };
+  return toLocationDto(row, options);
+}

@@ -1,4 +1,7 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import type { z } from 'zod';
+import type { TDb } from '../../../db/kysely.ts';
+import type { TTenantContext } from '../../api-keys/api-key.verifier.ts';
 import { paginate } from '../../../lib/pagination.ts';
 import { toLocationDto } from '../location.dto.ts';
 import { countVisibleVacancies, findLocationsPage } from '../locations.repository.ts';
@@ -9,13 +12,21 @@ export const listLocationsProcedure = apiKeyProcedure('locations:read')
   .input(ZListLocationsInput)
   .output(ZListLocationsOutput)
   .query(async ({ ctx, input }) => {
-    const { rows, total } = await findLocationsPage(
-      ctx.db,
-      { countryCode: input.country_code, search: input.search },
-      { sort: input.sort, direction: input.sort_direction },
-      { page: input.page, perPage: input.per_page },
-    );
-    const vacancyCounts = input.include_vacancy_count ? await countVisibleVacancies(ctx.db, rows.map((row) => row.id)) : undefined;
-    const options = { language: input.language ?? ctx.tenant.defaultLanguage, includeCoordinates: input.include_coordinates, vacancyCounts };
-    return paginate(rows.map((row) => toLocationDto(row, options)), total, input.page, input.per_page, ctx.url);
+    const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+      key: JSON.stringify(['locations.list', ctx.tenant.defaultLanguage, input]),
+      compute: async () => ({ value: await locationsPage(ctx, input) }),
+    });
+    return paginate(answer.value.items, answer.value.total, input.page, input.per_page, ctx.url);
   });
+
+async function locationsPage(ctx: { db: TDb; tenant: TTenantContext }, input: z.output<typeof ZListLocationsInput>) {
+  const { rows, total } = await findLocationsPage(
+    ctx.db,
+    { countryCode: input.country_code, search: input.search },
+    { sort: input.sort, direction: input.sort_direction },
+    { page: input.page, perPage: input.per_page },
+  );
+  const vacancyCounts = input.include_vacancy_count ? await countVisibleVacancies(ctx.db, rows.map((row) => row.id)) : undefined;
+  const options = { language: input.language ?? ctx.tenant.defaultLanguage, includeCoordinates: input.include_coordinates, vacancyCounts };
+  return { items: rows.map((row) => toLocationDto(row, options)), total };
+}

@@ -1,0 +1,160 @@
+import type { TDb } from '../../db/kysely.ts';
+import { ContentStateReader, msUntilNextVisibilityChange, type TViewCountedTable } from './content.repository.ts';
+
+/**
+ * A per-process cache of answers computed from a tenant's public content (vacancy pages, facets, details,
+ * locations), exact across any number of API processes:
+ *
+ * - every read first asks the database for the tenant's content version (one trivial query, which also
+ *   returns the current view counts of the cached rows, and which concurrent requests share — see
+ *   `ContentStateReader`); an entry is used only if it was computed at that version, so a committed change — an
+ *   import, a reported canonical URL, a hand-written UPDATE in psql — is seen by the very next request of every
+ *   process;
+ * - an entry never outlives the next moment a vacancy becomes visible or hidden by time alone
+ *   (`published_at` / `ends_at` passing), nor `MAX_AGE_MS`;
+ * - view counts are not part of the entry: they come fresh with the version, so they are as current as the
+ *   batched counter has written them (at most a second late), never as old as the entry.
+ *
+ * Misses for one key at one version share one computation. Entries are evicted least recently used once their
+ * estimated size passes the byte budget.
+ */
+
+const MAX_AGE_MS = 60_000;
+const DEFAULT_MAX_BYTES = 24 * 1024 * 1024;
+
+type TEntry = { version: string; expiresAt: number; value: unknown; ids: readonly number[]; bytes: number };
+
+/** What a computation returns: the answer and the ids of the view-counted rows it shows. */
+export type TComputed<T> = { value: T; viewIds?: readonly number[] };
+
+export type TContentRead<T> = {
+  /** Cache key within the tenant: everything the answer depends on besides the tenant's content. */
+  key: string;
+  /** The table whose view counts the answer shows, if any. */
+  viewCounts?: TViewCountedTable;
+  compute: () => Promise<TComputed<T>>;
+};
+
+/** The answer, and the view counts to show for its rows (absent when it was just computed, counts included). */
+export type TContentAnswer<T> = { value: T; views?: Map<number, number> };
+
+export class ContentCache {
+  readonly #maxBytes: number;
+  readonly #entries = new Map<string, TEntry>();
+  readonly #pending = new Map<string, Promise<TComputed<unknown>>>();
+  readonly #states = new ContentStateReader();
+  /** Per tenant and version: when the next time-driven visibility change happens (local clock). */
+  readonly #boundaries = new Map<string, { version: string; at: Promise<number> }>();
+  #bytes = 0;
+  /** Reads answered from an entry, and reads that computed (or waited for) an answer. */
+  hits = 0;
+  misses = 0;
+
+  constructor(options: { maxBytes?: number } = {}) {
+    this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  }
+
+  async read<T>(db: TDb, tenantId: number, request: TContentRead<T>): Promise<TContentAnswer<T>> {
+    if (this.#maxBytes === 0) {
+      this.misses++;
+      return { value: (await request.compute()).value };
+    }
+    const key = `${tenantId}\u0000${request.key}`;
+    const entry = this.#entries.get(key);
+    const state = await this.#states.read(db, tenantId, request.viewCounts && entry ? { table: request.viewCounts, ids: entry.ids } : undefined);
+    if (entry && entry.version === state.version && Date.now() < entry.expiresAt) {
+      // Most recently used last.
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.hits++;
+      return { value: entry.value as T, views: request.viewCounts ? state.views[request.viewCounts] : undefined };
+    }
+    if (entry) this.#remove(key, entry);
+    this.misses++;
+
+    const pendingKey = `${key}\u0000${state.version}`;
+    let computation = this.#pending.get(pendingKey) as Promise<TComputed<T>> | undefined;
+    if (!computation) {
+      computation = this.#compute(db, tenantId, key, state.version, request.compute);
+      this.#pending.set(pendingKey, computation);
+      void computation.then(
+        () => this.#pending.delete(pendingKey),
+        () => this.#pending.delete(pendingKey),
+      );
+    }
+    const computed = await computation;
+    return { value: computed.value };
+  }
+
+  /** Drops every entry (tests; a process that wants to free memory). */
+  clear(): void {
+    this.#entries.clear();
+    this.#boundaries.clear();
+    this.#bytes = 0;
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.#entries.size, bytes: this.#bytes };
+  }
+
+  async #compute<T>(db: TDb, tenantId: number, key: string, version: string, compute: () => Promise<TComputed<T>>): Promise<TComputed<T>> {
+    // The boundary is read before the answer: a visibility change between the two then expires the entry at once.
+    const expiresAt = Math.min(await this.#nextBoundary(db, tenantId, version), Date.now() + MAX_AGE_MS);
+    const computed = await compute();
+    const bytes = estimateBytes(computed.value);
+    if (Date.now() < expiresAt && bytes <= this.#maxBytes / 8) {
+      const existing = this.#entries.get(key);
+      if (existing) this.#remove(key, existing);
+      this.#entries.set(key, { version, expiresAt, value: computed.value, ids: computed.viewIds ?? [], bytes });
+      this.#bytes += bytes;
+      this.#evict();
+    }
+    return computed;
+  }
+
+  #nextBoundary(db: TDb, tenantId: number, version: string): Promise<number> {
+    const key = String(tenantId);
+    const known = this.#boundaries.get(key);
+    if (known && known.version === version) {
+      return known.at.then((at) => (Date.now() < at ? at : this.#refreshBoundary(db, key, version)));
+    }
+    return this.#refreshBoundary(db, key, version);
+  }
+
+  #refreshBoundary(db: TDb, key: string, version: string): Promise<number> {
+    const asked = Date.now();
+    // Measured on the database's clock, applied on ours from before the question: never later than the change.
+    const at = msUntilNextVisibilityChange(db).then((ms) => (ms === null ? Number.POSITIVE_INFINITY : asked + ms));
+    this.#boundaries.set(key, { version, at });
+    at.catch(() => {
+      if (this.#boundaries.get(key)?.at === at) this.#boundaries.delete(key);
+    });
+    return at;
+  }
+
+  #remove(key: string, entry: TEntry): void {
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+  }
+
+  #evict(): void {
+    for (const [key, entry] of this.#entries) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#remove(key, entry);
+    }
+  }
+}
+
+/** Rough size in memory of a JSON-like value (UTF-16 text of its JSON, plus object overhead). */
+function estimateBytes(value: unknown): number {
+  return (JSON.stringify(value)?.length ?? 0) * 3;
+}
+
+/** Lays fresh view counts over cached rows that carry `id` and `views_count`. */
+export function withViewCounts<T extends { id: number; views_count: number }>(rows: readonly T[], views: Map<number, number> | undefined): T[] {
+  if (!views) return rows as T[];
+  return rows.map((row) => {
+    const count = views.get(row.id);
+    return count === undefined || count === row.views_count ? row : { ...row, views_count: count };
+  });
+}

@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import type { TDb } from '../../db/kysely.ts';
+
+/** The tables whose rows carry a view counter the content cache lays over cached answers. */
+export type TViewCountedTable = 'vacancies' | 'articles';
+
+export type TContentState = { version: string; views: Record<TViewCountedTable, Map<number, number>> };
+
+/**
+ * The tenant's content version and the current view counts of the given rows, in one round trip.
+ * The version is the tenant row's `xmin`: the content triggers (see the content-version migration) update that
+ * row in every transaction that changes the tenant's public content, and so does any change of its settings.
+ */
+export async function readContentState(db: TDb, ids: Record<TViewCountedTable, readonly number[]>): Promise<TContentState> {
+  let query = db.selectFrom('tenants').select(sql<string>`${sql.ref('tenants.xmin')}::text`.as('version'));
+  for (const table of ['vacancies', 'articles'] as const) {
+    if (ids[table].length === 0) continue;
+    // Both tables have `id` and `views_count`; the tenant scope applies to either.
+    const counted = `${table} as counted` as 'vacancies as counted';
+    query = query.select((eb) =>
+      eb
+        .selectFrom(counted)
+        .select(sql<Array<[number, number]>>`coalesce(json_agg(json_build_array(${sql.ref('counted.id')}, ${sql.ref('counted.views_count')})), '[]'::json)`.as('views'))
+        .where(sql.ref('counted.id'), '=', sql<number>`any(${[...ids[table]]}::int[])`)
+        .as(`${table}_views` as 'vacancies_views'),
+    ) as unknown as typeof query;
+  }
+  const row = (await query.executeTakeFirst()) as { version: string; vacancies_views?: Array<[number, number]>; articles_views?: Array<[number, number]> } | undefined;
+  return { version: row?.version ?? '', views: { vacancies: new Map(row?.vacancies_views ?? []), articles: new Map(row?.articles_views ?? []) } };
+}
+
+type TBatch = { ids: Record<TViewCountedTable, Set<number>>; result: Promise<TContentState>; start: () => void };
+
+/**
+ * Reads content states for concurrent requests of one tenant with as few queries as exactness allows: a request
+ * never uses a query that was sent before it asked (it could miss a change committed in between), so while one
+ * query is in flight, every request that arrives joins the next one, sent as soon as the first returns. Under
+ * load, dozens of requests share each round trip; alone, a request pays exactly one.
+ */
+export class ContentStateReader {
+  readonly #tenants = new Map<number, { inFlight: boolean; next?: TBatch }>();
+
+  read(db: TDb, tenantId: number, viewCounts?: { table: TViewCountedTable; ids: readonly number[] }): Promise<TContentState> {
+    let tenant = this.#tenants.get(tenantId);
+    if (!tenant) {
+      tenant = { inFlight: false };
+      this.#tenants.set(tenantId, tenant);
+    }
+    const batch = tenant.next ?? (tenant.next = this.#batch(db, tenantId));
+    if (viewCounts) for (const id of viewCounts.ids) batch.ids[viewCounts.table].add(id);
+    if (!tenant.inFlight) batch.start();
+    return batch.result;
+  }
+
+  #batch(db: TDb, tenantId: number): TBatch {
+    const ids = { vacancies: new Set<number>(), articles: new Set<number>() };
+    let start!: () => void;
+    const result = new Promise<void>((resolve) => (start = resolve)).then(() => {
+      const tenant = this.#tenants.get(tenantId)!;
+      tenant.inFlight = true;
+      tenant.next = undefined;
+      const query = readContentState(db, { vacancies: [...ids.vacancies], articles: [...ids.articles] });
+      const done = () => {
+        tenant.inFlight = false;
+        if (tenant.next) tenant.next.start();
+        else this.#tenants.delete(tenantId);
+      };
+      void query.then(done, done);
+      return query;
+    });
+    return { ids, result, start };
+  }
+}
+
+/**
+ * Milliseconds until the next moment a vacancy of the tenant becomes visible or stops being visible by time
+ * alone (its `published_at` or `ends_at` passes), or null when none is ahead. Cached answers must not outlive it.
+ */
+export async function msUntilNextVisibilityChange(db: TDb): Promise<number | null> {
+  const next = (column: 'published_at' | 'ends_at') =>
+    db
+      .selectFrom('vacancies as v')
+      .select(sql<Date>`min(${sql.ref(`v.${column}`)})`.as('at'))
+      .where(sql<boolean>`${sql.ref('v.status')} = 'published' and 'api' = any(${sql.ref('v.channels')})`)
+      .where(sql.ref(`v.${column}`), '>', sql<Date>`now()`);
+  const row = await db
+    .selectFrom('tenants')
+    .select(sql<number | null>`extract(epoch from least((${next('published_at')}), (${next('ends_at')})) - now()) * 1000`.as('ms'))
+    .executeTakeFirst();
+  return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms));
+}
