@@ -113,4 +113,16 @@ describe('GET /metrics', () => {
     expect(sample(after, 'careers_db_pool_max_connections')).toBe(10);
     expect(after).toMatch(/^careers_db_pool_waiting_requests 0$/m);
   });
+
+  it('reports content-cache hits, misses and size', async () => {
+    const before = await metrics();
+    const series = (text: string, result: string) => sample(text, `careers_content_cache_requests_total{result="${result}"}`);
+    // A query no other test asks: the first answer is computed, the next two come from the cache.
+    for (let i = 0; i < 3; i++) expect((await api.get('/vacancies?per_page=7', READER.key)).status).toBe(200);
+    const after = await metrics();
+    expect(series(after, 'miss') - series(before, 'miss')).toBe(1);
+    expect(series(after, 'hit') - series(before, 'hit')).toBe(2);
+    expect(sample(after, 'careers_content_cache_bytes')).toBeGreaterThan(0);
+    expect(sample(after, 'careers_content_cache_bytes')).toBe(api.services.content.size.bytes);
+  });
 });

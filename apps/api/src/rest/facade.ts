@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   AppError,
   appRouter,
@@ -57,7 +57,7 @@ const VIEW_COUNTERS = /"views_count":-?\d+/g;
 
 /** Weak ETag over the serialized representation without its view counters (they change on every detail read). */
 function etagOf(json: string): string {
-  return `W/"${createHash('sha1').update(json.replace(VIEW_COUNTERS, '')).digest('base64url')}"`;
+  return `W/"${hash('sha1', json.replace(VIEW_COUNTERS, ''), 'base64url')}"`;
 }
 
 function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
@@ -105,6 +105,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
 
         const ctx = createContext(services, {
           requestId: res.locals.requestId as string,
+          log: req.log,
           authorization: req.get('authorization'),
           verifiedKey,
           url: publicUrlOf(req, options.publicUrl),

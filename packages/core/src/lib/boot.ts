@@ -77,8 +77,10 @@ export function stopGracefullyOnSignal(server: Server, log: Logger, timeoutMs: n
 }
 
 /**
- * Node flags of the API process (`pnpm start:api` passes the same in apps/api/package.json). The young generation
- * is capped at 16 MB per semi-space: under load V8 would otherwise grow it to 64 MB each, ~100 MB of resident
- * memory that buys no throughput for an API of small, short-lived requests (measured with `pnpm bench reads`).
+ * Node flags of the API process (`pnpm start:api` passes the same in apps/api/package.json), chosen with
+ * `pnpm bench reads`. An API of small, short-lived requests keeps little alive, but V8's defaults size its heap
+ * for throughput: the young generation grows to 64 MB per semi-space and the old generation to several times
+ * what is live before a full collection. Capping the semi-spaces at 16 MB and the growing factor at 1.3 keeps
+ * the resident set of a loaded API near 230 MB instead of 330–440 MB, with equal or better latency.
  */
-export const API_NODE_FLAGS = ['--max-semi-space-size=16'];
+export const API_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=30'];

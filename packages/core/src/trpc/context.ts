@@ -27,14 +27,15 @@ export type TContext = {
 
 export function createContext(
   services: TCoreServices,
-  input: Partial<Omit<TContext, 'services' | 'em' | 'response' | 'log'>> & { url: URL },
+  input: Partial<Omit<TContext, 'services' | 'em' | 'response'>> & { url: URL },
 ): TContext {
   const requestId = input.requestId ?? randomUUID();
   return {
     ...input,
     services,
     em: services.orm.em.fork(),
-    log: services.log.child({ request_id: requestId }),
+    // A transport that already has a logger bound to the request (the REST facade's) passes it in.
+    log: input.log ?? services.log.child({ request_id: requestId }),
     requestId,
     response: { headers: {} },
   };
