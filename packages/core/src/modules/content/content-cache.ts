@@ -32,7 +32,8 @@ export type TContentRead<T> = {
   key: string;
   /** The table whose view counts the answer shows, if any. */
   viewCounts?: TViewCountedTable;
-  compute: () => Promise<TComputed<T>>;
+  /** Computes the answer; `version` is the content version it will be cached under (unset: not cached). */
+  compute: (version: string | undefined) => Promise<TComputed<T>>;
 };
 
 /** The answer, and the view counts to show for its rows (absent when it was just computed, counts included). */
@@ -57,7 +58,7 @@ export class ContentCache {
   async read<T>(db: TDb, tenantId: number, request: TContentRead<T>): Promise<TContentAnswer<T>> {
     if (this.#maxBytes === 0) {
       this.misses++;
-      return { value: (await request.compute()).value };
+      return { value: (await request.compute(undefined)).value };
     }
     const key = `${tenantId}\u0000${request.key}`;
     const entry = this.#entries.get(key);
@@ -97,19 +98,60 @@ export class ContentCache {
     return { entries: this.#entries.size, bytes: this.#bytes };
   }
 
-  async #compute<T>(db: TDb, tenantId: number, key: string, version: string, compute: () => Promise<TComputed<T>>): Promise<TComputed<T>> {
+  /**
+   * A value shared by the computations of one tenant at one content version (the names every vacancy answer
+   * refers to, the total of a filter that every page of it shows), computed once per version and, like every
+   * entry, never kept past the next time-driven visibility change. `version` comes from the `compute` of a `read`.
+   */
+  async shared<T>(db: TDb, tenantId: number, key: string, version: string | undefined, compute: () => Promise<T>): Promise<T> {
+    if (version === undefined || this.#maxBytes === 0) return compute();
+    const fullKey = `${tenantId}\u0000shared\u0000${key}`;
+    const entry = this.#entries.get(fullKey);
+    if (entry && entry.version === version && Date.now() < entry.expiresAt) {
+      this.#entries.delete(fullKey);
+      this.#entries.set(fullKey, entry);
+      return entry.value as T;
+    }
+    const pendingKey = `${fullKey}\u0000${version}`;
+    let computation = this.#pending.get(pendingKey) as Promise<TComputed<T>> | undefined;
+    if (!computation) {
+      computation = (async () => {
+        const expiresAt = Math.min(await this.#nextBoundary(db, tenantId, version), Date.now() + MAX_AGE_MS);
+        const value = await compute();
+        this.#store(fullKey, { version, expiresAt, value, ids: [] });
+        return { value };
+      })();
+      this.#pending.set(pendingKey, computation);
+      void computation.then(
+        () => this.#pending.delete(pendingKey),
+        () => this.#pending.delete(pendingKey),
+      );
+    }
+    return (await computation).value;
+  }
+
+  async #compute<T>(
+    db: TDb,
+    tenantId: number,
+    key: string,
+    version: string,
+    compute: (version: string) => Promise<TComputed<T>>,
+  ): Promise<TComputed<T>> {
     // The boundary is read before the answer: a visibility change between the two then expires the entry at once.
     const expiresAt = Math.min(await this.#nextBoundary(db, tenantId, version), Date.now() + MAX_AGE_MS);
-    const computed = await compute();
-    const bytes = estimateBytes(computed.value);
-    if (Date.now() < expiresAt && bytes <= this.#maxBytes / 8) {
-      const existing = this.#entries.get(key);
-      if (existing) this.#remove(key, existing);
-      this.#entries.set(key, { version, expiresAt, value: computed.value, ids: computed.viewIds ?? [], bytes });
-      this.#bytes += bytes;
-      this.#evict();
-    }
+    const computed = await compute(version);
+    this.#store(key, { version, expiresAt, value: computed.value, ids: computed.viewIds ?? [] });
     return computed;
+  }
+
+  #store(key: string, entry: Omit<TEntry, 'bytes'>): void {
+    const bytes = estimateBytes(entry.value);
+    if (Date.now() >= entry.expiresAt || bytes > this.#maxBytes / 8) return;
+    const existing = this.#entries.get(key);
+    if (existing) this.#remove(key, existing);
+    this.#entries.set(key, { ...entry, bytes });
+    this.#bytes += bytes;
+    this.#evict();
   }
 
   #nextBoundary(db: TDb, tenantId: number, version: string): Promise<number> {

@@ -41,6 +41,11 @@ export type TVacancyFilters = {
   experienceLevelIds: number[];
   educationLevelIds: number[];
   tagIds: number[];
+  /**
+   * The tags a vacancy may carry to match `tagIds`: those and every tag below them, resolved before the
+   * vacancy queries so the planner sees the actual ids (and uses the tag → vacancy index). Unset: resolve in SQL.
+   */
+  matchingTagIds?: number[];
 };
 
 /** The tables a filter id must exist in (within the key's tenant). */

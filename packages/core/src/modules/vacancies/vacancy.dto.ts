@@ -3,7 +3,7 @@ import { iso, isoOrNull } from '../../lib/dates.ts';
 import { countryName, pickTranslation } from '../../lib/i18n.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TVacancyFilters } from './vacancy-filters.ts';
-import type { TFacetCountRow, TFacetGroup, TTaxonomyRef, TVacancyDetailRow, TVacancyRow, TVacancyTaxonomies } from './vacancy.repository.ts';
+import type { TFacetCountRow, TFacetGroup, TTaxonomyRef, TVacancyBaseDetailRow, TVacancyBaseRow, TVacancyReferences } from './vacancy.repository.ts';
 
 // ---- Response shapes ----
 
@@ -99,7 +99,7 @@ function label(names: TTranslations | string | null, view: Pick<TVacancyView, 'l
   return pickTranslation(names, view.language, view.defaultLanguage) ?? '';
 }
 
-function vacancyUrl(row: TVacancyRow, urlPattern: string | null): string | null {
+function vacancyUrl(row: TVacancyBaseRow, urlPattern: string | null): string | null {
   if (row.canonical_url) return row.canonical_url;
   if (!urlPattern) return null;
   return urlPattern.replaceAll('{slug}', encodeURIComponent(row.slug)).replaceAll('{id}', String(row.id));
@@ -107,7 +107,32 @@ function vacancyUrl(row: TVacancyRow, urlPattern: string | null): string | null 
 
 const named = (view: TVacancyView) => (ref: TTaxonomyRef) => ({ id: ref.id, name: label(ref.name, view) });
 
-export function toVacancyListItem(row: TVacancyRow, taxonomies: TVacancyTaxonomies | undefined, view: TVacancyView): TVacancyListItem {
+/** The entries of `ids` that `refs` knows, in the order of `ids`. */
+function known<T>(ids: number[], refs: Map<number, T>): T[] {
+  return ids.flatMap((id) => {
+    const ref = refs.get(id);
+    return ref === undefined ? [] : [ref];
+  });
+}
+
+/** Whether `refs` has every id the rows refer to (else they were read after a change `refs` predates). */
+export function referencesCover(rows: TVacancyBaseRow[], refs: TVacancyReferences): boolean {
+  return rows.every(
+    (row) =>
+      (row.location_id === null || refs.locations.has(row.location_id)) &&
+      (row.department_id === null || refs.departments.has(row.department_id)) &&
+      (row.company_location_id === null || refs.companyLocations.has(row.company_location_id)) &&
+      row.job_type_ids.every((id) => refs.job_types.has(id)) &&
+      row.experience_level_ids.every((id) => refs.experience_levels.has(id)) &&
+      row.education_level_ids.every((id) => refs.education_levels.has(id)) &&
+      row.tag_ids.every((id) => refs.tags.has(id)),
+  );
+}
+
+export function toVacancyListItem(row: TVacancyBaseRow, refs: TVacancyReferences, view: TVacancyView): TVacancyListItem {
+  const location = row.location_id === null ? undefined : refs.locations.get(row.location_id);
+  const department = row.department_id === null ? undefined : refs.departments.get(row.department_id);
+  const companyLocation = row.company_location_id === null ? undefined : refs.companyLocations.get(row.company_location_id);
   const item: TVacancyListItem = {
     id: row.id,
     slug: row.slug,
@@ -121,25 +146,21 @@ export function toVacancyListItem(row: TVacancyRow, taxonomies: TVacancyTaxonomi
     published_at: iso(row.published_at ?? row.created_at),
     ends_at: isoOrNull(row.ends_at),
     created_at: iso(row.created_at),
-    location:
-      row.location_id === null
-        ? null
-        : { id: row.location_id, slug: row.location_slug ?? '', name: row.location_name ?? '', city: row.location_city, country_code: row.location_country_code },
-    department: row.department_id === null ? null : { id: row.department_id, name: label(row.department_name, view) },
-    job_types: (taxonomies?.job_types ?? []).map(named(view)),
-    experience_levels: (taxonomies?.experience_levels ?? []).map(named(view)),
-    education_levels: (taxonomies?.education_levels ?? []).map(named(view)),
-    tags: (taxonomies?.tags ?? []).map((tag) => ({ id: tag.id, name: label(tag.name, view), parent_id: tag.parent_id })),
-    company_location:
-      row.company_location_id === null
-        ? null
-        : {
-            id: row.company_location_id,
-            name: row.company_location_name ?? '',
-            city: row.company_location_city,
-            country_code: row.company_location_country_code,
-            ...(view.includeCompanyName ? { company_name: row.company_name ?? '' } : {}),
-          },
+    location: location ? { id: location.id, slug: location.slug, name: location.name, city: location.city, country_code: location.country_code } : null,
+    department: department ? { id: department.id, name: label(department.name, view) } : null,
+    job_types: known(row.job_type_ids, refs.job_types).map(named(view)),
+    experience_levels: known(row.experience_level_ids, refs.experience_levels).map(named(view)),
+    education_levels: known(row.education_level_ids, refs.education_levels).map(named(view)),
+    tags: known(row.tag_ids, refs.tags).map((tag) => ({ id: tag.id, name: label(tag.name, view), parent_id: tag.parent_id })),
+    company_location: companyLocation
+      ? {
+          id: companyLocation.id,
+          name: companyLocation.name,
+          city: companyLocation.city,
+          country_code: companyLocation.country_code,
+          ...(view.includeCompanyName ? { company_name: companyLocation.company_name ?? '' } : {}),
+        }
+      : null,
   };
   if (view.includeMedia) {
     const image = row.header_image;
@@ -155,8 +176,8 @@ export function toVacancyListItem(row: TVacancyRow, taxonomies: TVacancyTaxonomi
   return item;
 }
 
-export function toVacancyDetail(row: TVacancyDetailRow, taxonomies: TVacancyTaxonomies | undefined, view: TVacancyView): TVacancyDetail {
-  return { ...toVacancyListItem(row, taxonomies, view), description: row.description, requirements: row.requirements, offer: row.offer };
+export function toVacancyDetail(row: TVacancyBaseDetailRow, refs: TVacancyReferences, view: TVacancyView): TVacancyDetail {
+  return { ...toVacancyListItem(row, refs, view), description: row.description, requirements: row.requirements, offer: row.offer };
 }
 
 /** Facet order: count desc, then lower-cased name (or code) asc, then id asc. */

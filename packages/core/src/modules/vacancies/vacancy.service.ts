@@ -11,13 +11,17 @@ import {
   countVacancies,
   findUnknownFilterReferences,
   findVacancyPage,
-  findVacancyTaxonomies,
+  findTagsWithDescendants,
+  findVacancyReferences,
   findVisibleVacancyBySlug,
   type TSortDirection,
+  type TVacancyBaseRow,
+  type TVacancyReferences,
   type TVacancySort,
 } from './vacancy.repository.ts';
 import {
   facetTotal,
+  referencesCover,
   toVacancyDetail,
   toVacancyFacets,
   toVacancyListItem,
@@ -51,7 +55,29 @@ async function resolveFilters(ctx: TVacancyReadContext, input: TVacancyFilterInp
     for (const { path } of unknown) errors[path] = [`The selected ${attributeName(path.split('.'))} is invalid.`];
     throw AppError.validation(errors);
   }
-  return toVacancyFilters(input);
+  const filters = toVacancyFilters(input);
+  return { ...filters, matchingTagIds: await findTagsWithDescendants(ctx.db, filters.tagIds) };
+}
+
+/** Equal filters in any spelling (order, duplicates, one id or a list) share one key. */
+function filtersKey(filters: TVacancyFilters): string {
+  const ids = (list: number[]) => [...new Set(list)].sort((a, b) => a - b);
+  return JSON.stringify([
+    filters.language ?? null,
+    filters.search ?? null,
+    ids(filters.locationIds),
+    ids(filters.departmentIds),
+    ids(filters.companyLocationIds),
+    ids(filters.jobTypeIds),
+    ids(filters.experienceLevelIds),
+    ids(filters.educationLevelIds),
+    ids(filters.tagIds),
+  ]);
+}
+
+/** Facet counts of a filter (GET /vacancies/facets and include=facets share them), once per version. */
+function facetCounts(ctx: TVacancyReadContext, filters: TVacancyFilters, version: string | undefined) {
+  return ctx.services.content.shared(ctx.db, ctx.tenant.id, `vacancies.facets:${filtersKey(filters)}`, version, () => countFacets(ctx.db, filters));
 }
 
 /** Everything an answer depends on besides the tenant's content: the request and the tenant's settings. */
@@ -64,23 +90,30 @@ export type TListVacanciesRequest = TVacancyFilterInput &
 
 export type TVacancyList = TPage<TVacancyListItem> & { facets?: TVacancyFacets };
 
+/**
+ * The names the rows refer to: the tenant's references at the content version the answer is cached under,
+ * read again if the rows refer to something newer (they were read after a change committed meanwhile).
+ */
+async function referencesFor(ctx: TVacancyReadContext, version: string | undefined, rows: TVacancyBaseRow[]): Promise<TVacancyReferences> {
+  const shared = await ctx.services.content.shared(ctx.db, ctx.tenant.id, 'vacancy-references', version, () => findVacancyReferences(ctx.db));
+  return referencesCover(rows, shared) ? shared : findVacancyReferences(ctx.db);
+}
+
 export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TVacancyList> {
   const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
     key: cacheKey(ctx, 'vacancies.list', input),
     viewCounts: 'vacancies',
-    compute: async () => {
+    compute: async (version) => {
       const filters = await resolveFilters(ctx, input);
       const view = viewOf(ctx, input.language, input);
       const [rows, total, facetRows] = await Promise.all([
         findVacancyPage(ctx.db, filters, { sort: input.sort, direction: input.sort_direction }, { limit: input.per_page, offset: pageOffset(input.page, input.per_page) }),
-        countVacancies(ctx.db, filters),
-        input.include === 'facets' ? countFacets(ctx.db, filters) : undefined,
+        // Every page and sort of one filter shows the same total (and facets): computed once per version.
+        ctx.services.content.shared(ctx.db, ctx.tenant.id, `vacancies.total:${filtersKey(filters)}`, version, () => countVacancies(ctx.db, filters)),
+        input.include === 'facets' ? facetCounts(ctx, filters, version) : undefined,
       ]);
-      const taxonomies = await findVacancyTaxonomies(
-        ctx.db,
-        rows.map((row) => row.id),
-      );
-      const items = rows.map((row) => toVacancyListItem(row, taxonomies.get(row.id), view));
+      const refs = await referencesFor(ctx, version, rows);
+      const items = rows.map((row) => toVacancyListItem(row, refs, view));
       const facets = facetRows ? toVacancyFacets(facetRows, filters, view) : undefined;
       return { value: { items, total, facets }, viewIds: items.map((item) => item.id) };
     },
@@ -93,9 +126,9 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
 export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<{ data: TVacancyFacets; meta: { total: number } }> {
   const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
     key: cacheKey(ctx, 'vacancies.facets', input),
-    compute: async () => {
+    compute: async (version) => {
       const filters = await resolveFilters(ctx, input);
-      const rows = await countFacets(ctx.db, filters);
+      const rows = await facetCounts(ctx, filters, version);
       return { value: { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } } };
     },
   });
@@ -110,11 +143,11 @@ export async function getVacancy(
   const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
     key: cacheKey(ctx, 'vacancies.detail', input),
     viewCounts: 'vacancies',
-    compute: async () => {
+    compute: async (version) => {
       const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
       if (!row) return { value: null };
-      const taxonomies = await findVacancyTaxonomies(ctx.db, [row.id]);
-      return { value: toVacancyDetail(row, taxonomies.get(row.id), viewOf(ctx, input.language, input)), viewIds: [row.id] };
+      const refs = await referencesFor(ctx, version, [row]);
+      return { value: toVacancyDetail(row, refs, viewOf(ctx, input.language, input)), viewIds: [row.id] };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
