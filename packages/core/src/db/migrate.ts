@@ -13,6 +13,13 @@ export async function migrateUp(orm: MikroORM): Promise<string[]> {
 
 /** Refuses to serve when the database schema is behind this code (deploy units never migrate by themselves). */
 export async function assertSchemaCurrent(orm: MikroORM): Promise<void> {
+  // The migrator reads an unreachable database as one without migrations: ask it something first.
+  try {
+    await orm.em.fork().execute('select 1');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new Error(`Cannot reach the database at DATABASE_URL${code ? ` (${code})` : ''}: ${(error as Error).message}`);
+  }
   const pending = await orm.migrator.getPending();
   if (pending.length > 0) {
     throw new Error(
