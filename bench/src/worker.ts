@@ -9,6 +9,7 @@ import { openOrm } from '@careers/core/db/orm.ts';
 import { kyselyOf, type TDb } from '@careers/core/db/kysely.ts';
 import type { TBenchEnvironment } from './harness.ts';
 import type { TScenario, TScenarioResult } from './scenario.ts';
+import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url));
 /** pdf-lib and docx are core's (test-fixture) dependencies; they are loaded from there. */
@@ -156,7 +157,7 @@ async function runPhase(environment: TBenchEnvironment, db: TDb, kind: TKind, co
     ids.push(body.processing_id);
   }
 
-  const worker: ChildProcess = spawn(process.execPath, [WORKER_MAIN], {
+  const worker: ChildProcess = spawn(process.execPath, [...WORKER_NODE_FLAGS, WORKER_MAIN], {
     env: { PATH: process.env.PATH ?? '', DATABASE_URL: environment.databaseUrl, LOG_LEVEL: 'info', JOB_POLLING_INTERVAL_SECONDS: '0.5' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { ContentCache } from '@careers/core/modules/content/content-cache.ts';
+import { ContentCache, estimateBytes } from '@careers/core/modules/content/content-cache.ts';
 import { ContentStateReader } from '@careers/core/modules/content/content.repository.ts';
 import { tenantKysely } from '@careers/core/db/kysely.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
@@ -102,15 +102,24 @@ describe('cached public reads', () => {
     expect((await api.get('/vacancies/job-2', KEY)).status).toBe(404);
   });
 
-  it('see a reported canonical URL at once', async () => {
+  it('see a reported canonical URL at once, without throwing the cache away', async () => {
     await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1)])] });
     const job1 = (body: { data: Array<{ id: number; url: string }> }) => body.data.find((v) => v.id === 1)?.url;
     const before = (await api.get('/vacancies/job-1', KEY)).body.data.url;
     expect(job1((await api.get('/vacancies', KEY)).body)).toBe(before);
     const url = 'https://umbrella.example/jobs/job-1-reported';
+    const version = async () => (await query(databaseUrl, `select content_version from tenants where slug = 'umbrella'`))[0]?.content_version;
+    const versionBefore = await version();
+    const hitsBefore = api.services.content.hits;
     expect((await api.post('/vacancies/job-1/canonical-url', { url }, KEY_WRITE)).status).toBe(200);
     expect((await api.get('/vacancies/job-1', KEY)).body.data.url).toBe(url);
     expect(job1((await api.get('/vacancies', KEY)).body)).toBe(url);
+    // A reported URL is a live field, read with every request: the cached answers stay valid.
+    expect(await version()).toBe(versionBefore);
+    expect(api.services.content.hits - hitsBefore).toBe(2);
+    // Cleared by hand: the tenant's pattern applies again.
+    await query(databaseUrl, 'update vacancies set canonical_url = null where id = 1');
+    expect((await api.get('/vacancies/job-1', KEY)).body.data.url).toBe(before);
   });
 
   it('show view counts as written, not as cached, under an unchanged ETag', async () => {
@@ -174,8 +183,8 @@ describe('ContentStateReader', () => {
     expect(states[1].version).toBe(version);
     // The two later requests shared one query: one state, with the view counts both asked for.
     expect(states[2]).toBe(states[1]);
-    expect(states[1].views.vacancies.get(2)).toBe(6);
-    expect(states[0].views.vacancies.get(1)).toBe(5);
+    expect(states[1].live.vacancies.get(2)?.views_count).toBe(6);
+    expect(states[0].live.vacancies.get(1)?.views_count).toBe(5);
   });
 });
 
@@ -205,5 +214,13 @@ describe('ContentCache', () => {
     // The most recent entry survived the eviction; the first did not.
     expect((await cache.read(db, tenantId, { key: 'big-99', compute: async () => ({ value: 'recomputed' }) })).value).toBe(big);
     expect((await cache.read(db, tenantId, { key: 'big-0', compute: async () => ({ value: 'recomputed' }) })).value).toBe('recomputed');
+  });
+});
+
+describe('estimateBytes', () => {
+  it('counts what Maps hold (the shared reference tables are Maps)', () => {
+    const names = new Map([1, 2, 3].map((id) => [id, { id, name: 'x'.repeat(1_000) }]));
+    expect(estimateBytes({ names })).toBeGreaterThan(3 * 1_000);
+    expect(estimateBytes({ names })).toBe(estimateBytes({ names: [...names.values()] }));
   });
 });

@@ -7,6 +7,7 @@ import { createBoss } from '@careers/core/jobs/boss.ts';
 import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
 import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
 import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
+import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
@@ -18,7 +19,7 @@ type TWorker = { child: ChildProcess; exited: Promise<{ code: number | null; sig
 
 /** The real worker process (`apps/worker/src/main.ts`), started as `pnpm start:worker` would. */
 async function startWorker(env: Record<string, string>): Promise<TWorker> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       DATABASE_URL: pipeline.url,
@@ -74,7 +75,7 @@ describe('the worker process', () => {
     await dropper.connect();
     await dropper.query('drop schema if exists pgboss cascade');
     await dropper.end();
-    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: bare.toString() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, MAIN], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: bare.toString() }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);

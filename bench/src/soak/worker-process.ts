@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@careers/core/db/embedded.ts';
+import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../../apps/worker/src/main.ts', import.meta.url));
 
@@ -42,7 +43,7 @@ export async function heapUsedMb(metricsUrl: string): Promise<number | undefined
  */
 export async function startWorker(databaseUrl: string): Promise<TWorkerProcess> {
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, [WORKER_MAIN], {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, WORKER_MAIN], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WORKER_METRICS_PORT: String(metricsPort), WORKER_METRICS_HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -14,7 +14,7 @@ import { openOrm } from '../db/orm.ts';
 import { migrateUp } from '../db/migrate.ts';
 import { kyselyOf } from '../db/kysely.ts';
 import { coreEnv } from '../env.ts';
-import { API_NODE_FLAGS } from '../lib/boot.ts';
+import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from '../lib/boot.ts';
 import { importTenantDocument } from '../modules/tenants/import/tenant-import.service.ts';
 import { buildDemoDocument, DEMO_ADMIN, DEMO_API_KEY } from '../demo/demo-tenant.ts';
 
@@ -87,7 +87,7 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 run('api', 'apps/api/src/main.ts', { PORT: String(apiPort) }, API_NODE_FLAGS);
-run('worker', 'apps/worker/src/main.ts', {});
+run('worker', 'apps/worker/src/main.ts', {}, WORKER_NODE_FLAGS);
 run('admin', 'apps/admin/src/server/main.ts', { ADMIN_PORT: String(adminPort) });
 
 const apiBase = `http://127.0.0.1:${apiPort}/v1`;

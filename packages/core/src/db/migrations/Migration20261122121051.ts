@@ -31,8 +31,9 @@ const LINK_TABLES: Array<[table: string, column: string, owner: string]> = [
  * public content — whoever runs it (import, API, a migration, a hand-written fix). Readers key their caches by
  * the tenant row's version, so every API process sees a change as soon as it is committed. Statement-level
  * triggers with transition tables: one bump per statement and tenant, however many rows it touches. An update
- * that only adds view counts (the batched view counter), or writes the values a row already has (a repeated
- * import), is not a content change.
+ * that only changes live fields (view counts from the batched counter, a vacancy's reported canonical URL), or
+ * writes the values a row already has (a repeated import), is not a content change: readers take live fields
+ * fresh with every version (see ContentCache).
  */
 export class Migration20261122121051 extends Migration {
   override name = 'Migration20261122121051';
@@ -44,11 +45,12 @@ export class Migration20261122121051 extends Migration {
     this.addSql(`create function careers_bump_content_version() returns trigger language plpgsql as $$
 begin
   -- Transition tables exist only for the operations that define them: previous_rows only in UPDATE.
-  -- An update that changes nothing but view counts (or nothing at all: an upsert of the same values) is no change.
+  -- An update that changes nothing but live fields — view counts, a vacancy's reported canonical URL — or nothing
+  -- at all (an upsert of the same values) is no change: readers take live fields fresh with every version.
   if TG_OP = 'UPDATE' then
     if not exists (
       select 1 from previous_rows p join changed_rows c on c.id = p.id
-      where (to_jsonb(p) - 'views_count') is distinct from (to_jsonb(c) - 'views_count')
+      where (to_jsonb(p) - 'views_count' - 'canonical_url') is distinct from (to_jsonb(c) - 'views_count' - 'canonical_url')
     ) then
       return null;
     end if;

@@ -1,5 +1,5 @@
 import type { TDb } from '../../db/kysely.ts';
-import { ContentStateReader, msUntilNextVisibilityChange, type TViewCountedTable } from './content.repository.ts';
+import { ContentStateReader, msUntilNextVisibilityChange, type TLiveFields, type TViewCountedTable } from './content.repository.ts';
 
 /**
  * A per-process cache of answers computed from a tenant's public content (vacancy pages, facets, details,
@@ -12,8 +12,9 @@ import { ContentStateReader, msUntilNextVisibilityChange, type TViewCountedTable
  *   process;
  * - an entry never outlives the next moment a vacancy becomes visible or hidden by time alone
  *   (`published_at` / `ends_at` passing), nor `MAX_AGE_MS`;
- * - view counts are not part of the entry: they come fresh with the version, so they are as current as the
- *   batched counter has written them (at most a second late), never as old as the entry.
+ * - view counts (and vacancies' reported canonical URLs) are not part of the entry: they come fresh with the
+ *   version, so they are as current as the batched counter has written them (at most a second late), never as
+ *   old as the entry — and reporting a URL does not throw the tenant's cache away.
  *
  * Misses for one key at one version share one computation. Entries are evicted least recently used once their
  * estimated size passes the byte budget.
@@ -30,14 +31,14 @@ export type TComputed<T> = { value: T; viewIds?: readonly number[] };
 export type TContentRead<T> = {
   /** Cache key within the tenant: everything the answer depends on besides the tenant's content. */
   key: string;
-  /** The table whose view counts the answer shows, if any. */
+  /** The table whose live fields (view counts, canonical URLs) the answer shows, if any. */
   viewCounts?: TViewCountedTable;
   /** Computes the answer; `version` is the content version it will be cached under (unset: not cached). */
   compute: (version: string | undefined) => Promise<TComputed<T>>;
 };
 
-/** The answer, and the view counts to show for its rows (absent when it was just computed, counts included). */
-export type TContentAnswer<T> = { value: T; views?: Map<number, number> };
+/** The answer, and the live fields to show for its rows (absent when it was just computed, fields included). */
+export type TContentAnswer<T> = { value: T; live?: Map<number, TLiveFields> };
 
 export class ContentCache {
   readonly #maxBytes: number;
@@ -68,7 +69,7 @@ export class ContentCache {
       this.#entries.delete(key);
       this.#entries.set(key, entry);
       this.hits++;
-      return { value: entry.value as T, views: request.viewCounts ? state.views[request.viewCounts] : undefined };
+      return { value: entry.value as T, live: request.viewCounts ? state.live[request.viewCounts] : undefined };
     }
     if (entry) this.#remove(key, entry);
     this.misses++;
@@ -187,16 +188,9 @@ export class ContentCache {
   }
 }
 
-/** Rough size in memory of a JSON-like value (UTF-16 text of its JSON, plus object overhead). */
-function estimateBytes(value: unknown): number {
-  return (JSON.stringify(value)?.length ?? 0) * 3;
+/** Rough size in memory of a JSON-like value (UTF-16 text of its JSON, plus object overhead); Maps count their values. */
+export function estimateBytes(value: unknown): number {
+  const json = JSON.stringify(value, (_key, entry: unknown) => (entry instanceof Map ? [...entry.values()] : entry));
+  return (json?.length ?? 0) * 3;
 }
 
-/** Lays fresh view counts over cached rows that carry `id` and `views_count`. */
-export function withViewCounts<T extends { id: number; views_count: number }>(rows: readonly T[], views: Map<number, number> | undefined): T[] {
-  if (!views) return rows as T[];
-  return rows.map((row) => {
-    const count = views.get(row.id);
-    return count === undefined || count === row.views_count ? row : { ...row, views_count: count };
-  });
-}

@@ -1,13 +1,20 @@
 import { sql } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 
-/** The tables whose rows carry a view counter the content cache lays over cached answers. */
+/** The tables whose rows carry live fields the content cache lays over cached answers. */
 export type TViewCountedTable = 'vacancies' | 'articles';
 
-export type TContentState = { version: string; views: Record<TViewCountedTable, Map<number, number>> };
+/**
+ * Fields that change on their own, often, and are not content changes (the triggers ignore updates of only
+ * these): a row's view counter and, for vacancies, the canonical URL career sites report. They are read fresh
+ * with every version instead of being cached.
+ */
+export type TLiveFields = { views_count: number; canonical_url?: string | null };
+
+export type TContentState = { version: string; live: Record<TViewCountedTable, Map<number, TLiveFields>> };
 
 /**
- * The tenant's content version and the current view counts of the given rows, in one round trip.
+ * The tenant's content version and the live fields of the given rows, in one round trip.
  * The version is the tenant row's `xmin`: the content triggers (see the content-version migration) update that
  * row in every transaction that changes the tenant's public content, and so does any change of its settings.
  */
@@ -17,16 +24,20 @@ export async function readContentState(db: TDb, ids: Record<TViewCountedTable, r
     if (ids[table].length === 0) continue;
     // Both tables have `id` and `views_count`; the tenant scope applies to either.
     const counted = `${table} as counted` as 'vacancies as counted';
+    const fields = table === 'vacancies' ? sql`, ${sql.ref('counted.canonical_url')}` : sql``;
     query = query.select((eb) =>
       eb
         .selectFrom(counted)
-        .select(sql<Array<[number, number]>>`coalesce(json_agg(json_build_array(${sql.ref('counted.id')}, ${sql.ref('counted.views_count')})), '[]'::json)`.as('views'))
+        .select(sql<Array<[number, number, (string | null)?]>>`coalesce(json_agg(json_build_array(${sql.ref('counted.id')}, ${sql.ref('counted.views_count')}${fields})), '[]'::json)`.as('live'))
         .where(sql.ref('counted.id'), '=', sql<number>`any(${[...ids[table]]}::int[])`)
-        .as(`${table}_views` as 'vacancies_views'),
+        .as(`${table}_live` as 'vacancies_live'),
     ) as unknown as typeof query;
   }
-  const row = (await query.executeTakeFirst()) as { version: string; vacancies_views?: Array<[number, number]>; articles_views?: Array<[number, number]> } | undefined;
-  return { version: row?.version ?? '', views: { vacancies: new Map(row?.vacancies_views ?? []), articles: new Map(row?.articles_views ?? []) } };
+  type TRows = Array<[number, number, (string | null)?]>;
+  const row = (await query.executeTakeFirst()) as { version: string; vacancies_live?: TRows; articles_live?: TRows } | undefined;
+  const live = (rows: TRows | undefined) =>
+    new Map((rows ?? []).map(([id, views_count, canonical_url]): [number, TLiveFields] => [id, canonical_url === undefined ? { views_count } : { views_count, canonical_url }]));
+  return { version: row?.version ?? '', live: { vacancies: live(row?.vacancies_live), articles: live(row?.articles_live) } };
 }
 
 type TBatch = { ids: Record<TViewCountedTable, Set<number>>; result: Promise<TContentState>; start: () => void };

@@ -3,6 +3,7 @@ import { iso, isoOrNull } from '../../lib/dates.ts';
 import { countryName, pickTranslation } from '../../lib/i18n.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TVacancyFilters } from './vacancy-filters.ts';
+import type { TLiveFields } from '../content/content.repository.ts';
 import type { TFacetCountRow, TFacetGroup, TTaxonomyRef, TVacancyBaseDetailRow, TVacancyBaseRow, TVacancyReferences } from './vacancy.repository.ts';
 
 // ---- Response shapes ----
@@ -99,7 +100,7 @@ function label(names: TTranslations | string | null, view: Pick<TVacancyView, 'l
   return pickTranslation(names, view.language, view.defaultLanguage) ?? '';
 }
 
-function vacancyUrl(row: TVacancyBaseRow, urlPattern: string | null): string | null {
+function vacancyUrl(row: Pick<TVacancyBaseRow, 'canonical_url' | 'slug' | 'id'>, urlPattern: string | null): string | null {
   if (row.canonical_url) return row.canonical_url;
   if (!urlPattern) return null;
   return urlPattern.replaceAll('{slug}', encodeURIComponent(row.slug)).replaceAll('{id}', String(row.id));
@@ -174,6 +175,20 @@ export function toVacancyListItem(row: TVacancyBaseRow, refs: TVacancyReferences
       : null;
   }
   return item;
+}
+
+/**
+ * Lays a vacancy's live fields (read fresh with every request: views, reported canonical URL) over an answer
+ * computed earlier; `url` follows the canonical URL, else the tenant's pattern.
+ */
+export function withLiveFields<T extends TVacancyListItem>(items: readonly T[], live: Map<number, TLiveFields> | undefined, urlPattern: string | null): T[] {
+  if (!live) return items as T[];
+  return items.map((item) => {
+    const fields = live.get(item.id);
+    if (!fields) return item;
+    const url = vacancyUrl({ canonical_url: fields.canonical_url ?? null, slug: item.slug, id: item.id }, urlPattern);
+    return fields.views_count === item.views_count && url === item.url ? item : { ...item, views_count: fields.views_count, url };
+  });
 }
 
 export function toVacancyDetail(row: TVacancyBaseDetailRow, refs: TVacancyReferences, view: TVacancyView): TVacancyDetail {

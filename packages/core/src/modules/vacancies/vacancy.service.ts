@@ -4,7 +4,7 @@ import { pageOffset, paginate, type TPage } from '../../lib/pagination.ts';
 import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../../lib/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
-import { withViewCounts, type ContentCache } from '../content/content-cache.ts';
+import type { ContentCache } from '../content/content-cache.ts';
 import { filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
 import {
   countFacets,
@@ -25,6 +25,7 @@ import {
   toVacancyDetail,
   toVacancyFacets,
   toVacancyListItem,
+  withLiveFields,
   type TVacancyDetail,
   type TVacancyFacets,
   type TVacancyListItem,
@@ -119,7 +120,7 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
     },
   });
   const { items, total, facets } = answer.value;
-  const page = paginate(withViewCounts(items, answer.views), total, input.page, input.per_page, ctx.url);
+  const page = paginate(withLiveFields(items, answer.live, ctx.tenant.urlPattern), total, input.page, input.per_page, ctx.url);
   return facets ? { ...page, facets } : page;
 }
 
@@ -152,6 +153,6 @@ export async function getVacancy(
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
   ctx.views.record('vacancies', answer.value.id);
-  const [detail] = withViewCounts([answer.value], answer.views);
+  const [detail] = withLiveFields([answer.value], answer.live, ctx.tenant.urlPattern);
   return { data: detail! };
 }
