@@ -21,7 +21,8 @@ export type TBenchEnvironment = {
   stop: () => Promise<void>;
 };
 
-function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+/** A process's resident set (now, or its high-water mark) in kB, from /proc; 0 once it is gone. */
+export function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match?.[1] ? Number(match[1]) : 0;

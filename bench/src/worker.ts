@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,7 +6,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { installJobQueues } from '@careers/core/jobs/install.ts';
 import { openOrm } from '@careers/core/db/orm.ts';
 import { kyselyOf, type TDb } from '@careers/core/db/kysely.ts';
-import type { TBenchEnvironment } from './harness.ts';
+import { procStatusKb, type TBenchEnvironment } from './harness.ts';
 import type { TScenario, TScenarioResult } from './scenario.ts';
 import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
 
@@ -124,15 +123,6 @@ async function sizedPhoto(kind: TKind): Promise<Buffer> {
     side = Math.round(side * Math.sqrt(TARGET_BYTES / size));
   }
   return noisePng(side, side, 7);
-}
-
-function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match?.[1] ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -26,9 +26,8 @@ const TAGS = [
   { name: 'Operations', description: 'Documentation, liveness, readiness and metrics (extensions; no API key)' },
 ];
 
-/** The exact public body of one error code, as a schema with every value fixed. */
-function errorBodySchema(code: TErrorCode): TJson {
-  const body = new AppError(code).toBody() as unknown as Record<string, string>;
+/** A JSON body as a schema with every value fixed (the error bodies are constant strings). */
+function fixedBodySchema(body: Record<string, string>): TJson {
   return {
     type: 'object',
     required: Object.keys(body),
@@ -36,6 +35,11 @@ function errorBodySchema(code: TErrorCode): TJson {
     properties: Object.fromEntries(Object.entries(body).map(([key, value]) => [key, { type: 'string', const: value }])),
     example: body,
   };
+}
+
+/** The exact public body of one error code. */
+function errorBodySchema(code: TErrorCode): TJson {
+  return fixedBodySchema(new AppError(code).toBody() as unknown as Record<string, string>);
 }
 
 const ERROR_SCHEMAS: Record<string, TErrorCode> = {
@@ -89,14 +93,7 @@ function componentSchemas(): TJson {
 
 /** The 403 body of a key that lacks `scope`. */
 function insufficientScopeSchema(scope: string): TJson {
-  const body = AppError.insufficientScope(scope).toBody() as unknown as Record<string, string>;
-  return {
-    type: 'object',
-    required: Object.keys(body),
-    additionalProperties: false,
-    properties: Object.fromEntries(Object.entries(body).map(([key, value]) => [key, { type: 'string', const: value }])),
-    example: body,
-  };
+  return fixedBodySchema(AppError.insufficientScope(scope).toBody() as unknown as Record<string, string>);
 }
 
 const ref = (name: string): TJson => ({ $ref: `#/components/schemas/${name}` });

@@ -1,19 +1,14 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@careers/core/db/embedded.ts';
 import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
+import { procStatusKb } from '../harness.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../../apps/worker/src/main.ts', import.meta.url));
 
 export function rssMb(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match?.[1] ? Math.round((Number(match[1]) / 1024) * 10) / 10 : 0;
-  } catch {
-    return 0;
-  }
+  return Math.round((procStatusKb(pid, 'VmRSS') / 1024) * 10) / 10;
 }
 
 export type TWorkerProcess = {

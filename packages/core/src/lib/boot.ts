@@ -86,8 +86,8 @@ export function stopGracefullyOnSignal(server: Server, log: Logger, timeoutMs: n
 export const API_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=30'];
 
 /**
- * Node flags of the worker (`pnpm start:worker` passes the same in apps/worker/package.json): the same sizing.
+ * Node flags of the worker (`pnpm start:worker` passes the same in apps/worker/package.json): the API's sizing.
  * A resume job allocates a lot for a moment (the file, pdf.js's structures) and keeps nothing; with V8's
  * default growing factor each burst left the old generation larger (`pnpm soak`: +12 % RSS over 10 minutes).
  */
-export const WORKER_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=30'];
+export const WORKER_NODE_FLAGS = API_NODE_FLAGS;

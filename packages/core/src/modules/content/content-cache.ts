@@ -62,29 +62,15 @@ export class ContentCache {
       return { value: (await request.compute(undefined)).value };
     }
     const key = `${tenantId}\u0000${request.key}`;
-    const entry = this.#entries.get(key);
-    const state = await this.#states.read(db, tenantId, request.viewCounts && entry ? { table: request.viewCounts, ids: entry.ids } : undefined);
-    if (entry && entry.version === state.version && Date.now() < entry.expiresAt) {
-      // Most recently used last.
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
+    const ids = this.#entries.get(key)?.ids;
+    const state = await this.#states.read(db, tenantId, request.viewCounts && ids ? { table: request.viewCounts, ids } : undefined);
+    const entry = this.#current(key, state.version);
+    if (entry) {
       this.hits++;
       return { value: entry.value as T, live: request.viewCounts ? state.live[request.viewCounts] : undefined };
     }
-    if (entry) this.#remove(key, entry);
     this.misses++;
-
-    const pendingKey = `${key}\u0000${state.version}`;
-    let computation = this.#pending.get(pendingKey) as Promise<TComputed<T>> | undefined;
-    if (!computation) {
-      computation = this.#compute(db, tenantId, key, state.version, request.compute);
-      this.#pending.set(pendingKey, computation);
-      void computation.then(
-        () => this.#pending.delete(pendingKey),
-        () => this.#pending.delete(pendingKey),
-      );
-    }
-    const computed = await computation;
+    const computed = await this.#computeOnce(db, tenantId, key, state.version, () => request.compute(state.version));
     return { value: computed.value };
   }
 
@@ -107,42 +93,40 @@ export class ContentCache {
   async shared<T>(db: TDb, tenantId: number, key: string, version: string | undefined, compute: () => Promise<T>): Promise<T> {
     if (version === undefined || this.#maxBytes === 0) return compute();
     const fullKey = `${tenantId}\u0000shared\u0000${key}`;
-    const entry = this.#entries.get(fullKey);
-    if (entry && entry.version === version && Date.now() < entry.expiresAt) {
-      this.#entries.delete(fullKey);
-      this.#entries.set(fullKey, entry);
-      return entry.value as T;
-    }
-    const pendingKey = `${fullKey}\u0000${version}`;
-    let computation = this.#pending.get(pendingKey) as Promise<TComputed<T>> | undefined;
-    if (!computation) {
-      computation = (async () => {
-        const expiresAt = Math.min(await this.#nextBoundary(db, tenantId, version), Date.now() + MAX_AGE_MS);
-        const value = await compute();
-        this.#store(fullKey, { version, expiresAt, value, ids: [] });
-        return { value };
-      })();
-      this.#pending.set(pendingKey, computation);
-      void computation.then(
-        () => this.#pending.delete(pendingKey),
-        () => this.#pending.delete(pendingKey),
-      );
-    }
-    return (await computation).value;
+    const entry = this.#current(fullKey, version);
+    if (entry) return entry.value as T;
+    return (await this.#computeOnce(db, tenantId, fullKey, version, async () => ({ value: await compute() }))).value;
   }
 
-  async #compute<T>(
-    db: TDb,
-    tenantId: number,
-    key: string,
-    version: string,
-    compute: (version: string) => Promise<TComputed<T>>,
-  ): Promise<TComputed<T>> {
-    // The boundary is read before the answer: a visibility change between the two then expires the entry at once.
-    const expiresAt = Math.min(await this.#nextBoundary(db, tenantId, version), Date.now() + MAX_AGE_MS);
-    const computed = await compute(version);
-    this.#store(key, { version, expiresAt, value: computed.value, ids: computed.viewIds ?? [] });
-    return computed;
+  /** The entry under `key` if it was computed at `version` and has not expired (it becomes the most recently used). */
+  #current(key: string, version: string): TEntry | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== version || Date.now() >= entry.expiresAt) {
+      this.#remove(key, entry);
+      return undefined;
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry;
+  }
+
+  /** Computes the answer of `key` at `version` once however many ask meanwhile, and keeps it while it is valid. */
+  #computeOnce<T>(db: TDb, tenantId: number, key: string, version: string, compute: () => Promise<TComputed<T>>): Promise<TComputed<T>> {
+    const pendingKey = `${key}\u0000${version}`;
+    const pending = this.#pending.get(pendingKey) as Promise<TComputed<T>> | undefined;
+    if (pending) return pending;
+    const computation = (async () => {
+      // The boundary is read before the answer: a visibility change between the two then expires the entry at once.
+      const expiresAt = Math.min(await this.#nextBoundary(db, tenantId, version), Date.now() + MAX_AGE_MS);
+      const computed = await compute();
+      this.#store(key, { version, expiresAt, value: computed.value, ids: computed.viewIds ?? [] });
+      return computed;
+    })();
+    this.#pending.set(pendingKey, computation);
+    const forget = () => this.#pending.delete(pendingKey);
+    void computation.then(forget, forget);
+    return computation;
   }
 
   #store(key: string, entry: Omit<TEntry, 'bytes'>): void {
@@ -186,6 +170,14 @@ export class ContentCache {
       this.#remove(key, entry);
     }
   }
+}
+
+/**
+ * The key of an answer within its tenant: everything it depends on besides the tenant's content — the kind of
+ * answer, the parsed request, and the tenant settings it is rendered with (labels' default language, URL pattern).
+ */
+export function contentKey(kind: string, tenant: { defaultLanguage: string; urlPattern: string | null }, input: unknown): string {
+  return JSON.stringify([kind, tenant.defaultLanguage, tenant.urlPattern, input]);
 }
 
 /** Rough size in memory of a JSON-like value (UTF-16 text of its JSON, plus object overhead); Maps count their values. */

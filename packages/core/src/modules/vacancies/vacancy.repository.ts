@@ -19,6 +19,20 @@ export type TSortDirection = 'asc' | 'desc';
 
 type TVacancyScope = ExpressionBuilder<TDB & { v: TDB['vacancies'] }, 'v'>;
 
+/** A vacancy's link tables: the column naming the linked value, and the row field that lists their ids. */
+const LINKS = {
+  jobTypes: { table: 'vacancy_job_types', column: 'job_type_id', ids: 'job_type_ids' },
+  experienceLevels: { table: 'vacancy_experience_levels', column: 'experience_level_id', ids: 'experience_level_ids' },
+  educationLevels: { table: 'vacancy_education_levels', column: 'education_level_id', ids: 'education_level_ids' },
+  tags: { table: 'vacancy_tags', column: 'tag_id', ids: 'tag_ids' },
+} as const;
+type TLink = (typeof LINKS)[keyof typeof LINKS];
+
+/** The rows of one link table that belong to the vacancy `v` (alias `x`; no tenant column: reached through `v`). */
+function linksOf(eb: TVacancyScope, link: TLink) {
+  return eb.selectFrom(`${link.table} as x` as 'vacancy_tags as x').whereRef('x.vacancy_id', '=', 'v.id');
+}
+
 /** LIKE pattern for a substring: `%`, `_` and the escape character `\` match themselves. */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -61,45 +75,16 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
     const pattern = sql<string>`lower(${containsPattern(filters.search)})`;
     conditions.push(eb.or([eb(eb.fn('lower', ['v.title']), 'like', pattern), eb(eb.fn('lower', ['v.summary']), 'like', pattern)]));
   }
-  if (filters.jobTypeIds.length > 0) {
-    conditions.push(
-      eb.exists(
-        eb.selectFrom('vacancy_job_types as x').select('x.vacancy_id').whereRef('x.vacancy_id', '=', 'v.id').where('x.job_type_id', 'in', filters.jobTypeIds),
-      ),
-    );
-  }
-  if (filters.experienceLevelIds.length > 0) {
-    conditions.push(
-      eb.exists(
-        eb
-          .selectFrom('vacancy_experience_levels as x')
-          .select('x.vacancy_id')
-          .whereRef('x.vacancy_id', '=', 'v.id')
-          .where('x.experience_level_id', 'in', filters.experienceLevelIds),
-      ),
-    );
-  }
-  if (filters.educationLevelIds.length > 0) {
-    conditions.push(
-      eb.exists(
-        eb
-          .selectFrom('vacancy_education_levels as x')
-          .select('x.vacancy_id')
-          .whereRef('x.vacancy_id', '=', 'v.id')
-          .where('x.education_level_id', 'in', filters.educationLevelIds),
-      ),
-    );
-  }
-  if (filters.tagIds.length > 0) {
-    conditions.push(
-      eb.exists(
-        eb
-          .selectFrom('vacancy_tags as x')
-          .select('x.vacancy_id')
-          .whereRef('x.vacancy_id', '=', 'v.id')
-          .where('x.tag_id', 'in', filters.matchingTagIds ?? tagsWithDescendants(db, filters.tagIds)),
-      ),
-    );
+  // Each: the link table, the ids the request names, the values a linked row must have (tags: with those below).
+  const links: Array<[TLink, readonly number[], unknown]> = [
+    [LINKS.jobTypes, filters.jobTypeIds, filters.jobTypeIds],
+    [LINKS.experienceLevels, filters.experienceLevelIds, filters.experienceLevelIds],
+    [LINKS.educationLevels, filters.educationLevelIds, filters.educationLevelIds],
+    [LINKS.tags, filters.tagIds, filters.matchingTagIds ?? tagsWithDescendants(db, filters.tagIds)],
+  ];
+  for (const [link, requested, values] of links) {
+    if (requested.length === 0) continue;
+    conditions.push(eb.exists(linksOf(eb, link).select('x.vacancy_id').where(sql.ref(`x.${link.column}`), 'in', values as never)));
   }
   return eb.and(conditions);
 }
@@ -107,18 +92,6 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
 /** Visible vacancies of the tenant that match the filters. */
 function matchingVacancies(db: TDb, filters: TVacancyFilters) {
   return db.selectFrom('vacancies as v').where((eb) => matchesFilters(db, eb, filters));
-}
-
-type TLinkTable = 'vacancy_job_types' | 'vacancy_experience_levels' | 'vacancy_education_levels' | 'vacancy_tags';
-
-/** The ids a vacancy links to in one link table, ordered (an index-only scan of the link's primary key). */
-function linkedIds(eb: TVacancyScope, table: TLinkTable, column: 'job_type_id' | 'experience_level_id' | 'education_level_id' | 'tag_id') {
-  const ids = eb
-    .selectFrom(`${table} as x` as 'vacancy_tags as x')
-    .select(sql.ref(`x.${column}`).as('id'))
-    .whereRef('x.vacancy_id', '=', 'v.id')
-    .orderBy(sql.ref(`x.${column}`));
-  return sql<number[]>`array(${ids})`;
 }
 
 const BASE_COLUMNS = [
@@ -143,14 +116,12 @@ const BASE_COLUMNS = [
   'company_location_id',
 ] as const;
 
-/** The ids of what the vacancy `v` refers to through its link tables. */
+/** The ids of what the vacancy `v` refers to through its link tables, each list ordered (index-only scans). */
 function linkedIdColumns(eb: TVacancyScope) {
-  return [
-    linkedIds(eb, 'vacancy_job_types', 'job_type_id').as('job_type_ids'),
-    linkedIds(eb, 'vacancy_experience_levels', 'experience_level_id').as('experience_level_ids'),
-    linkedIds(eb, 'vacancy_education_levels', 'education_level_id').as('education_level_ids'),
-    linkedIds(eb, 'vacancy_tags', 'tag_id').as('tag_ids'),
-  ];
+  return Object.values(LINKS).map((link) => {
+    const ids = linksOf(eb, link).select(sql.ref(`x.${link.column}`).as('id')).orderBy(sql.ref(`x.${link.column}`));
+    return sql<number[]>`array(${ids})`.as(link.ids);
+  });
 }
 
 /**

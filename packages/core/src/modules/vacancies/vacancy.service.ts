@@ -4,7 +4,7 @@ import { pageOffset, paginate, type TPage } from '../../lib/pagination.ts';
 import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../../lib/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
-import type { ContentCache } from '../content/content-cache.ts';
+import { contentKey, type ContentCache } from '../content/content-cache.ts';
 import { filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
 import {
   countFacets,
@@ -81,11 +81,6 @@ function facetCounts(ctx: TVacancyReadContext, filters: TVacancyFilters, version
   return ctx.services.content.shared(ctx.db, ctx.tenant.id, `vacancies.facets:${filtersKey(filters)}`, version, () => countFacets(ctx.db, filters));
 }
 
-/** Everything an answer depends on besides the tenant's content: the request and the tenant's settings. */
-function cacheKey(ctx: TVacancyReadContext, kind: string, input: unknown): string {
-  return JSON.stringify([kind, ctx.tenant.defaultLanguage, ctx.tenant.urlPattern, input]);
-}
-
 export type TListVacanciesRequest = TVacancyFilterInput &
   TViewFlags & { page: number; per_page: number; sort: TVacancySort; sort_direction: TSortDirection; include?: 'facets' | undefined };
 
@@ -102,7 +97,7 @@ async function referencesFor(ctx: TVacancyReadContext, version: string | undefin
 
 export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TVacancyList> {
   const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
-    key: cacheKey(ctx, 'vacancies.list', input),
+    key: contentKey('vacancies.list', ctx.tenant, input),
     viewCounts: 'vacancies',
     compute: async (version) => {
       const filters = await resolveFilters(ctx, input);
@@ -126,7 +121,7 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
 
 export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<{ data: TVacancyFacets; meta: { total: number } }> {
   const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
-    key: cacheKey(ctx, 'vacancies.facets', input),
+    key: contentKey('vacancies.facets', ctx.tenant, input),
     compute: async (version) => {
       const filters = await resolveFilters(ctx, input);
       const rows = await facetCounts(ctx, filters, version);
@@ -142,7 +137,7 @@ export async function getVacancy(
   input: TViewFlags & { slug: string; language?: string | undefined },
 ): Promise<{ data: TVacancyDetail }> {
   const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
-    key: cacheKey(ctx, 'vacancies.detail', input),
+    key: contentKey('vacancies.detail', ctx.tenant, input),
     viewCounts: 'vacancies',
     compute: async (version) => {
       const row = await findVisibleVacancyBySlug(ctx.db, input.slug);

@@ -1,4 +1,5 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import { contentKey } from '../../content/content-cache.ts';
 import type { z } from 'zod';
 import type { TDb } from '../../../db/kysely.ts';
 import type { TTenantContext } from '../../api-keys/api-key.verifier.ts';
@@ -13,7 +14,7 @@ export const getLocationProcedure = apiKeyProcedure('locations:read')
   .output(ZGetLocationOutput)
   .query(async ({ ctx, input }) => {
     const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
-      key: JSON.stringify(['locations.detail', ctx.tenant.defaultLanguage, input]),
+      key: contentKey('locations.detail', ctx.tenant, input),
       compute: async () => ({ value: await locationDetail(ctx, input) }),
     });
     if (!answer.value) throw new AppError('NOT_FOUND');

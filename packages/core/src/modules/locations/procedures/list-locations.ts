@@ -1,4 +1,5 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import { contentKey } from '../../content/content-cache.ts';
 import type { z } from 'zod';
 import type { TDb } from '../../../db/kysely.ts';
 import type { TTenantContext } from '../../api-keys/api-key.verifier.ts';
@@ -13,7 +14,7 @@ export const listLocationsProcedure = apiKeyProcedure('locations:read')
   .output(ZListLocationsOutput)
   .query(async ({ ctx, input }) => {
     const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
-      key: JSON.stringify(['locations.list', ctx.tenant.defaultLanguage, input]),
+      key: contentKey('locations.list', ctx.tenant, input),
       compute: async () => ({ value: await locationsPage(ctx, input) }),
     });
     return paginate(answer.value.items, answer.value.total, input.page, input.per_page, ctx.url);
