@@ -4,8 +4,9 @@ import { tenantKysely, type TDb } from '../../db/kysely.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { TProcessResumePayload } from '../../jobs/process-resume.job.ts';
 import { detectResumeType } from './resume-file.ts';
-import { extractResumeText, ResumeParseError } from './resume-text.ts';
-import { extractCandidateFields } from './resume-fields.ts';
+import { ResumeParseError } from './resume-text.ts';
+import type { CandidateFields } from './resume-fields.ts';
+import { parseResume } from './resume-parse.ts';
 import { saveResumeCandidate } from './resume-candidate.ts';
 
 export type TProcessResumeOutcome =
@@ -81,16 +82,15 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
     await markFailed(db, processingId, type.error);
     return { status: 'failed', error: type.error };
   }
-  let text: string;
+  let fields: CandidateFields;
   try {
-    text = await extractResumeText(bytes, type.kind, options.signal);
+    fields = await parseResume(bytes, type.kind, { signal: options.signal });
   } catch (error) {
     if (!(error instanceof ResumeParseError)) throw error;
     options.log.info({ err: error.cause }, 'resume could not be parsed');
     await markFailed(db, processingId, error.message);
     return { status: 'failed', error: error.message };
   }
-  const fields = extractCandidateFields(text);
 
   return em.transactional(async (tx) => {
     const txDb = tenantKysely(tx, tenantId);

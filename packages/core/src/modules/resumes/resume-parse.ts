@@ -1,0 +1,23 @@
+import type { ResumeKind } from './resume-file.ts';
+import { extractResumeText } from './resume-text.ts';
+import { extractCandidateFields, type CandidateFields } from './resume-fields.ts';
+
+export type TParseResumeOptions = {
+  /**
+   * ISO 3166-1 alpha-2 region for phone numbers written without a country code, when the resume itself names no
+   * country (the tenant's country).
+   */
+  defaultRegion?: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * Everything the worker reads from a resume file whose type is established: its text, then the candidate's details.
+ * One function, so it can run wherever the worker decides (e.g. isolated from the process that calls it).
+ *
+ * @throws ResumeParseError when the file is corrupt or not of the given kind.
+ */
+export async function parseResume(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<CandidateFields> {
+  const text = await extractResumeText(bytes, kind, options.signal);
+  return extractCandidateFields(text);
+}
