@@ -19,9 +19,6 @@ export const signInProcedure = publicProcedure
           message: `Too many sign-in attempts. Please try again in ${result.retryAfter} seconds.`,
         });
       }
-      if (result.reason === 'not_admin') {
-        throw new AppError('FORBIDDEN', { message: 'Only administrators can sign in to the dashboard.' });
-      }
       throw AppError.validation({ email: ['These credentials do not match our records.'] });
     }
     // A new sign-in replaces the session the browser had.
