@@ -3,7 +3,6 @@ import { createTestDatabase } from '@careers/core/testing/database.ts';
 // Brings in the types of what the global setup provides to createTestDatabase (erased at run time).
 import type {} from '@careers/core/testing/global-setup.ts';
 import { networkInterfaces } from 'node:os';
-import { createLogger } from '@careers/core';
 import { startMetricsServer, type TMetricsServer } from '@careers/core/lib/metrics-server.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
@@ -43,7 +42,7 @@ beforeAll(async () => {
     tenants: [tenant(`metrics-${suffix()}`, { api_keys: [READER, WRITER].map((k) => ({ ...k, name: `key ${k.id}` })), vacancies: [vacancy(21, SLUG)] })],
   });
   api = await startTestApi(url);
-  const started = await startMetricsServer(api.services.metrics, { port: 0, host: '127.0.0.1', log: createLogger('metrics-test'), name: 'API' });
+  const started = await startMetricsServer(api.services.metrics, { port: 0, host: '127.0.0.1', log: api.services.log, name: 'API' });
   if (!started) throw new Error('metrics endpoint did not start');
   endpoint = started;
 });
