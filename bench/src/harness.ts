@@ -13,6 +13,8 @@ const API_MAIN = fileURLToPath(new URL('../../apps/api/src/main.ts', import.meta
 export type TBenchEnvironment = {
   /** Base address of the API, with /v1. */
   baseUrl: string;
+  /** The API's GET /metrics, on its operations port (METRICS_PORT). */
+  metricsUrl: string;
   databaseUrl: string;
   /** RSS of the API process: now, and the highest value sampled (and the kernel's high-water mark). */
   rss: () => { currentMb: number; peakMb: number; highWaterMb: number };
@@ -57,8 +59,9 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
     }
 
     const port = await freePort();
+    const metricsPort = await freePort();
     api = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), API_MAIN], {
-      env: { ...process.env, DATABASE_URL: postgres.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env },
+      env: { ...process.env, DATABASE_URL: postgres.url, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn', ...options.env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     const child = api;
@@ -80,6 +83,7 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
 
     return {
       baseUrl,
+      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
       databaseUrl: postgres.url,
       rss: () => {
         const current = procStatusKb(pid, 'VmRSS');

@@ -166,7 +166,7 @@ try {
     const sample: TMemorySample = { t: elapsed(), apiRss: environment.rss().currentMb, workerRss: worker.rssMb() };
     samples.push(sample);
     if (tick++ % 5 === 0) {
-      void heapUsedMb(`${url}/metrics`).then((mb) => (sample.apiHeap = mb));
+      void heapUsedMb(environment.metricsUrl).then((mb) => (sample.apiHeap = mb));
       void heapUsedMb(worker.metricsUrl).then((mb) => (sample.workerHeap = mb));
     }
   }, 1000);

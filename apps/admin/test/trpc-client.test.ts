@@ -109,7 +109,8 @@ describe('typed tRPC client against the admin server', () => {
   it('gives a non-administrator no session and no access', async () => {
     const { client, jar } = dashboardClient(undefined, { batch: false });
     const refused = await rejection(client.admin.signIn.mutate({ email: seeded.recruiter.email, password: seeded.recruiter.password }));
-    expect(refused).toMatchObject({ httpStatus: 403, body: { message: 'Only administrators can sign in to the dashboard.' } });
+    // The same answer as a wrong password: it does not tell that the account exists.
+    expect(refused).toMatchObject({ httpStatus: 422, body: { message: 'The given data was invalid.', errors: { email: ['These credentials do not match our records.'] } } });
     expect(jar.setCookie).toBeUndefined();
     expect((await rejection(client.admin.keys.create.mutate({ name: 'x', scopes: [] }))).httpStatus).toBe(401);
   });
@@ -206,7 +207,15 @@ describe('request forgery and exposure', () => {
         body: JSON.stringify({ email: seeded.admin.email, password: seeded.admin.password }),
       });
       expect(response.status).toBe(200);
-      expect(response.headers.get('set-cookie')).toMatch(/^__Host-careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=\d+$/);
+      const setCookie = response.headers.get('set-cookie') ?? '';
+      expect(setCookie).toMatch(/^__Host-careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=\d+$/);
+      // Over https only the __Host- cookie is a session: a plain one (which a sibling subdomain could plant) is not.
+      const token = setCookie.split(';')[0]?.split('=')[1] ?? '';
+      const me = (cookie: string, proto: string) =>
+        fetch(`${proxied.url}/trpc/admin.me`, { headers: { cookie, 'x-forwarded-proto': proto } }).then((answer) => answer.status);
+      expect(await me(`__Host-careers_admin_session=${token}`, 'https')).toBe(200);
+      expect(await me(`careers_admin_session=${token}`, 'https')).toBe(401);
+      expect(await me(`__Host-careers_admin_session=${token}`, 'http')).toBe(401);
     } finally {
       await proxied.close();
     }

@@ -9,7 +9,7 @@ import { parseQueryString } from './rest/query.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const QUIET_PATHS = new Set(['/v1/livez', '/v1/readyz', '/metrics']);
+const QUIET_PATHS = new Set(['/v1/livez', '/v1/readyz']);
 /** Label of requests that matched no route: raw URLs would make one time series per probe of a scanner. */
 const UNMATCHED_ROUTE = 'unmatched';
 
@@ -85,12 +85,7 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
     }),
   );
 
-  // Operations endpoint (no key): Prometheus text. Restrict it to the monitoring network at the load balancer.
-  app.get('/metrics', routeLabel('/metrics'), async (_req, res) => {
-    const { contentType, body } = await services.metrics.render();
-    res.type(contentType).send(body);
-  });
-
+  // GET /metrics is not served here (a 404 like any unknown path): main.ts serves it on METRICS_PORT.
   const document = buildOpenApiDocument(options.publicUrl);
   const v1 = express.Router();
   v1.get('/openapi.json', routeLabel('/v1/openapi.json'), (_req, res) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseEnv } from '@careers/core/lib/boot.ts';
+import { DEFAULT_METRICS_HOST } from '@careers/core/lib/metrics-server.ts';
 
 const ZApiEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -10,6 +11,10 @@ const ZApiEnv = z.object({
   TRUST_PROXY: z.string().optional(),
   /** How long SIGTERM waits for in-flight requests before closing. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Port of the operations endpoint (GET /metrics, GET /livez), apart from the public one; 0 turns it off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  /** Address it listens on: only this machine unless told (e.g. 0.0.0.0 for a scraper on the private network). */
+  METRICS_HOST: z.string().min(1).default(DEFAULT_METRICS_HOST),
   /** Memory budget of the content cache (vacancy pages, facets, details, locations), in MB; 0 turns it off. */
   CONTENT_CACHE_MB: z.coerce.number().min(0).max(4096).default(24),
 });

@@ -317,8 +317,8 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
   return responses;
 }
 
-/** The operations of the facade's neighbours (no API key): documentation, liveness, readiness, metrics. */
-function operationsPaths(publicUrl: string | undefined): TJson {
+/** The operations of the facade's neighbours (no API key): documentation, liveness, readiness (metrics have their own port). */
+function operationsPaths(): TJson {
   const status = (value: string) => ({
     type: 'object',
     required: ['status'],
@@ -370,21 +370,6 @@ function operationsPaths(publicUrl: string | undefined): TJson {
         },
       },
     },
-    '/metrics': {
-      // Served at the root of the host, not under /v1.
-      servers: [{ url: publicUrl?.replace(/\/+$/, '') ?? '', description: 'The root of the host (not under /v1)' }],
-      get: {
-        ...base('operations-metrics', 'Prometheus metrics', 'Request counts and latencies per route and status, rate-limit rejections, key-cache hits and database pool usage, in the Prometheus text format.'),
-        responses: {
-          '200': {
-            description: 'Prometheus text exposition format',
-            headers: { 'X-Request-Id': REQUEST_ID_HEADER },
-            content: { 'text/plain': { schema: { type: 'string', description: 'Content-Type `text/plain; version=0.0.4; charset=utf-8`' } } },
-          },
-          '500': serverError,
-        },
-      },
-    },
   };
 }
 
@@ -397,7 +382,7 @@ const DOCUMENT_DESCRIPTION = [
   'Unknown query parameters are ignored. Booleans in the query accept `true`, `false`, `1` and `0`; integers accept digits only. ' +
     'Array parameters are sent as `name[]=1&name[]=2`. A request line plus headers over 16 KiB is refused with 431 (no body) before any of this.',
   'Extensions (marked `x-extension`): the `Idempotency-Key` header, conditional GET (`ETag`/`304`), GET /candidates/{id}, ' +
-    'GET /candidates/processing/{processing_id} and the operations endpoints (/openapi.json, /docs, /livez, /readyz, /metrics).',
+    'GET /candidates/processing/{processing_id} and the operations endpoints (/openapi.json, /docs, /livez, /readyz; Prometheus metrics are served on a separate port, METRICS_PORT).',
 ].join('\n\n');
 
 /**
@@ -439,7 +424,7 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
       if (isExtension) op['x-extension'] = true;
     }
   }
-  Object.assign(document.paths, operationsPaths(publicUrl));
+  Object.assign(document.paths, operationsPaths());
   document.tags = TAGS;
   document.components = {
     ...document.components,

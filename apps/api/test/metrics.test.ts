@@ -2,11 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 // Brings in the types of what the global setup provides to createTestDatabase (erased at run time).
 import type {} from '@careers/core/testing/global-setup.ts';
+import { networkInterfaces } from 'node:os';
+import { startMetricsServer, type TMetricsServer } from '@careers/core/lib/metrics-server.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
+import { startApiProcess, type TApiProcess } from './support/processes.ts';
+import { apiEnv } from '../src/env.ts';
 import { seed } from './support/seed.ts';
 import { keys, suffix, tenant, vacancy } from './support/write-fixtures.ts';
 
-/** GET /metrics (issue 7): request counts and latency per route template and status, 429s, key cache, pool. */
+/**
+ * GET /metrics (issue 7): request counts and latency per route template and status, 429s, key cache, pool — served on
+ * the operations port (METRICS_PORT, 127.0.0.1 by default), never on the public one (issue 11).
+ */
 
 const READER = keys(1, 1, ['vacancies:read'])[0]!;
 const WRITER = keys(2, 1, ['applications:write'])[0]!;
@@ -14,6 +21,7 @@ const SLUG = `data-analyst-${suffix()}`;
 const UNKNOWN_SLUG = `no-such-vacancy-${suffix()}`;
 
 let api: TTestApi;
+let endpoint: TMetricsServer;
 
 /** The value of one series in a Prometheus text exposition (0 when absent). */
 function sample(text: string, series: string): number {
@@ -22,7 +30,7 @@ function sample(text: string, series: string): number {
 }
 
 async function metrics(): Promise<string> {
-  const response = await fetch(`${api.baseUrl.replace(/\/v1$/, '')}/metrics`);
+  const response = await fetch(`http://127.0.0.1:${endpoint.port}/metrics`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
   return response.text();
@@ -34,9 +42,13 @@ beforeAll(async () => {
     tenants: [tenant(`metrics-${suffix()}`, { api_keys: [READER, WRITER].map((k) => ({ ...k, name: `key ${k.id}` })), vacancies: [vacancy(21, SLUG)] })],
   });
   api = await startTestApi(url);
+  const started = await startMetricsServer(api.services.metrics, { port: 0, host: '127.0.0.1', log: api.services.log, name: 'API' });
+  if (!started) throw new Error('metrics endpoint did not start');
+  endpoint = started;
 });
 
 afterAll(async () => {
+  await endpoint?.close();
   await api?.close();
 });
 
@@ -124,5 +136,37 @@ describe('GET /metrics', () => {
     expect(series(after, 'hit') - series(before, 'hit')).toBe(2);
     expect(sample(after, 'careers_content_cache_bytes')).toBeGreaterThan(0);
     expect(sample(after, 'careers_content_cache_bytes')).toBe(api.services.content.size.bytes);
+  });
+});
+
+describe('the operations port', () => {
+  let apiProcess: TApiProcess | undefined;
+  afterAll(async () => {
+    await apiProcess?.stop();
+  });
+
+  it('listens on 127.0.0.1 unless METRICS_HOST says otherwise', () => {
+    expect(apiEnv({}).METRICS_HOST).toBe('127.0.0.1');
+    expect(apiEnv({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '9999' })).toMatchObject({ METRICS_HOST: '0.0.0.0', METRICS_PORT: 9999 });
+  });
+
+  it('serves /metrics apart from the public port, which answers 404 for it', async () => {
+    apiProcess = await startApiProcess(await createTestDatabase());
+    const publicRoot = apiProcess.baseUrl.replace(/\/v1$/, '');
+    const onPublicPort = await fetch(`${publicRoot}/metrics`);
+    expect(onPublicPort.status).toBe(404);
+    expect(await onPublicPort.json()).toEqual({ message: 'Resource not found.' });
+    const scraped = await fetch(apiProcess.metricsUrl);
+    expect(scraped.status).toBe(200);
+    const text = await scraped.text();
+    expect(text).toMatch(/^careers_http_requests_total\{method="GET",route="unmatched",status="404"\} 1$/m);
+    // Only on the loopback interface: another address of this machine is refused.
+    const other = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+    if (other) {
+      const port = new URL(apiProcess.metricsUrl).port;
+      await expect(fetch(`http://${other}:${port}/metrics`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+    }
   });
 });

@@ -126,11 +126,13 @@ describe('the OpenAPI document', () => {
       expect(document.paths[path].get['x-extension']).toBe(true);
       expect(document.paths[path].get.description).toMatch(/extension/);
     }
-    for (const path of ['/openapi.json', '/docs', '/livez', '/readyz', '/metrics']) {
+    for (const path of ['/openapi.json', '/docs', '/livez', '/readyz']) {
       expect(document.paths[path].get.security).toEqual([]);
       expect(document.paths[path].get['x-extension']).toBe(true);
     }
     expect(document.paths['/readyz'].get.responses['503']).toBeDefined();
+    // Metrics are served on METRICS_PORT, not on the public port.
+    expect(document.paths['/metrics']).toBeUndefined();
   });
 
   it('names the business-rule errors of POST /applications and POST /candidates', () => {

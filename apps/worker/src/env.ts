@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseEnv } from '@careers/core/lib/boot.ts';
+import { DEFAULT_METRICS_HOST } from '@careers/core/lib/metrics-server.ts';
 
 const wholeNumber = (min: number) => z.coerce.number().int().min(min);
 
@@ -20,12 +21,15 @@ const ZWorkerEnv = z.object({
   RESUME_JOB_RETRY_DELAY_SECONDS: wholeNumber(0).optional(),
   /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-  WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
+  /** Address it listens on: only this machine unless told (METRICS_HOST, shared with the API; WORKER_METRICS_HOST wins). */
+  METRICS_HOST: z.string().min(1).default(DEFAULT_METRICS_HOST),
+  WORKER_METRICS_HOST: z.string().min(1).optional(),
   /** Tests only (NODE_ENV=test): hold every resume job this long once it is marked processing. */
   RESUME_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
 });
-export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
+export type TWorkerEnv = z.infer<typeof ZWorkerEnv> & { WORKER_METRICS_HOST: string };
 
 export function workerEnv(source: NodeJS.ProcessEnv = process.env): TWorkerEnv {
-  return parseEnv(ZWorkerEnv, source);
+  const env = parseEnv(ZWorkerEnv, source);
+  return { ...env, WORKER_METRICS_HOST: env.WORKER_METRICS_HOST ?? env.METRICS_HOST };
 }

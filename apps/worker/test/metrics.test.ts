@@ -9,6 +9,8 @@ import { createMetrics, type TMetrics } from '@careers/core/lib/metrics.ts';
 import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
 import { startResumeWorker } from '../src/resume-worker.ts';
 import { startMetricsServer, type TMetricsServer } from '../src/metrics-server.ts';
+import { networkInterfaces } from 'node:os';
+import { workerEnv } from '../src/env.ts';
 import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
 
 /** The worker's GET /metrics (issue 7): resume jobs by outcome and duration, and the database pool. */
@@ -87,5 +89,21 @@ describe('the worker metrics endpoint', () => {
     const taken = await startMetricsServer(metrics, { port: server!.port, host: '127.0.0.1', log: createLogger('worker-metrics-test') });
     expect(taken).toBeUndefined();
     expect((await scrape()).status).toBe(200);
+  });
+
+  it('listens on 127.0.0.1 unless METRICS_HOST or WORKER_METRICS_HOST says otherwise', async () => {
+    expect(workerEnv({}).WORKER_METRICS_HOST).toBe('127.0.0.1');
+    expect(workerEnv({ METRICS_HOST: '0.0.0.0' }).WORKER_METRICS_HOST).toBe('0.0.0.0');
+    expect(workerEnv({ METRICS_HOST: '0.0.0.0', WORKER_METRICS_HOST: '::1' }).WORKER_METRICS_HOST).toBe('::1');
+    const local = await startMetricsServer(metrics, { port: 0, host: workerEnv({}).WORKER_METRICS_HOST, log: createLogger('worker-metrics-test') });
+    try {
+      expect((await fetch(`http://127.0.0.1:${local?.port}/metrics`)).status).toBe(200);
+      const other = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+      if (other) await expect(fetch(`http://${other}:${local?.port}/metrics`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+    } finally {
+      await local?.close();
+    }
   });
 });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sql } from 'kysely';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createTestDatabase } from '../src/testing/database.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf, tenantKysely } from '../src/db/kysely.ts';
-import { TENANT_SCOPED_TABLES } from '../src/db/tenant-scope.ts';
+import { TENANT_SCOPED_TABLES, TenantScopeViolation } from '../src/db/tenant-scope.ts';
 
 let orm: MikroORM;
 
@@ -49,5 +51,94 @@ describe('tenant scope plugin', () => {
     expect(all).toEqual([{ id: 1, name: 'A office' }, { id: 2, name: 'renamed' }]);
     await db.deleteFrom('locations').execute();
     expect(await kyselyOf(orm.em.fork()).selectFrom('locations').select('id').execute()).toEqual([{ id: 1 }]);
+  });
+
+  describe('inserts', () => {
+    const raw = () => kyselyOf(orm.em.fork());
+    const locationsNamed = (prefix: string) =>
+      raw().selectFrom('locations').select(['id', 'tenant_id', 'slug']).where('slug', 'like', `${prefix}%`).orderBy('id').execute();
+    let nextId = 100;
+
+    it("give a row without tenant_id the scoped tenant's id and accept the scoped tenant's own", async () => {
+      const db = tenantKysely(orm.em.fork(), 1);
+      await db.insertInto('locations').values({ id: nextId++, slug: 'ins-implicit', name: 'x' } as never).execute();
+      await db.insertInto('locations').values({ id: nextId++, tenant_id: 1, slug: 'ins-explicit', name: 'x' }).execute();
+      await db
+        .insertInto('locations')
+        .values([{ id: nextId++, slug: 'ins-many-1', name: 'x' } as never, { id: nextId++, slug: 'ins-many-2', name: 'y' } as never])
+        .execute();
+      expect((await locationsNamed('ins-')).map((row) => row.tenant_id)).toEqual([1, 1, 1, 1]);
+    });
+
+    it("refuse a row for another tenant, or a tenant_id that cannot be checked, and write nothing", async () => {
+      const db = tenantKysely(orm.em.fork(), 1);
+      const attempts = [
+        db.insertInto('locations').values({ id: nextId++, tenant_id: 2, slug: 'bad-other', name: 'x' }),
+        db.insertInto('locations').values([
+          { id: nextId++, tenant_id: 1, slug: 'bad-mixed-own', name: 'x' },
+          { id: nextId++, tenant_id: 2, slug: 'bad-mixed-other', name: 'x' },
+        ]),
+        db.insertInto('locations').values({ id: nextId++, tenant_id: sql<number>`1 + 1`, slug: 'bad-expression', name: 'x' }),
+        db
+          .insertInto('locations')
+          .columns(['id', 'tenant_id', 'slug', 'name'])
+          .expression((eb) => eb.selectFrom('tenants').select([sql<number>`9999`.as('id'), sql<number>`2`.as('tenant_id'), sql<string>`'bad-select'`.as('slug'), 'name'])),
+        db.insertInto('tenants').values({ id: 3, slug: 'c', name: 'C' } as never),
+      ];
+      for (const attempt of attempts) await expect(attempt.execute()).rejects.toBeInstanceOf(TenantScopeViolation);
+      expect(await locationsNamed('bad-')).toEqual([]);
+      expect(await raw().selectFrom('tenants').select('id').where('id', '=', 3).execute()).toEqual([]);
+    });
+
+    it("never update another tenant's row on conflict, nor move a row to another tenant", async () => {
+      const db = tenantKysely(orm.em.fork(), 2);
+      // id 1 is tenant 1's location: the conflict is on a key shared by all tenants.
+      const upserted = await db
+        .insertInto('locations')
+        .values({ id: 1, tenant_id: 2, slug: 'conflict', name: 'taken over' })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ name: 'taken over' }))
+        .returning('id')
+        .execute();
+      expect(upserted).toEqual([]);
+      expect(await raw().selectFrom('locations').select(['tenant_id', 'name']).where('id', '=', 1).executeTakeFirst()).toEqual({ tenant_id: 1, name: 'A office' });
+      await expect(
+        db.insertInto('locations').values({ id: 1, tenant_id: 2, slug: 'conflict', name: 'x' }).onConflict((oc) => oc.column('id').doUpdateSet({ tenant_id: 1 })).execute(),
+      ).rejects.toBeInstanceOf(TenantScopeViolation);
+      await expect(tenantKysely(orm.em.fork(), 1).updateTable('locations').set({ tenant_id: 2 }).execute()).rejects.toBeInstanceOf(TenantScopeViolation);
+      // Its own row is still updated on conflict.
+      await db.insertInto('locations').values({ id: nextId, tenant_id: 2, slug: 'own-conflict', name: 'first' }).execute();
+      const own = await db
+        .insertInto('locations')
+        .values({ id: nextId++, tenant_id: 2, slug: 'own-conflict', name: 'second' })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ name: 'second' }))
+        .returning('name')
+        .execute();
+      expect(own).toEqual([{ name: 'second' }]);
+    });
+
+    it('write only rows of the scoped tenant, whatever tenant ids a batch names', async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 2 }), fc.array(fc.constantFrom<number | undefined>(1, 2, undefined), { minLength: 1, maxLength: 5 }), async (scoped, tenantIds) => {
+          const prefix = `prop-${run++}-`;
+          const rows = tenantIds.map((tenantId, i) => ({ id: nextId++, slug: `${prefix}${i}`, name: 'p', ...(tenantId === undefined ? {} : { tenant_id: tenantId }) }));
+          const written = await tenantKysely(orm.em.fork(), scoped)
+            .insertInto('locations')
+            .values(rows as never)
+            .execute()
+            .then(
+              () => true,
+              (error: unknown) => {
+                expect(error).toBeInstanceOf(TenantScopeViolation);
+                return false;
+              },
+            );
+          const stored = await locationsNamed(prefix);
+          expect(written).toBe(tenantIds.every((tenantId) => tenantId === undefined || tenantId === scoped));
+          expect(stored.map((row) => row.tenant_id)).toEqual(written ? rows.map(() => scoped) : []);
+        }),
+        { numRuns: 40 },
+      );
+    });
   });
 });

@@ -59,7 +59,7 @@ export class DocumentValidator {
     this.templates = Object.entries(document.paths as TJson)
       .map(([template, item]) => {
         const segments = template.split('/').slice(1);
-        // A path item with its own server (/metrics) lives at the root of the host.
+        // A path item with its own server lives at the root of the host.
         const base = (item as TJson).servers ? '' : this.basePath;
         return { template, base, segments, item: item as TJson, weight: segments.map((s) => (s.startsWith('{') ? '1' : '0')).join('') };
       })

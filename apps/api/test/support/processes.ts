@@ -9,6 +9,8 @@ const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 export type TApiProcess = {
   baseUrl: string;
+  /** GET /metrics on the process's own operations port (METRICS_PORT). */
+  metricsUrl: string;
   pid: number;
   /** Resident set size now, in KiB (Linux /proc). */
   rssKb: () => number;
@@ -30,9 +32,10 @@ function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
  */
 export async function startApiProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<TApiProcess> {
   const port = await freePort();
+  const metricsPort = await freePort();
   // process.execPath is the Node 24 running this test, not the shell wrapper that would swallow SIGTERM.
   const child: ChildProcess = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -61,6 +64,7 @@ export async function startApiProcess(databaseUrl: string, env: Record<string, s
 
   return {
     baseUrl,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     pid,
     rssKb: () => statusField(pid, 'VmRSS'),
     peakRssKb: () => statusField(pid, 'VmHWM'),

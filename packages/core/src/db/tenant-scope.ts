@@ -2,6 +2,13 @@ import {
   AliasNode,
   BinaryOperationNode,
   ColumnNode,
+  ColumnUpdateNode,
+  DefaultInsertValueNode,
+  InsertQueryNode,
+  OnConflictNode,
+  PrimitiveValueListNode,
+  ValueListNode,
+  ValuesNode,
   IdentifierNode,
   JoinNode,
   OnNode,
@@ -12,6 +19,7 @@ import {
   ValueNode,
   WhereNode,
   type DeleteQueryNode,
+  type ValuesItemNode,
   type KyselyPlugin,
   type OperationNode,
   type PluginTransformQueryArgs,
@@ -33,6 +41,16 @@ export const TENANT_SCOPED_TABLES: ReadonlySet<string> = new Set(
 
 type TTableRef = { table: string; alias: string };
 
+/** A query through a tenant-scoped Kysely that would write another tenant's rows (a bug: the caller gets a 500). */
+export class TenantScopeViolation extends Error {
+  constructor(table: string, what: string) {
+    super(`tenant scope: ${what} on ${table}`);
+    this.name = 'TenantScopeViolation';
+  }
+}
+
+const TENANT_COLUMN = 'tenant_id';
+
 function tableRef(node: OperationNode): TTableRef | undefined {
   if (TableNode.is(node)) {
     const name = node.table.identifier.name;
@@ -46,9 +64,12 @@ function tableRef(node: OperationNode): TTableRef | undefined {
 
 /**
  * Adds `<alias>.tenant_id = :tenant` to every reference of a tenant-scoped table (and `tenants.id = :tenant`)
- * in every SELECT, UPDATE and DELETE built with Kysely, including joins and subqueries. This is the one
- * place tenant isolation is enforced for hand-built SQL; MikroORM `find*` calls get the same rule from the
- * `tenant` filter. Raw `sql` fragments are not rewritten: build queries with the query builder.
+ * in every SELECT, UPDATE and DELETE built with Kysely, including joins and subqueries. INSERTs into a tenant-scoped
+ * table get the tenant's id when they leave `tenant_id` out and are refused (TenantScopeViolation) when they name
+ * another tenant, a value that cannot be checked (an expression, a SELECT) or no rows; their `ON CONFLICT DO UPDATE`
+ * only updates the tenant's own row. No UPDATE may set `tenant_id` to another tenant, and nothing inserts tenants.
+ * This is the one place tenant isolation is enforced for hand-built SQL; MikroORM `find*` calls get the same rule
+ * from the `tenant` filter. Raw `sql` fragments are not rewritten: build queries with the query builder.
  */
 class TenantScopeTransformer extends OperationNodeTransformer {
   readonly #tenantId: number;
@@ -88,6 +109,63 @@ class TenantScopeTransformer extends OperationNodeTransformer {
     });
   }
 
+  #isTenant(value: unknown): boolean {
+    return (typeof value === 'number' || typeof value === 'string' || typeof value === 'bigint') && String(value) === String(this.#tenantId);
+  }
+
+  /** Every `tenant_id = …` of an UPDATE (or ON CONFLICT DO UPDATE) of a scoped table must keep the tenant. */
+  #checkUpdates(table: string, updates: readonly ColumnUpdateNode[] | undefined): void {
+    for (const update of updates ?? []) {
+      if (!ColumnNode.is(update.column) || update.column.column.name !== TENANT_COLUMN) continue;
+      if (!ValueNode.is(update.value) || !this.#isTenant(update.value.value)) throw new TenantScopeViolation(table, 'an update of tenant_id');
+    }
+  }
+
+  /** The rows of an INSERT, each with the tenant's id (added where the insert leaves the column out). */
+  #scopedRows(table: string, node: InsertQueryNode): Pick<InsertQueryNode, 'columns' | 'values'> {
+    const columns = node.columns ?? [];
+    if (!node.values || !ValuesNode.is(node.values)) throw new TenantScopeViolation(table, 'an insert without a VALUES list');
+    const index = columns.findIndex((column) => column.column.name === TENANT_COLUMN);
+    if (index < 0) {
+      const rows: ValuesItemNode[] = node.values.values.map((row) =>
+        PrimitiveValueListNode.is(row)
+          ? PrimitiveValueListNode.create([...row.values, this.#tenantId])
+          : ValueListNode.create([...row.values, ValueNode.create(this.#tenantId)]),
+      );
+      return { columns: [...columns, ColumnNode.create(TENANT_COLUMN)], values: ValuesNode.create(rows) };
+    }
+    const rows = node.values.values.map((row): ValuesItemNode => {
+      if (PrimitiveValueListNode.is(row)) {
+        if (!this.#isTenant(row.values[index])) throw new TenantScopeViolation(table, 'an insert for another tenant');
+        return row;
+      }
+      const value = row.values[index];
+      // A row of a batch that leaves the column out (the others name it) gets the tenant too.
+      if (value && DefaultInsertValueNode.is(value)) return ValueListNode.create(row.values.map((v, i) => (i === index ? ValueNode.create(this.#tenantId) : v)));
+      if (!value || !ValueNode.is(value) || !this.#isTenant(value.value)) {
+        throw new TenantScopeViolation(table, 'an insert for another tenant (or a tenant_id that cannot be checked)');
+      }
+      return row;
+    });
+    return { columns: node.columns, values: ValuesNode.create(rows) };
+  }
+
+  protected override transformInsertQuery(node: InsertQueryNode): InsertQueryNode {
+    const transformed = super.transformInsertQuery(node);
+    const table = transformed.into?.table.identifier.name;
+    if (table === 'tenants') throw new TenantScopeViolation(table, 'an insert');
+    if (!table || !TENANT_SCOPED_TABLES.has(table)) return transformed;
+    const rows = this.#scopedRows(table, transformed);
+    let onConflict = transformed.onConflict;
+    if (onConflict?.updates) {
+      this.#checkUpdates(table, onConflict.updates);
+      // The conflicting row may be another tenant's (a unique key across tenants): then nothing is updated.
+      const condition = this.#condition({ table, alias: table });
+      if (condition) onConflict = OnConflictNode.cloneWithUpdateWhere(onConflict, condition);
+    }
+    return { ...transformed, ...rows, onConflict };
+  }
+
   protected override transformSelectQuery(node: SelectQueryNode): SelectQueryNode {
     const transformed = super.transformSelectQuery(node);
     return {
@@ -99,6 +177,8 @@ class TenantScopeTransformer extends OperationNodeTransformer {
 
   protected override transformUpdateQuery(node: UpdateQueryNode): UpdateQueryNode {
     const transformed = super.transformUpdateQuery(node);
+    const target = transformed.table && tableRef(transformed.table);
+    if (target && TENANT_SCOPED_TABLES.has(target.table)) this.#checkUpdates(target.table, transformed.updates);
     const froms = [...(transformed.table ? [transformed.table] : []), ...(transformed.from?.froms ?? [])];
     return { ...transformed, where: this.#where(transformed.where, froms), joins: this.#joins(transformed.joins) };
   }

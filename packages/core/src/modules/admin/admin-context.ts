@@ -1,20 +1,20 @@
 import { createContext, type TContext } from '../../trpc/context.ts';
 import type { TCoreServices } from '../../services.ts';
 import { resolveAdminSession } from './admin-session.service.ts';
-import { sessionTokenFromCookies } from './admin-session.cookie.ts';
+import { isSecureRequest, sessionTokenFromCookies } from './admin-session.cookie.ts';
 
 type TClientAddress = { clientIp?: string };
 
 /**
  * The context of one dashboard request: the session its cookie stands for (if any) and the client's
- * address (sign-in throttling is per email and address).
+ * address (sign-in is throttled per account and per address).
  */
 export async function createAdminContext(
   services: TCoreServices,
   input: { url: URL; cookie?: string; clientIp: string; requestId?: string },
 ): Promise<TContext & TClientAddress> {
   const ctx = createContext(services, { url: input.url, requestId: input.requestId });
-  const session = await resolveAdminSession(ctx.em, sessionTokenFromCookies(input.cookie));
+  const session = await resolveAdminSession(ctx.em, sessionTokenFromCookies(input.cookie, isSecureRequest(input.url)));
   return { ...ctx, session, clientIp: input.clientIp };
 }
 

@@ -22,14 +22,18 @@ export function clearedSessionCookie(secure: boolean): string {
   return `${cookieName(secure)}=; ${attributes(secure)}; Max-Age=0`;
 }
 
-/** The session token of a `Cookie` header, if any. */
-export function sessionTokenFromCookies(header: string | undefined): string | undefined {
+/**
+ * The session token of a `Cookie` header, if any: over https only the `__Host-` cookie, which a browser accepts only
+ * from this very host over https (a sibling subdomain or a plain-http answer cannot plant one); over http only the
+ * plain one.
+ */
+export function sessionTokenFromCookies(header: string | undefined, secure: boolean): string | undefined {
   if (!header) return undefined;
+  const wanted = cookieName(secure);
   for (const part of header.split(';')) {
     const index = part.indexOf('=');
     if (index < 0) continue;
-    const name = part.slice(0, index).trim();
-    if (name === SECURE_COOKIE_NAME || name === COOKIE_NAME) return part.slice(index + 1).trim();
+    if (part.slice(0, index).trim() === wanted) return part.slice(index + 1).trim();
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
 
 export const API_KEY_PREFIX = 'ck_live_';
 /** Characters of the key kept for display ("ck_live_AbCd…"). */
@@ -16,4 +17,19 @@ export function displayStart(key: string): string {
 /** A new key: prefix + 192 random bits, base64url. */
 export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(24).toString('base64url');
+}
+
+/**
+ * Every string that can be a key: generated ones (`ck_live_` + 32 base64url characters) and those a tenant document
+ * imports (20 to 255 visible ASCII characters, the only ones a Bearer header carries). The import schema and the
+ * verifier share it, so a token of another shape is refused without reading the database.
+ */
+export const ZApiKeyPlaintext = z
+  .string()
+  .min(20, 'must be at least 20 characters')
+  .max(255, 'must be at most 255 characters')
+  .regex(/^[\x21-\x7e]*$/, 'must be visible ASCII characters (no spaces)');
+
+export function couldBeApiKey(token: string): boolean {
+  return ZApiKeyPlaintext.safeParse(token).success;
 }

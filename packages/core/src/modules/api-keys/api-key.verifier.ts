@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { kyselyOf } from '../../db/kysely.ts';
-import { hashApiKey } from './api-key.crypto.ts';
+import { couldBeApiKey, hashApiKey } from './api-key.crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 
 export type TTenantContext = {
@@ -23,42 +23,106 @@ export type TKeyVerification =
 
 /** How long a verification (hit or miss) is trusted; a revocation is honoured by every process within it. */
 export const KEY_CACHE_TTL_MS = 500;
-const MAX_CACHE_ENTRIES = 10_000;
+/** Bounds of the two caches: found keys (revoked ones included) and digests that match no key. */
+const MAX_CACHED_KEYS = 10_000;
+const MAX_CACHED_MISSES = 10_000;
 const BEARER = /^bearer[ \t]+([\x21-\x7e]{1,512})[ \t]*$/i;
 
 type TCacheEntry = { result: TKeyVerification; expiresAt: number };
 
+/** A map that forgets its least recently used entry beyond `max` entries. */
+class RecentlyUsed<V> {
+  readonly #max: number;
+  readonly #entries = new Map<string, V>();
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get(key: string): V | undefined {
+    const value = this.#entries.get(key);
+    if (value === undefined) return undefined;
+    // Map keeps insertion order: re-inserting moves the key to the young end.
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
+  }
+
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/** Reads the verification of one digest from the database. */
+export type TKeyLookup = (digest: string) => Promise<TKeyVerification>;
+
+export type TKeyVerifierOptions = {
+  /** Replaces the database read (tests of the cache policy). */
+  lookup?: TKeyLookup;
+  /** Milliseconds clock (tests). */
+  now?: () => number;
+  maxCachedKeys?: number;
+  maxCachedMisses?: number;
+};
+
 /**
- * Verifies API keys by their SHA-256 digest, with a short in-process cache of hits and misses, and
- * records last use in memory (flushed in batches, never a write per request).
+ * Verifies API keys by their SHA-256 digest, with a short in-process cache, and records last use in memory
+ * (flushed in batches, never a write per request). A token that cannot be a key never reaches the database;
+ * digests that match no key are cached apart from found keys, so a spray of random tokens cannot push valid
+ * keys out; concurrent verifications of one digest share one query.
  */
 export class ApiKeyVerifier {
   readonly #orm: MikroORM;
-  readonly #cache = new Map<string, TCacheEntry>();
+  readonly #lookup: TKeyLookup;
+  readonly #now: () => number;
+  readonly #found: RecentlyUsed<TCacheEntry>;
+  readonly #unknown: RecentlyUsed<TCacheEntry>;
+  readonly #pending = new Map<string, Promise<TKeyVerification>>();
+  /** Bumped by evictAll: a query begun before it must not fill the cache after it. */
+  #generation = 0;
   readonly #lastUsed = new Map<number, Date>();
+  /** Verifications answered from the cache, and those that read (or waited for) the database. */
   cacheHits = 0;
   cacheMisses = 0;
+  /** Database queries made. */
+  lookups = 0;
 
-  constructor(orm: MikroORM) {
+  constructor(orm: MikroORM, options: TKeyVerifierOptions = {}) {
     this.#orm = orm;
+    this.#lookup = options.lookup ?? ((digest) => this.#load(digest));
+    this.#now = options.now ?? Date.now;
+    this.#found = new RecentlyUsed(options.maxCachedKeys ?? MAX_CACHED_KEYS);
+    this.#unknown = new RecentlyUsed(options.maxCachedMisses ?? MAX_CACHED_MISSES);
   }
 
   async verify(authorization: string | undefined): Promise<TKeyVerification> {
     if (!authorization) return { ok: false, reason: 'missing' };
     const match = BEARER.exec(authorization);
-    if (!match?.[1]) return { ok: false, reason: 'malformed' };
+    if (!match?.[1] || !couldBeApiKey(match[1])) return { ok: false, reason: 'malformed' };
     const digest = hashApiKey(match[1]);
-    const now = Date.now();
-    const cached = this.#cache.get(digest);
+    const now = this.#now();
+    const cached = this.#found.get(digest) ?? this.#unknown.get(digest);
     let result: TKeyVerification;
     if (cached && cached.expiresAt > now) {
       this.cacheHits++;
       result = cached.result;
     } else {
       this.cacheMisses++;
-      result = await this.#load(digest);
-      if (this.#cache.size >= MAX_CACHE_ENTRIES) this.#cache.clear();
-      this.#cache.set(digest, { result, expiresAt: now + KEY_CACHE_TTL_MS });
+      result = await this.#lookupOnce(digest);
     }
     if (result.ok) this.#lastUsed.set(result.apiKey.id, new Date(now));
     return result;
@@ -66,7 +130,43 @@ export class ApiKeyVerifier {
 
   /** Drops cached verifications (this process), e.g. right after a revocation. */
   evictAll(): void {
-    this.#cache.clear();
+    this.#generation++;
+    this.#found.clear();
+    this.#unknown.clear();
+    this.#pending.clear();
+  }
+
+  /** Cached verifications: found keys and unknown digests. */
+  get cacheSize(): { keys: number; misses: number } {
+    return { keys: this.#found.size, misses: this.#unknown.size };
+  }
+
+  #lookupOnce(digest: string): Promise<TKeyVerification> {
+    const pending = this.#pending.get(digest);
+    if (pending) return pending;
+    const generation = this.#generation;
+    // Trusted from when the query began, so no answer is older than the TTL.
+    const startedAt = this.#now();
+    this.lookups++;
+    const query = this.#lookup(digest)
+      .then((result) => {
+        if (generation === this.#generation) {
+          const entry = { result, expiresAt: startedAt + KEY_CACHE_TTL_MS };
+          if (result.ok || result.reason === 'revoked') {
+            this.#unknown.delete(digest);
+            this.#found.set(digest, entry);
+          } else {
+            this.#found.delete(digest);
+            this.#unknown.set(digest, entry);
+          }
+        }
+        return result;
+      })
+      .finally(() => {
+        if (this.#pending.get(digest) === query) this.#pending.delete(digest);
+      });
+    this.#pending.set(digest, query);
+    return query;
   }
 
   /** Writes the recorded last-use times in one statement. */

@@ -16,11 +16,8 @@ export const signInProcedure = publicProcedure
       if (result.reason === 'throttled') {
         ctx.response.headers['Retry-After'] = String(result.retryAfter);
         throw new AppError('TOO_MANY_ATTEMPTS', {
-          message: `Too many sign-in attempts. Please try again in ${result.retryAfter} seconds.`,
+          message: `Too many sign-in attempts. Please try again in ${result.retryAfter} ${result.retryAfter === 1 ? 'second' : 'seconds'}.`,
         });
-      }
-      if (result.reason === 'not_admin') {
-        throw new AppError('FORBIDDEN', { message: 'Only administrators can sign in to the dashboard.' });
       }
       throw AppError.validation({ email: ['These credentials do not match our records.'] });
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isKnownScope } from '../../../lib/scopes.ts';
+import { ZApiKeyPlaintext } from '../../api-keys/api-key.crypto.ts';
 import { VACANCY_STATUSES } from '../../vacancies/vacancy.entity.ts';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '../../articles/article.entity.ts';
 import { CANDIDATE_STATUSES } from '../../candidates/candidate.entity.ts';
@@ -53,7 +54,7 @@ const ZTaxonomy = z.object({ id: ZId, name: ZTranslations });
 const ZApiKey = z.object({
   id: ZId,
   name: ZName,
-  key: z.string().min(20, 'must be at least 20 characters').max(255),
+  key: ZApiKeyPlaintext,
   scopes: z.array(z.string().refine(isKnownScope, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` })),
   revoked: z.boolean().default(false),
   created_at: ZTimestamp.optional(),
