@@ -220,13 +220,14 @@ export async function findVacancyPageAnchors(db: TDb, filters: TVacancyFilters, 
   const ranked = matchingVacancies(db, filters)
     .select([
       'v.id',
-      sql<string>`(${sortKey})::text`.as('key'),
+      sortKey.as('sort_key'),
       sql<number>`row_number() over (order by ${sortKey} ${direction}, ${sql.ref('v.id')} ${direction})`.as('position'),
     ])
     .as('ranked');
   const rows = await db
     .selectFrom(ranked)
-    .select(['ranked.key', 'ranked.id'])
+    // Only the anchors' keys are turned into text (for every row it would cost more than the pass itself).
+    .select(['ranked.id', sql<string>`${sql.ref('ranked.sort_key')}::text`.as('key')])
     .where(sql<SqlBool>`(${sql.ref('ranked.position')} - 1) % ${spacing}::int = 0`)
     .orderBy('ranked.position')
     .execute();
