@@ -188,6 +188,11 @@ export async function findVacancyPage(
   order: TPageOrder,
   page: { limit: number; offset: number; from?: TPageAnchor },
 ): Promise<TVacancyBaseRow[]> {
+  return (await vacancyPageQuery(db, filters, order, page).execute()) as TVacancyBaseRow[];
+}
+
+/** The query of `findVacancyPage` (tests look at its plan). */
+export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPageOrder, page: { limit: number; offset: number; from?: TPageAnchor }) {
   const { sort, direction } = order;
   // The plain orders match the partial indexes (scanned backwards for the other direction).
   const sortKey = sortKeyOf(sort);
@@ -201,13 +206,12 @@ export async function findVacancyPage(
     cut = cut.where(sql<SqlBool>`(${sortKey}, ${sql.ref('v.id')}) ${comparison} (${anchorKey(sort, from.key)}, ${from.id}::int)`);
   }
   const pageIds = cut.orderBy(sortKey, direction).orderBy('v.id', direction).limit(page.limit).offset(page.offset).as('p');
-  return (await db
+  return db
     .selectFrom(pageIds)
     .innerJoin('vacancies as v', 'v.id', 'p.id')
     .select((eb) => [...BASE_COLUMNS.map((column) => `v.${column}` as const), ...linkedIdColumns(eb as unknown as TVacancyScope)])
     .orderBy('p.sort_key', direction)
-    .orderBy('p.id', direction)
-    .execute()) as TVacancyBaseRow[];
+    .orderBy('p.id', direction);
 }
 
 /**
@@ -239,7 +243,7 @@ export async function countVacancies(db: TDb, filters: TVacancyFilters): Promise
   return row?.total ?? 0;
 }
 
-const NO_FILTERS: TVacancyFilters = {
+export const NO_FILTERS: TVacancyFilters = {
   language: undefined,
   search: undefined,
   locationIds: [],

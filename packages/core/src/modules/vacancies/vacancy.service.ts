@@ -83,9 +83,9 @@ function facetCounts(ctx: TVacancyReadContext, filters: TVacancyFilters, version
 }
 
 /** Pages that start deeper than this many rows start from an anchor instead of walking every row before them. */
-const DEEP_OFFSET = 10_000;
+export const DEEP_OFFSET = 10_000;
 /** Rows between two anchors: the most a deep page walks before its first row. */
-const ANCHOR_SPACING = 1_000;
+export const ANCHOR_SPACING = 1_000;
 
 /**
  * The rows of one page. A deep page starts from the nearest anchor — every ANCHOR_SPACING-th row of the filter
