@@ -203,7 +203,7 @@ export class ContentCache {
       const own = this.#tenants.get(tenantId);
       let victim: [number, TTenantEntries] | undefined = own && own.bytes > equalPart ? [tenantId, own] : undefined;
       if (!victim) for (const candidate of this.#tenants) if (!victim || candidate[1].bytes > victim[1].bytes) victim = candidate;
-      if (!victim) break;
+      if (!victim || victim[1].entries.size === 0) break;
       this.#removeOldest(...victim);
     }
   }
