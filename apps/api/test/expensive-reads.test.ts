@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
 import { ReadLimiter } from '@careers/core/modules/content/read-limiter.ts';
+import { ContentCache, estimateBytes } from '@careers/core/modules/content/content-cache.ts';
 import { tenantKysely } from '@careers/core/db/kysely.ts';
 import { findVacancyPageAnchors, NO_FILTERS, vacancyPageQuery, type TVacancySort } from '@careers/core/modules/vacancies/vacancy.repository.ts';
 import { ANCHOR_SPACING, DEEP_OFFSET } from '@careers/core/modules/vacancies/vacancy.service.ts';
@@ -194,6 +195,57 @@ describe('ReadLimiter', () => {
     await Promise.all(running);
     expect(limiter.load).toEqual({ running: 0, waiting: 0 });
     expect(limiter.shed).toBe(1);
+  });
+});
+
+describe('ContentCache with ReadLimiter', () => {
+  const readerOf = (tenantId: number, keyId: number) => ({
+    db: tenantKysely(api.services.orm.em.fork(), tenantId),
+    tenant: { id: tenantId },
+    apiKey: { id: keyId },
+    response: { headers: {} as Record<string, string> },
+  });
+
+  it('lets a read join a computation that runs without a turn of its own, and sheds a miss beyond the turns', async () => {
+    const reads = new ReadLimiter({ perKey: 1, total: 1, queuePerKey: 0, maxWaitMs: 1_000 });
+    const cache = new ContentCache({ maxBytes: 1024 * 1024, reads });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = cache.read(readerOf(1, 1), { key: 'same', compute: async () => (await gate, { value: 'answer' }) });
+    await until(() => reads.load.running === 1, 'the computation to start');
+    // Another key, same question: it waits for the running computation, not for a turn.
+    const joined = cache.read(readerOf(1, 2), { key: 'same', compute: async () => ({ value: 'second computation' }) });
+    // Another question while the only turn is taken and no one may queue: shed.
+    const other = readerOf(1, 2);
+    await expect(cache.read(other, { key: 'other', compute: async () => ({ value: 'x' }) })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    expect(other.response.headers['Retry-After']).toMatch(/^\d+$/);
+    open();
+    expect((await first).value).toBe('answer');
+    expect((await joined).value).toBe('answer');
+    expect(reads.shed).toBe(1);
+  });
+
+  it('property: after a tenant stores, it holds at most max(1/4, 1/active) of the budget, and the cache at most the budget', async () => {
+    const budget = 64 * 1024;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ tenant: fc.integer({ min: 1, max: 6 }), key: fc.integer({ min: 1, max: 40 }), size: fc.integer({ min: 100, max: 2_500 }) }), { minLength: 1, maxLength: 60 }),
+        async (operations) => {
+          const cache = new ContentCache({ maxBytes: budget });
+          const readers = new Map([1, 2, 3, 4, 5, 6].map((id) => [id, readerOf(id, id)]));
+          for (const { tenant, key, size } of operations) {
+            const value = 'x'.repeat(size);
+            await cache.read(readers.get(tenant)!, { key: `k${key}:${size}`, compute: async () => ({ value }) });
+            const active = [1, 2, 3, 4, 5, 6].filter((id) => cache.tenantBytes(id) > 0).length;
+            expect(cache.tenantBytes(tenant)).toBeLessThanOrEqual(Math.max(budget / 4, budget / Math.max(1, active)));
+            expect(cache.size.bytes).toBeLessThanOrEqual(budget);
+            // The entry just stored is kept (it is the tenant's newest, and never larger than an eighth of the budget).
+            expect(cache.tenantBytes(tenant)).toBeGreaterThanOrEqual(estimateBytes(value));
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 });
 
