@@ -90,7 +90,7 @@ export const ANCHOR_SPACING = 1_000;
 /**
  * The rows of one page. A deep page starts from the nearest anchor — every ANCHOR_SPACING-th row of the filter
  * and order, found in one pass per content version like the total — so no request walks more than DEEP_OFFSET
- * index entries, and a page past the end costs no query.
+ * index entries, and a deep page past the end costs no page query.
  */
 async function vacancyPage(ctx: TVacancyReadContext, filters: TVacancyFilters, input: TListVacanciesRequest, version: string | undefined): Promise<TVacancyBaseRow[]> {
   const order = { sort: input.sort, direction: input.sort_direction };
