@@ -307,6 +307,15 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
   if (method === 'post') responses['413'] = jsonResponse('Body larger than 40 MiB', ref('PayloadTooLargeError'));
   if (hasInput) responses['422'] = jsonResponse('Validation failed', ref('ValidationError'), afterLimit);
   if (rateLimited) responses['429'] = jsonResponse('Rate limit exceeded', ref('TooManyAttemptsError'), RETRY_HEADERS);
+  else if (meta.expensiveRead) {
+    responses['429'] = jsonResponse(
+      'This key has too many reads in flight that need real database work (' +
+        (meta.expensiveRead === 'misses' ? 'answers not in the cache' : 'every read of this operation') +
+        '); retry after `Retry-After` seconds',
+      ref('TooManyAttemptsError'),
+      { 'Retry-After': RETRY_HEADERS['Retry-After'] },
+    );
+  }
   const serverCodes = errors[500] ?? ['INTERNAL'];
   responses['500'] = jsonResponse(
     serverCodes.includes('PROCESSING_FAILED') ? 'The resume could not be stored or queued (`PROCESSING_FAILED`), or an unexpected error' : 'Unexpected error',

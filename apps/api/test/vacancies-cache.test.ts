@@ -194,26 +194,27 @@ describe('ContentCache', () => {
     const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!.id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);
     const cache = new ContentCache({ maxBytes: 64 * 1024 });
+    const reader = { db, tenant: { id: tenantId }, apiKey: { id: 1 }, response: { headers: {} } };
     let computations = 0;
     const compute = async () => {
       computations++;
       await sleep(10);
       return { value: { n: computations } };
     };
-    const answers = await Promise.all([1, 2, 3].map(() => cache.read(db, tenantId, { key: 'k', compute })));
+    const answers = await Promise.all([1, 2, 3].map(() => cache.read(reader, { key: 'k', compute })));
     expect(answers.map((a) => a.value)).toEqual([{ n: 1 }, { n: 1 }, { n: 1 }]);
-    expect((await cache.read(db, tenantId, { key: 'k', compute })).value).toEqual({ n: 1 });
+    expect((await cache.read(reader, { key: 'k', compute })).value).toEqual({ n: 1 });
 
-    await expect(cache.read(db, tenantId, { key: 'f', compute: () => Promise.reject(new Error('db down')) })).rejects.toThrow('db down');
-    expect((await cache.read(db, tenantId, { key: 'f', compute: async () => ({ value: 'recovered' }) })).value).toBe('recovered');
+    await expect(cache.read(reader, { key: 'f', compute: () => Promise.reject(new Error('db down')) })).rejects.toThrow('db down');
+    expect((await cache.read(reader, { key: 'f', compute: async () => ({ value: 'recovered' }) })).value).toBe('recovered');
 
     const big = 'x'.repeat(2_000);
-    for (let i = 0; i < 100; i++) await cache.read(db, tenantId, { key: `big-${i}`, compute: async () => ({ value: big }) });
+    for (let i = 0; i < 100; i++) await cache.read(reader, { key: `big-${i}`, compute: async () => ({ value: big }) });
     expect(cache.size.bytes).toBeLessThanOrEqual(64 * 1024);
     expect(cache.size.entries).toBeLessThan(100);
     // The most recent entry survived the eviction; the first did not.
-    expect((await cache.read(db, tenantId, { key: 'big-99', compute: async () => ({ value: 'recomputed' }) })).value).toBe(big);
-    expect((await cache.read(db, tenantId, { key: 'big-0', compute: async () => ({ value: 'recomputed' }) })).value).toBe('recomputed');
+    expect((await cache.read(reader, { key: 'big-99', compute: async () => ({ value: 'recomputed' }) })).value).toBe(big);
+    expect((await cache.read(reader, { key: 'big-0', compute: async () => ({ value: 'recomputed' }) })).value).toBe('recomputed');
   });
 });
 

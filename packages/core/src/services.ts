@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiKeyVerifier } from './modules/api-keys/api-key.verifier.ts';
 import { ViewCounter } from './lib/view-counter.ts';
 import { ContentCache } from './modules/content/content-cache.ts';
+import { ReadLimiter, type TReadLimits } from './modules/content/read-limiter.ts';
 import type { Logger } from './lib/logger.ts';
 import { JobSender } from './jobs/sender.ts';
 import { createMetrics, type TMetrics } from './lib/metrics.ts';
@@ -15,6 +16,8 @@ export type TCoreServices = {
   views: ViewCounter;
   /** Answers computed from tenants' public content, exact across processes (see ContentCache). */
   content: ContentCache;
+  /** Turns for the reads that cost real database work (cache misses, uncached lists), per key and process. */
+  reads: ReadLimiter;
   /** Enqueues background jobs (send-only pg-boss, started on first use). */
   jobs: JobSender;
   /** This process's metrics (served at /metrics). */
@@ -30,15 +33,17 @@ export type TCoreServices = {
 export function createCoreServices(
   orm: MikroORM,
   log: Logger,
-  options: { flushIntervalMs?: number; metrics?: TMetrics; contentCacheBytes?: number } = {},
+  options: { flushIntervalMs?: number; metrics?: TMetrics; contentCacheBytes?: number; readLimits?: Partial<TReadLimits> } = {},
 ): TCoreServices {
   const keys = new ApiKeyVerifier(orm);
   const views = new ViewCounter(orm);
   const jobs = new JobSender(orm.config.get('clientUrl') ?? '', (error) => log.error({ err: error }, 'job queue error'));
   const metrics = options.metrics ?? createMetrics();
   metrics.observeKeyCache(keys);
-  const content = new ContentCache({ maxBytes: options.contentCacheBytes });
+  const reads = new ReadLimiter(options.readLimits);
+  const content = new ContentCache({ maxBytes: options.contentCacheBytes, reads });
   metrics.observeContentCache(content);
+  metrics.observeReadLimiter(reads);
   void poolOf(orm).then((pool) => metrics.observePool(() => pool));
 
   // Each batch keeps what it could not write (both flushes put their entries back), so an outage loses nothing.
@@ -92,6 +97,7 @@ export function createCoreServices(
     keys,
     views,
     content,
+    reads,
     jobs,
     metrics,
     flush,

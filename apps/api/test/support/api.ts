@@ -241,9 +241,12 @@ export async function validatedFetch(url: string, init: RequestInit = {}): Promi
 }
 
 /** The real API app on a free port, over the given database. Every answer is checked against its OpenAPI document. */
-export async function startTestApi(databaseUrl: string, options: { publicUrl?: string } = {}): Promise<TTestApi> {
+export async function startTestApi(
+  databaseUrl: string,
+  options: { publicUrl?: string; core?: Omit<NonNullable<Parameters<typeof createCoreServices>[2]>, 'flushIntervalMs'> } = {},
+): Promise<TTestApi> {
   const orm = await openOrm(databaseUrl);
-  const services = createCoreServices(orm, createLogger('api-test'), { flushIntervalMs: 100 });
+  const services = createCoreServices(orm, createLogger('api-test'), { flushIntervalMs: 100, ...options.core });
   const app = createApiApp(services, options);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -9,6 +9,9 @@ export type TKeyCacheStats = { cacheHits: number; cacheMisses: number };
 /** Where the content-cache numbers live (ContentCache). */
 export type TContentCacheStats = { hits: number; misses: number; size: { entries: number; bytes: number } };
 
+/** Where the expensive-read numbers live (ReadLimiter). */
+export type TReadLimiterStats = { shed: number; load: { running: number; waiting: number } };
+
 export type TMetrics = {
   registry: Registry;
   /** Requests by method, documented route template (not the raw URL) and status. */
@@ -25,6 +28,8 @@ export type TMetrics = {
   observeKeyCache: (stats: TKeyCacheStats) => void;
   /** Reads the content cache's counters and size at every scrape. */
   observeContentCache: (stats: TContentCacheStats) => void;
+  /** Reads the expensive-read admission's counters at every scrape. */
+  observeReadLimiter: (stats: TReadLimiterStats) => void;
   /** The Prometheus text exposition of everything registered. */
   render: () => Promise<{ contentType: string; body: string }>;
 };
@@ -118,6 +123,28 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     },
   });
 
+  let readLimiter: TReadLimiterStats | undefined;
+  new Counter({
+    name: 'careers_expensive_reads_shed_total',
+    help: 'Reads refused with 429 because their key had too many cache-missing or uncached reads in flight or waiting',
+    registers,
+    collect() {
+      this.reset();
+      if (readLimiter) this.inc(readLimiter.shed);
+    },
+  });
+  new Gauge({
+    name: 'careers_expensive_reads',
+    help: 'Cache-missing and uncached reads by state (running, waiting for a turn)',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      if (!readLimiter) return;
+      this.set({ state: 'running' }, readLimiter.load.running);
+      this.set({ state: 'waiting' }, readLimiter.load.waiting);
+    },
+  });
+
   let poolSource: (() => TPoolStats | undefined) | undefined;
   new Gauge({
     name: 'careers_db_pool_connections',
@@ -166,6 +193,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     },
     observeContentCache: (stats) => {
       contentCache = stats;
+    },
+    observeReadLimiter: (stats) => {
+      readLimiter = stats;
     },
     render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };

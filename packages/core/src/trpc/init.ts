@@ -14,6 +14,12 @@ export type TMeta = OpenApiMeta & {
   /** Scope the API key needs; documented in OpenAPI. */
   scope?: TScope;
   rateLimit?: TRateLimitedOperation;
+  /**
+   * A read that costs real database work and may be shed (429 with `Retry-After`) when its key has too many in
+   * flight: `misses` when only content-cache misses do (the cache asks for the turn), `always` for uncached reads
+   * (the procedure runs in a turn).
+   */
+  expensiveRead?: 'misses' | 'always';
   /** Documented error statuses besides the common ones. */
   errorStatuses?: number[];
 };

@@ -39,6 +39,8 @@ export type TApiKeyProcedureOptions = {
 
 export function apiKeyProcedure(scope?: TScope, options: TApiKeyProcedureOptions = {}) {
   return publicProcedure.use(apiKeyMiddleware(scope, options.rateLimit)).use(async ({ ctx, path, meta, getRawInput, next }) => {
+    // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
+    if (meta?.expensiveRead === 'always') return ctx.services.reads.run(ctx, () => next());
     if (!options.idempotent || ctx.idempotencyKey === undefined) return next();
     const outcome = await runIdempotently({
       em: ctx.em,

@@ -1,5 +1,6 @@
 import type { TDb } from '../../db/kysely.ts';
 import { ContentStateReader, msUntilNextVisibilityChange, type TLiveFields, type TViewCountedTable } from './content.repository.ts';
+import { ReadLimiter, type TReader } from './read-limiter.ts';
 
 /**
  * A per-process cache of answers computed from a tenant's public content (vacancy pages, facets, details,
@@ -16,14 +17,25 @@ import { ContentStateReader, msUntilNextVisibilityChange, type TLiveFields, type
  *   version, so they are as current as the batched counter has written them (at most a second late), never as
  *   old as the entry — and reporting a URL does not throw the tenant's cache away.
  *
- * Misses for one key at one version share one computation. Entries are evicted least recently used once their
- * estimated size passes the byte budget.
+ * Misses for one key at one version share one computation. A miss that starts a computation needs a turn of the
+ * reader's key from the `ReadLimiter` (beyond its share it waits briefly, then is refused with 429); a request
+ * that joins a computation already running needs none, so a key's queue never delays another key's answers.
+ *
+ * Entries are evicted least recently used once their estimated size passes the byte budget, and each tenant
+ * holds at most a share of it — max(1/4, 1/active tenants) — with its own entries going first when it churns,
+ * so one tenant's flood of distinct questions cannot evict every other tenant's answers.
  */
 
 const MAX_AGE_MS = 60_000;
 const DEFAULT_MAX_BYTES = 24 * 1024 * 1024;
 
 type TEntry = { version: string; expiresAt: number; value: unknown; ids: readonly number[]; bytes: number };
+
+/** One tenant's entries, least recently used first, and their size. */
+type TTenantEntries = { entries: Map<string, TEntry>; bytes: number };
+
+/** What a cached read needs of its request: the tenant-scoped database, the tenant, and the reader (key, response). */
+export type TContentReader = TReader & { db: TDb; tenant: { id: number } };
 
 /** What a computation returns: the answer and the ids of the view-counted rows it shows. */
 export type TComputed<T> = { value: T; viewIds?: readonly number[] };
@@ -42,133 +54,191 @@ export type TContentAnswer<T> = { value: T; live?: Map<number, TLiveFields> };
 
 export class ContentCache {
   readonly #maxBytes: number;
-  readonly #entries = new Map<string, TEntry>();
+  readonly #reads: ReadLimiter;
+  readonly #tenants = new Map<number, TTenantEntries>();
   readonly #pending = new Map<string, Promise<TComputed<unknown>>>();
   readonly #states = new ContentStateReader();
   /** Per tenant and version: when the next time-driven visibility change happens (local clock). */
-  readonly #boundaries = new Map<string, { version: string; at: Promise<number> }>();
+  readonly #boundaries = new Map<number, { version: string; at: Promise<number> }>();
   #bytes = 0;
+  #entryCount = 0;
   /** Reads answered from an entry, and reads that computed (or waited for) an answer. */
   hits = 0;
   misses = 0;
 
-  constructor(options: { maxBytes?: number } = {}) {
+  constructor(options: { maxBytes?: number; reads?: ReadLimiter } = {}) {
     this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.#reads = options.reads ?? new ReadLimiter();
   }
 
-  async read<T>(db: TDb, tenantId: number, request: TContentRead<T>): Promise<TContentAnswer<T>> {
+  async read<T>(ctx: TContentReader, request: TContentRead<T>): Promise<TContentAnswer<T>> {
+    const tenantId = ctx.tenant.id;
     if (this.#maxBytes === 0) {
       this.misses++;
-      return { value: (await request.compute(undefined)).value };
+      return { value: (await this.#reads.run(ctx, () => request.compute(undefined))).value };
     }
-    const key = `${tenantId}\u0000${request.key}`;
-    const ids = this.#entries.get(key)?.ids;
-    const state = await this.#states.read(db, tenantId, request.viewCounts && ids ? { table: request.viewCounts, ids } : undefined);
-    const entry = this.#current(key, state.version);
+    const ids = this.#tenants.get(tenantId)?.entries.get(request.key)?.ids;
+    const state = await this.#states.read(ctx.db, tenantId, request.viewCounts && ids ? { table: request.viewCounts, ids } : undefined);
+    const entry = this.#current(tenantId, request.key, state.version);
     if (entry) {
       this.hits++;
       return { value: entry.value as T, live: request.viewCounts ? state.live[request.viewCounts] : undefined };
     }
     this.misses++;
-    const computed = await this.#computeOnce(db, tenantId, key, state.version, () => request.compute(state.version));
+    const computed = await this.#computeOnce(ctx, request.key, state.version, () => request.compute(state.version), true);
     return { value: computed.value };
   }
 
   /** Drops every entry (tests; a process that wants to free memory). */
   clear(): void {
-    this.#entries.clear();
+    this.#tenants.clear();
     this.#boundaries.clear();
     this.#bytes = 0;
+    this.#entryCount = 0;
   }
 
   get size(): { entries: number; bytes: number } {
-    return { entries: this.#entries.size, bytes: this.#bytes };
+    return { entries: this.#entryCount, bytes: this.#bytes };
+  }
+
+  /** Bytes held for one tenant (tests, diagnostics). */
+  tenantBytes(tenantId: number): number {
+    return this.#tenants.get(tenantId)?.bytes ?? 0;
   }
 
   /**
    * A value shared by the computations of one tenant at one content version (the names every vacancy answer
    * refers to, the total of a filter that every page of it shows), computed once per version and, like every
-   * entry, never kept past the next time-driven visibility change. `version` comes from the `compute` of a `read`.
+   * entry, never kept past the next time-driven visibility change. `version` comes from the `compute` of a
+   * `read`, which already holds the reader's turn.
    */
-  async shared<T>(db: TDb, tenantId: number, key: string, version: string | undefined, compute: () => Promise<T>): Promise<T> {
+  async shared<T>(ctx: Pick<TContentReader, 'db' | 'tenant'>, key: string, version: string | undefined, compute: () => Promise<T>): Promise<T> {
     if (version === undefined || this.#maxBytes === 0) return compute();
-    const fullKey = `${tenantId}\u0000shared\u0000${key}`;
-    const entry = this.#current(fullKey, version);
+    const fullKey = `shared\u0000${key}`;
+    const entry = this.#current(ctx.tenant.id, fullKey, version);
     if (entry) return entry.value as T;
-    return (await this.#computeOnce(db, tenantId, fullKey, version, async () => ({ value: await compute() }))).value;
+    return (await this.#computeOnce(ctx, fullKey, version, async () => ({ value: await compute() }), false)).value;
   }
 
   /** The entry under `key` if it was computed at `version` and has not expired (it becomes the most recently used). */
-  #current(key: string, version: string): TEntry | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
+  #current(tenantId: number, key: string, version: string): TEntry | undefined {
+    const tenant = this.#tenants.get(tenantId);
+    const entry = tenant?.entries.get(key);
+    if (!tenant || !entry) return undefined;
     if (entry.version !== version || Date.now() >= entry.expiresAt) {
-      this.#remove(key, entry);
+      this.#remove(tenantId, tenant, key, entry);
       return undefined;
     }
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    tenant.entries.delete(key);
+    tenant.entries.set(key, entry);
     return entry;
   }
 
-  /** Computes the answer of `key` at `version` once however many ask meanwhile, and keeps it while it is valid. */
-  #computeOnce<T>(db: TDb, tenantId: number, key: string, version: string, compute: () => Promise<TComputed<T>>): Promise<TComputed<T>> {
-    const pendingKey = `${key}\u0000${version}`;
+  /**
+   * Computes the answer of `key` at `version` once however many ask meanwhile, and keeps it while it is valid.
+   * With `admit`, the computation runs in a turn of the reader's key; joining one that runs needs no turn.
+   */
+  async #computeOnce<T>(
+    ctx: Pick<TContentReader, 'db' | 'tenant'> & Partial<TReader>,
+    key: string,
+    version: string,
+    compute: () => Promise<TComputed<T>>,
+    admit: boolean,
+  ): Promise<TComputed<T>> {
+    const tenantId = ctx.tenant.id;
+    const pendingKey = `${tenantId}\u0000${key}\u0000${version}`;
     const pending = this.#pending.get(pendingKey) as Promise<TComputed<T>> | undefined;
     if (pending) return pending;
+    const release = admit && ctx.apiKey && ctx.response ? await this.#reads.acquire(ctx as TReader) : undefined;
+    // While this read waited for its turn, another may have started the same computation.
+    const started = this.#pending.get(pendingKey) as Promise<TComputed<T>> | undefined;
+    if (started) {
+      release?.();
+      return started;
+    }
     const computation = (async () => {
       // The boundary is read before the answer: a visibility change between the two then expires the entry at once.
-      const expiresAt = Math.min(await this.#nextBoundary(db, tenantId, version), Date.now() + MAX_AGE_MS);
+      const expiresAt = Math.min(await this.#nextBoundary(ctx.db, tenantId, version), Date.now() + MAX_AGE_MS);
       const computed = await compute();
-      this.#store(key, { version, expiresAt, value: computed.value, ids: computed.viewIds ?? [] });
+      this.#store(tenantId, key, { version, expiresAt, value: computed.value, ids: computed.viewIds ?? [] });
       return computed;
     })();
     this.#pending.set(pendingKey, computation);
-    const forget = () => this.#pending.delete(pendingKey);
+    const forget = () => {
+      this.#pending.delete(pendingKey);
+      release?.();
+    };
     void computation.then(forget, forget);
     return computation;
   }
 
-  #store(key: string, entry: Omit<TEntry, 'bytes'>): void {
+  #store(tenantId: number, key: string, entry: Omit<TEntry, 'bytes'>): void {
     const bytes = estimateBytes(entry.value);
     if (Date.now() >= entry.expiresAt || bytes > this.#maxBytes / 8) return;
-    const existing = this.#entries.get(key);
-    if (existing) this.#remove(key, existing);
-    this.#entries.set(key, { ...entry, bytes });
+    let tenant = this.#tenants.get(tenantId);
+    if (!tenant) {
+      tenant = { entries: new Map(), bytes: 0 };
+      this.#tenants.set(tenantId, tenant);
+    }
+    const existing = tenant.entries.get(key);
+    if (existing) this.#remove(tenantId, tenant, key, existing);
+    tenant.entries.set(key, { ...entry, bytes });
+    tenant.bytes += bytes;
     this.#bytes += bytes;
-    this.#evict();
+    this.#entryCount++;
+    this.#evict(tenantId, tenant);
+  }
+
+  /**
+   * Keeps the tenant that just stored within its share, then the whole cache within the budget: first from the
+   * storing tenant while it holds more than an equal part, then from whichever tenant holds the most.
+   */
+  #evict(tenantId: number, tenant: TTenantEntries): void {
+    // The tenant itself counts as active even when the loop below empties it.
+    const active = Math.max(1, this.#tenants.size);
+    const share = Math.max(this.#maxBytes / 4, this.#maxBytes / active);
+    const equalPart = this.#maxBytes / active;
+    while (tenant.bytes > share) this.#removeOldest(tenantId, tenant);
+    while (this.#bytes > this.#maxBytes) {
+      const own = this.#tenants.get(tenantId);
+      let victim: [number, TTenantEntries] | undefined = own && own.bytes > equalPart ? [tenantId, own] : undefined;
+      if (!victim) for (const candidate of this.#tenants) if (!victim || candidate[1].bytes > victim[1].bytes) victim = candidate;
+      if (!victim || victim[1].entries.size === 0) break;
+      this.#removeOldest(...victim);
+    }
+  }
+
+  #removeOldest(tenantId: number, tenant: TTenantEntries): void {
+    const oldest = tenant.entries.entries().next().value;
+    if (oldest) this.#remove(tenantId, tenant, oldest[0], oldest[1]);
   }
 
   #nextBoundary(db: TDb, tenantId: number, version: string): Promise<number> {
-    const key = String(tenantId);
-    const known = this.#boundaries.get(key);
+    const known = this.#boundaries.get(tenantId);
     if (known && known.version === version) {
-      return known.at.then((at) => (Date.now() < at ? at : this.#refreshBoundary(db, key, version)));
+      return known.at.then((at) => (Date.now() < at ? at : this.#refreshBoundary(db, tenantId, version)));
     }
-    return this.#refreshBoundary(db, key, version);
+    return this.#refreshBoundary(db, tenantId, version);
   }
 
-  #refreshBoundary(db: TDb, key: string, version: string): Promise<number> {
+  #refreshBoundary(db: TDb, tenantId: number, version: string): Promise<number> {
     const asked = Date.now();
     // Measured on the database's clock, applied on ours from before the question: never later than the change.
     const at = msUntilNextVisibilityChange(db).then((ms) => (ms === null ? Number.POSITIVE_INFINITY : asked + ms));
-    this.#boundaries.set(key, { version, at });
+    this.#boundaries.set(tenantId, { version, at });
     at.catch(() => {
-      if (this.#boundaries.get(key)?.at === at) this.#boundaries.delete(key);
+      if (this.#boundaries.get(tenantId)?.at === at) this.#boundaries.delete(tenantId);
     });
     return at;
   }
 
-  #remove(key: string, entry: TEntry): void {
-    this.#entries.delete(key);
+  #remove(tenantId: number, tenant: TTenantEntries, key: string, entry: TEntry): void {
+    if (tenant.entries.get(key) !== entry) return;
+    tenant.entries.delete(key);
+    tenant.bytes -= entry.bytes;
     this.#bytes -= entry.bytes;
-  }
-
-  #evict(): void {
-    for (const [key, entry] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#remove(key, entry);
-    }
+    this.#entryCount--;
+    if (tenant.entries.size === 0) this.#tenants.delete(tenantId);
   }
 }
 

@@ -162,33 +162,80 @@ export type TVacancyBaseRow = {
 
 export type TVacancyBaseDetailRow = TVacancyBaseRow & { description: string | null; requirements: string | null; offer: string | null };
 
-/** One page of matching vacancies, ordered with `id` as the tie-break in the same direction. */
+/** Where a deep page starts: a matching vacancy's sort key (as text, exact to the microsecond) and id. */
+export type TPageAnchor = { key: string; id: number };
+
+type TPageOrder = { sort: TVacancySort; direction: TSortDirection };
+
+/** The sort key of `v` (visible rows always have published_at, created_at and title, so no nulls to place). */
+function sortKeyOf(sort: TVacancySort) {
+  return sort === 'title' ? sql`lower(${sql.ref('v.title')})` : sql.ref(`v.${sort}`);
+}
+
+/** An anchor's key as the sort key's type again. */
+function anchorKey(sort: TVacancySort, key: string) {
+  return sort === 'title' ? sql`${key}::text` : sql`${key}::timestamptz`;
+}
+
+/**
+ * One page of matching vacancies, ordered with `id` as the tie-break in the same direction. With `from`, the
+ * page starts `offset` rows after that anchor instead of after the first row, so OFFSET walks at most the
+ * distance between two anchors however deep the page is.
+ */
 export async function findVacancyPage(
   db: TDb,
   filters: TVacancyFilters,
-  order: { sort: TVacancySort; direction: TSortDirection },
-  page: { limit: number; offset: number },
+  order: TPageOrder,
+  page: { limit: number; offset: number; from?: TPageAnchor },
 ): Promise<TVacancyBaseRow[]> {
+  return (await vacancyPageQuery(db, filters, order, page).execute()) as TVacancyBaseRow[];
+}
+
+/** The query of `findVacancyPage` (tests look at its plan). */
+export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPageOrder, page: { limit: number; offset: number; from?: TPageAnchor }) {
   const { sort, direction } = order;
-  // Visible rows always have published_at, created_at and title, so "nulls last" needs no clause here,
-  // and the plain orders match the partial indexes (scanned backwards for the other direction).
-  const sortKey = sort === 'title' ? sql`lower(${sql.ref('v.title')})` : sql.ref(`v.${sort}`);
+  // The plain orders match the partial indexes (scanned backwards for the other direction).
+  const sortKey = sortKeyOf(sort);
   // The page is cut first, on ids alone (an index-only scan of the sort's index where the filters allow), and
   // only its own rows are read with their link ids: rows skipped by OFFSET cost an index entry each.
-  const pageIds = matchingVacancies(db, filters)
-    .select(['v.id', sortKey.as('sort_key')])
-    .orderBy(sortKey, direction)
-    .orderBy('v.id', direction)
-    .limit(page.limit)
-    .offset(page.offset)
-    .as('p');
-  return (await db
+  let cut = matchingVacancies(db, filters).select(['v.id', sortKey.as('sort_key')]);
+  const from = page.from;
+  if (from) {
+    // A row comparison on (sort key, id) is an index range condition: the scan begins at the anchor.
+    const comparison = direction === 'asc' ? sql.raw('>=') : sql.raw('<=');
+    cut = cut.where(sql<SqlBool>`(${sortKey}, ${sql.ref('v.id')}) ${comparison} (${anchorKey(sort, from.key)}, ${from.id}::int)`);
+  }
+  const pageIds = cut.orderBy(sortKey, direction).orderBy('v.id', direction).limit(page.limit).offset(page.offset).as('p');
+  return db
     .selectFrom(pageIds)
     .innerJoin('vacancies as v', 'v.id', 'p.id')
     .select((eb) => [...BASE_COLUMNS.map((column) => `v.${column}` as const), ...linkedIdColumns(eb as unknown as TVacancyScope)])
     .orderBy('p.sort_key', direction)
-    .orderBy('p.id', direction)
-    .execute()) as TVacancyBaseRow[];
+    .orderBy('p.id', direction);
+}
+
+/**
+ * Every `spacing`-th matching vacancy in page order (the 1st, the spacing+1st, …): anchor `k` is where the row at
+ * position `k × spacing` stands. One pass over the matching rows in index order, like counting them.
+ */
+export async function findVacancyPageAnchors(db: TDb, filters: TVacancyFilters, order: TPageOrder, spacing: number): Promise<TPageAnchor[]> {
+  const sortKey = sortKeyOf(order.sort);
+  const direction = sql.raw(order.direction);
+  const ranked = matchingVacancies(db, filters)
+    .select([
+      'v.id',
+      sortKey.as('sort_key'),
+      sql<number>`row_number() over (order by ${sortKey} ${direction}, ${sql.ref('v.id')} ${direction})`.as('position'),
+    ])
+    .as('ranked');
+  const rows = await db
+    .selectFrom(ranked)
+    // Only the anchors' keys are turned into text (for every row it would cost more than the pass itself).
+    .select(['ranked.id', sql<string>`${sql.ref('ranked.sort_key')}::text`.as('key')])
+    .where(sql<SqlBool>`(${sql.ref('ranked.position')} - 1) % ${spacing}::int = 0`)
+    .orderBy('ranked.position')
+    .execute();
+  return rows.map((row) => ({ key: row.key, id: row.id }));
 }
 
 export async function countVacancies(db: TDb, filters: TVacancyFilters): Promise<number> {
@@ -196,7 +243,7 @@ export async function countVacancies(db: TDb, filters: TVacancyFilters): Promise
   return row?.total ?? 0;
 }
 
-const NO_FILTERS: TVacancyFilters = {
+export const NO_FILTERS: TVacancyFilters = {
   language: undefined,
   search: undefined,
   locationIds: [],

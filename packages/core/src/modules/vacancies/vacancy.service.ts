@@ -4,13 +4,14 @@ import { pageOffset, paginate, type TPage } from '../../lib/pagination.ts';
 import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../../lib/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
-import { contentKey, type ContentCache } from '../content/content-cache.ts';
+import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
 import { filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
 import {
   countFacets,
   countVacancies,
   findUnknownFilterReferences,
   findVacancyPage,
+  findVacancyPageAnchors,
   findTagsWithDescendants,
   findVacancyReferences,
   findVisibleVacancyBySlug,
@@ -32,8 +33,8 @@ import {
   type TVacancyView,
 } from './vacancy.dto.ts';
 
-/** What the vacancy reads need from a request: its tenant-scoped database, tenant and URL. */
-export type TVacancyReadContext = { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
+/** What the vacancy reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
+export type TVacancyReadContext = TContentReader & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
 
 type TViewFlags = { include_media: boolean; include_compensation: boolean; include_company_name: boolean };
 
@@ -78,7 +79,29 @@ function filtersKey(filters: TVacancyFilters): string {
 
 /** Facet counts of a filter (GET /vacancies/facets and include=facets share them), once per version. */
 function facetCounts(ctx: TVacancyReadContext, filters: TVacancyFilters, version: string | undefined) {
-  return ctx.services.content.shared(ctx.db, ctx.tenant.id, `vacancies.facets:${filtersKey(filters)}`, version, () => countFacets(ctx.db, filters));
+  return ctx.services.content.shared(ctx, `vacancies.facets:${filtersKey(filters)}`, version, () => countFacets(ctx.db, filters));
+}
+
+/** Pages that start deeper than this many rows start from an anchor instead of walking every row before them. */
+export const DEEP_OFFSET = 10_000;
+/** Rows between two anchors: the most a deep page walks before its first row. */
+export const ANCHOR_SPACING = 1_000;
+
+/**
+ * The rows of one page. A deep page starts from the nearest anchor — every ANCHOR_SPACING-th row of the filter
+ * and order, found in one pass per content version like the total — so no request walks more than DEEP_OFFSET
+ * index entries, and a deep page past the end costs no page query.
+ */
+async function vacancyPage(ctx: TVacancyReadContext, filters: TVacancyFilters, input: TListVacanciesRequest, version: string | undefined): Promise<TVacancyBaseRow[]> {
+  const order = { sort: input.sort, direction: input.sort_direction };
+  const offset = pageOffset(input.page, input.per_page);
+  if (offset < DEEP_OFFSET) return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
+  const anchors = await ctx.services.content.shared(ctx, `vacancies.anchors:${filtersKey(filters)}:${order.sort}:${order.direction}`, version, () =>
+    findVacancyPageAnchors(ctx.db, filters, order, ANCHOR_SPACING),
+  );
+  const from = anchors[Math.floor(offset / ANCHOR_SPACING)];
+  if (!from) return [];
+  return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset: offset % ANCHOR_SPACING, from });
 }
 
 export type TListVacanciesRequest = TVacancyFilterInput &
@@ -91,21 +114,21 @@ export type TVacancyList = TPage<TVacancyListItem> & { facets?: TVacancyFacets }
  * read again if the rows refer to something newer (they were read after a change committed meanwhile).
  */
 async function referencesFor(ctx: TVacancyReadContext, version: string | undefined, rows: TVacancyBaseRow[]): Promise<TVacancyReferences> {
-  const shared = await ctx.services.content.shared(ctx.db, ctx.tenant.id, 'vacancy-references', version, () => findVacancyReferences(ctx.db));
+  const shared = await ctx.services.content.shared(ctx, 'vacancy-references', version, () => findVacancyReferences(ctx.db));
   return referencesCover(rows, shared) ? shared : findVacancyReferences(ctx.db);
 }
 
 export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TVacancyList> {
-  const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+  const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.list', ctx.tenant, input),
     viewCounts: 'vacancies',
     compute: async (version) => {
       const filters = await resolveFilters(ctx, input);
       const view = viewOf(ctx, input.language, input);
       const [rows, total, facetRows] = await Promise.all([
-        findVacancyPage(ctx.db, filters, { sort: input.sort, direction: input.sort_direction }, { limit: input.per_page, offset: pageOffset(input.page, input.per_page) }),
+        vacancyPage(ctx, filters, input, version),
         // Every page and sort of one filter shows the same total (and facets): computed once per version.
-        ctx.services.content.shared(ctx.db, ctx.tenant.id, `vacancies.total:${filtersKey(filters)}`, version, () => countVacancies(ctx.db, filters)),
+        ctx.services.content.shared(ctx, `vacancies.total:${filtersKey(filters)}`, version, () => countVacancies(ctx.db, filters)),
         input.include === 'facets' ? facetCounts(ctx, filters, version) : undefined,
       ]);
       const refs = await referencesFor(ctx, version, rows);
@@ -120,7 +143,7 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
 }
 
 export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<{ data: TVacancyFacets; meta: { total: number } }> {
-  const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+  const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.facets', ctx.tenant, input),
     compute: async (version) => {
       const filters = await resolveFilters(ctx, input);
@@ -136,7 +159,7 @@ export async function getVacancy(
   ctx: TVacancyReadContext & { views: Pick<ViewCounter, 'record'> },
   input: TViewFlags & { slug: string; language?: string | undefined },
 ): Promise<{ data: TVacancyDetail }> {
-  const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+  const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.detail', ctx.tenant, input),
     viewCounts: 'vacancies',
     compute: async (version) => {

@@ -15,6 +15,7 @@ export const getArticleMeta = {
     protect: true,
   },
   scope: 'articles:read',
+  expensiveRead: 'always',
   errorStatuses: [404],
 } satisfies TMeta;
 

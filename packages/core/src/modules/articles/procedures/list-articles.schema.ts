@@ -18,6 +18,7 @@ export const listArticlesMeta = {
     protect: true,
   },
   scope: 'articles:read',
+  expensiveRead: 'always',
 } satisfies TMeta;
 
 export const ZListArticlesInput = z.object({

@@ -17,6 +17,7 @@ export const listCandidatesMeta = {
     protect: true,
   },
   scope: 'candidates:read',
+  expensiveRead: 'always',
 } satisfies TMeta;
 
 export const ZListCandidatesInput = z.object({

@@ -13,6 +13,7 @@ export const getLocationMeta = {
     protect: true,
   },
   scope: 'locations:read',
+  expensiveRead: 'misses',
   errorStatuses: [404],
 } satisfies TMeta;
 

@@ -13,7 +13,7 @@ export const getLocationProcedure = apiKeyProcedure('locations:read')
   .input(ZGetLocationInput)
   .output(ZGetLocationOutput)
   .query(async ({ ctx, input }) => {
-    const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+    const answer = await ctx.services.content.read(ctx, {
       key: contentKey('locations.detail', ctx.tenant, input),
       compute: async () => ({ value: await locationDetail(ctx, input) }),
     });

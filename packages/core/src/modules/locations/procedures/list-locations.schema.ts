@@ -16,6 +16,7 @@ export const listLocationsMeta = {
     protect: true,
   },
   scope: 'locations:read',
+  expensiveRead: 'misses',
 } satisfies TMeta;
 
 export const ZListLocationsInput = z.object({

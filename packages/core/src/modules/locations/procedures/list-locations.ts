@@ -13,7 +13,7 @@ export const listLocationsProcedure = apiKeyProcedure('locations:read')
   .input(ZListLocationsInput)
   .output(ZListLocationsOutput)
   .query(async ({ ctx, input }) => {
-    const answer = await ctx.services.content.read(ctx.db, ctx.tenant.id, {
+    const answer = await ctx.services.content.read(ctx, {
       key: contentKey('locations.list', ctx.tenant, input),
       compute: async () => ({ value: await locationsPage(ctx, input) }),
     });

@@ -13,6 +13,7 @@ export const getTeamMemberMeta = {
     protect: true,
   },
   scope: 'team:read',
+  expensiveRead: 'always',
   errorStatuses: [404],
 } satisfies TMeta;
 

@@ -16,6 +16,7 @@ export const listTeamMembersMeta = {
     protect: true,
   },
   scope: 'team:read',
+  expensiveRead: 'always',
 } satisfies TMeta;
 
 export const ZListTeamMembersInput = z.object({

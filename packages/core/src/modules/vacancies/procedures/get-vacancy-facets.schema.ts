@@ -16,6 +16,7 @@ export const getVacancyFacetsMeta = {
     protect: true,
   },
   scope: 'vacancies:read',
+  expensiveRead: 'misses',
 } satisfies TMeta;
 
 export const ZGetVacancyFacetsInput = z.object(ZVacancyFilterFields);

@@ -15,6 +15,7 @@ export const getVacancyMeta = {
     protect: true,
   },
   scope: 'vacancies:read',
+  expensiveRead: 'misses',
   errorStatuses: [404],
 } satisfies TMeta;
 

@@ -19,6 +19,7 @@ export const listVacanciesMeta = {
     protect: true,
   },
   scope: 'vacancies:read',
+  expensiveRead: 'misses',
 } satisfies TMeta;
 
 export const ZListVacanciesInput = z.object({
