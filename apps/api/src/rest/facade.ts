@@ -126,7 +126,10 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
         }
       } catch (error) {
         const appError = toAppError(error);
-        if (appError.status >= 500) {
+        if (appError.code === 'SERVER_BUSY') {
+          // Shedding is the process protecting itself, not a failure of this request.
+          req.log.warn({ code: appError.code }, 'request shed');
+        } else if (appError.status >= 500) {
           // The request's logger, so the line carries the request id.
           req.log.error({ err: appError.cause ?? error, code: appError.code, detail: appError.detail }, 'request failed');
         }
