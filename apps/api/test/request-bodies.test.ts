@@ -150,7 +150,7 @@ describe.each(OPERATIONS)('$name', (operation) => {
   it('answers JSON nested deeper than 64 levels with 422 errors.body after scope and rate limit, with or without Idempotency-Key', async () => {
     const deepInField = `{"padding":${nested(65)},"other":1}`;
     for (const text of [nested(65), nested(100_000), deepInField, `{"a":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_001)}`]) {
-      for (const headers of [{}, { 'idempotency-key': `deep-${suffix()}` }]) {
+      for (const headers of [{}, { 'idempotency-key': `deep-${suffix()}` }] as Array<Record<string, string>>) {
         const response = await post(operation.path, text, nextKey(), headers);
         expect(response.status, text.slice(0, 40)).toBe(422);
         expect(response.body).toEqual({ message: 'The given data was invalid.', errors: { body: [DEEP_MESSAGE] } });
