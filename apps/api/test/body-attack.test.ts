@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { BODY_BUDGET_BYTES } from '../src/rest/request-body.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { seed } from './support/seed.ts';
 import { keys, suffix, tenant, vacancy } from './support/write-fixtures.ts';
@@ -111,5 +112,42 @@ describe('crafted bodies against a running API process', () => {
     // Still serving afterwards.
     expect((await health()).status).toBe(200);
     expect(api.rssKb() / 1024).toBeLessThan(baselineKb / 1024 + 400);
+  });
+
+  it('eight valid 39 MB bodies at once are read within the body budget (the rest shed with 503); memory stays within a multiple of it', async () => {
+    const content = Buffer.alloc(29 * 1024 * 1024, 7).toString('base64');
+    const body = Buffer.from(
+      JSON.stringify({
+        vacancy: SLUG,
+        candidate: { given_name: 'Ada', family_name: 'Lovelace', email: `ada.${s}@example.org` },
+        documents: { resume: { filename: 'cv.pdf', mime_type: 'application/pdf', content } },
+      }),
+    );
+    expect(body.length).toBeGreaterThan(38_000_000);
+    const baselineKb = api.rssKb();
+    const peakBeforeKb = api.peakRssKb();
+    const send = async (index: number) => {
+      const response = await fetch(`${api.baseUrl}/applications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${attackers[index]!.key}`, 'content-type': 'application/json' },
+        body,
+      });
+      const answer = (await response.json()) as { errors?: Record<string, string[]> };
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), fields: Object.keys(answer.errors ?? {}) };
+    };
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => send(index)));
+    const peakKb = api.peakRssKb();
+    console.info(
+      `valid large bodies: statuses ${JSON.stringify(answers.map((answer) => answer.status))}; ` +
+        `RSS before ${Math.round(baselineKb / 1024)} MB, peak ${Math.round(peakKb / 1024)} MB (earlier peak ${Math.round(peakBeforeKb / 1024)} MB)`,
+    );
+    // Read in full and validated (the file is over 10 MB decoded), or shed before being read in full.
+    for (const answer of answers) {
+      if (answer.status === 503) expect(answer.retryAfter).toBe('2');
+      else expect(answer).toMatchObject({ status: 422, fields: ['documents.resume.content'] });
+    }
+    expect(answers.filter((answer) => answer.status === 422).length).toBeGreaterThan(0);
+    // A body being parsed exists about three times at once (bytes, text, value): the budget bounds that.
+    expect((peakKb - baselineKb) * 1024).toBeLessThan(4 * BODY_BUDGET_BYTES);
   });
 });
