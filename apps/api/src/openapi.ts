@@ -3,6 +3,7 @@ import type { ZodType } from 'zod';
 import { AppError, appRouter, listProcedures, type TMeta } from '@careers/core';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '@careers/core/lib/json-body.ts';
 import { RETRY_AFTER_SECONDS } from '@careers/core/lib/errors.ts';
+import { BODY_LIMIT_BYTES } from './rest/request-body.ts';
 
 type TJson = Record<string, any>;
 type TErrorCode = ConstructorParameters<typeof AppError>[0];
@@ -469,7 +470,7 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
   }
   Object.assign(document.paths, operationsPaths(publicUrl));
   document.tags = TAGS;
-  document['x-body-limits'] = { maxBytes: 40 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES, contentEncoding: ['identity'] };
+  document['x-body-limits'] = { maxBytes: BODY_LIMIT_BYTES, maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES, contentEncoding: ['identity'] };
   document.components = {
     ...document.components,
     schemas: componentSchemas(),

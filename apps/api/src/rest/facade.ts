@@ -1,5 +1,4 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { BODY_BUDGET_BYTES, BodyBudget, readJsonBody } from './request-body.ts';
 import { hash } from 'node:crypto';
 import {
   AppError,
@@ -12,13 +11,13 @@ import {
   type TCoreServices,
   type TMeta,
 } from '@careers/core';
+import { BODY_BUDGET_BYTES, BodyBudget, readJsonBody } from './request-body.ts';
 
 type TRoute = { method: 'get' | 'post'; path: string; procedurePath: string; meta: TMeta };
 
 /** The documented path template of an express path (`/vacancies/:slug` → `/v1/vacancies/{slug}`), for metrics. */
 const routeTemplate = (path: string) => `/v1${path.replace(/:(\w+)/g, '{$1}')}`;
 
-export { BODY_LIMIT_BYTES } from './request-body.ts';
 const createCaller = createCallerFactory(appRouter);
 
 /** The REST operations: every procedure of core's router with `openapi` meta, at its documented path. */
@@ -68,9 +67,9 @@ export function publicUrlOf(req: Request, publicUrl: string | undefined): URL {
  * and writes the documented bodies, statuses and headers for whatever the procedure returns or throws.
  * A body is read and checked here but parsed by the procedure, after its scope and rate-limit checks.
  */
-export function createRestFacade(services: TCoreServices, options: { publicUrl?: string; bodyBudgetBytes?: number } = {}): Router {
+export function createRestFacade(services: TCoreServices, options: { publicUrl?: string } = {}): Router {
   const facade = express.Router();
-  const bodyBudget = new BodyBudget(options.bodyBudgetBytes ?? BODY_BUDGET_BYTES);
+  const bodyBudget = new BodyBudget(BODY_BUDGET_BYTES);
   const methodsByPath = new Map<string, string[]>();
 
   for (const route of restRoutes()) {
