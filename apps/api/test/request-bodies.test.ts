@@ -219,6 +219,43 @@ describe('applications with a bad vacancy reference', () => {
   });
 });
 
+describe('a body that does not stop', () => {
+  it('is answered 413 as soon as it crosses a bound, read into nothing for a while, then its connection is closed', async () => {
+    const url = new URL(`${api.baseUrl}/applications`);
+    // Chunked (no Content-Length), endless tiny objects: the value bound is crossed after a few KB.
+    const request = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: { authorization: `Bearer ${nextKey()}`, 'content-type': 'application/json' },
+    });
+    let status: number | undefined;
+    request.once('response', (response) => {
+      status = response.statusCode;
+      response.resume();
+    });
+    const closed = new Promise<void>((resolve) => {
+      request.once('error', () => resolve());
+      request.once('close', () => resolve());
+    });
+    const chunk = Buffer.from('{},'.repeat(349_525));
+    let written = 0;
+    let open = true;
+    void closed.then(() => (open = false));
+    request.write('[');
+    while (open && written < 400 * MB) {
+      const more = request.write(chunk);
+      written += chunk.length;
+      if (!more) await Promise.race([new Promise((resolve) => request.once('drain', resolve)), closed]);
+    }
+    await closed;
+    expect(status).toBe(413);
+    // The server stops after twice the body limit (80 MiB) at most, plus what was in flight.
+    expect(written).toBeLessThan(120 * MB);
+  });
+});
+
 describe('the body budget of a process', () => {
   /** Starts a POST whose body is `size` bytes of an unfinished JSON string, and keeps it open. */
   function holdBody(size: number): Promise<{ request: ClientRequest; response: Promise<IncomingMessage> }> {
