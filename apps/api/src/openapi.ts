@@ -1,6 +1,9 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import type { ZodType } from 'zod';
 import { AppError, appRouter, listProcedures, type TMeta } from '@careers/core';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '@careers/core/lib/json-body.ts';
+import { RETRY_AFTER_SECONDS } from '@careers/core/lib/errors.ts';
+import { BODY_LIMIT_BYTES } from './rest/request-body.ts';
 
 type TJson = Record<string, any>;
 type TErrorCode = ConstructorParameters<typeof AppError>[0];
@@ -49,6 +52,8 @@ const ERROR_SCHEMAS: Record<string, TErrorCode> = {
   MethodNotAllowedError: 'METHOD_NOT_ALLOWED',
   MalformedJsonError: 'MALFORMED_JSON',
   PayloadTooLargeError: 'PAYLOAD_TOO_LARGE',
+  UnsupportedMediaTypeError: 'UNSUPPORTED_MEDIA_TYPE',
+  ServerBusyError: 'SERVER_BUSY',
   VacancyClosedError: 'VACANCY_CLOSED',
   VacancyNotFoundError: 'VACANCY_NOT_FOUND',
   ProcessingFailedError: 'PROCESSING_FAILED',
@@ -304,7 +309,13 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
       : 'Resource not found: unknown, invisible, or another tenant\'s';
     responses['404'] = jsonResponse(description, oneOfRefs(codes), { ...afterLimit, ...replay });
   }
-  if (method === 'post') responses['413'] = jsonResponse('Body larger than 40 MiB', ref('PayloadTooLargeError'));
+  if (method === 'post') {
+    responses['413'] = jsonResponse(`Body larger than 40 MiB, or with more than ${MAX_JSON_VALUES} JSON values`, ref('PayloadTooLargeError'));
+    responses['415'] = {
+      ...jsonResponse('(extension) The body is compressed (`Content-Encoding` other than `identity`): send it uncompressed', ref('UnsupportedMediaTypeError')),
+      'x-extension': true,
+    };
+  }
   if (hasInput) responses['422'] = jsonResponse('Validation failed', ref('ValidationError'), afterLimit);
   if (rateLimited) responses['429'] = jsonResponse('Rate limit exceeded', ref('TooManyAttemptsError'), RETRY_HEADERS);
   else if (meta.expensiveRead) {
@@ -322,7 +333,21 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
     oneOfRefs(serverCodes),
     rateLimited ? RATE_LIMIT_HEADERS(false) : {},
   );
-  responses['503'] = jsonResponse('The database is unreachable; retry later', ref('ServiceUnavailableError'));
+  responses['503'] =
+    method === 'post'
+      ? jsonResponse(
+          'The database is unreachable, or (extension, `ServerBusyError`, before the scope check) the process holds as many request bodies as it may at once; retry after `Retry-After` seconds',
+          { oneOf: [ref('ServiceUnavailableError'), ref('ServerBusyError')] },
+          {
+            'Retry-After': {
+              description: `With \`ServerBusyError\`: seconds to wait (${RETRY_AFTER_SECONDS.SERVER_BUSY})`,
+              required: false,
+              schema: { type: 'integer', minimum: 1 },
+              'x-extension': true,
+            },
+          },
+        )
+      : jsonResponse('The database is unreachable; retry later', ref('ServiceUnavailableError'));
   return responses;
 }
 
@@ -388,6 +413,10 @@ const DOCUMENT_DESCRIPTION = [
   'Checks run in this order: route (an unknown path is 404 `NotFoundError` even without a key; a known path with another method is 405 ' +
     '`MethodNotAllowedError` with an `Allow` header) → authentication (401) → tenant API access (403) → body syntax and size (400/413) → scope (403) → ' +
     'rate limit (429) → validation (422) → existence and business rules (404/400).',
+  'Request bodies (extension, `x-body-limits`): JSON up to 40 MiB, checked while it arrives and parsed only after the scope and rate-limit checks. ' +
+    `A compressed body (\`Content-Encoding\` other than \`identity\`) is 415, more than ${MAX_JSON_VALUES} JSON values 413, nesting deeper than ${MAX_JSON_DEPTH} levels 422 \`errors.body\` ` +
+    '(reported in the place of validation, after the rate-limit check); a process that holds too many bodies at once answers 503 `ServerBusyError` with `Retry-After`. ' +
+    'NUL characters and unpaired surrogates are refused in every string of a body (422 on that field; in `vacancy` of POST /applications: 404 `VACANCY_NOT_FOUND`).',
   'Unknown query parameters are ignored. Booleans in the query accept `true`, `false`, `1` and `0`; integers accept digits only. ' +
     'Array parameters are sent as `name[]=1&name[]=2`. A request line plus headers over 16 KiB is refused with 431 (no body) before any of this.',
   'Extensions (marked `x-extension`): the `Idempotency-Key` header, conditional GET (`ETag`/`304`), GET /candidates/{id}, ' +
@@ -435,6 +464,7 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
   }
   Object.assign(document.paths, operationsPaths());
   document.tags = TAGS;
+  document['x-body-limits'] = { maxBytes: BODY_LIMIT_BYTES, maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES, contentEncoding: ['identity'] };
   document.components = {
     ...document.components,
     schemas: componentSchemas(),

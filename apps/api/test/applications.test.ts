@@ -198,13 +198,15 @@ describe('POST /applications — success', () => {
     expect(intId.body.data.vacancy.id).toBe(778);
   });
 
-  it('reuses the tenant candidate with the same email (case-insensitive) and keeps its data', async () => {
+  it('reuses the tenant candidate with the same email (case-insensitive) and keeps its data, but echoes only what was submitted', async () => {
     const body = applicationBody(slugs.open, {
       candidate: { given_name: 'Other', family_name: 'Name', email: EXISTING_EMAIL.toUpperCase() },
     });
     const first = await post(body);
     expect(first.status, first.text).toBe(201);
-    expect(first.body.data.candidate).toEqual({ id: 50, given_name: 'Grace', family_name: 'Hopper', email: EXISTING_EMAIL });
+    // The stored names (Grace Hopper) never come back: an email must not look a person up.
+    expect(first.body.data.candidate).toEqual({ id: 50, given_name: 'Other', family_name: 'Name', email: EXISTING_EMAIL.toUpperCase() });
+    expect(first.text).not.toMatch(/Grace|Hopper/);
     const second = await post({ ...body, candidate: { ...(body.candidate as object), email: EXISTING_EMAIL.toLowerCase() } });
     expect(second.body.data.candidate.id).toBe(50);
     const [candidate] = await query(databaseUrl, 'select status, first_name from candidates where id = 50');

@@ -7,7 +7,7 @@ import { installJobQueues } from '@careers/core/jobs/install.ts';
 import { hashApiKey } from '@careers/core/modules/api-keys/api-key.crypto.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { seed } from './support/seed.ts';
-import { suffix, tenant, vacancy } from './support/write-fixtures.ts';
+import { query, suffix, tenant, vacancy } from './support/write-fixtures.ts';
 
 /**
  * Everything an API process logs at debug level during a set of requests that carry secrets and personal data
@@ -92,9 +92,11 @@ beforeAll(async () => {
   expect(await request('logs-malformed', '/applications', { method: 'POST', key: KEY, body: `{"key":"${KEY}","password":"${PASSWORD}"` })).toBe(400);
   const resume = { user_id: USER_ID, resume: { filename: 'cv.pdf', content: RESUME_BASE64, mime_type: 'application/pdf' } };
   expect(await request('logs-resume', '/candidates', { method: 'POST', key: KEY, body: JSON.stringify(resume) })).toBe(202);
-  // A filename PostgreSQL cannot store (NUL): the resume cannot be stored, a 500 whose cause is logged.
-  const unstorable = { ...resume, resume: { ...resume.resume, filename: 'cv\u0000.pdf' } };
-  expect(await request('logs-resume-failed', '/candidates', { method: 'POST', key: KEY, body: JSON.stringify(unstorable) })).toBe(500);
+  // A queue that refuses the job: the resume cannot be queued, a 500 whose cause is logged.
+  await query(url, `create function refuse_job() returns trigger language plpgsql as $$ begin raise exception 'queue unavailable (logs test)'; end $$`);
+  await query(url, 'create trigger refuse_job before insert on pgboss.job for each row execute function refuse_job()');
+  expect(await request('logs-resume-failed', '/candidates', { method: 'POST', key: KEY, body: JSON.stringify(resume) })).toBe(500);
+  await query(url, 'drop trigger refuse_job on pgboss.job');
   expect(await request('logs-unknown-path', `/no-such-path/${KEY}`, { key: KEY })).toBe(404);
   expect(await request('logs-livez', '/livez')).toBe(200);
 
@@ -154,6 +156,6 @@ describe('the logs of an API process', () => {
     const failure = all.find((line) => line.request_id === 'logs-resume-failed' && line.msg === 'request failed');
     expect(failure).toMatchObject({ level: 50, code: 'PROCESSING_FAILED' });
     // The cause is there for operators (not for the client).
-    expect(JSON.stringify(failure?.err)).toMatch(/0x00|invalid byte sequence|null character/i);
+    expect(JSON.stringify(failure?.err)).toMatch(/queue unavailable \(logs test\)/);
   });
 });

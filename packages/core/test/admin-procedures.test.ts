@@ -280,6 +280,9 @@ describe('sign-in and sign-out', () => {
       expect(error.toBody()).toEqual({ message: 'The given data was invalid.', errors: { email: ['These credentials do not match our records.'] } });
       expect(ctx.response.headers['Set-Cookie']).toBeUndefined();
     }
+    const unstorable = await failureOf(callerWith(undefined, '203.0.113.12').caller.admin.signIn({ email: 'a\u0000@acme.example', password: 'x\ud800' }));
+    expect(unstorable.status).toBe(422);
+    expect(Object.keys(unstorable.fieldErrors ?? {}).sort()).toEqual(['email', 'password']);
     const missing = await failureOf(callerWith(undefined).caller.admin.signIn({ email: '', password: '' }));
     expect(missing.status).toBe(422);
     expect(Object.keys(missing.fieldErrors ?? {}).sort()).toEqual(['email', 'password']);
@@ -416,6 +419,10 @@ describe('API keys', () => {
     const badScope = await failureOf(caller.admin.keys.create({ name: 'Bad', scopes: ['vacancies:read', 'admin:all' as never] }));
     expect(badScope.status).toBe(422);
     expect(badScope.fieldErrors).toEqual({ 'scopes.1': ['The selected scopes.1 is invalid.'] });
+    for (const name of ['Key\u0000one', 'Key \ud800']) {
+      const unstorable = await failureOf(caller.admin.keys.create({ name, scopes: [] }));
+      expect(unstorable.fieldErrors).toEqual({ name: ['The name must not contain NUL characters or unpaired surrogates.'] });
+    }
     const legacy = await failureOf(caller.admin.keys.create({ name: 'Legacy', scopes: ['*' as never] }));
     expect(legacy.fieldErrors).toEqual({ 'scopes.0': ['The selected scopes.0 is invalid.'] });
     const unknownKey = await failureOf(caller.admin.keys.revoke({ id: 987_654 }));

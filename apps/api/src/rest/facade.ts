@@ -11,15 +11,14 @@ import {
   type TCoreServices,
   type TMeta,
 } from '@careers/core';
+import { BODY_BUDGET_BYTES, BodyBudget, readJsonBody } from './request-body.ts';
 
 type TRoute = { method: 'get' | 'post'; path: string; procedurePath: string; meta: TMeta };
 
 /** The documented path template of an express path (`/vacancies/:slug` → `/v1/vacancies/{slug}`), for metrics. */
 const routeTemplate = (path: string) => `/v1${path.replace(/:(\w+)/g, '{$1}')}`;
 
-export const BODY_LIMIT_BYTES = 40 * 1024 * 1024;
 const createCaller = createCallerFactory(appRouter);
-const jsonBody = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true });
 
 /** The REST operations: every procedure of core's router with `openapi` meta, at its documented path. */
 export function restRoutes(): TRoute[] {
@@ -38,18 +37,8 @@ export function restRoutes(): TRoute[] {
   return routes.sort((a, b) => weight(a.path).localeCompare(weight(b.path)) || b.path.length - a.path.length);
 }
 
-function readBody(req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => {
-    jsonBody(req, res, (error?: unknown) => {
-      if (!error) return resolve();
-      const status = (error as { status?: number }).status;
-      reject(new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'MALFORMED_JSON'));
-    });
-  });
-}
-
 function sendError(res: Response, error: AppError, headers: Record<string, string> = {}): void {
-  res.status(error.status).set(headers).json(error.toBody());
+  res.status(error.status).set({ ...headers, ...error.headers() }).json(error.toBody());
 }
 
 /** View counters in serialized JSON: a property named `views_count` (inside a string the quotes would be escaped). */
@@ -76,9 +65,11 @@ export function publicUrlOf(req: Request, publicUrl: string | undefined): URL {
  * Serves core's procedures as REST. This is the one layer between HTTP and the procedures: it
  * authenticates before reading a body (CONTRACT's order), turns query/path/body into procedure input,
  * and writes the documented bodies, statuses and headers for whatever the procedure returns or throws.
+ * A body is read and checked here but parsed by the procedure, after its scope and rate-limit checks.
  */
 export function createRestFacade(services: TCoreServices, options: { publicUrl?: string } = {}): Router {
   const facade = express.Router();
+  const bodyBudget = new BodyBudget(BODY_BUDGET_BYTES);
   const methodsByPath = new Map<string, string[]>();
 
   for (const route of restRoutes()) {
@@ -87,6 +78,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
       res.locals.route = routeTemplate(route.path);
       const responseHeaders: Record<string, string> = {};
       const finished = services.beginRequest();
+      let releaseBody: (() => void) | undefined;
       try {
         const verifiedKey = requireActiveKey(await services.keys.verify(req.get('authorization')));
         res.locals.tenant = verifiedKey.tenant.slug;
@@ -94,11 +86,9 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
 
         let input: unknown;
         if (route.method === 'post') {
-          await readBody(req, res);
-          const body: unknown = req.body === undefined ? {} : req.body;
-          // A body that is not a JSON object goes to validation as it is (422 errors.body, after scope and rate limit).
-          const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-          input = isObject ? { ...body, ...req.params } : body;
+          const read = await readJsonBody(req, bodyBudget, req.params as Record<string, string>);
+          releaseBody = read.release;
+          input = read.body;
         } else {
           input = { ...(req.query as Record<string, unknown>), ...req.params };
         }
@@ -135,15 +125,19 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
         }
       } catch (error) {
         const appError = toAppError(error);
-        if (appError.status >= 500) {
+        if (appError.code === 'SERVER_BUSY') {
+          // Shedding is the process protecting itself, not a failure of this request.
+          req.log.warn({ code: appError.code }, 'request shed');
+        } else if (appError.status >= 500) {
           // The request's logger, so the line carries the request id.
-          req.log.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
+          req.log.error({ err: appError.cause ?? error, code: appError.code, detail: appError.detail }, 'request failed');
         }
         if (appError.code === 'TOO_MANY_ATTEMPTS' && route.meta.rateLimit) {
           services.metrics.rateLimitRejections.inc({ operation: route.meta.rateLimit });
         }
         sendError(res, appError, responseHeaders);
       } finally {
+        releaseBody?.();
         finished();
       }
     });

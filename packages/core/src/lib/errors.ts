@@ -12,11 +12,13 @@ export const APP_ERROR_STATUS = {
   VALIDATION_FAILED: 422,
   MALFORMED_JSON: 400,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   VACANCY_CLOSED: 400,
   VACANCY_NOT_FOUND: 404,
   PROCESSING_FAILED: 500,
   TOO_MANY_ATTEMPTS: 429,
   SERVICE_UNAVAILABLE: 503,
+  SERVER_BUSY: 503,
   INTERNAL: 500,
 } as const;
 
@@ -33,13 +35,18 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
   VALIDATION_FAILED: 'The given data was invalid.',
   MALFORMED_JSON: 'Malformed JSON body.',
   PAYLOAD_TOO_LARGE: 'Payload too large.',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type.',
   VACANCY_CLOSED: 'This vacancy no longer accepts applications.',
   VACANCY_NOT_FOUND: 'Vacancy not found',
   PROCESSING_FAILED: 'An unexpected error occurred while processing the resume.',
   TOO_MANY_ATTEMPTS: 'Too Many Attempts.',
   SERVICE_UNAVAILABLE: 'Service Unavailable.',
+  SERVER_BUSY: 'The server is busy reading other request bodies; retry shortly.',
   INTERNAL: 'Server Error.',
 };
+
+/** Codes answered with a `Retry-After` header (seconds): the client may send the same request again after it. */
+export const RETRY_AFTER_SECONDS: Partial<Record<TAppErrorCode, number>> = { SERVER_BUSY: 2 };
 
 /** Codes whose public body carries the machine-readable `error` field. */
 const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED']);
@@ -56,10 +63,12 @@ export class AppError extends Error {
   readonly status: number;
   readonly fieldErrors?: TFieldErrors;
   readonly requiredScope?: string;
+  /** For the log only (what went wrong inside); the client sees `message`. */
+  readonly detail?: string;
 
   constructor(
     code: TAppErrorCode,
-    options: { message?: string; fieldErrors?: TFieldErrors; requiredScope?: string; cause?: unknown } = {},
+    options: { message?: string; fieldErrors?: TFieldErrors; requiredScope?: string; cause?: unknown; detail?: string } = {},
   ) {
     super(options.message ?? DEFAULT_MESSAGES[code], { cause: options.cause });
     this.name = 'AppError';
@@ -67,6 +76,13 @@ export class AppError extends Error {
     this.status = APP_ERROR_STATUS[code];
     this.fieldErrors = options.fieldErrors;
     this.requiredScope = options.requiredScope;
+    this.detail = options.detail;
+  }
+
+  /** Headers that belong to this answer whatever the operation (`Retry-After` of a shed request). */
+  headers(): Record<string, string> {
+    const retryAfter = RETRY_AFTER_SECONDS[this.code];
+    return retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
   }
 
   /** A 422 on one or more fields. */

@@ -88,3 +88,21 @@ export function fieldErrorsFromZod(error: ZodError | { issues: readonly z.core.$
   }
   return errors;
 }
+
+/**
+ * Text that can be stored and sent on: no NUL (PostgreSQL text refuses it) and no unpaired UTF-16 surrogate
+ * (it has no UTF-8 form). The one test for both, for bodies (422) and for filters and slugs (they match nothing).
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && value.isWellFormed();
+}
+
+export const UNSTORABLE_TEXT_MESSAGE = 'The :attribute must not contain NUL characters or unpaired surrogates.';
+
+/**
+ * The string of every request body schema: a string of storable text (422 on the field otherwise, and no other
+ * message for it). Chain the field's own rules after it (`zString().trim().max(255)`).
+ */
+export function zString(params?: Parameters<typeof z.string>[0]) {
+  return z.string(params).refine(isStorableText, { error: UNSTORABLE_TEXT_MESSAGE, abort: true });
+}

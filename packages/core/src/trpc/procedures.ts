@@ -1,44 +1,54 @@
 import { middleware, publicProcedure } from './init.ts';
 import { AppError } from '../lib/errors.ts';
 import { requireActiveKey } from '../modules/api-keys/api-key.verifier.ts';
-import { hasScope, type TScope } from '../lib/scopes.ts';
+import { hasScope } from '../lib/scopes.ts';
 import { tenantKysely } from '../db/kysely.ts';
-import { hitRateLimit, type TRateLimitedOperation } from '../modules/rate-limits/rate-limits.ts';
+import { hitRateLimit } from '../modules/rate-limits/rate-limits.ts';
+import { UnparsedJsonBody } from '../lib/json-body.ts';
 import { runIdempotently } from '../modules/idempotency/idempotency.ts';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 
 /**
  * API-key procedures. The checks run in CONTRACT's order before input validation:
- * authentication (401) → tenant API access (403) → scope (403) → rate limit (429).
+ * authentication (401) → tenant API access (403) → scope (403) → rate limit (429), with the scope and the
+ * rate-limited operation the procedure's meta declares (the same meta documents them).
  * The narrowed context carries the tenant and a Kysely that only sees that tenant's rows.
  */
-function apiKeyMiddleware(scope: TScope | undefined, rateLimit: TRateLimitedOperation | undefined) {
-  return middleware(async ({ ctx, next }) => {
-    const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)));
-    if (scope && !hasScope(apiKey.scopes, scope)) throw AppError.insufficientScope(scope);
-    if (rateLimit) {
-      const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit);
-      ctx.response.headers['X-RateLimit-Limit'] = String(state.limit);
-      ctx.response.headers['X-RateLimit-Remaining'] = String(state.remaining);
-      if (state.exceeded) {
-        ctx.response.headers['Retry-After'] = String(state.retryAfter);
-        ctx.response.headers['X-RateLimit-Reset'] = String(state.resetAt);
-        throw new AppError('TOO_MANY_ATTEMPTS');
-      }
+const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
+  const scope = meta?.scope;
+  const rateLimit = meta?.rateLimit;
+  const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)));
+  if (scope && !hasScope(apiKey.scopes, scope)) throw AppError.insufficientScope(scope);
+  if (rateLimit) {
+    const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit);
+    ctx.response.headers['X-RateLimit-Limit'] = String(state.limit);
+    ctx.response.headers['X-RateLimit-Remaining'] = String(state.remaining);
+    if (state.exceeded) {
+      ctx.response.headers['Retry-After'] = String(state.retryAfter);
+      ctx.response.headers['X-RateLimit-Reset'] = String(state.resetAt);
+      throw new AppError('TOO_MANY_ATTEMPTS');
     }
-    const log = ctx.log.child({ tenant: tenant.slug, api_key_id: apiKey.id });
-    return next({ ctx: { ...ctx, log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) } });
-  });
-}
+  }
+  const log = ctx.log.child({ tenant: tenant.slug, api_key_id: apiKey.id });
+  return next({ ctx: { ...ctx, log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) } });
+});
+
+/** A body the transport read without parsing (UnparsedJsonBody) is built here, once the checks above have passed. */
+const parseBodyMiddleware = middleware(async ({ getRawInput, next }) => {
+  const raw = await getRawInput();
+  if (!(raw instanceof UnparsedJsonBody)) return next();
+  const input = raw.parse();
+  return next({ getRawInput: async () => input });
+});
 
 export type TApiKeyProcedureOptions = {
-  rateLimit?: TRateLimitedOperation;
   /** Honour an Idempotency-Key header (extension): after the rate limit, before input validation. */
   idempotent?: boolean;
 };
 
-export function apiKeyProcedure(scope?: TScope, options: TApiKeyProcedureOptions = {}) {
-  return publicProcedure.use(apiKeyMiddleware(scope, options.rateLimit)).use(async ({ ctx, path, meta, getRawInput, next }) => {
+/** A procedure for API keys; its meta (`.meta()`) names the scope and the rate-limited operation. */
+export function apiKeyProcedure(options: TApiKeyProcedureOptions = {}) {
+  return publicProcedure.use(apiKeyMiddleware).use(parseBodyMiddleware).use(async ({ ctx, path, meta, getRawInput, next }) => {
     // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
     if (meta?.expensiveRead === 'always') return ctx.services.reads.run(ctx, () => next());
     if (!options.idempotent || ctx.idempotencyKey === undefined) return next();

@@ -5,6 +5,7 @@ import type { TCandidateRow, TNewDocument, TVacancyRef } from './application.rep
 export type TSubmittedApplication = {
   application: { id: number; created_at: Date };
   vacancy: TVacancyRef;
+  /** The candidate's id with the names and email as submitted: never what is stored about an existing candidate. */
   candidate: TCandidateRow;
   documents: TNewDocument[];
   privacyPolicyAccepted: boolean;

@@ -4,6 +4,7 @@ import { serialRow, type TDb } from '../../db/kysely.ts';
 import type { DOCUMENT_TYPES } from './application.entity.ts';
 import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 import { isStorableId } from '../../lib/query.ts';
+import { isStorableText } from '../../lib/validation.ts';
 
 export type TVacancyRef = { id: number; slug: string; title: string; accepts_applications: boolean };
 
@@ -15,6 +16,8 @@ export async function findVisibleVacancy(db: TDb, reference: number | string): P
   const visible = db.selectFrom('vacancies').select(['id', 'slug', 'title', 'accepts_applications']).where(visibleVacancy('vacancies'));
   const byId = (id: number) => (isStorableId(id) ? visible.where('id', '=', id).executeTakeFirst() : Promise.resolve(undefined));
   if (typeof reference === 'number') return byId(reference);
+  // No stored slug holds NUL or an unpaired surrogate (PostgreSQL would refuse the first as a parameter).
+  if (!isStorableText(reference)) return undefined;
   const bySlug = await visible.where('slug', '=', reference).executeTakeFirst();
   if (bySlug || !/^\d{1,10}$/.test(reference)) return bySlug;
   return byId(Number(reference));

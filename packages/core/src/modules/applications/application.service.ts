@@ -60,6 +60,9 @@ export async function submitApplication(
       referrer: input.tracking?.referrer ?? null,
     });
     for (const document of documents) await insertDocument(db, key.tenantId, application.id, document);
-    return { application, vacancy, candidate, documents, privacyPolicyAccepted: input.privacy_policy_accepted };
+    // Echo what was submitted: answering with the stored names of a matched candidate would let any key
+    // holding applications:write look people up by email.
+    const submitted = { id: candidate.id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email };
+    return { application, vacancy, candidate: submitted, documents, privacyPolicyAccepted: input.privacy_policy_accepted };
   });
 }

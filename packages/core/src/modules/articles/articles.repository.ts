@@ -5,6 +5,7 @@ import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from '../vacancies/vacancy.entity.ts';
 import type { ARTICLE_TYPES } from './article.entity.ts';
 import { MAX_DB_ID } from '../../lib/query.ts';
+import { isStorableText } from '../../lib/validation.ts';
 
 export type TArticleType = (typeof ARTICLE_TYPES)[number];
 export type TArticleSort = 'published_at' | 'title' | 'created_at' | 'views_count';
@@ -89,7 +90,7 @@ function visibleArticles(db: TDb, choice: TContentChoice) {
 function filtered(db: TDb, choice: TContentChoice, filters: TArticleFilters) {
   let query = visibleArticles(db, choice);
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
-  if (Object.values(filters).some((value) => typeof value === 'string' && value.includes('\u0000'))) return query.where(sql<SqlBool>`false`);
+  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value))) return query.where(sql<SqlBool>`false`);
   if (filters.type) query = query.where('a.type', '=', filters.type);
   if (filters.isFeatured !== undefined) query = query.where('a.is_featured', '=', filters.isFeatured);
   const term = filters.search;

@@ -3,6 +3,7 @@ import type { TDb } from '../../db/kysely.ts';
 import { pageOffset } from '../../lib/pagination.ts';
 import type { TCandidateStatus } from './candidate.entity.ts';
 import { MAX_DB_ID } from '../../lib/query.ts';
+import { isStorableText } from '../../lib/validation.ts';
 
 export type TCandidateSort = 'created_at' | 'first_name' | 'last_name' | 'email';
 
@@ -41,7 +42,7 @@ function filtered(db: TDb, filters: TCandidateFilters) {
     .selectFrom('candidates as c')
     .innerJoin('candidate_users as cu', (join) => join.onRef('cu.candidate_id', '=', 'c.id').on('cu.user_id', '=', filters.userId));
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
-  if (Object.values(filters).some((value) => typeof value === 'string' && value.includes('\u0000'))) return query.where(sql<SqlBool>`false`);
+  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value))) return query.where(sql<SqlBool>`false`);
   if (filters.email) query = query.where(sql<SqlBool>`lower(${sql.ref('c.email')}) = lower(${filters.email})`);
   if (filters.status) query = query.where('c.status', '=', filters.status);
   const term = filters.search;

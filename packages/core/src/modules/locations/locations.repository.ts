@@ -2,6 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { pageOffset } from '../../lib/pagination.ts';
 import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
+import { isStorableText } from '../../lib/validation.ts';
 
 export type TLocationSort = 'name' | 'locality' | 'created_at';
 
@@ -51,7 +52,7 @@ function contains(column: string, term: string): Expression<SqlBool> {
 function filtered(db: TDb, filters: TLocationFilters) {
   let query = db.selectFrom('locations as l');
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
-  if (Object.values(filters).some((value) => typeof value === 'string' && value.includes('\u0000'))) return query.where(sql<SqlBool>`false`);
+  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value))) return query.where(sql<SqlBool>`false`);
   if (filters.countryCode) query = query.where(sql<SqlBool>`upper(${sql.ref('l.country_code')}) = ${filters.countryCode}`);
   const term = filters.search;
   if (term) {

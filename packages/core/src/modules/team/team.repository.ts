@@ -4,6 +4,7 @@ import { pageOffset } from '../../lib/pagination.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TAvatar } from './team-member.entity.ts';
 import { MAX_DB_ID } from '../../lib/query.ts';
+import { isStorableText } from '../../lib/validation.ts';
 
 export type TTeamSort = 'given_name' | 'family_name' | 'job_title';
 
@@ -45,7 +46,7 @@ const COLUMNS = ['m.id', 'm.given_name', 'm.family_name', 'm.email', 'm.job_titl
 function filtered(db: TDb, filters: TTeamFilters) {
   let query = visibleMembers(db);
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
-  if (Object.values(filters).some((value) => typeof value === 'string' && value.includes('\u0000'))) return query.where(sql<SqlBool>`false`);
+  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value))) return query.where(sql<SqlBool>`false`);
   const term = filters.search;
   if (term) {
     query = query.where((eb) =>

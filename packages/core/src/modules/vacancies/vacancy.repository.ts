@@ -6,6 +6,7 @@ import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from './vacancy.entity.ts';
 import type { TFilterReference, TFilterTable, TVacancyFilters } from './vacancy-filters.ts';
 import { MAX_DB_ID } from '../../lib/query.ts';
+import { isStorableText } from '../../lib/validation.ts';
 
 /**
  * The vacancy read queries. Every query goes through the tenant-scoped Kysely of the request (`ctx.db`),
@@ -66,7 +67,7 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
   if (filters.locationIds.length > 0) conditions.push(eb('v.location_id', 'in', filters.locationIds));
   if (filters.departmentIds.length > 0) conditions.push(eb('v.department_id', 'in', filters.departmentIds));
   if (filters.companyLocationIds.length > 0) conditions.push(eb('v.company_location_id', 'in', filters.companyLocationIds));
-  if (filters.search?.includes('\u0000')) {
+  if (filters.search !== undefined && !isStorableText(filters.search)) {
     // Stored text never contains NUL (PostgreSQL refuses it), so such a search matches nothing.
     conditions.push(sql<SqlBool>`false`);
   } else if (filters.search !== undefined) {
@@ -257,7 +258,7 @@ export const NO_FILTERS: TVacancyFilters = {
 
 export async function findVisibleVacancyBySlug(db: TDb, slug: string): Promise<TVacancyBaseDetailRow | undefined> {
   // No stored slug is longer or contains NUL (which PostgreSQL would refuse as a parameter).
-  if (slug.length > 255 || slug.includes('\u0000')) return undefined;
+  if (slug.length > 255 || !isStorableText(slug)) return undefined;
   return (await vacancyRows(db, NO_FILTERS)
     .select(['v.description', 'v.requirements', 'v.offer'])
     .where('v.slug', '=', slug)

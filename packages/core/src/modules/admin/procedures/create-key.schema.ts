@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ZAdminApiKey, ZScope } from '../admin.schema.ts';
 import { SCOPES } from '../../../lib/scopes.ts';
+import { zString } from '../../../lib/validation.ts';
 
 export const ZCreateKeyInput = z.object({
-  name: z.string().trim().min(1).max(255),
+  name: zString().trim().min(1).max(255),
   /** Duplicates are dropped; an empty list makes a key that can only call /health. */
   scopes: z
     .array(ZScope)

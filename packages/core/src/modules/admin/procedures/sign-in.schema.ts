@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ZAdminTenant, ZAdminUser } from '../admin.schema.ts';
+import { zString } from '../../../lib/validation.ts';
 
 export const ZSignInInput = z.object({
-  email: z.string().trim().min(1).max(255),
-  password: z.string().min(1).max(1024),
+  email: zString().trim().min(1).max(255),
+  password: zString().min(1).max(1024),
 });
 export type TSignInInput = z.infer<typeof ZSignInInput>;
 

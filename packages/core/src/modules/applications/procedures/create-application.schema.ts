@@ -4,6 +4,7 @@ import type { TMeta } from '../../../trpc/init.ts';
 import { DOCUMENT_TYPES } from '../application.entity.ts';
 import { base64DecodedLength, decodeBase64Strict } from '../base64.ts';
 import { ZIdempotencyKeyHeader } from '../../idempotency/idempotency-key.header.ts';
+import { zString } from '../../../lib/validation.ts';
 
 export const createApplicationMeta = {
   openapi: {
@@ -33,10 +34,9 @@ export const MAX_ADDITIONAL_DOCUMENTS = 5;
 const requiredOnNull = (issue: { input?: unknown }) => (issue.input === null ? 'The :attribute field is required.' : undefined);
 
 // Laravel trims strings and treats an empty one as absent: '' fails `required`, and optional fields ignore it.
-const zRequiredText = (max: number) => z.string({ error: requiredOnNull }).trim().min(1).max(max);
+const zRequiredText = (max: number) => zString({ error: requiredOnNull }).trim().min(1).max(max);
 const zOptionalText = (max: number) =>
-  z
-    .string()
+  zString()
     .trim()
     .max(max)
     .transform((value) => value || null)
@@ -48,8 +48,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 const zOptionalHttpUrl = (max: number) =>
-  z
-    .string()
+  zString()
     .trim()
     .max(max)
     .refine((value) => value === '' || isHttpUrl(value), { message: 'The :attribute must be a valid URL.' })
@@ -57,8 +56,7 @@ const zOptionalHttpUrl = (max: number) =>
     .nullish();
 
 /** Base64 file content, decoded strictly; the size is checked before decoding. */
-const zBase64File = z
-  .string({ error: requiredOnNull })
+const zBase64File = zString({ error: requiredOnNull })
   .min(1)
   .transform((text, ctx) => {
     const size = base64DecodedLength(text);
@@ -84,8 +82,9 @@ const ZDocument = z.object({
 });
 
 export const ZCreateApplicationInput = z.object({
+  // Not zString: a slug with NUL or an unpaired surrogate names no vacancy (404 VACANCY_NOT_FOUND, CONTRACT), not a 422.
   vacancy: z
-    .union([z.number().int(), zRequiredText(255)], {
+    .union([z.number().int(), z.string({ error: requiredOnNull }).trim().min(1).max(255)], {
       error: (issue) =>
         issue.input === undefined || issue.input === null ? 'The :attribute field is required.' : 'The :attribute must be a string or an integer.',
     })
@@ -115,8 +114,7 @@ export const ZCreateApplicationInput = z.object({
     .describe('Whether the candidate accepted the privacy policy (default false)'),
   tracking: z
     .object({
-      ip_address: z
-        .string()
+      ip_address: zString()
         .trim()
         .max(45)
         .refine((value) => value === '' || isIP(value) !== 0, { message: 'The :attribute must be a valid IP address.' })

@@ -3,7 +3,7 @@ import { submitApplication } from '../application.service.ts';
 import { toApplicationResponse } from '../application.dto.ts';
 import { ZApplicationResponse, ZCreateApplicationInput, createApplicationMeta } from './create-application.schema.ts';
 
-export const createApplicationProcedure = apiKeyProcedure('applications:write', { rateLimit: 'applications.create', idempotent: true })
+export const createApplicationProcedure = apiKeyProcedure({ idempotent: true })
   .meta(createApplicationMeta)
   .input(ZCreateApplicationInput)
   .output(ZApplicationResponse)

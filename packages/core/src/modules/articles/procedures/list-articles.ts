@@ -5,7 +5,7 @@ import { toArticleDto } from '../article.dto.ts';
 import { expandTags, findArticleTags, findArticlesPage, type TContentChoice } from '../articles.repository.ts';
 import { ZListArticlesInput, ZListArticlesOutput, listArticlesMeta } from './list-articles.schema.ts';
 
-export const listArticlesProcedure = apiKeyProcedure('articles:read')
+export const listArticlesProcedure = apiKeyProcedure()
   .meta(listArticlesMeta)
   .input(ZListArticlesInput)
   .output(ZListArticlesOutput)

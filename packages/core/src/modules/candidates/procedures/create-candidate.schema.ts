@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TMeta } from '../../../trpc/init.ts';
 import { RESUME_MIME_TYPES } from '../../resumes/resume-file.ts';
+import { zString } from '../../../lib/validation.ts';
 
 /** 10 MB = 10 × 1024 × 1024 decoded bytes (CONTRACT). */
 export const MAX_RESUME_BYTES = 10 * 1024 * 1024;
@@ -35,8 +36,7 @@ function decodedLength(base64: string): number {
 }
 
 /** Strict base64: padded, no whitespace, canonical (it re-encodes to itself); at most 10 MB decoded. */
-const ZResumeContent = z
-  .string()
+const ZResumeContent = zString()
   .min(1)
   .refine((value) => value.length % 4 === 0 && BASE64_CHARACTERS.test(value), { error: INVALID_BASE64, abort: true })
   .refine((value) => decodedLength(value) <= MAX_RESUME_BYTES, {
@@ -53,8 +53,7 @@ const ZResumeContent = z
   })
   .describe('The file, base64 encoded (standard alphabet, padded); at most 10 MB decoded');
 
-const ZResumeMimeType = z
-  .string()
+const ZResumeMimeType = zString()
   .transform((value) => value.trim().toLowerCase())
   .pipe(z.enum(RESUME_MIME_TYPES, { error: 'The selected :attribute is invalid.' }))
   .describe(`One of ${RESUME_MIME_TYPES.join(', ')} (case-insensitive)`);
@@ -62,7 +61,7 @@ const ZResumeMimeType = z
 export const ZCreateCandidateInput = z.object({
   user_id: z.int().describe('The user of the tenant to associate the candidate with'),
   resume: z.object({
-    filename: z.string().min(1).max(255).describe('The file name, e.g. `jane-doe.pdf`'),
+    filename: zString().min(1).max(255).describe('The file name, e.g. `jane-doe.pdf`'),
     content: ZResumeContent,
     mime_type: ZResumeMimeType,
   }),

@@ -5,7 +5,7 @@ import { ZCreateCandidateInput, ZCreateCandidateOutput, createCandidateMeta } fr
 import { isStorableId } from '../../../lib/query.ts';
 
 
-export const createCandidateProcedure = apiKeyProcedure('candidates:write', { rateLimit: 'candidates.create', idempotent: true })
+export const createCandidateProcedure = apiKeyProcedure({ idempotent: true })
   .meta(createCandidateMeta)
   .input(ZCreateCandidateInput)
   .output(ZCreateCandidateOutput)

@@ -37,7 +37,7 @@ function toCandidateProfileDto(row: TCandidateRow, userIds: number[]): TCandidat
   };
 }
 
-export const getCandidateProcedure = apiKeyProcedure('candidates:read')
+export const getCandidateProcedure = apiKeyProcedure()
   .meta(getCandidateMeta)
   .input(ZGetCandidateInput)
   .output(ZGetCandidateOutput)

@@ -5,7 +5,7 @@ import { ZGetProcessingInput, ZGetProcessingOutput, getProcessingMeta } from './
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const getProcessingProcedure = apiKeyProcedure('candidates:read')
+export const getProcessingProcedure = apiKeyProcedure()
   .meta(getProcessingMeta)
   .input(ZGetProcessingInput)
   .output(ZGetProcessingOutput)

@@ -5,7 +5,7 @@ import { toCandidateListItemDto } from '../candidate.dto.ts';
 import { findCandidatesPage, isUserOfTenant } from '../candidates.repository.ts';
 import { ZListCandidatesInput, ZListCandidatesOutput, listCandidatesMeta } from './list-candidates.schema.ts';
 
-export const listCandidatesProcedure = apiKeyProcedure('candidates:read')
+export const listCandidatesProcedure = apiKeyProcedure()
   .meta(listCandidatesMeta)
   .input(ZListCandidatesInput)
   .output(ZListCandidatesOutput)

@@ -7,8 +7,9 @@ import { AppError } from '../../../lib/errors.ts';
 import { toLocationDto } from '../location.dto.ts';
 import { countVisibleVacancies, findLocationBySlug } from '../locations.repository.ts';
 import { ZGetLocationInput, ZGetLocationOutput, getLocationMeta } from './get-location.schema.ts';
+import { isStorableText } from '../../../lib/validation.ts';
 
-export const getLocationProcedure = apiKeyProcedure('locations:read')
+export const getLocationProcedure = apiKeyProcedure()
   .meta(getLocationMeta)
   .input(ZGetLocationInput)
   .output(ZGetLocationOutput)
@@ -23,7 +24,7 @@ export const getLocationProcedure = apiKeyProcedure('locations:read')
 
 async function locationDetail(ctx: { db: TDb; tenant: TTenantContext }, input: z.output<typeof ZGetLocationInput>) {
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
-  const row = input.slug.includes('\u0000') ? undefined : await findLocationBySlug(ctx.db, input.slug);
+  const row = isStorableText(input.slug) ? await findLocationBySlug(ctx.db, input.slug) : undefined;
   if (!row) return null;
   const vacancyCounts = input.include_vacancy_count ? await countVisibleVacancies(ctx.db, [row.id]) : undefined;
   const options = { language: input.language ?? ctx.tenant.defaultLanguage, includeCoordinates: input.include_coordinates, vacancyCounts };

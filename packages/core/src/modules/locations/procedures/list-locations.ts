@@ -8,7 +8,7 @@ import { toLocationDto } from '../location.dto.ts';
 import { countVisibleVacancies, findLocationsPage } from '../locations.repository.ts';
 import { ZListLocationsInput, ZListLocationsOutput, listLocationsMeta } from './list-locations.schema.ts';
 
-export const listLocationsProcedure = apiKeyProcedure('locations:read')
+export const listLocationsProcedure = apiKeyProcedure()
   .meta(listLocationsMeta)
   .input(ZListLocationsInput)
   .output(ZListLocationsOutput)

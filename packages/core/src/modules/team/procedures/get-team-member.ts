@@ -5,7 +5,7 @@ import { toTeamMemberDto } from '../team-member.dto.ts';
 import { findTeamMember } from '../team.repository.ts';
 import { ZGetTeamMemberInput, ZGetTeamMemberOutput, getTeamMemberMeta } from './get-team-member.schema.ts';
 
-export const getTeamMemberProcedure = apiKeyProcedure('team:read')
+export const getTeamMemberProcedure = apiKeyProcedure()
   .meta(getTeamMemberMeta)
   .input(ZGetTeamMemberInput)
   .output(ZGetTeamMemberOutput)

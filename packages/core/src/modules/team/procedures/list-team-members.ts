@@ -4,7 +4,7 @@ import { toTeamMemberDto } from '../team-member.dto.ts';
 import { findTeamPage } from '../team.repository.ts';
 import { ZListTeamMembersInput, ZListTeamMembersOutput, listTeamMembersMeta } from './list-team-members.schema.ts';
 
-export const listTeamMembersProcedure = apiKeyProcedure('team:read')
+export const listTeamMembersProcedure = apiKeyProcedure()
   .meta(listTeamMembersMeta)
   .input(ZListTeamMembersInput)
   .output(ZListTeamMembersOutput)

@@ -2,7 +2,7 @@ import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { getVacancy } from '../vacancy.service.ts';
 import { ZGetVacancyInput, ZGetVacancyOutput, getVacancyMeta } from './get-vacancy.schema.ts';
 
-export const getVacancyProcedure = apiKeyProcedure('vacancies:read')
+export const getVacancyProcedure = apiKeyProcedure()
   .meta(getVacancyMeta)
   .input(ZGetVacancyInput)
   .output(ZGetVacancyOutput)

@@ -2,7 +2,7 @@ import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { listVacancies } from '../vacancy.service.ts';
 import { ZListVacanciesInput, ZListVacanciesOutput, listVacanciesMeta } from './list-vacancies.schema.ts';
 
-export const listVacanciesProcedure = apiKeyProcedure('vacancies:read')
+export const listVacanciesProcedure = apiKeyProcedure()
   .meta(listVacanciesMeta)
   .input(ZListVacanciesInput)
   .output(ZListVacanciesOutput)

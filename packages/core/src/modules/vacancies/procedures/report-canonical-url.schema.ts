@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TMeta } from '../../../trpc/init.ts';
 import { ZIdempotencyKeyHeader } from '../../idempotency/idempotency-key.header.ts';
+import { zString } from '../../../lib/validation.ts';
 
 export const reportCanonicalUrlMeta = {
   openapi: {
@@ -32,8 +33,7 @@ function isHttpsUrl(value: string): boolean {
 
 export const ZReportCanonicalUrlInput = z.object({
   slug: z.string().describe("The vacancy's publication slug"),
-  url: z
-    .string()
+  url: zString()
     .min(1, { abort: true })
     .max(MAX_CANONICAL_URL_LENGTH, { abort: true })
     .refine(isHttpsUrl, { message: 'The :attribute must be a valid URL starting with https://.', abort: true })

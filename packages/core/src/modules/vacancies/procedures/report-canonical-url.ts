@@ -3,6 +3,7 @@ import { AppError } from '../../../lib/errors.ts';
 import type { TTenantContext } from '../../api-keys/api-key.verifier.ts';
 import { visibleVacancy } from '../vacancy-visibility.ts';
 import { ZReportCanonicalUrlInput, ZReportCanonicalUrlOutput, reportCanonicalUrlMeta } from './report-canonical-url.schema.ts';
+import { isStorableText } from '../../../lib/validation.ts';
 
 /** The URL's host (with a non-default port, if any) is the career-site domain or one of the tenant's domains. */
 function isTenantHost(url: string, tenant: TTenantContext): boolean {
@@ -11,7 +12,7 @@ function isTenantHost(url: string, tenant: TTenantContext): boolean {
   return allowed.some((domain) => domain.toLowerCase() === host);
 }
 
-export const reportCanonicalUrlProcedure = apiKeyProcedure('vacancies:write', { rateLimit: 'vacancies.canonicalUrl', idempotent: true })
+export const reportCanonicalUrlProcedure = apiKeyProcedure({ idempotent: true })
   .meta(reportCanonicalUrlMeta)
   .input(ZReportCanonicalUrlInput)
   .output(ZReportCanonicalUrlOutput)
@@ -21,7 +22,7 @@ export const reportCanonicalUrlProcedure = apiKeyProcedure('vacancies:write', { 
       throw AppError.validation({ url: ["The url host must be the tenant's career site domain or one of its domains."] });
     }
     // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
-    const updated = input.slug.includes('\u0000')
+    const updated = !isStorableText(input.slug)
       ? undefined
       : await ctx.db
           .updateTable('vacancies')
