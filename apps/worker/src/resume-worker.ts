@@ -4,6 +4,7 @@ import type { Logger } from '@careers/core/lib/logger.ts';
 import type { TMetrics } from '@careers/core/lib/metrics.ts';
 import { processResumeJob, ZProcessResumePayload } from '@careers/core/jobs/process-resume.job.ts';
 import { markResumeExhausted, processResume, type TProcessResumeOptions } from '@careers/core/modules/resumes/process-resume.ts';
+import type { ResumeSandbox } from '@careers/core/modules/resumes/resume-sandbox.ts';
 
 export type TResumeWorkerOptions = {
   orm: TOrm;
@@ -15,6 +16,8 @@ export type TResumeWorkerOptions = {
   beforeExtract?: TProcessResumeOptions['beforeExtract'];
   /** Counts jobs by outcome and times them. */
   metrics?: TMetrics;
+  /** Where resumes are read (a separate process per parse, with memory and time limits). */
+  sandbox: ResumeSandbox;
 };
 
 /** What may be logged of an error: no pg `detail` (it can quote the values of a row, e.g. an email). */
@@ -54,7 +57,12 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
     }
     const started = performance.now();
     try {
-      const outcome = await processResume(orm, payload.data, { log, signal: job.signal, beforeExtract: options.beforeExtract });
+      const outcome = await processResume(orm, payload.data, {
+        log,
+        signal: job.signal,
+        beforeExtract: options.beforeExtract,
+        parse: (bytes, kind, parseOptions) => options.sandbox.parse(bytes, kind, parseOptions),
+      });
       log.info(
         { ...context, processing_id: payload.data.processingId, tenant_id: payload.data.tenantId, outcome: outcome.status, ms: Math.round(performance.now() - started) },
         'resume processed',

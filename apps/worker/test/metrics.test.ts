@@ -7,6 +7,7 @@ import { jobDefinitions } from '@careers/core/jobs/registry.ts';
 import { poolOf } from '@careers/core/db/orm.ts';
 import { createMetrics, type TMetrics } from '@careers/core/lib/metrics.ts';
 import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
+import { ResumeSandbox } from '@careers/core/modules/resumes/resume-sandbox.ts';
 import { startResumeWorker } from '../src/resume-worker.ts';
 import { startMetricsServer, type TMetricsServer } from '../src/metrics-server.ts';
 import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
@@ -15,6 +16,7 @@ import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeli
 
 let pipeline: TPipeline;
 let boss: PgBoss;
+const sandbox = new ResumeSandbox();
 let metrics: TMetrics;
 let server: TMetricsServer | undefined;
 
@@ -38,11 +40,12 @@ beforeAll(async () => {
   boss = createBoss(pipeline.url, { role: 'worker', superviseIntervalSeconds: 1 });
   await boss.start();
   await ensureQueues(boss, jobDefinitions);
-  await startResumeWorker({ orm: pipeline.orm, boss, log, concurrency: 1, pollingIntervalSeconds: 0.5, metrics });
+  await startResumeWorker({ orm: pipeline.orm, boss, log, concurrency: 1, pollingIntervalSeconds: 0.5, metrics, sandbox });
 });
 
 afterAll(async () => {
   await boss?.stop({ graceful: true, timeout: 5000 });
+  sandbox.close();
   await server?.close();
   await pipeline?.close();
 });
