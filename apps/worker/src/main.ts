@@ -9,7 +9,6 @@ import { ensureQueues } from '@careers/core/jobs/define-job.ts';
 import { jobDefinitions } from '@careers/core/jobs/registry.ts';
 import { workerEnv } from './env.ts';
 import { startResumeWorker } from './resume-worker.ts';
-import { ResumeSandbox } from '@careers/core/modules/resumes/resume-sandbox.ts';
 import { startMetricsServer } from './metrics-server.ts';
 
 const log = createLogger('worker');
@@ -41,15 +40,9 @@ await ensureQueues(boss, jobDefinitions, {
   ...(env.RESUME_JOB_RETRY_DELAY_SECONDS === undefined ? {} : { retryDelay: env.RESUME_JOB_RETRY_DELAY_SECONDS }),
 });
 
-// One parse process per job running at once; a parse stopped at a limit is counted by reason.
-const sandbox = new ResumeSandbox({
-  limits: { memoryMb: env.RESUME_PARSE_MEMORY_MB, timeoutMs: env.RESUME_PARSE_TIMEOUT_SECONDS * 1000, processes: env.WORKER_CONCURRENCY },
-  onStop: (reason) => metrics.resumeParseStops.inc({ reason }),
-});
-
 // Lets tests hold a job mid-way (to kill or stop the worker then); ignored outside NODE_ENV=test.
 const testDelayMs = env.NODE_ENV === 'test' ? env.RESUME_TEST_DELAY_MS : 0;
-await startResumeWorker({
+const resumeWorker = await startResumeWorker({
   orm,
   boss,
   log,
@@ -57,9 +50,9 @@ await startResumeWorker({
   pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
   beforeExtract: testDelayMs > 0 ? (signal) => sleep(testDelayMs, undefined, { signal }) : undefined,
   metrics,
-  sandbox,
+  parseLimits: { memoryMb: env.RESUME_PARSE_MEMORY_MB, timeoutMs: env.RESUME_PARSE_TIMEOUT_SECONDS * 1000 },
 });
-log.info({ concurrency: env.WORKER_CONCURRENCY, resume_parse_limits: sandbox.limits }, 'worker started');
+log.info({ concurrency: env.WORKER_CONCURRENCY, resume_parse_limits: resumeWorker.sandbox.limits }, 'worker started');
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -67,7 +60,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'stopping: finishing active jobs');
   await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS });
-  sandbox.close();
+  resumeWorker.close();
   await metricsServer?.close();
   await orm.close();
   log.info('stopped');

@@ -50,7 +50,7 @@ const CHILD = fileURLToPath(new URL('./resume-sandbox.child.ts', import.meta.url
 /** How often a busy parse process's resident memory is read. */
 const MEMORY_POLL_MS = 25;
 /** Room for everything but the V8 heap in a parse process: Node itself, code, pdf.js's buffers. */
-const NON_HEAP_MB = 64;
+const NON_HEAP_MB = 80;
 const PAGE_SIZE = 4096;
 /** A process is reused after a resume only while its resident memory is below this share of the limit. */
 const REUSE_BELOW = 0.75;
@@ -185,11 +185,11 @@ class ParseProcess {
         if (reply.id !== id) return;
         finish();
         if (reply.outcome === 'parsed') resolve(reply.fields);
-        else if (reply.outcome === 'refused') reject(new ResumeParseError(reply.message, { cause: reply.cause }));
+        else if (reply.outcome === 'refused') reject(new ResumeParseError(reply.message, { cause: reply.cause && rebuilt(reply.cause) }));
         else {
           // A parser that throws something other than a refusal may be left in any state: not reused.
           this.kill();
-          reject(new ResumeLimitError('crash', { cause: reply.outcome === 'error' ? reply.error : reply }));
+          reject(new ResumeLimitError('crash', { cause: reply.outcome === 'error' ? rebuilt(reply.error) : new Error(`unexpected reply ${reply.outcome}`) }));
         }
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -202,7 +202,8 @@ class ParseProcess {
         const reason = stoppedFor ?? (outOfHeap ? 'memory' : 'crash');
         // Only V8's own fatal line of stderr is kept: anything else printed there might quote the resume.
         const fatal = /^FATAL ERROR: .*$/m.exec(this.#stderr)?.[0];
-        reject(new ResumeLimitError(reason, { cause: { code, signal, fatal } }));
+        const cause = new Error(`the parse process ended (${signal ?? `exit code ${code}`})${fatal ? `: ${fatal}` : ''}`);
+        reject(new ResumeLimitError(reason, { cause }));
       };
       child.on('message', onMessage);
       child.once('exit', onExit);
@@ -216,6 +217,13 @@ class ParseProcess {
       });
     });
   }
+}
+
+/** An error described by the parse process, as an Error again (for the logs). */
+function rebuilt(described: { name: string; message: string }): Error {
+  const error = new Error(described.message);
+  error.name = described.name;
+  return error;
 }
 
 async function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort: () => void): Promise<T> {
