@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR, PEOPLE } from './fixtures/resumes/generate.ts';
@@ -113,6 +115,28 @@ describe('ResumeSandbox', () => {
     expect(stops).toEqual([]);
     await expect.poll(() => parseProcesses().length).toBe(0);
     expect(await box.parse(pdf, 'pdf')).toMatchObject({ email: PEOPLE.pdf.expected.email });
+  });
+
+  it('leaves no parse process behind when the worker is SIGKILLed mid-parse', async () => {
+    const sandboxUrl = new URL('../src/modules/resumes/resume-sandbox.ts', import.meta.url).href;
+    const craftedUrl = new URL('../src/testing/crafted-resumes.ts', import.meta.url).href;
+    // A stand-in worker: starts a long parse, then says which process is parsing.
+    const script = `
+      import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+      import { ResumeSandbox } from ${JSON.stringify(sandboxUrl)};
+      import { pdfBomb } from ${JSON.stringify(craftedUrl)};
+      const sandbox = new ResumeSandbox({ limits: { memoryMb: 512, timeoutMs: 60_000 } });
+      const parsing = sandbox.parse(pdfBomb(64), 'pdf');
+      setTimeout(() => console.log(readFileSync('/proc/' + process.pid + '/task/' + process.pid + '/children', 'latin1').trim()), 1000);
+      await parsing;`;
+    const worker = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(worker.stdout, 'data')) as [Buffer];
+    const parser = Number(line.toString().trim().split(/\s+/)[0]);
+    expect(readFileSync(`/proc/${parser}/cmdline`, 'latin1')).toContain('resume-sandbox.child.ts');
+    worker.kill('SIGKILL');
+    await expect.poll(() => existsSync(`/proc/${parser}/cmdline`) && !readFileSync(`/proc/${parser}/stat`, 'latin1').includes(') Z '), { timeout: 3000 }).toBe(false);
   });
 
   it('runs at most `processes` parses at once; the others wait their turn', async () => {

@@ -3,6 +3,7 @@
  * resume at a time and answers with the fields, a refusal (ResumeParseError) or an unexpected error. It holds no
  * database connection and no secrets: its environment is empty.
  */
+import { Worker } from 'node:worker_threads';
 import { parseResume } from './resume-parse.ts';
 import { ResumeParseError } from './resume-text.ts';
 import type { TSandboxReply, TSandboxRequest } from './resume-sandbox.ts';
@@ -26,6 +27,14 @@ async function answer(request: TSandboxRequest): Promise<TSandboxReply> {
 process.on('message', (request: TSandboxRequest) => {
   void answer(request).then((reply) => process.send?.(reply));
 });
-// The worker went away (even SIGKILLed): nothing is left to answer to.
+// The worker went away: nothing is left to answer to. 'disconnect' comes only when the event loop turns, which a
+// long parse may not let happen for minutes; so a thread of its own also watches the parent (a SIGKILLed worker's
+// children are re-parented) and kills this process from there.
 process.on('disconnect', () => process.exit(0));
+const watchdog = new Worker(
+  `const { parentPid } = require('node:worker_threads').workerData;
+   setInterval(() => { if (process.ppid !== parentPid) process.kill(process.pid, 'SIGKILL'); }, 250);`,
+  { eval: true, workerData: { parentPid: process.ppid }, resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 } },
+);
+watchdog.unref();
 process.send?.({ id: 0, outcome: 'ready' } satisfies TSandboxReply);

@@ -100,10 +100,10 @@ class ParseProcess {
         this.#child.off('message', onMessage);
         resolve();
       };
-      const onExit = () => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         this.#child.off('message', onMessage);
         // Not the file's fault (it has not been sent yet): a plain error, for the job to be retried.
-        reject(new Error(`the resume parse process exited on start: ${this.#stderr.slice(-1000)}`));
+        reject(new Error(`the resume parse process ended on start (${signal ?? `exit code ${code}`}): ${this.#stderr.slice(-1000)}`));
       };
       this.#child.on('message', onMessage);
       this.#child.once('exit', onExit);
@@ -123,7 +123,8 @@ class ParseProcess {
   }
 
   get alive(): boolean {
-    return !this.#exited && this.#child.exitCode === null && this.#child.signalCode === null;
+    // `killed`: signalled, even if its exit has not been reported yet (it must not be reused meanwhile).
+    return !this.#exited && !this.#child.killed && this.#child.exitCode === null && this.#child.signalCode === null;
   }
 
   residentMb(): number | undefined {
@@ -157,13 +158,17 @@ class ParseProcess {
   async #parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions, limits: TResumeSandboxLimits): Promise<CandidateFields> {
     const started = Date.now();
     await raceAbort(this.#ready, options.signal, () => this.kill());
+    // Gone before it got this resume: not the file's doing, so a plain error (the job is retried).
+    if (!this.alive) throw new Error('the resume parse process ended before the resume was sent');
     const id = this.#nextId++;
     const child = this.#child;
     return new Promise<CandidateFields>((resolve, reject) => {
       let stoppedFor: TSandboxStop | 'abort' | undefined;
       const stop = (reason: TSandboxStop | 'abort') => {
         stoppedFor ??= reason;
-        this.kill();
+        // A process that is already gone will not report its exit again: settle now.
+        if (this.alive) this.kill();
+        else onExit(child.exitCode, child.signalCode);
       };
       // The time already spent starting the process counts: the limit is per resume.
       const timer = setTimeout(() => stop('timeout'), Math.max(0, limits.timeoutMs - (Date.now() - started)));
