@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe('the worker under crafted resumes', () => {
   it('fails the looping .doc, the DOCX bomb and the PDF bomb within 30 s without retries or a large worker, then reads an ordinary PDF', async () => {
-    // The defaults of a deployment: two jobs at once, 192 MB and 20 s per parse, jobs expire after 5 minutes.
+    // The defaults of a deployment: two jobs at once, 176 MB and 20 s per parse, jobs expire after 5 minutes.
     const worker = await startWorker(pipeline.url, { WORKER_METRICS_PORT: '0', RESUME_JOB_EXPIRE_SECONDS: '300' });
     const before = worker.residentMb();
     const ownBefore = worker.ownResidentMb();

@@ -70,7 +70,7 @@ describe('ResumeSandbox', () => {
   });
 
   it('kills a parse that outgrows its memory (the looping .doc, the DOCX bomb), then reads the next resume', async () => {
-    const box = open({ memoryMb: 192 });
+    const box = open();
     const started = Date.now();
     const looping = await stopOf(box.parse(loopingDoc(), 'doc'));
     expect(looping).toMatchObject({ reason: 'memory', message: RESUME_LIMITS_ERROR });

@@ -7,8 +7,9 @@ import type { TParseResumeOptions } from './resume-parse.ts';
 import { ResumeParseError } from './resume-text.ts';
 
 /**
- * How much one resume may cost. Measured (see the worker's abuse tests): a normal resume is read in a process of
- * 60–110 MB resident; the crafted files of `testing/crafted-resumes.ts` are stopped at these limits.
+ * How much one resume may cost. Measured: a parse process holds ~110 MB resident once pdf.js is loaded, ~155 MB at
+ * its peak for a 7.4 MB PDF of 60 pages with a photo; the crafted files of `testing/crafted-resumes.ts` are stopped
+ * at 176 MB within 1–5 s. With two jobs at once, the worker and its parse processes stay under +400 MB.
  */
 export type TResumeSandboxLimits = {
   /** Resident memory of a parse process (MB) beyond which it is killed; its V8 heap is capped below it. */
@@ -19,7 +20,7 @@ export type TResumeSandboxLimits = {
   processes: number;
 };
 
-export const DEFAULT_RESUME_SANDBOX_LIMITS: TResumeSandboxLimits = { memoryMb: 192, timeoutMs: 20_000, processes: 2 };
+export const DEFAULT_RESUME_SANDBOX_LIMITS: TResumeSandboxLimits = { memoryMb: 176, timeoutMs: 20_000, processes: 2 };
 
 /** Why a parse was stopped by the sandbox rather than finished by the parser. */
 export type TSandboxStop = 'timeout' | 'memory' | 'crash';
@@ -48,7 +49,7 @@ export type TSandboxReply =
 
 const CHILD = fileURLToPath(new URL('./resume-sandbox.child.ts', import.meta.url));
 /** How often a busy parse process's resident memory is read. */
-const MEMORY_POLL_MS = 25;
+const MEMORY_POLL_MS = 10;
 /** Room for everything but the V8 heap in a parse process: Node itself, code, pdf.js's buffers. */
 const NON_HEAP_MB = 80;
 const PAGE_SIZE = 4096;
