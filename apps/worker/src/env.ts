@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { parseEnv } from '@careers/core/lib/boot.ts';
-import { DEFAULT_RESUME_SANDBOX_LIMITS } from '@careers/core/modules/resumes/resume-sandbox.ts';
 
 const wholeNumber = (min: number) => z.coerce.number().int().min(min);
 
@@ -19,15 +18,15 @@ const ZWorkerEnv = z.object({
   RESUME_JOB_HEARTBEAT_SECONDS: wholeNumber(10).optional(),
   RESUME_JOB_RETRY_LIMIT: wholeNumber(0).optional(),
   RESUME_JOB_RETRY_DELAY_SECONDS: wholeNumber(0).optional(),
+  /**
+   * Overrides of the limits of one resume parse (defaults in core's resume-sandbox.ts: 176 MB, 20 s). Each parse runs
+   * in a process of its own, one per job running at once; one that overruns is killed and its resume ends `failed`.
+   */
+  RESUME_PARSE_MEMORY_MB: wholeNumber(96).max(4096).optional(),
+  RESUME_PARSE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).optional(),
   /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
-  /**
-   * Limits of one resume parse, which runs in a separate process (one per job running at once): its resident
-   * memory in MB and its wall-clock time. A parse that overruns is killed and its resume ends `failed`.
-   */
-  RESUME_PARSE_MEMORY_MB: wholeNumber(96).max(4096).default(DEFAULT_RESUME_SANDBOX_LIMITS.memoryMb),
-  RESUME_PARSE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(DEFAULT_RESUME_SANDBOX_LIMITS.timeoutMs / 1000),
   /** Tests only (NODE_ENV=test): hold every resume job this long once it is marked processing. */
   RESUME_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
 });

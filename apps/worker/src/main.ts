@@ -50,7 +50,10 @@ const resumeWorker = await startResumeWorker({
   pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
   beforeExtract: testDelayMs > 0 ? (signal) => sleep(testDelayMs, undefined, { signal }) : undefined,
   metrics,
-  parseLimits: { memoryMb: env.RESUME_PARSE_MEMORY_MB, timeoutMs: env.RESUME_PARSE_TIMEOUT_SECONDS * 1000 },
+  parseLimits: {
+    ...(env.RESUME_PARSE_MEMORY_MB === undefined ? {} : { memoryMb: env.RESUME_PARSE_MEMORY_MB }),
+    ...(env.RESUME_PARSE_TIMEOUT_SECONDS === undefined ? {} : { timeoutMs: env.RESUME_PARSE_TIMEOUT_SECONDS * 1000 }),
+  },
 });
 log.info({ concurrency: env.WORKER_CONCURRENCY, resume_parse_limits: resumeWorker.sandbox.limits }, 'worker started');
 
