@@ -80,7 +80,7 @@ class ParseProcess {
   constructor(limits: TResumeSandboxLimits) {
     const heapMb = Math.max(32, limits.memoryMb - NON_HEAP_MB);
     this.#child = fork(CHILD, [], {
-      execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=4', '--stack-size=984'],
+      execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=4'],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: {},
