@@ -19,6 +19,12 @@ const ZWorkerEnv = z.object({
   RESUME_JOB_HEARTBEAT_SECONDS: wholeNumber(10).optional(),
   RESUME_JOB_RETRY_LIMIT: wholeNumber(0).optional(),
   RESUME_JOB_RETRY_DELAY_SECONDS: wholeNumber(0).optional(),
+  /**
+   * Overrides of the limits of one resume parse (defaults in core's resume-sandbox.ts: 176 MB, 20 s). Each parse runs
+   * in a process of its own, one per job running at once; one that overruns is killed and its resume ends `failed`.
+   */
+  RESUME_PARSE_MEMORY_MB: wholeNumber(96).max(4096).optional(),
+  RESUME_PARSE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).optional(),
   /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Address it listens on: only this machine unless told (METRICS_HOST, shared with the API; WORKER_METRICS_HOST wins). */

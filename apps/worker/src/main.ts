@@ -42,7 +42,7 @@ await ensureQueues(boss, jobDefinitions, {
 
 // Lets tests hold a job mid-way (to kill or stop the worker then); ignored outside NODE_ENV=test.
 const testDelayMs = env.NODE_ENV === 'test' ? env.RESUME_TEST_DELAY_MS : 0;
-await startResumeWorker({
+const resumeWorker = await startResumeWorker({
   orm,
   boss,
   log,
@@ -50,8 +50,12 @@ await startResumeWorker({
   pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
   beforeExtract: testDelayMs > 0 ? (signal) => sleep(testDelayMs, undefined, { signal }) : undefined,
   metrics,
+  parseLimits: {
+    ...(env.RESUME_PARSE_MEMORY_MB === undefined ? {} : { memoryMb: env.RESUME_PARSE_MEMORY_MB }),
+    ...(env.RESUME_PARSE_TIMEOUT_SECONDS === undefined ? {} : { timeoutMs: env.RESUME_PARSE_TIMEOUT_SECONDS * 1000 }),
+  },
 });
-log.info({ concurrency: env.WORKER_CONCURRENCY }, 'worker started');
+log.info({ concurrency: env.WORKER_CONCURRENCY, resume_parse_limits: resumeWorker.sandbox.limits }, 'worker started');
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -59,6 +63,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'stopping: finishing active jobs');
   await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS });
+  resumeWorker.close();
   await metricsServer?.close();
   await orm.close();
   log.info('stopped');

@@ -4,6 +4,7 @@ import type { Logger } from '@careers/core/lib/logger.ts';
 import type { TMetrics } from '@careers/core/lib/metrics.ts';
 import { processResumeJob, ZProcessResumePayload } from '@careers/core/jobs/process-resume.job.ts';
 import { markResumeExhausted, processResume, type TProcessResumeOptions } from '@careers/core/modules/resumes/process-resume.ts';
+import { ResumeSandbox, type TResumeSandboxLimits } from '@careers/core/modules/resumes/resume-sandbox.ts';
 
 export type TResumeWorkerOptions = {
   orm: TOrm;
@@ -15,6 +16,15 @@ export type TResumeWorkerOptions = {
   beforeExtract?: TProcessResumeOptions['beforeExtract'];
   /** Counts jobs by outcome and times them. */
   metrics?: TMetrics;
+  /** Limits of one resume parse (each runs in a process of its own); `processes` is `concurrency`. */
+  parseLimits?: Partial<Omit<TResumeSandboxLimits, 'processes'>>;
+};
+
+export type TResumeWorker = {
+  /** Where resumes are read: one parse process per job running at once. */
+  sandbox: ResumeSandbox;
+  /** Kills the parse processes; call after the queue has stopped. */
+  close: () => void;
 };
 
 /** What may be logged of an error: no pg `detail` (it can quote the values of a row, e.g. an email). */
@@ -32,11 +42,17 @@ const BATCH_SIZE = 2;
 
 /**
  * Registers the resume consumers: `concurrency` of them on the resume queue, and one on its dead-letter queue.
+ * Each resume is read in a parse process with memory and time limits (ResumeSandbox), `concurrency` at most.
  * A job that throws is failed on its own (pg-boss retries it with backoff); payloads, files and the text read
  * from them are never logged.
  */
-export async function startResumeWorker(options: TResumeWorkerOptions): Promise<void> {
+export async function startResumeWorker(options: TResumeWorkerOptions): Promise<TResumeWorker> {
   const { orm, boss, log } = options;
+  // A parse stopped at a limit fails its resume (processResume); here it is only counted, by reason.
+  const sandbox = new ResumeSandbox({
+    limits: { ...options.parseLimits, processes: options.concurrency },
+    onStop: (reason) => options.metrics?.resumeParseStops.inc({ reason }),
+  });
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 };
   const record = (outcome: string, started?: number) => {
     options.metrics?.resumeJobs.inc({ outcome });
@@ -54,7 +70,12 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
     }
     const started = performance.now();
     try {
-      const outcome = await processResume(orm, payload.data, { log, signal: job.signal, beforeExtract: options.beforeExtract });
+      const outcome = await processResume(orm, payload.data, {
+        log,
+        signal: job.signal,
+        beforeExtract: options.beforeExtract,
+        parse: (bytes, kind, parseOptions) => sandbox.parse(bytes, kind, parseOptions),
+      });
       log.info(
         { ...context, processing_id: payload.data.processingId, tenant_id: payload.data.tenantId, outcome: outcome.status, ms: Math.round(performance.now() - started) },
         'resume processed',
@@ -89,4 +110,6 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
       log.error({ job_id: job.id, processing_id: payload.data.processingId, marked_failed: marked }, 'resume job exhausted its retries');
     }
   });
+
+  return { sandbox, close: () => sandbox.close() };
 }

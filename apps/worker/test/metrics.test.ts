@@ -6,8 +6,10 @@ import { ensureQueues } from '@careers/core/jobs/define-job.ts';
 import { jobDefinitions } from '@careers/core/jobs/registry.ts';
 import { poolOf } from '@careers/core/db/orm.ts';
 import { createMetrics, type TMetrics } from '@careers/core/lib/metrics.ts';
-import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
-import { startResumeWorker } from '../src/resume-worker.ts';
+import { DOC_MIME, DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
+import { RESUME_LIMITS_ERROR } from '@careers/core/modules/resumes/resume-sandbox.ts';
+import { loopingDoc } from '@careers/core/testing/crafted-resumes.ts';
+import { startResumeWorker, type TResumeWorker } from '../src/resume-worker.ts';
 import { startMetricsServer, type TMetricsServer } from '../src/metrics-server.ts';
 import { networkInterfaces } from 'node:os';
 import { workerEnv } from '../src/env.ts';
@@ -17,6 +19,7 @@ import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeli
 
 let pipeline: TPipeline;
 let boss: PgBoss;
+let resumeWorker: TResumeWorker | undefined;
 let metrics: TMetrics;
 let server: TMetricsServer | undefined;
 
@@ -40,11 +43,12 @@ beforeAll(async () => {
   boss = createBoss(pipeline.url, { role: 'worker', superviseIntervalSeconds: 1 });
   await boss.start();
   await ensureQueues(boss, jobDefinitions);
-  await startResumeWorker({ orm: pipeline.orm, boss, log, concurrency: 1, pollingIntervalSeconds: 0.5, metrics });
+  resumeWorker = await startResumeWorker({ orm: pipeline.orm, boss, log, concurrency: 1, pollingIntervalSeconds: 0.5, metrics });
 });
 
 afterAll(async () => {
   await boss?.stop({ graceful: true, timeout: 5000 });
+  resumeWorker?.close();
   await server?.close();
   await pipeline?.close();
 });
@@ -68,6 +72,15 @@ describe('the worker metrics endpoint', () => {
     expect(sample(text, 'careers_resume_job_duration_seconds_count{outcome="failed"}')).toBe(1);
     expect(sample(text, 'careers_resume_job_duration_seconds_sum{outcome="completed"}')).toBeGreaterThan(0);
     expect(sample(text, 'careers_resume_job_duration_seconds_bucket{le="+Inf",outcome="completed"}')).toBe(2);
+  });
+
+  it('counts resume parses stopped by the sandbox, by reason', async () => {
+    const looping = await pipeline.upload({ content: loopingDoc(), mimeType: DOC_MIME });
+    expect(await pipeline.waitForStatus(looping, ['completed', 'failed'])).toMatchObject({ status: 'failed', error: RESUME_LIMITS_ERROR });
+    const { text } = await scrape();
+    expect(sample(text, 'careers_resume_parse_stops_total{reason="memory"}')).toBe(1);
+    expect(sample(text, 'careers_resume_parse_stops_total{reason="timeout"}')).toBe(0);
+    expect(sample(text, 'careers_resume_jobs_total{outcome="failed"}')).toBe(2);
   });
 
   it('reports the database pool', async () => {

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
@@ -8,49 +7,12 @@ import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
 import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
 import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
 import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
-
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+import { WORKER_MAIN as MAIN, killWorkers, startWorker as startWorkerProcess } from './support/worker-process.ts';
 
 let pipeline: TPipeline;
 let inspector: PgBoss;
-const running = new Set<ChildProcess>();
 
-type TWorker = { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: () => string };
-
-/** The real worker process (`apps/worker/src/main.ts`), started as `pnpm start:worker` would. */
-async function startWorker(env: Record<string, string>): Promise<TWorker> {
-  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: pipeline.url,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      // A killed worker's job comes back after 5 s (expiry) and is retried 1–2 s later.
-      RESUME_JOB_EXPIRE_SECONDS: '5',
-      RESUME_JOB_RETRY_DELAY_SECONDS: '1',
-      JOB_SUPERVISE_INTERVAL_SECONDS: '1',
-      JOB_POLLING_INTERVAL_SECONDS: '0.5',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('"msg":"worker started"')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, exited, output: () => output };
-}
+const startWorker = (env: Record<string, string>) => startWorkerProcess(pipeline.url, env);
 
 beforeAll(async () => {
   pipeline = await startPipeline();
@@ -59,7 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  killWorkers();
   await inspector?.stop({ graceful: false });
   await pipeline?.close();
 });

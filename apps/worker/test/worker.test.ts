@@ -7,11 +7,12 @@ import { jobDefinitions } from '@careers/core/jobs/registry.ts';
 import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
 import { EXHAUSTED_ERROR } from '@careers/core/modules/resumes/process-resume.ts';
 import { DOC_MIME, DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
-import { startResumeWorker } from '../src/resume-worker.ts';
+import { startResumeWorker, type TResumeWorker } from '../src/resume-worker.ts';
 import { PEOPLE, USER_ID, buildPdf, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
 
 let pipeline: TPipeline;
 let boss: PgBoss;
+let resumeWorker: TResumeWorker | undefined;
 
 beforeAll(async () => {
   pipeline = await startPipeline();
@@ -19,11 +20,12 @@ beforeAll(async () => {
   await boss.start();
   // Quick retries, so exhausting them fits in a test.
   await ensureQueues(boss, jobDefinitions, { retryLimit: 2, retryDelay: 1 });
-  await startResumeWorker({ orm: pipeline.orm, boss, log: createLogger('worker-test'), concurrency: 2, pollingIntervalSeconds: 0.5 });
+  resumeWorker = await startResumeWorker({ orm: pipeline.orm, boss, log: createLogger('worker-test'), concurrency: 2, pollingIntervalSeconds: 0.5 });
 });
 
 afterAll(async () => {
   await boss?.stop({ graceful: true, timeout: 5000 });
+  resumeWorker?.close();
   await pipeline?.close();
 });
 

@@ -22,6 +22,8 @@ export type TMetrics = {
   /** Resume jobs by outcome: completed, failed (unreadable file), skipped, retry (threw), invalid, exhausted. */
   resumeJobs: Counter<'outcome'>;
   resumeJobDuration: Histogram<'outcome'>;
+  /** Resume parses stopped by the sandbox, by reason: timeout, memory, crash. */
+  resumeParseStops: Counter<'reason'>;
   /** Reads the pool's numbers at every scrape. */
   observePool: (pool: () => TPoolStats | undefined) => void;
   /** Reads the key cache's counters at every scrape. */
@@ -77,6 +79,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     help: 'Resume job duration by outcome',
     labelNames: ['outcome'] as const,
     buckets: JOB_BUCKETS,
+    registers,
+  });
+
+  const resumeParseStops = new Counter({
+    name: 'careers_resume_parse_stops_total',
+    help: 'Resume parses stopped by the sandbox by reason (timeout, memory, crash)',
+    labelNames: ['reason'] as const,
     registers,
   });
 
@@ -185,6 +194,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     rateLimitRejections,
     resumeJobs,
     resumeJobDuration,
+    resumeParseStops,
     observePool: (pool) => {
       poolSource = pool;
     },

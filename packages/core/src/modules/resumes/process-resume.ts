@@ -6,8 +6,11 @@ import type { TProcessResumePayload } from '../../jobs/process-resume.job.ts';
 import { detectResumeType } from './resume-file.ts';
 import { ResumeParseError } from './resume-text.ts';
 import type { CandidateFields } from './resume-fields.ts';
-import { parseResume } from './resume-parse.ts';
+import { parseResume, type TParseResumeOptions } from './resume-parse.ts';
 import { saveResumeCandidate } from './resume-candidate.ts';
+import { ResumeLimitError } from './resume-sandbox.ts';
+import { findTenantRegion } from './resumes.repository.ts';
+import type { ResumeKind } from './resume-file.ts';
 
 export type TProcessResumeOutcome =
   | { status: 'completed'; candidateId: number; intakeId: number | null; createdCandidate: boolean }
@@ -21,6 +24,11 @@ export type TProcessResumeOptions = {
   signal?: AbortSignal;
   /** Runs once the record is marked processing, before the file is read (tests use it to hold a job mid-way). */
   beforeExtract?: (signal: AbortSignal | undefined) => Promise<void>;
+  /**
+   * Reads the resume: `parseResume`'s signature. The worker passes its ResumeSandbox's `parse` (a separate process
+   * with memory and time limits); without it the file is read in this process (tests, tools).
+   */
+  parse?: (bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions) => Promise<CandidateFields>;
 };
 
 /** Shown when the retries of a job are used up (the cause was transient, e.g. the database was unavailable). */
@@ -49,8 +57,8 @@ async function markFailed(db: TDb, processingId: string, error: string): Promise
  * the status under a row lock, so a job run twice (a retry after a crash, an expired attempt that still finishes)
  * yields one candidate and one intake.
  *
- * A file that is not its declared type or cannot be parsed ends as `failed` with a readable error and returns
- * normally (no retry helps). Anything else (the database unavailable, …) is thrown, for pg-boss to retry.
+ * A file that is not its declared type, cannot be parsed, or overruns the parse limits (ResumeLimitError) ends as
+ * `failed` with a readable error and returns normally (no retry helps). Anything else (the database unavailable, …) is thrown, for pg-boss to retry.
  * Never logs the file, its text or the extracted details.
  */
 export async function processResume(orm: MikroORM, payload: TProcessResumePayload, options: TProcessResumeOptions): Promise<TProcessResumeOutcome> {
@@ -82,12 +90,19 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
     await markFailed(db, processingId, type.error);
     return { status: 'failed', error: type.error };
   }
+  const region = await findTenantRegion(db);
+  const parse = options.parse ?? parseResume;
   let fields: CandidateFields;
   try {
-    fields = await parseResume(bytes, type.kind, { signal: options.signal });
+    fields = await parse(bytes, type.kind, { signal: options.signal, ...(region === null ? {} : { defaultRegion: region }) });
   } catch (error) {
+    // A refusal or a stop at the sandbox's limits is the file's doing: the same file fails the same way again.
     if (!(error instanceof ResumeParseError)) throw error;
-    options.log.info({ err: error.cause }, 'resume could not be parsed');
+    if (error instanceof ResumeLimitError) {
+      options.log.warn({ processing_id: processingId, reason: error.reason, err: error.cause }, 'resume parse stopped at a limit');
+    } else {
+      options.log.info({ err: error.cause }, 'resume could not be parsed');
+    }
     await markFailed(db, processingId, error.message);
     return { status: 'failed', error: error.message };
   }
