@@ -20,6 +20,12 @@ export type TBenchEnvironment = {
   rss: () => { currentMb: number; peakMb: number; highWaterMb: number };
   /** Starts a new peak measurement (e.g. after warm-up). */
   resetPeak: () => void;
+  /** The API's process id (it changes when the API is restarted). */
+  apiPid: () => number;
+  /** Whether the API process has ended (crashed, or killed by a caller). */
+  apiExited: () => boolean;
+  /** Starts the API again on the same port after it ended (`pnpm abuse` goes on after an attack kills it). */
+  restartApi: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -60,23 +66,14 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
 
     const port = await freePort();
     const metricsPort = await freePort();
-    api = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), API_MAIN], {
-      env: { ...process.env, DATABASE_URL: postgres.url, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn', ...options.env },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const child = api;
     const baseUrl = `http://127.0.0.1:${port}/v1`;
-    for (let waited = 0; ; waited += 50) {
-      if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
-      if (waited > 30_000) throw new Error('the API did not become live within 30 s');
-      if (await fetch(`${baseUrl}/livez`).then((r) => r.ok, () => false)) break;
-      await sleep(50);
-    }
+    const launch = () => startApiProcess(postgres.url, port, { METRICS_PORT: String(metricsPort), ...options.env });
+    api = await launch();
+    let child = api;
 
-    const pid = child.pid ?? 0;
-    let peakKb = procStatusKb(pid, 'VmRSS');
+    let peakKb = procStatusKb(child.pid ?? 0, 'VmRSS');
     const sampler = setInterval(() => {
-      peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
+      peakKb = Math.max(peakKb, procStatusKb(child.pid ?? 0, 'VmRSS'));
     }, 50);
     sampler.unref();
     const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10;
@@ -86,12 +83,21 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
       metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
       databaseUrl: postgres.url,
       rss: () => {
+        const pid = child.pid ?? 0;
         const current = procStatusKb(pid, 'VmRSS');
         peakKb = Math.max(peakKb, current);
         return { currentMb: mb(current), peakMb: mb(peakKb), highWaterMb: mb(procStatusKb(pid, 'VmHWM')) };
       },
       resetPeak: () => {
-        peakKb = procStatusKb(pid, 'VmRSS');
+        peakKb = procStatusKb(child.pid ?? 0, 'VmRSS');
+      },
+      apiPid: () => child.pid ?? 0,
+      apiExited: () => child.exitCode !== null || child.signalCode !== null,
+      restartApi: async () => {
+        await stopProcess(child);
+        child = await launch();
+        api = child;
+        peakKb = procStatusKb(child.pid ?? 0, 'VmRSS');
       },
       stop: async () => {
         clearInterval(sampler);
@@ -102,6 +108,25 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
   } catch (error) {
     if (api) await stopProcess(api);
     await postgres.stop();
+    throw error;
+  }
+}
+
+/** The API as its own process (as `pnpm start:api` runs it) on `port`, once it answers /livez. */
+async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), API_MAIN], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    for (let waited = 0; ; waited += 50) {
+      if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
+      if (waited > 30_000) throw new Error('the API did not become live within 30 s');
+      if (await fetch(`http://127.0.0.1:${port}/v1/livez`).then((r) => r.ok, () => false)) return child;
+      await sleep(50);
+    }
+  } catch (error) {
+    await stopProcess(child);
     throw error;
   }
 }
