@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startBenchEnvironment, procStatusKb } from './harness.ts';
+import { startBenchEnvironment, procStatusKb, processTreeRssKb } from './harness.ts';
 import { startWorker, type TWorkerProcess } from './soak/worker-process.ts';
 import { candidateResumes } from './soak/resumes.ts';
 import { ATTACKS, type TAttack, type TAttackContext, type TCheck } from './abuse/attacks.ts';
@@ -90,12 +90,12 @@ try {
     await sleep(500);
 
     const apiPid = environment.apiPid();
-    const baseline = { api: procStatusKb(apiPid, 'VmRSS'), worker: procStatusKb(current.pid, 'VmRSS') };
+    const baseline = { api: procStatusKb(apiPid, 'VmRSS'), worker: processTreeRssKb(current.pid) };
     const peak = { ...baseline };
     const killed = { api: false, worker: false };
     const sampler = setInterval(() => {
       const api = procStatusKb(apiPid, 'VmRSS');
-      const workerKb = procStatusKb(current.pid, 'VmRSS');
+      const workerKb = processTreeRssKb(current.pid);
       peak.api = Math.max(peak.api, api);
       peak.worker = Math.max(peak.worker, workerKb);
       if (mb(api) > KILL_MB && !killed.api) {

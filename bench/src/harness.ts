@@ -39,6 +39,19 @@ export function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+/** The resident set of a process and all its descendants in kB (the worker parses resumes in child processes). */
+export function processTreeRssKb(pid: number): number {
+  let total = procStatusKb(pid, 'VmRSS');
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    // gone, or not Linux
+  }
+  for (const child of children) total += processTreeRssKb(Number(child));
+  return total;
+}
+
 /**
  * The shared setup of every scenario: a throw-away embedded PostgreSQL, the schema, a tenant document, and
  * the API as its own process (as `pnpm start:api` runs it) whose RSS is sampled every 50 ms.
