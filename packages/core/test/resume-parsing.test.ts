@@ -197,7 +197,7 @@ describe('extractResumeText failures', () => {
   });
 
   it('normalises line endings and control characters', () => {
-    expect(normaliseText('Jane\r\nDoe\u0007\u0007x\u000by\r\r\r\r\rz\u0000\t  q ')).toBe('Jane\nDoe\n\nx\ny\n\nz q');
+    expect(normaliseText('Jane\r\nDoe\u0007\u0007x\u000by\r\r\r\r\rz\u0000\t  q ')).toBe('Jane\nDoe\n\nx\ny\n\nz\tq');
   });
 });
 

@@ -1,0 +1,178 @@
+/**
+ * Reading order of a PDF page from the positions of its text pieces (pdf.js gives each piece's baseline origin, width
+ * and font size, not the order a person reads them in). Lines are rebuilt from baselines; a line's pieces far apart
+ * become tab-separated segments; a run of lines with a common vertical gap is two columns (e.g. a contact sidebar
+ * beside the main text), read one after the other, unless its lines pair up left and right like the rows of a table
+ * ("Phone ⇥ +1 415 …"), which are read row by row.
+ */
+
+/** One piece of text at a position, in PDF units (y grows upwards). */
+export interface PositionedText {
+  str: string;
+  x: number;
+  y: number;
+  width: number;
+  /** Font size (height of the text). */
+  size: number;
+}
+
+interface Segment {
+  x0: number;
+  x1: number;
+  text: string;
+}
+
+interface Line {
+  y: number;
+  size: number;
+  segments: Segment[];
+}
+
+interface Gap {
+  start: number;
+  end: number;
+}
+
+/** Pieces further apart than this many font sizes are separate segments of a line. */
+const SEGMENT_GAP_EM = 1.2;
+/** Pieces further apart than this many font sizes get a space between them. */
+const WORD_GAP_EM = 0.15;
+/** Share of lines with text on both sides of a gap from which a run of lines is a table, not two columns. */
+const TABLE_ROW_SHARE = 0.6;
+
+/** The page's text in reading order: lines separated by `\n`, segments by `\t`, column blocks by a blank line. */
+export function layoutPage(pieces: readonly PositionedText[]): string {
+  const lines = buildLines(pieces);
+  if (lines.length === 0) return '';
+  const sizes = lines.map((line) => line.size).sort((a, b) => a - b);
+  const medianSize = sizes[Math.floor(sizes.length / 2)] ?? 10;
+  const minGutter = Math.max(6, medianSize * SEGMENT_GAP_EM * 0.9);
+  return layoutLines(lines, minGutter).join('\n');
+}
+
+function buildLines(pieces: readonly PositionedText[]): Line[] {
+  const usable = pieces.filter(
+    (piece) => piece.str.trim() !== '' && Number.isFinite(piece.x) && Number.isFinite(piece.y) && Number.isFinite(piece.width),
+  );
+  usable.sort((a, b) => b.y - a.y || a.x - b.x);
+
+  // Pieces whose baselines are within a fraction of the font size share a line (superscripts, mixed fonts).
+  const groups: { y: number; size: number; pieces: PositionedText[] }[] = [];
+  for (const piece of usable) {
+    const size = piece.size > 0 ? piece.size : 10;
+    const group = groups[groups.length - 1];
+    if (group !== undefined && Math.abs(group.y - piece.y) <= 0.4 * Math.min(size, group.size)) {
+      group.pieces.push(piece);
+      group.size = Math.max(group.size, size);
+    } else {
+      groups.push({ y: piece.y, size, pieces: [piece] });
+    }
+  }
+
+  return groups.map((group) => {
+    group.pieces.sort((a, b) => a.x - b.x);
+    const segments: Segment[] = [];
+    let current: Segment | undefined;
+    for (const piece of group.pieces) {
+      const x1 = piece.x + Math.max(0, piece.width);
+      if (current === undefined) {
+        current = { x0: piece.x, x1, text: piece.str };
+        segments.push(current);
+        continue;
+      }
+      const gap = piece.x - current.x1;
+      if (gap > SEGMENT_GAP_EM * group.size) {
+        current = { x0: piece.x, x1, text: piece.str };
+        segments.push(current);
+        continue;
+      }
+      const joinsWithSpace = gap > WORD_GAP_EM * group.size && !/\s$/u.test(current.text) && !/^\s/u.test(piece.str);
+      current.text += (joinsWithSpace ? ' ' : '') + piece.str;
+      current.x1 = Math.max(current.x1, x1);
+    }
+    for (const segment of segments) segment.text = segment.text.replace(/\s+/gu, ' ').trim();
+    return { y: group.y, size: group.size, segments: segments.filter((segment) => segment.text !== '') };
+  }).filter((line) => line.segments.length > 0);
+}
+
+/** Lays out lines (top to bottom) into output lines, splitting runs of lines that form columns. */
+function layoutLines(lines: Line[], minGutter: number): string[] {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  for (const line of lines) {
+    for (const segment of line.segments) {
+      x0 = Math.min(x0, segment.x0);
+      x1 = Math.max(x1, segment.x1);
+    }
+  }
+
+  const out: string[] = [];
+  let stretch: Line[] = [];
+  let gaps: Gap[] = [];
+  for (const line of lines) {
+    const lineGaps = uncovered(line, x0, x1, minGutter);
+    const common = stretch.length === 0 ? lineGaps : intersect(gaps, lineGaps, minGutter);
+    if (stretch.length > 0 && common.length === 0) {
+      out.push(...closeStretch(stretch, gaps, minGutter));
+      stretch = [line];
+      gaps = lineGaps;
+    } else {
+      stretch.push(line);
+      gaps = common;
+    }
+  }
+  if (stretch.length > 0) out.push(...closeStretch(stretch, gaps, minGutter));
+  return out;
+}
+
+function closeStretch(lines: Line[], gaps: Gap[], minGutter: number): string[] {
+  let best: { gap: Gap; left: Line[]; right: Line[]; score: number } | undefined;
+  for (const gap of gaps) {
+    const left: Line[] = [];
+    const right: Line[] = [];
+    let both = 0;
+    for (const line of lines) {
+      const l = line.segments.filter((segment) => segment.x1 <= gap.start);
+      const r = line.segments.filter((segment) => segment.x0 >= gap.end);
+      if (l.length > 0) left.push({ ...line, segments: l });
+      if (r.length > 0) right.push({ ...line, segments: r });
+      if (l.length > 0 && r.length > 0) both++;
+    }
+    const fewer = Math.min(left.length, right.length);
+    if (fewer < 2) continue;
+    // Lines that pair up across the gap are the rows of a table: read them row by row.
+    if (both / fewer >= TABLE_ROW_SHARE) continue;
+    const score = fewer * 1000 + (gap.end - gap.start);
+    if (best === undefined || score > best.score) best = { gap, left, right, score };
+  }
+  if (best === undefined) return lines.map(lineText);
+  return [...layoutLines(best.left, minGutter), '', ...layoutLines(best.right, minGutter), ''];
+}
+
+function lineText(line: Line): string {
+  return line.segments.map((segment) => segment.text).join('\t');
+}
+
+/** The horizontal stretches of [x0, x1] a line leaves empty, at least `min` wide. */
+function uncovered(line: Line, x0: number, x1: number, min: number): Gap[] {
+  const gaps: Gap[] = [];
+  let at = x0;
+  for (const segment of line.segments) {
+    if (segment.x0 - at >= min) gaps.push({ start: at, end: segment.x0 });
+    at = Math.max(at, segment.x1);
+  }
+  if (x1 - at >= min) gaps.push({ start: at, end: x1 });
+  return gaps;
+}
+
+function intersect(a: Gap[], b: Gap[], min: number): Gap[] {
+  const out: Gap[] = [];
+  for (const p of a) {
+    for (const q of b) {
+      const start = Math.max(p.start, q.start);
+      const end = Math.min(p.end, q.end);
+      if (end - start >= min) out.push({ start, end });
+    }
+  }
+  return out;
+}
