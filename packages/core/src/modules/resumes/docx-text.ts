@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
 import { ResumeParseError } from './resume-parse-error.ts';
-import { MAX_TEXT_LENGTH } from './text-sink.ts';
+import { BLOCK_BREAK, MAX_TEXT_LENGTH } from './text-sink.ts';
 
 /** Parts of a DOCX (zip entries) accepted at most; a real one has a few dozen. */
 export const MAX_DOCX_ENTRIES = 1_000;
@@ -12,6 +12,8 @@ export const MAX_DOCX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024;
 /** Compression ratio refused for a part above {@link RATIO_FLOOR_BYTES} (XML compresses ~10:1, a bomb ~1000:1). */
 export const MAX_DOCX_COMPRESSION_RATIO = 100;
 const RATIO_FLOOR_BYTES = 1024 * 1024;
+/** Lines from which the first cell of a table row is a column of the page layout rather than a cell of data. */
+const LAYOUT_COLUMN_LINES = 6;
 
 const UNREADABLE = 'The DOCX document could not be read.';
 
@@ -247,8 +249,10 @@ class WordXmlText {
     const cells = row.cells.map((cell) => cell.join('').replace(/\s+$/u, '')).filter((cell) => cell.trim() !== '');
     if (cells.length === 0) return;
     const oneLine = cells.every((cell) => !cell.includes('\n'));
+    // A first cell of many lines beside others is a column of a layout table (e.g. a contact sidebar): a block.
+    const column = cells.length > 1 && (cells[0]?.split('\n').length ?? 0) >= LAYOUT_COLUMN_LINES;
     // Not counted again: the cells' text was counted when it was produced.
-    this.current().push(cells.join(oneLine ? '\t' : '\n') + '\n');
+    this.current().push(cells.join(oneLine ? '\t' : column ? `\n${BLOCK_BREAK}\n` : '\n') + '\n');
   }
 
   private current(): string[] {

@@ -1,3 +1,5 @@
+import { BLOCK_BREAK } from './text-sink.ts';
+
 /**
  * Reading order of a PDF page from the positions of its text pieces (pdf.js gives each piece's baseline origin, width
  * and font size, not the order a person reads them in). Lines are rebuilt from baselines; a line's pieces far apart
@@ -37,6 +39,15 @@ interface Gap {
 const SEGMENT_GAP_EM = 1.2;
 /** Pieces further apart than this many font sizes get a space between them. */
 const WORD_GAP_EM = 0.15;
+/** Part of the page's text height, from its top, where a column begins a block. */
+const TOP_SHARE = 0.35;
+
+interface Page {
+  minGutter: number;
+  /** Baselines at or above this are in the upper part of the page. */
+  upper: number;
+}
+
 /** Share of lines with text on both sides of a gap from which a run of lines is a table, not two columns. */
 const TABLE_ROW_SHARE = 0.6;
 
@@ -47,7 +58,11 @@ export function layoutPage(pieces: readonly PositionedText[]): string {
   const sizes = lines.map((line) => line.size).sort((a, b) => a - b);
   const medianSize = sizes[Math.floor(sizes.length / 2)] ?? 10;
   const minGutter = Math.max(6, medianSize * SEGMENT_GAP_EM * 0.9);
-  return layoutLines(lines, minGutter).join('\n');
+  const top = lines[0]?.y ?? 0;
+  const bottom = lines[lines.length - 1]?.y ?? 0;
+  // Columns that start in the upper part of the page begin a block of their own (a sidebar with contact details).
+  const page: Page = { minGutter, upper: top - TOP_SHARE * (top - bottom) };
+  return layoutLines(lines, page).join('\n');
 }
 
 function buildLines(pieces: readonly PositionedText[]): Line[] {
@@ -96,7 +111,8 @@ function buildLines(pieces: readonly PositionedText[]): Line[] {
 }
 
 /** Lays out lines (top to bottom) into output lines, splitting runs of lines that form columns. */
-function layoutLines(lines: Line[], minGutter: number): string[] {
+function layoutLines(lines: Line[], page: Page): string[] {
+  const { minGutter } = page;
   let x0 = Infinity;
   let x1 = -Infinity;
   for (const line of lines) {
@@ -113,7 +129,7 @@ function layoutLines(lines: Line[], minGutter: number): string[] {
     const lineGaps = uncovered(line, x0, x1, minGutter);
     const common = stretch.length === 0 ? lineGaps : intersect(gaps, lineGaps, minGutter);
     if (stretch.length > 0 && common.length === 0) {
-      out.push(...closeStretch(stretch, gaps, minGutter));
+      out.push(...closeStretch(stretch, gaps, page));
       stretch = [line];
       gaps = lineGaps;
     } else {
@@ -121,11 +137,11 @@ function layoutLines(lines: Line[], minGutter: number): string[] {
       gaps = common;
     }
   }
-  if (stretch.length > 0) out.push(...closeStretch(stretch, gaps, minGutter));
+  if (stretch.length > 0) out.push(...closeStretch(stretch, gaps, page));
   return out;
 }
 
-function closeStretch(lines: Line[], gaps: Gap[], minGutter: number): string[] {
+function closeStretch(lines: Line[], gaps: Gap[], page: Page): string[] {
   let best: { gap: Gap; left: Line[]; right: Line[]; score: number } | undefined;
   for (const gap of gaps) {
     const left: Line[] = [];
@@ -146,7 +162,11 @@ function closeStretch(lines: Line[], gaps: Gap[], minGutter: number): string[] {
     if (best === undefined || score > best.score) best = { gap, left, right, score };
   }
   if (best === undefined) return lines.map(lineText);
-  return [...layoutLines(best.left, minGutter), '', ...layoutLines(best.right, minGutter), ''];
+  const block = (side: Line[]): string[] => [
+    (side[0]?.y ?? -Infinity) >= page.upper ? BLOCK_BREAK : '',
+    ...layoutLines(side, page),
+  ];
+  return [...block(best.left), ...block(best.right), ''];
 }
 
 function lineText(line: Line): string {

@@ -4,7 +4,7 @@ import { extractDocxText } from './docx-text.ts';
 import { layoutPage, type PositionedText } from './pdf-layout.ts';
 import type { ResumeKind } from './resume-file.ts';
 import { ResumeParseError } from './resume-parse-error.ts';
-import { MAX_TEXT_LENGTH, TextSink } from './text-sink.ts';
+import { BLOCK_BREAK, MAX_TEXT_LENGTH, TextSink } from './text-sink.ts';
 
 export { ResumeParseError } from './resume-parse-error.ts';
 export { MAX_TEXT_LENGTH } from './text-sink.ts';
@@ -153,7 +153,8 @@ async function extractWordText(bytes: Uint8Array, kind: 'doc' | 'docx', signal: 
 /**
  * Unifies line endings, turns Word's cell/paragraph marks and other control
  * characters into line breaks or spaces, keeps a tab (a cell or column boundary)
- * as one tab, trims blanks around lines and collapses runs of blank lines.
+ * as one tab and a block break as a line holding a form feed, trims blanks
+ * around lines and collapses runs of blank lines.
  */
 export function normaliseText(raw: string): string {
   let text = raw.length > MAX_TEXT_LENGTH ? raw.slice(0, MAX_TEXT_LENGTH) : raw;
@@ -161,10 +162,12 @@ export function normaliseText(raw: string): string {
     .replace(/\r\n?/g, '\n')
     // Word: \u0007 cell end, \u000b vertical tab (soft line break), \u000c page/section break.
     .replace(/[\u0007\u000b\u000c\u2028\u2029]/g, '\n')
+    .replace(new RegExp(BLOCK_BREAK, 'g'), '\n\f\n')
     .replace(/[\u0000-\u0008\u000e-\u001f\u007f\u00ad\u200b\ufeff]/g, '')
-    .replace(/[^\S\n\t]*\t[^\S\n]*/g, '\t')
-    .replace(/[^\S\n\t]+/g, ' ')
+    .replace(/[^\S\n\t\f]*\t[^\S\n\f]*/g, '\t')
+    .replace(/[^\S\n\t\f]+/g, ' ')
     .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/\n*\f[\f\n]*/g, '\n\f\n')
     .replace(/\n{3,}/g, '\n\n');
-  return text.trim();
+  return text.replace(/^[\s\f]+|[\s\f]+$/g, '');
 }

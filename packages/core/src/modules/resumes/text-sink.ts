@@ -2,6 +2,13 @@
 export const MAX_TEXT_LENGTH = 500_000;
 
 /**
+ * Marks the start of a column (or a table cell laid out as one) near the top of a page: what follows is read as a new
+ * block, whose first lines may be a name or contact details again. Becomes a line holding a form feed in the
+ * normalised text.
+ */
+export const BLOCK_BREAK = '\u001d';
+
+/**
  * Collects extracted text up to a limit, so that a huge document stops costing memory as soon as the limit is reached
  * (not after everything was read). `full` tells the producer it may stop.
  */
