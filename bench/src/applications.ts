@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TScenario } from './scenario.ts';
+import type { TLoadScenario } from './scenario.ts';
 import { measure } from './scenario.ts';
 
 const RESUME_BYTES = 50 * 1024;
@@ -11,7 +11,7 @@ const keyOf = (index: number) => `ck_bench_${String(index).padStart(8, '0')}_app
  * POST /applications with a 50 KB resume (base64 in the JSON body), a new candidate each time, and the
  * API key rotated per request so the per-key rate limit never answers instead of the write path.
  */
-export const applicationsScenario: TScenario = {
+export const applicationsScenario: TLoadScenario = {
   description: 'POST /applications with a 50 KB base64 resume; keys rotated under the rate limit',
   document: () => ({
     tenants: [

@@ -5,12 +5,14 @@ import type { TBenchOptions, TScenario, TScenarioResult } from './scenario.ts';
 import { applicationsScenario } from './applications.ts';
 import { workerScenario } from './worker.ts';
 import { readsScenario } from './reads.ts';
+import { resumesScenario } from './resumes.ts';
 
 /** Every benchmark by name. A new scenario is one file and one line here. */
 const scenarios: Record<string, TScenario> = {
   reads: readsScenario,
   applications: applicationsScenario,
   worker: workerScenario,
+  resumes: resumesScenario,
 };
 
 const { values, positionals } = parseArgs({
@@ -19,6 +21,7 @@ const { values, positionals } = parseArgs({
     duration: { type: 'string', default: '20' },
     connections: { type: 'string', default: '10' },
     json: { type: 'string' },
+    worst: { type: 'string', default: '40' },
     list: { type: 'boolean', default: false },
   },
 });
@@ -34,11 +37,20 @@ if (unknown.length > 0) {
   console.error(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${Object.keys(scenarios).join(', ')}`);
   process.exit(2);
 }
-const options: TBenchOptions = { durationSeconds: Number(values.duration), connections: Number(values.connections) };
+const options: TBenchOptions = {
+  durationSeconds: Number(values.duration),
+  connections: Number(values.connections),
+  worst: Number(values.worst),
+};
 
 const results: TScenarioResult[] = [];
 for (const name of names) {
   const scenario = scenarios[name]!;
+  if ('report' in scenario) {
+    console.log(`\n▶ ${name}: ${scenario.description}`);
+    await scenario.report(options);
+    continue;
+  }
   console.log(`\n▶ ${name}: ${scenario.description} (${options.durationSeconds} s, ${options.connections} connections)`);
   const environment = await startBenchEnvironment(scenario.document(options));
   try {
@@ -58,8 +70,10 @@ for (const name of names) {
   }
 }
 
-console.log('\nscenario             req/s      p50 ms   p99 ms   peak RSS MB');
-for (const r of results) {
-  console.log(`${r.scenario.padEnd(20)} ${String(r.requestsPerSecond).padStart(8)} ${String(r.latencyP50Ms).padStart(8)} ${String(r.latencyP99Ms).padStart(8)} ${String(r.peakRssMb).padStart(12)}`);
+if (results.length > 0) {
+  console.log('\nscenario             req/s      p50 ms   p99 ms   peak RSS MB');
+  for (const r of results) {
+    console.log(`${r.scenario.padEnd(20)} ${String(r.requestsPerSecond).padStart(8)} ${String(r.latencyP50Ms).padStart(8)} ${String(r.latencyP99Ms).padStart(8)} ${String(r.peakRssMb).padStart(12)}`);
+  }
 }
 if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import { buildLargeDocument, LARGE_API_KEY } from '@careers/core/demo/large-tenant.ts';
 import type { TBenchEnvironment } from './harness.ts';
-import { measure, type TBenchOptions, type TScenario, type TScenarioResult } from './scenario.ts';
+import { measure, type TBenchOptions, type TLoadScenario, type TScenarioResult } from './scenario.ts';
 
 /** The read scenarios of the read-API issue, run with 32 connections against one tenant of 100 000 vacancies. */
 const READ_CONNECTIONS = 32;
@@ -29,7 +29,7 @@ async function pickFilters(environment: TBenchEnvironment) {
   };
 }
 
-export const readsScenario: TScenario = {
+export const readsScenario: TLoadScenario = {
   description: `read endpoints (list, filtered list, search, facets, detail, locations) on ${VACANCIES} vacancies, ${READ_CONNECTIONS} connections`,
   document: () => buildLargeDocument({ vacancies: VACANCIES, seed: 42 }),
   run: async (environment, options: TBenchOptions): Promise<TScenarioResult[]> => {

@@ -2,7 +2,12 @@ import autocannon from 'autocannon';
 import type { TBenchEnvironment } from './harness.ts';
 
 /** Options every scenario gets from the command line (`pnpm bench [scenario…] --duration 20 --connections 10`). */
-export type TBenchOptions = { durationSeconds: number; connections: number };
+export type TBenchOptions = {
+  durationSeconds: number;
+  connections: number;
+  /** How many wrong cases a quality report lists (`--worst 40`). */
+  worst: number;
+};
 
 export type TScenarioResult = {
   scenario: string;
@@ -18,12 +23,20 @@ export type TScenarioResult = {
 };
 
 /** A benchmark: the tenant document it needs, and what it measures against the running API. */
-export type TScenario = {
+export type TLoadScenario = {
   description: string;
   document: (options: TBenchOptions) => unknown;
   /** One result, or one per sub-scenario when several share the environment. */
   run: (environment: TBenchEnvironment, options: TBenchOptions) => Promise<TScenarioResult | TScenarioResult[]>;
 };
+
+/** A measurement that needs no running API (e.g. extraction quality on the resume corpus); it prints its own report. */
+export type TReportScenario = {
+  description: string;
+  report: (options: TBenchOptions) => Promise<void>;
+};
+
+export type TScenario = TLoadScenario | TReportScenario;
 
 /** Runs autocannon and turns its result into the common figures (peak RSS over the measured run only). */
 export async function measure(

@@ -7,7 +7,7 @@ import { installJobQueues } from '@careers/core/jobs/install.ts';
 import { openOrm } from '@careers/core/db/orm.ts';
 import { kyselyOf, type TDb } from '@careers/core/db/kysely.ts';
 import { procStatusKb, type TBenchEnvironment } from './harness.ts';
-import type { TScenario, TScenarioResult } from './scenario.ts';
+import type { TLoadScenario, TScenarioResult } from './scenario.ts';
 import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url));
@@ -195,7 +195,7 @@ async function runPhase(environment: TBenchEnvironment, db: TDb, kind: TKind, co
  * Worker throughput: ~100 KB resumes (a photo and two pages of text) uploaded through POST /candidates, then
  * processed by one worker process at its default concurrency; resumes per second and the worker's peak RSS.
  */
-export const workerScenario: TScenario = {
+export const workerScenario: TLoadScenario = {
   description: 'resume worker: ~100 KB PDFs, then DOCX, at the default concurrency (resumes/s, worker peak RSS)',
   document: (options) => {
     const keys = 2 * Math.ceil(resumeCount(options.durationSeconds) / 10) + 2;
