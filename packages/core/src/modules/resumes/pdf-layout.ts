@@ -46,13 +46,25 @@ interface Page {
   minGutter: number;
   /** Baselines at or above this are in the upper part of the page. */
   upper: number;
+  isLabel: (text: string) => boolean;
+}
+
+export interface LayoutOptions {
+  /**
+   * Whether a piece of text is a label, a heading or a date (what the left column of a form or a Europass-style resume
+   * holds): a run of lines whose left side is mostly such text is a table even when only some lines pair up.
+   */
+  isLabel?: (text: string) => boolean;
 }
 
 /** Share of lines with text on both sides of a gap from which a run of lines is a table, not two columns. */
-const TABLE_ROW_SHARE = 0.6;
+const TABLE_ROW_SHARE = 0.85;
+/** The same, when most of the left side's lines are labels, headings or dates. */
+const LABELLED_TABLE_ROW_SHARE = 0.5;
+const LABEL_SHARE = 0.6;
 
 /** The page's text in reading order: lines separated by `\n`, segments by `\t`, column blocks by a blank line. */
-export function layoutPage(pieces: readonly PositionedText[]): string {
+export function layoutPage(pieces: readonly PositionedText[], options: LayoutOptions = {}): string {
   const lines = buildLines(pieces);
   if (lines.length === 0) return '';
   const sizes = lines.map((line) => line.size).sort((a, b) => a - b);
@@ -61,7 +73,7 @@ export function layoutPage(pieces: readonly PositionedText[]): string {
   const top = lines[0]?.y ?? 0;
   const bottom = lines[lines.length - 1]?.y ?? 0;
   // Columns that start in the upper part of the page begin a block of their own (a sidebar with contact details).
-  const page: Page = { minGutter, upper: top - TOP_SHARE * (top - bottom) };
+  const page: Page = { minGutter, upper: top - TOP_SHARE * (top - bottom), isLabel: options.isLabel ?? (() => false) };
   return layoutLines(lines, page).join('\n');
 }
 
@@ -86,6 +98,7 @@ function buildLines(pieces: readonly PositionedText[]): Line[] {
 
   return groups.map((group) => {
     group.pieces.sort((a, b) => a.x - b.x);
+    const spacing = letterSpacing(group.pieces);
     const segments: Segment[] = [];
     let current: Segment | undefined;
     for (const piece of group.pieces) {
@@ -101,13 +114,30 @@ function buildLines(pieces: readonly PositionedText[]): Line[] {
         segments.push(current);
         continue;
       }
-      const joinsWithSpace = gap > WORD_GAP_EM * group.size && !/\s$/u.test(current.text) && !/^\s/u.test(piece.str);
+      const joinsWithSpace = gap > spacing + WORD_GAP_EM * group.size && !/\s$/u.test(current.text) && !/^\s/u.test(piece.str);
       current.text += (joinsWithSpace ? ' ' : '') + piece.str;
       current.x1 = Math.max(current.x1, x1);
     }
     for (const segment of segments) segment.text = segment.text.replace(/\s+/gu, ' ').trim();
     return { y: group.y, size: group.size, segments: segments.filter((segment) => segment.text !== '') };
   }).filter((line) => line.segments.length > 0);
+}
+
+/**
+ * The gap between letters of a line written one letter per piece with letter spacing ("L e b e n s l a u f" in a
+ * heading): the usual gap between single letters, which then does not mean a space. 0 for ordinary lines.
+ */
+function letterSpacing(pieces: readonly PositionedText[]): number {
+  const gaps: number[] = [];
+  let singles = 0;
+  for (const [index, piece] of pieces.entries()) {
+    if (piece.str.trim().length === 1) singles++;
+    const next = pieces[index + 1];
+    if (next !== undefined && piece.str.trim().length === 1 && next.str.trim().length === 1) gaps.push(next.x - (piece.x + piece.width));
+  }
+  if (pieces.length < 3 || singles < pieces.length * 0.6 || gaps.length === 0) return 0;
+  gaps.sort((a, b) => a - b);
+  return Math.max(0, gaps[Math.floor(gaps.length / 2)] ?? 0);
 }
 
 /** Lays out lines (top to bottom) into output lines, splitting runs of lines that form columns. */
@@ -158,6 +188,10 @@ function closeStretch(lines: Line[], gaps: Gap[], page: Page): string[] {
     if (fewer < 2) continue;
     // Lines that pair up across the gap are the rows of a table: read them row by row.
     if (both / fewer >= TABLE_ROW_SHARE) continue;
+    if (both / fewer >= LABELLED_TABLE_ROW_SHARE) {
+      const labels = left.filter((line) => line.segments.every((segment) => page.isLabel(segment.text))).length;
+      if (labels / left.length >= LABEL_SHARE) continue;
+    }
     const score = fewer * 1000 + (gap.end - gap.start);
     if (best === undefined || score > best.score) best = { gap, left, right, score };
   }

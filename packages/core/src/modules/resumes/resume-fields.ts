@@ -94,6 +94,9 @@ const LABELLED_RE =
 /** URLs, blanked out before looking for numbers (both patterns only start at the start of a run: linear). */
 const URL_RE = /(?:https?:\/\/|www\.)\S+|(?<![\w.-])[\w.-]*linkedin\.com\/\S*/giu;
 
+/** Digits a phone number has at least, without its country code. */
+const MIN_NATIONAL_DIGITS = 7;
+
 /** Year ranges and dates ("2015 - 2019", "01/2019", "12.03.1990") read as numbers in some numbering plans. */
 function looksLikeDate(written: string): boolean {
   return (
@@ -121,6 +124,8 @@ function validPhone(text: string, region: string): string | null {
   try {
     for (const found of findPhoneNumbersInText(withoutAddresses(text), region as CountryCode)) {
       if (looksLikeDate(text.slice(found.startsAt, found.endsAt))) continue;
+      // Valid but very short national numbers ("+49 10435") are postcodes and house numbers far more often.
+      if (found.number.nationalNumber.length < MIN_NATIONAL_DIGITS) continue;
       return found.number.number;
     }
   } catch {
@@ -301,6 +306,8 @@ function splitName(words: string[], emailLocal: string | null): ParsedName {
   let given = 1;
   const particle = words.findIndex((word, index) => index > 0 && PARTICLES.has(word.toLocaleLowerCase()) && word === word.toLocaleLowerCase());
   if (particle > 1) given = particle;
+  // Four names without particles: two given names and two surnames ("María José García López").
+  else if (particle === -1 && words.length === 4 && words.every((word) => !INITIAL_RE.test(word))) given = 2;
   // "annemarie.devries@…" says where the given names end.
   if (emailLocal !== null) {
     const head = asciiLetters(emailLocal.split(/[._-]/u)[0] ?? '');
@@ -400,15 +407,18 @@ function readLines(text: string): ResumeLine[] {
     }
     const line = raw.replace(/\f/gu, '').trim();
     if (line === '') continue;
-    const kind = headingKind(line.replace(/\t/gu, ' '));
+    const cells = line.split('\t').map((cell) => cell.trim()).filter((cell) => cell !== '');
+    // A heading may share its line with the first line of its section ("REFERENCES ⇥ Daniel Brooks, …").
+    const kind = headingKind(line.replace(/\t/gu, ' ')) ?? (cells.length > 1 ? headingKind(cells[0] ?? '') : null);
     if (kind !== null && kind !== 'title') zone = kind;
+    const heading = kind !== null && cells.length === 1;
     lines.push({
       index: lines.length,
       rank: rank++,
       text: line,
-      cells: line.split('\t').map((cell) => cell.trim()).filter((cell) => cell !== ''),
+      cells: heading || kind === null || cells.length === 1 ? cells : cells.slice(1),
       zone,
-      heading: kind !== null,
+      heading,
     });
     if (lines.length >= MAX_LINES) break;
   }
@@ -488,18 +498,21 @@ function findCandidateName(
     if (best === undefined || score > best.score) best = { name, score };
   };
 
+  // "Voornaam ⇥ Sanne" and "Achternaam ⇥ van der Meer" may be on lines of their own: gather the labels first.
+  const labels: { label: NameLabel; value: string; line: ResumeLine }[] = [];
+  for (const [position, line] of lines.entries()) {
+    if (line.zone === 'references' || line.heading || line.index >= MAX_NAME_LINES * 2) continue;
+    for (const found of labelledNames(line, lines[position + 1])) labels.push({ ...found, line });
+  }
+  const labelled = labelledName(labels, emailLocal);
+  if (labelled !== null) consider(labelled, 100 + emailAgreement(labelled, emailLocal) * 20);
+
   for (const [position, line] of lines.entries()) {
     if (line.zone === 'references' || line.heading) continue;
     const near = [...contactLines].some((index) => Math.abs(index - line.index) <= 5);
     if (line.index >= MAX_NAME_LINES && !near) continue;
     const previous = lines[position - 1];
-    const next = lines[position + 1];
-
-    const labelled = labelledName(labelledNames(line, next), emailLocal);
-    if (labelled !== null) {
-      consider(labelled, 100 + emailAgreement(labelled, emailLocal) * 20 - line.index * 0.1);
-      continue;
-    }
+    if (labels.some((found) => found.line === line)) continue;
 
     const skipped = valueCells(line, previous);
     for (const [cellIndex, cell] of line.cells.entries()) {

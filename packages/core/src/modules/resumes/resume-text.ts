@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import WordExtractor from 'word-extractor';
 import { extractDocxText } from './docx-text.ts';
 import { layoutPage, type PositionedText } from './pdf-layout.ts';
+import { headingKind, isFieldLabel } from './resume-vocabulary.ts';
 import type { ResumeKind } from './resume-file.ts';
 import { ResumeParseError } from './resume-parse-error.ts';
 import { BLOCK_BREAK, MAX_TEXT_LENGTH, TextSink } from './text-sink.ts';
@@ -64,6 +65,11 @@ export function declaredPdfObjectCount(bytes: Uint8Array): number {
   return most;
 }
 
+/** A label, a heading or a date range: what the left column of a form-like resume holds. */
+function isLabelText(text: string): boolean {
+  return isFieldLabel(text) || headingKind(text) !== null || /^[\d\s./–—-]*(?:\p{L}+\.?)?[\s–—-]*(?:19|20)\d{2}\b/u.test(text);
+}
+
 async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined): Promise<string> {
   if (declaredPdfObjectCount(bytes) > MAX_PDF_OBJECTS) {
     throw new ResumeParseError(`The PDF declares more than ${MAX_PDF_OBJECTS.toLocaleString('en')} objects and was refused.`);
@@ -106,7 +112,7 @@ async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined
       }
       page.cleanup();
       if (pageNumber > 1) sink.push('\n\n');
-      sink.push(layoutPage(pieces));
+      sink.push(layoutPage(pieces, { isLabel: isLabelText }));
     }
     return sink.toString();
   } catch (error) {
