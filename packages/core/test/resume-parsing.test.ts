@@ -210,9 +210,10 @@ describe('extractCandidateFields examples', () => {
       lastName: 'van der Berg',
       nameSource: 'line',
     });
+    // Four names without particles: two given names, two surnames.
     expect(extractCandidateFields('  \n\nJosé María García López, MSc\n')).toMatchObject({
-      firstName: 'José',
-      lastName: 'María García López',
+      firstName: 'José María',
+      lastName: 'García López',
     });
   });
 
