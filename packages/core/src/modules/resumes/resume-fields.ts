@@ -65,6 +65,22 @@ export function findEmail(text: string): string | null {
   return null;
 }
 
+/**
+ * An address a narrow column wrapped onto the next line ("hello@kowalczyk-" / "studio.example"): a cell ending in a
+ * part of an address, joined with the first cell of the next line, when only the join is an address.
+ */
+function wrappedEmail(line: { cells: string[] }, next: { cells: string[] } | undefined): string | null {
+  const continuation = next?.cells[0];
+  if (continuation === undefined || !/^@?[A-Za-z0-9][\w.-]*$/u.test(continuation)) return null;
+  for (const cell of line.cells) {
+    const tail = cell.split(/\s+/u).pop() ?? '';
+    if (!/@|[.-]$/u.test(tail) || findEmail(tail) !== null || findEmail(continuation) !== null) continue;
+    const joined = findEmail(tail + continuation);
+    if (joined !== null) return joined;
+  }
+  return null;
+}
+
 // ---------------------------------------------------------------------------
 // LinkedIn
 
@@ -185,12 +201,20 @@ function findPhoneInLines(lines: readonly string[], regions: readonly string[]):
       if (phone !== null) return { phone, line: index };
     }
   }
+  // "(415) 555-0132" and "415-555-0132" are written the North American way whatever the address says.
+  for (const [index, line] of lines.entries()) {
+    if (!NANP_RE.test(line)) continue;
+    const phone = validPhone(line, 'US');
+    if (phone !== null) return { phone, line: index };
+  }
   for (const [index, line] of lines.entries()) {
     const phone = writtenPhone(line, regions[0] ?? DEFAULT_REGION);
     if (phone !== null) return { phone, line: index };
   }
   return null;
 }
+
+const NANP_RE = /(?<![\d+])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}[-.]\d{4}(?!\d)/u;
 
 // ---------------------------------------------------------------------------
 // Region named by the resume
@@ -577,7 +601,7 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   let email: string | null = null;
   let emailLine: number | null = null;
   for (const line of ordered) {
-    email = safely(() => findEmail(line.text));
+    email = safely(() => findEmail(line.text) ?? wrappedEmail(line, lines[line.index + 1]));
     if (email !== null) {
       emailLine = line.index;
       break;
