@@ -63,8 +63,8 @@ export function listCorpusFiles(dir: string = RESUME_CORPUS_DIR): string[] {
     .sort();
 }
 
-/** Names compare exactly as a person would write them: NFC, case-sensitive; emails are lower-cased by both. */
-function same(expected: string, got: string | null): boolean {
+/** Fields compare exactly as a person would write them: NFC, case-sensitive (emails are lower-cased on both sides). */
+export function sameField(expected: string, got: string | null): boolean {
   return got !== null && expected.normalize('NFC') === got.normalize('NFC');
 }
 
@@ -93,7 +93,7 @@ export async function evaluateCorpusFile(dir: string, file: string, truth: TCorp
     email: fields.email,
     phone: fields.phone,
   };
-  const wrong = CORPUS_FIELDS.filter((field) => !same(truth[field], got[field]));
+  const wrong = CORPUS_FIELDS.filter((field) => !sameField(truth[field], got[field]));
   return { file, format: type.kind, truth, got, error: null, wrong };
 }
 
