@@ -9,7 +9,7 @@ import { MAX_DOCX_UNCOMPRESSED_BYTES, extractDocxText } from '../src/modules/res
 import { layoutPage, type PositionedText } from '../src/modules/resumes/pdf-layout.ts';
 import { extractCandidateFields, regionOfLine } from '../src/modules/resumes/resume-fields.ts';
 import { parseResume } from '../src/modules/resumes/resume-parse.ts';
-import { ResumeParseError, extractResumeText } from '../src/modules/resumes/resume-text.ts';
+import { ResumeParseError, extractResumeText, markLayoutColumns } from '../src/modules/resumes/resume-text.ts';
 
 // ---------------------------------------------------------------------------
 // Builders
@@ -244,6 +244,18 @@ describe('DOCX text', () => {
     await expect(extractResumeText(zip([{ name: 'word/other.xml', data: documentXml('<w:p/>') }]), 'docx')).rejects.toThrow(
       new ResumeParseError('The DOCX document could not be read.'),
     );
+  });
+});
+
+describe('legacy .doc text', () => {
+  it('turns the cell boundary of a layout table (a tab between long runs of lines) into a block break', () => {
+    const sidebar = ['Contact', 'Amsterdam', '020 123 4567', 'Talen', 'Nederlands', 'Engels'];
+    const main = ['Pieter van Dijk', 'Projectleider', 'Profiel', 'Ervaren projectleider.'];
+    const text = `${sidebar.join('\n')}\t${main.join('\n')}`;
+    expect(markLayoutColumns(text)).toBe(`${sidebar.join('\n')}\n\u001d\n${main.join('\n')}`);
+    // Rows of a details table and tab stops keep their tabs.
+    const rows = 'Naam\tPieter\nAdres\tPrinsengracht 1\nWoonplaats\tAmsterdam\n2018\tProjectleider\nx\ny\nz';
+    expect(markLayoutColumns(rows)).toBe(rows);
   });
 });
 

@@ -110,6 +110,8 @@ const LABELLED_RE =
 /** URLs, blanked out before looking for numbers (both patterns only start at the start of a run: linear). */
 const URL_RE = /(?:https?:\/\/|www\.)\S+|(?<![\w.-])[\w.-]*linkedin\.com\/\S*/giu;
 
+/** Characters of a line searched for a phone number. */
+const MAX_PHONE_LINE_LENGTH = 500;
 /** Digits a phone number has at least, without its country code. */
 const MIN_NATIONAL_DIGITS = 7;
 
@@ -194,7 +196,9 @@ export function findPhone(text: string, region: string = DEFAULT_REGION): string
 }
 
 /** The phone number of the first line that has one: valid in the first region that gives one, else as written. */
-function findPhoneInLines(lines: readonly string[], regions: readonly string[]): { phone: string; line: number } | null {
+function findPhoneInLines(allLines: readonly string[], regions: readonly string[]): { phone: string; line: number } | null {
+  // A phone number sits on a short line; a line of thousands of digits is not worth a number parser's time.
+  const lines = allLines.map((line) => line.slice(0, MAX_PHONE_LINE_LENGTH));
   for (const region of regions) {
     for (const [index, line] of lines.entries()) {
       const phone = validPhone(line, region);

@@ -150,10 +150,34 @@ async function extractWordText(bytes: Uint8Array, kind: 'doc' | 'docx', signal: 
       includeHeadersAndFooters: false,
       includeBody: true,
     }), document.getFooters()];
-    return parts.filter((part) => part.trim() !== '').join('\n');
+    return markLayoutColumns(parts.filter((part) => part.trim() !== '').join('\n'));
   } catch (error) {
     throw new ResumeParseError(`The ${label} could not be read.`, { cause: error });
   }
+}
+
+/** Lines of text without a cell boundary on either side of one that make it a boundary between layout columns. */
+const DOC_COLUMN_LINES_BEFORE = 6;
+const DOC_COLUMN_LINES_AFTER = 3;
+
+/**
+ * word-extractor writes a table's cell marks as tabs, so a layout table (a contact sidebar beside the main text) reads
+ * "last sidebar line ⇥ candidate's name". A tab between long runs of lines without tabs is such a column boundary: it
+ * becomes a block break, as a DOCX's layout column does.
+ */
+export function markLayoutColumns(text: string): string {
+  const lines = text.split('\n');
+  const tabless = (line: string | undefined): boolean => line !== undefined && !line.includes('\t');
+  for (let index = DOC_COLUMN_LINES_BEFORE; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    const tab = line.indexOf('\t');
+    if (tab === -1 || line.indexOf('\t', tab + 1) !== -1) continue;
+    const before = lines.slice(index - DOC_COLUMN_LINES_BEFORE, index).every(tabless);
+    const after = lines.slice(index + 1, index + 1 + DOC_COLUMN_LINES_AFTER);
+    if (!before || after.length < DOC_COLUMN_LINES_AFTER || !after.every(tabless)) continue;
+    lines[index] = `${line.slice(0, tab)}\n${BLOCK_BREAK}\n${line.slice(tab + 1)}`;
+  }
+  return lines.join('\n');
 }
 
 /**
