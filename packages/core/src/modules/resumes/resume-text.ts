@@ -156,8 +156,8 @@ async function extractWordText(bytes: Uint8Array, kind: 'doc' | 'docx', signal: 
   }
 }
 
-/** Lines of text without a cell boundary on either side of one that make it a boundary between layout columns. */
-const DOC_COLUMN_LINES_BEFORE = 6;
+/** Lines without a cell boundary before (the first cell then has six lines) and after a tab that make it a column boundary. */
+const DOC_COLUMN_LINES_BEFORE = 5;
 const DOC_COLUMN_LINES_AFTER = 3;
 
 /**
