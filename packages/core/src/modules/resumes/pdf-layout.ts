@@ -78,9 +78,9 @@ export function layoutPage(pieces: readonly PositionedText[], options: LayoutOpt
 }
 
 function buildLines(pieces: readonly PositionedText[]): Line[] {
-  const usable = pieces.filter(
-    (piece) => piece.str.trim() !== '' && Number.isFinite(piece.x) && Number.isFinite(piece.y) && Number.isFinite(piece.width),
-  );
+  const usable = pieces
+    .filter((piece) => piece.str.trim() !== '' && Number.isFinite(piece.x) && Number.isFinite(piece.y) && Number.isFinite(piece.width))
+    .map((piece) => ({ ...piece, str: closeLetterSpacing(piece.str) }));
   usable.sort((a, b) => b.y - a.y || a.x - b.x);
 
   // Pieces whose baselines are within a fraction of the font size share a line (superscripts, mixed fonts).
@@ -121,6 +121,18 @@ function buildLines(pieces: readonly PositionedText[]): Line[] {
     for (const segment of segments) segment.text = segment.text.replace(/\s+/gu, ' ').trim();
     return { y: group.y, size: group.size, segments: segments.filter((segment) => segment.text !== '') };
   }).filter((line) => line.segments.length > 0);
+}
+
+/**
+ * pdf.js writes a letter-spaced heading as one piece with a space between letters ("H A N N A H  O ' B R I E N"):
+ * runs of single characters become words again (two spaces, or a piece of its own, separate the words).
+ */
+function closeLetterSpacing(text: string): string {
+  if (!/^(?:\S ){2,}\S/u.test(text.trim())) return text;
+  return text
+    .split(/\s{2,}/u)
+    .map((word) => (/^(?:\S ){2,}\S$/u.test(word.trim()) ? word.replace(/ /gu, '') : word))
+    .join(' ');
 }
 
 /**
