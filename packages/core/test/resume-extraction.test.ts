@@ -10,6 +10,7 @@ import { layoutPage, type PositionedText } from '../src/modules/resumes/pdf-layo
 import { extractCandidateFields, regionOfLine } from '../src/modules/resumes/resume-fields.ts';
 import { parseResume } from '../src/modules/resumes/resume-parse.ts';
 import { ResumeParseError, extractResumeText, markLayoutColumns } from '../src/modules/resumes/resume-text.ts';
+import { JOB_TITLE_WORDS, LABEL_WORDS, PLACE_REGION } from '../src/modules/resumes/resume-vocabulary.ts';
 
 // ---------------------------------------------------------------------------
 // Builders
@@ -437,9 +438,14 @@ const TITLES = ['Product Owner', 'Software Engineer', 'Data Analyst', 'Projectle
 
 const upper = 'ABCDEFGHIJKLMNOPRSTUVWZÉÖŁŻÅØ';
 const lower = 'abcdefghijklmnoprstuvwzéèëïöüáíóúñłąęśćźżåøæ';
+/** A capitalised word; words the extraction knows as labels, job titles or places ("Gsm", "Data", "Nice") are not names. */
 const wordArb = fc
   .tuple(fc.constantFrom(...upper.split('')), fc.string({ unit: fc.constantFrom(...lower.split('')), minLength: 2, maxLength: 9 }))
-  .map(([first, rest]) => first + rest);
+  .map(([first, rest]) => first + rest)
+  .filter((word) => {
+    const folded = word.toLocaleLowerCase();
+    return !LABEL_WORDS.has(folded) && !JOB_TITLE_WORDS.has(folded) && !PLACE_REGION.has(folded);
+  });
 const nameWordArb = fc.oneof(wordArb, fc.tuple(wordArb, wordArb).map(([a, b]) => `${a}-${b}`), wordArb.map((word) => `O'${word}`));
 
 describe('candidate field properties', () => {
