@@ -354,6 +354,8 @@ describe('candidate fields', () => {
       ['Datos personales\nNombre y apellidos: José Álvarez-Núñez', 'José', 'Álvarez-Núñez'],
       ['Dane osobowe\nImię i nazwisko\tŁukasz Wiśniewski', 'Łukasz', 'Wiśniewski'],
       ['Name\nLiam O\'Connor\nCity\nDublin', 'Liam', "O'Connor"],
+      ['Curriculum Vitae – Jane Doe\nDesigner', 'Jane', 'Doe'],
+      ['Lebenslauf von Anna Schmidt\nBerlin', 'Anna', 'Schmidt'],
     ];
     for (const [text, firstName, lastName] of cases) {
       expect(extractCandidateFields(text), text).toMatchObject({ firstName, lastName, nameSource: 'line' });

@@ -274,6 +274,9 @@ const INITIAL_RE = /^\p{Lu}\.$/u;
 const NAME_LABEL_RE = /^(?:full\s+name|name|naam|volledige\s+naam)\s*[:\-–]\s*/iu;
 /** Separators after which a name line goes on with something else: "Jane Doe | Engineer". */
 const SEGMENT_SEPARATOR_RE = /\s*(?:[|•·–—\t,;:/]|\s-\s)\s*/u;
+/** A document title in front of the name: "Curriculum Vitae – Jane Doe", "Lebenslauf von Anna Schmidt", "CV: …". */
+const TITLE_PREFIX_RE =
+  /^(?:curriculum\s+vitae|cv|resume|résumé|lebenslauf|levensloop|życiorys|currículum(?:\s+vitae)?)\s*(?:[-–—:|·•,]|\s(?:of|van|von|de|del|di)\s)\s*/iu;
 /** Titles written before a name. */
 const HONORIFIC_RE =
   /^(?:(?:dr|drs|ir|ing|mr|mrs|ms|mw|mevr|dhr|prof|mgr|mag|lic|sr|sra|srta|mme|mlle)\.?|dipl\.-ing\.|herr|frau|mevrouw|meneer|madame|monsieur|señor|señora|pan|pani)\s+/iu;
@@ -365,18 +368,6 @@ function titleCaseWord(word: string, index: number): string {
     .replace(/^Mc(\p{Ll})/u, (_match, letter: string) => `Mc${letter.toLocaleUpperCase()}`);
 }
 
-/** The first line of a text that reads as a name (kept for callers that have only a text). */
-export function findName(text: string): ParsedName | null {
-  let seen = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    if (++seen > MAX_NAME_LINES) break;
-    const name = parseNameLine(line);
-    if (name !== null) return name;
-  }
-  return null;
-}
-
 /** "jane.doe@", "jane_van-der-berg@" → Jane / Doe, Jane / Van Der Berg; needs two alphabetic parts. */
 export function nameFromEmail(email: string): ParsedName | null {
   const local = email.slice(0, email.indexOf('@')).replace(/\+.*$/u, '');
@@ -462,13 +453,6 @@ function byPriority(lines: readonly ResumeLine[]): ResumeLine[] {
   return [...lines.filter((line) => isOwnZone(line.zone)), ...lines.filter((line) => line.zone === 'other')];
 }
 
-interface NameCandidate {
-  words: string[] | null;
-  labelled: ParsedName | null;
-  line: ResumeLine;
-  alone: boolean;
-}
-
 /** Values given with a name label on a line ("Naam: Jan de Vries", "Vorname ⇥ Anna"), the next line for a lone label. */
 function labelledNames(line: ResumeLine, next: ResumeLine | undefined): { label: NameLabel; value: string }[] {
   const found: { label: NameLabel; value: string }[] = [];
@@ -545,7 +529,7 @@ function findCandidateName(
     const skipped = valueCells(line, previous);
     for (const [cellIndex, cell] of line.cells.entries()) {
       if (skipped.has(cellIndex)) continue;
-      const parts = cell.split(SEGMENT_SEPARATOR_RE);
+      const parts = cell.replace(TITLE_PREFIX_RE, '').split(SEGMENT_SEPARATOR_RE);
       const words = nameWords(parts[0] ?? '');
       if (words === null) continue;
       const name = splitName(words, emailLocal);
