@@ -381,6 +381,11 @@ describe('candidate fields', () => {
     expect(extractCandidateFields(text).email).toBe('jane@example.com');
   });
 
+  it('takes a surname that is also an occupation when the email spells the name out', () => {
+    expect(extractCandidateFields('Minnie Driver\nActress\nminnie.driver@example.com')).toMatchObject({ firstName: 'Minnie', lastName: 'Driver', nameSource: 'line' });
+    expect(extractCandidateFields('Minnie Driver\nActress\nhello@example.com').nameSource).toBe('none');
+  });
+
   it('keeps the diacritics of a name the email agrees with', () => {
     const text = 'Profile\nUX researcher.\nWork experience\nZoë Ødegård, researcher at Example\nzoe.odegard@example.no';
     expect(extractCandidateFields(text)).toMatchObject({ firstName: 'Zoë', lastName: 'Ødegård', nameSource: 'line' });

@@ -294,7 +294,7 @@ function isParticle(word: string, allCaps: boolean): boolean {
 }
 
 /** The words of a name, or null when `segment` is not one (a label, a title, a place, a sentence …). */
-function nameWords(segment: string): string[] | null {
+function nameWords(segment: string, allowOccupations = false): string[] | null {
   let text = segment.trim().replace(HONORIFIC_RE, '').trim();
   if (text === '' || text.length > 80 || /[@\d]/u.test(text)) return null;
   const folded = fold(text);
@@ -310,7 +310,7 @@ function nameWords(segment: string): string[] | null {
   let places = 0;
   for (const [index, word] of words.entries()) {
     const lower = word.toLocaleLowerCase();
-    if (LABEL_WORDS.has(lower) || JOB_TITLE_WORDS.has(lower)) return null;
+    if (LABEL_WORDS.has(lower) || (!allowOccupations && JOB_TITLE_WORDS.has(lower))) return null;
     if (PLACE_REGION.has(lower)) places++;
     if (INITIAL_RE.test(word)) continue;
     if (index > 0 && isParticle(word, allCaps)) continue;
@@ -396,6 +396,17 @@ function emailAgreement(name: ParsedName, emailLocal: string | null): number {
   if (lastHit && (firstHit || initialHit)) return 3;
   if (lastHit) return 2;
   return firstHit ? 1 : 0;
+}
+
+/** The email's local part is exactly the name: "minnie.driver", "driver_minnie", "minniedriver". */
+function emailSpellsName(name: ParsedName, emailLocal: string | null): boolean {
+  if (emailLocal === null) return false;
+  const parts = emailLocal.replace(/\+.*$/u, '').split(/[._-]+/u).map(asciiLetters);
+  const first = asciiLetters(name.firstName);
+  const last = asciiLetters(name.lastName);
+  if (first === '' || last === '') return false;
+  const compact = parts.join('');
+  return compact === first + last || compact === last + first;
 }
 
 // ---------------------------------------------------------------------------
@@ -530,10 +541,13 @@ function findCandidateName(
     for (const [cellIndex, cell] of line.cells.entries()) {
       if (skipped.has(cellIndex)) continue;
       const parts = cell.replace(TITLE_PREFIX_RE, '').split(SEGMENT_SEPARATOR_RE);
-      const words = nameWords(parts[0] ?? '');
+      const strict = nameWords(parts[0] ?? '');
+      const words = strict ?? nameWords(parts[0] ?? '', true);
       if (words === null) continue;
       const name = splitName(words, emailLocal);
       const agreement = emailAgreement(name, emailLocal);
+      // A surname that is also an occupation ("Minnie Driver") only when the email spells the name out.
+      if (strict === null && !emailSpellsName(name, emailLocal)) continue;
       // In a section of its own (skills, experience …) a name-like line is a skill or a company, unless the email says otherwise.
       if (!isOwnZone(line.zone) && agreement < 2) continue;
       let score = isOwnZone(line.zone) ? 20 : 0;
@@ -558,10 +572,12 @@ function nameMatchingEmail(lines: readonly ResumeLine[], emailLocal: string): Pa
     if (line.zone === 'references') continue;
     for (const cell of line.cells) {
       for (const part of cell.split(SEGMENT_SEPARATOR_RE)) {
-        const words = nameWords(part);
+        const strict = nameWords(part);
+        // A surname that is also an occupation ("Minnie Driver") is a name when the email spells it out.
+        const words = strict ?? nameWords(part, true);
         if (words === null) continue;
         const name = splitName(words, emailLocal);
-        if (emailAgreement(name, emailLocal) === 3) return name;
+        if (strict !== null ? emailAgreement(name, emailLocal) === 3 : emailSpellsName(name, emailLocal)) return name;
       }
     }
   }
