@@ -416,6 +416,9 @@ describe('candidate fields', () => {
     expect(extractCandidateFields('Anna Nowak\nul. Długa 5, 00-950 Warszawa\n512 345 678', { defaultRegion: 'NL' }).phone).toBe('+48512345678');
     expect(extractCandidateFields('Lena Vogel\nTel: 030 1234567', { defaultRegion: 'DE' }).phone).toBe('+49301234567');
     expect(extractCandidateFields('Lena Vogel\nTel: 030 1234567').phone).toBe('+31301234567');
+    // No place the table knows, and invalid in the tenant's country: the resume's language decides.
+    const dutch = 'Fenna Smits\nZwijndrecht\n020 123 4567\nWerkervaring\nProjectleider bij een bouwbedrijf van het jaar 2018 tot heden, met een team van vijf.\nOpleiding\nHBO bij de hogeschool van Rotterdam';
+    expect(extractCandidateFields(dutch, { defaultRegion: 'US' }).phone).toBe('+31201234567');
     // A postcode is not a phone number, nor is a year range.
     expect(extractCandidateFields('Lena Vogel\nKastanienallee 12, 10435 Berlin\n2015 - 2019', { defaultRegion: 'DE' }).phone).toBeNull();
   });

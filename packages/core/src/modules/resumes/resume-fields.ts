@@ -9,6 +9,7 @@ import {
   fold,
   headingKind,
   isFieldLabel,
+  languageRegion,
   type NameLabel,
   type SectionKind,
 } from './resume-vocabulary.ts';
@@ -632,7 +633,9 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   const fallbackRegion = normaliseRegion(options.defaultRegion) ?? DEFAULT_REGION;
   const ownLines = lines.filter((line) => line.zone !== 'references' && (isOwnZone(line.zone) || near(line)));
   const named = regionFrom(ownLines.filter((line) => line.index < MAX_NAME_LINES * 2 || near(line)));
-  const regions = [...new Set([named ?? fallbackRegion, fallbackRegion])];
+  // Last, the country of the resume's language: a Dutch resume's "020 123 4567" is Dutch when nothing else fits.
+  const spoken = safely(() => languageRegion(scanned));
+  const regions = [...new Set([named ?? fallbackRegion, fallbackRegion, ...(spoken === null ? [] : [spoken])])];
   const phoneFound = safely(() => findPhoneInLines(ordered.map((line) => line.text), regions));
   const phone = phoneFound?.phone ?? null;
   if (phoneFound !== null) {

@@ -253,3 +253,31 @@ export const STATE_CODES = new Map<string, string>([
     .map((code) => [code, 'US'] as [string, string]),
   ...'AB BC MB NB NS NT NU ON PE QC SK YT'.split(' ').map((code) => [code, 'CA'] as [string, string]),
 ]);
+
+/** Common words of each language a resume is written in (besides English), with the country where it is spoken most. */
+const LANGUAGE_WORDS: [region: string, words: string[]][] = [
+  ['NL', ['werkervaring', 'opleiding', 'vaardigheden', 'talen', 'ervaring', 'het', 'een', 'van', 'met', 'voor', 'bij', 'heden', 'geboortedatum', 'woonplaats']],
+  ['DE', ['berufserfahrung', 'ausbildung', 'kenntnisse', 'sprachen', 'und', 'mit', 'der', 'die', 'das', 'für', 'bei', 'heute', 'geburtsdatum', 'wohnort']],
+  ['FR', ['expérience', 'formation', 'compétences', 'langues', 'et', 'avec', 'les', 'des', 'pour', 'dans', 'aujourd’hui', "aujourd'hui", 'naissance']],
+  ['ES', ['experiencia', 'formación', 'habilidades', 'idiomas', 'y', 'con', 'los', 'las', 'del', 'para', 'actualidad', 'nacimiento']],
+  ['PL', ['doświadczenie', 'wykształcenie', 'umiejętności', 'języki', 'oraz', 'w', 'z', 'na', 'dla', 'obecnie', 'urodzenia']],
+];
+
+/**
+ * The country whose language a resume is written in, when it clearly is one of these (counted over its words); null
+ * for English or a mix. A last resort for a national phone number that is valid neither where the resume's address
+ * is nor in the tenant's country.
+ */
+export function languageRegion(text: string): string | null {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const word of text.slice(0, 20_000).toLocaleLowerCase().split(/[^\p{L}'’]+/u)) {
+    if (word === '') continue;
+    total++;
+    for (const [region, words] of LANGUAGE_WORDS) if (words.includes(word)) counts.set(region, (counts.get(region) ?? 0) + 1);
+  }
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  const [best, second] = ranked;
+  if (best === undefined || best[1] < 5 || best[1] < total * 0.03) return null;
+  return second === undefined || best[1] >= second[1] * 2 ? best[0] : null;
+}
