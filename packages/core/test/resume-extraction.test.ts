@@ -381,6 +381,11 @@ describe('candidate fields', () => {
     expect(extractCandidateFields(text).email).toBe('jane@example.com');
   });
 
+  it('joins a long name a narrow column wrapped onto two lines', () => {
+    const text = 'Kontakt\nToruń\n512 345 678\n\f\nGrzegorz\nBrzęczyszczykiewicz\nMagazynier\nProfil';
+    expect(extractCandidateFields(text)).toMatchObject({ firstName: 'Grzegorz', lastName: 'Brzęczyszczykiewicz', nameSource: 'line' });
+  });
+
   it('takes a surname that is also an occupation when the email spells the name out', () => {
     expect(extractCandidateFields('Minnie Driver\nActress\nminnie.driver@example.com')).toMatchObject({ firstName: 'Minnie', lastName: 'Driver', nameSource: 'line' });
     expect(extractCandidateFields('Minnie Driver\nActress\nhello@example.com').nameSource).toBe('none');
@@ -419,6 +424,8 @@ describe('candidate fields', () => {
     // No place the table knows, and invalid in the tenant's country: the resume's language decides.
     const dutch = 'Fenna Smits\nZwijndrecht\n020 123 4567\nWerkervaring\nProjectleider bij een bouwbedrijf van het jaar 2018 tot heden, met een team van vijf.\nOpleiding\nHBO bij de hogeschool van Rotterdam';
     expect(extractCandidateFields(dutch, { defaultRegion: 'US' }).phone).toBe('+31201234567');
+    // Nothing else fits: a place named anywhere in the resume.
+    expect(extractCandidateFields('Mei Lin\nPhone\n020 7946 0321\nExperience\nAnalyst, Example plc, London', { defaultRegion: 'PL' }).phone).toBe('+442079460321');
     // A postcode is not a phone number, nor is a year range.
     expect(extractCandidateFields('Lena Vogel\nKastanienallee 12, 10435 Berlin\n2015 - 2019', { defaultRegion: 'DE' }).phone).toBeNull();
   });

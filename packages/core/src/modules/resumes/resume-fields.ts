@@ -538,6 +538,17 @@ function findCandidateName(
     const previous = lines[position - 1];
     if (labels.some((found) => found.line === line)) continue;
 
+    // A long name wrapped by a narrow column: "Grzegorz" / "Brzęczyszczykiewicz" at the top of a block.
+    const next = lines[position + 1];
+    if (line.rank <= 1 && line.cells.length === 1 && next !== undefined && next.cells.length === 1 && !next.heading) {
+      const words = nameWords(`${line.cells[0]} ${next.cells[0]}`);
+      if (words !== null && (line.cells[0] ?? '').split(/\s+/u).length === 1) {
+        const name = splitName(words, emailLocal);
+        const agreement = emailAgreement(name, emailLocal);
+        if (isOwnZone(line.zone)) consider(name, 20 + Math.max(0, 24 - 3 * line.rank) + Math.max(0, 10 - line.index * 0.5) + 4 + ([0, 15, 35, 60][agreement] ?? 0));
+      }
+    }
+
     const skipped = valueCells(line, previous);
     for (const [cellIndex, cell] of line.cells.entries()) {
       if (skipped.has(cellIndex)) continue;
@@ -635,7 +646,9 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   const named = regionFrom(ownLines.filter((line) => line.index < MAX_NAME_LINES * 2 || near(line)));
   // Last, the country of the resume's language: a Dutch resume's "020 123 4567" is Dutch when nothing else fits.
   const spoken = safely(() => languageRegion(scanned));
-  const regions = [...new Set([named ?? fallbackRegion, fallbackRegion, ...(spoken === null ? [] : [spoken])])];
+  // Then any place the resume names (a past employer's city): "020 7946 0321" beside "London" is British.
+  const mentioned = regionFrom(lines.filter((line) => line.zone !== 'references'));
+  const regions = [...new Set([named ?? fallbackRegion, fallbackRegion, spoken, mentioned].filter((region) => region !== null))];
   const phoneFound = safely(() => findPhoneInLines(ordered.map((line) => line.text), regions));
   const phone = phoneFound?.phone ?? null;
   if (phoneFound !== null) {

@@ -186,7 +186,7 @@ const PLACES: Record<string, string[]> = {
     'netherlands', 'the netherlands', 'nederland', 'niederlande', 'pays-bas', 'países bajos', 'holandia', 'holland',
     'amsterdam', 'rotterdam', 'den haag', 'the hague', "'s-gravenhage", 'utrecht', 'eindhoven', 'groningen', 'tilburg',
     'almere', 'breda', 'nijmegen', 'haarlem', 'arnhem', 'zwolle', 'leiden', 'delft', 'maastricht', 'amersfoort',
-    'apeldoorn', 'enschede', 'den bosch', "'s-hertogenbosch", 'hilversum', 'zaandam', 'alkmaar', 'leeuwarden', 'zoetermeer',
+    'apeldoorn', 'enschede', 'den bosch', 'zwijndrecht', 'kampen', 'venlo', 'roermond', 'emmen', 'assen', 'helmond', 'oss', "'s-hertogenbosch", 'hilversum', 'zaandam', 'alkmaar', 'leeuwarden', 'zoetermeer',
     'dordrecht', 'deventer', 'gouda', 'schiedam', 'amstelveen', 'hoofddorp', 'diemen', 'wageningen', 'zeist', 'heerlen',
   ],
   BE: [
@@ -198,7 +198,8 @@ const PLACES: Record<string, string[]> = {
     'germany', 'duitsland', 'deutschland', 'allemagne', 'alemania', 'niemcy', 'berlin', 'hamburg', 'münchen', 'munich',
     'köln', 'cologne', 'frankfurt', 'frankfurt am main', 'stuttgart', 'düsseldorf', 'dortmund', 'essen', 'leipzig',
     'bremen', 'dresden', 'hannover', 'nürnberg', 'nuremberg', 'bonn', 'mannheim', 'karlsruhe', 'münster', 'aachen',
-    'heidelberg', 'freiburg', 'wiesbaden', 'mainz', 'augsburg', 'potsdam',
+    'heidelberg', 'freiburg', 'wiesbaden', 'mainz', 'augsburg', 'potsdam', 'ulm', 'kiel', 'lübeck', 'rostock', 'kassel',
+    'regensburg', 'würzburg', 'erfurt', 'magdeburg', 'braunschweig', 'osnabrück', 'bielefeld', 'chemnitz', 'saarbrücken',
   ],
   FR: [
     'france', 'frankrijk', 'frankreich', 'francia', 'francja', 'paris', 'marseille', 'lyon', 'toulouse', 'nice', 'nantes',
@@ -218,7 +219,8 @@ const PLACES: Record<string, string[]> = {
     'united kingdom', 'uk', 'u.k.', 'great britain', 'england', 'scotland', 'wales', 'verenigd koninkrijk',
     'vereinigtes königreich', 'royaume-uni', 'reino unido', 'wielka brytania', 'london', 'manchester', 'birmingham',
     'leeds', 'glasgow', 'edinburgh', 'liverpool', 'bristol', 'sheffield', 'cardiff', 'belfast', 'cambridge', 'oxford',
-    'newcastle', 'nottingham', 'brighton', 'reading', 'londen', 'londres', 'londyn',
+    'newcastle', 'nottingham', 'brighton', 'reading', 'londen', 'londres', 'londyn', 'bath', 'york', 'exeter', 'coventry',
+    'leicester', 'southampton', 'portsmouth', 'aberdeen', 'dundee', 'swansea', 'norwich', 'plymouth', 'derby', 'milton keynes',
   ],
   IE: ['ireland', 'ierland', 'irland', 'irlande', 'irlanda', 'irlandia', 'dublin', 'cork', 'galway', 'limerick'],
   US: [
