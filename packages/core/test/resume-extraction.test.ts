@@ -455,13 +455,17 @@ const TITLES = ['Product Owner', 'Software Engineer', 'Data Analyst', 'Projectle
 
 const upper = 'ABCDEFGHIJKLMNOPRSTUVWZÉÖŁŻÅØ';
 const lower = 'abcdefghijklmnoprstuvwzéèëïöüáíóúñłąęśćźżåøæ';
+/** Titles before a name and degrees after it, which the extraction drops. */
+const NOT_NAMES = new Set(
+  'dr drs ir ing mr mrs ms mw mevr dhr prof mgr mag lic sr sra srta mme mlle herr frau pan pani madame monsieur señor señora mevrouw meneer msc bsc ba ma mba phd llm llb md meng beng jr ii iii cpa pmp'.split(' '),
+);
 /** A capitalised word; words the extraction knows as labels, job titles or places ("Gsm", "Data", "Nice") are not names. */
 const wordArb = fc
   .tuple(fc.constantFrom(...upper.split('')), fc.string({ unit: fc.constantFrom(...lower.split('')), minLength: 2, maxLength: 9 }))
   .map(([first, rest]) => first + rest)
   .filter((word) => {
     const folded = word.toLocaleLowerCase();
-    return !LABEL_WORDS.has(folded) && !JOB_TITLE_WORDS.has(folded) && !PLACE_REGION.has(folded);
+    return !LABEL_WORDS.has(folded) && !JOB_TITLE_WORDS.has(folded) && !PLACE_REGION.has(folded) && !NOT_NAMES.has(folded);
   });
 const nameWordArb = fc.oneof(wordArb, fc.tuple(wordArb, wordArb).map(([a, b]) => `${a}-${b}`), wordArb.map((word) => `O'${word}`));
 

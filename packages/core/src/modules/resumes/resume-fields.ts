@@ -325,6 +325,12 @@ function nameWords(segment: string, allowOccupations = false): string[] | null {
     counted++;
   }
   if (counted < 2 || counted > 5 || places === words.length) return null;
+  // A place of several words inside ("Kraków Den Haag"): the words of a sidebar's address, not a name.
+  for (let start = 0; start < words.length - 1; start++) {
+    for (let end = start + 2; end <= Math.min(words.length, start + 4); end++) {
+      if (PLACE_REGION.has(words.slice(start, end).join(' ').toLocaleLowerCase())) return null;
+    }
+  }
   // The first and the last word are names themselves, not particles or initials.
   const first = words[0];
   const last = words[words.length - 1];
