@@ -518,6 +518,27 @@ function valueCells(line: ResumeLine, previous: ResumeLine | undefined): Set<num
   return skipped;
 }
 
+/** Points for the email agreeing with a name on none, the first, the last or both of its names. */
+const EMAIL_AGREEMENT_POINTS = [0, 15, 35, 60];
+
+/**
+ * Points for where a name-like line is: in the candidate's own part of the resume, at the top of its block (a column),
+ * near the top of the resume, beside the contact details; and for the email agreeing with it.
+ */
+function placeScore(line: ResumeLine, agreement: number, nearContact: boolean): number {
+  return (
+    (isOwnZone(line.zone) ? 20 : 0) +
+    Math.max(0, 24 - 3 * line.rank) +
+    Math.max(0, 10 - line.index * 0.5) +
+    (nearContact ? 6 : 0) +
+    (EMAIL_AGREEMENT_POINTS[agreement] ?? 0)
+  );
+}
+
+/**
+ * The candidate's name: a labelled one ("Naam: …", "Vorname/Nachname") first, else the best-placed name-like line
+ * outside the references.
+ */
 function findCandidateName(
   lines: readonly ResumeLine[],
   emailLocal: string | null,
@@ -550,8 +571,7 @@ function findCandidateName(
       const words = nameWords(`${line.cells[0]} ${next.cells[0]}`);
       if (words !== null && (line.cells[0] ?? '').split(/\s+/u).length === 1) {
         const name = splitName(words, emailLocal);
-        const agreement = emailAgreement(name, emailLocal);
-        if (isOwnZone(line.zone)) consider(name, 20 + Math.max(0, 24 - 3 * line.rank) + Math.max(0, 10 - line.index * 0.5) + 4 + ([0, 15, 35, 60][agreement] ?? 0));
+        if (isOwnZone(line.zone)) consider(name, placeScore(line, emailAgreement(name, emailLocal), near) + 4);
       }
     }
 
@@ -568,13 +588,8 @@ function findCandidateName(
       if (strict === null && !emailSpellsName(name, emailLocal)) continue;
       // In a section of its own (skills, experience …) a name-like line is a skill or a company, unless the email says otherwise.
       if (!isOwnZone(line.zone) && agreement < 2) continue;
-      let score = isOwnZone(line.zone) ? 20 : 0;
-      score += Math.max(0, 24 - 3 * line.rank) + Math.max(0, 10 - line.index * 0.5);
-      if (line.cells.length === 1 && parts.length === 1) score += 8;
-      if (cellIndex === 0) score += 4;
-      if (near) score += 6;
-      score += [0, 15, 35, 60][agreement] ?? 0;
-      consider(name, score);
+      const alone = line.cells.length === 1 && parts.length === 1;
+      consider(name, placeScore(line, agreement, near) + (alone ? 8 : 0) + (cellIndex === 0 ? 4 : 0));
     }
   }
   const chosen = best as { name: ParsedName; score: number } | undefined;
