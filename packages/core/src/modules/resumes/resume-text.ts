@@ -103,15 +103,19 @@ async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined
       const page = await pdf.getPage(pageNumber);
       const content = await page.getTextContent();
       const pieces: PositionedText[] = [];
+      // Pieces are laid out per page; stop taking them once the page alone would fill what text is left.
+      let room = MAX_TEXT_LENGTH - sink.size;
       for (const item of content.items) {
-        if (pieces.length >= MAX_PDF_ITEMS_PER_PAGE) break;
+        if (pieces.length >= MAX_PDF_ITEMS_PER_PAGE || room <= 0) break;
         if (!('str' in item) || item.str === '') continue;
+        room -= item.str.length + 1;
         const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = item.transform as number[];
         const size = Math.hypot(c, d) || Math.hypot(a, b) || item.height;
         pieces.push({ str: item.str, x, y, width: item.width, size });
       }
       page.cleanup();
       if (pageNumber > 1) sink.push('\n\n');
+      // A last piece may still run past the limit: the sink cuts it.
       sink.push(layoutPage(pieces, { isLabel: isLabelText }));
     }
     return sink.toString();
