@@ -386,6 +386,15 @@ describe('candidate fields', () => {
     expect(extractCandidateFields(text)).toMatchObject({ firstName: 'Grzegorz', lastName: 'Brzęczyszczykiewicz', nameSource: 'line' });
   });
 
+  it('joins an email address a narrow column or cell wrapped onto the next line', () => {
+    expect(extractCandidateFields('Kontakt\nhello@kowalczyk-\nstudio.example').email).toBe('hello@kowalczyk-studio.example');
+    expect(extractCandidateFields('E-mail\tgrace.whitmore@mail.exa\nmple\nDate of birth').email).toBe('grace.whitmore@mail.example');
+    expect(extractCandidateFields('b.etxe@ma +34 954 12 34 56\tCádiz\nil.example\tPerfil').email).toBe('b.etxe@mail.example');
+    // A complete address stays as it is; a capitalised next line is not the rest of it.
+    expect(extractCandidateFields('jane@doe.com\nexample').email).toBe('jane@doe.com');
+    expect(extractCandidateFields('jane@doe.studio\nAmsterdam').email).toBe('jane@doe.studio');
+  });
+
   it('takes a surname that is also an occupation when the email spells the name out', () => {
     expect(extractCandidateFields('Minnie Driver\nActress\nminnie.driver@example.com')).toMatchObject({ firstName: 'Minnie', lastName: 'Driver', nameSource: 'line' });
     expect(extractCandidateFields('Minnie Driver\nActress\nhello@example.com').nameSource).toBe('none');

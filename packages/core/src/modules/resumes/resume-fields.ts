@@ -66,18 +66,39 @@ export function findEmail(text: string): string | null {
   return null;
 }
 
+/** Top-level domains common enough that an address ending in one is taken as complete, not as cut short. */
+const COMMON_TLDS = new Set([
+  'com', 'net', 'org', 'edu', 'gov', 'info', 'biz', 'io', 'co', 'eu', 'nl', 'be', 'de', 'at', 'ch', 'fr', 'es', 'pt', 'it',
+  'pl', 'uk', 'ie', 'us', 'ca', 'au', 'no', 'se', 'dk', 'fi', 'cz', 'lu', 'me', 'dev', 'app', 'email', 'online', 'example',
+]);
+
+function topLevelDomain(email: string): string {
+  return email.slice(email.lastIndexOf('.') + 1);
+}
+
 /**
- * An address a narrow column wrapped onto the next line ("hello@kowalczyk-" / "studio.example"): a cell ending in a
- * part of an address, joined with the first cell of the next line, when only the join is an address.
+ * An address a narrow column or table cell wrapped onto the next line ("hello@kowalczyk-" / "studio.example",
+ * "jane@mail.exa" / "mple"): a word with an `@` (or a last word ending in "." or "-") joined with the bare lower-case
+ * word that starts the next line, when that gives an address in a common domain and the word alone is none, or one
+ * ending in an unusual domain.
  */
 function wrappedEmail(line: { cells: string[] }, next: { cells: string[] } | undefined): string | null {
+  // The rest of an address is written in lower case; a capitalised word on the next line is something else.
   const continuation = next?.cells[0];
-  if (continuation === undefined || !/^@?[A-Za-z0-9][\w.-]*$/u.test(continuation)) return null;
+  if (continuation === undefined || !/^@?[a-z0-9][a-z0-9._-]{0,62}$/u.test(continuation) || findEmail(continuation) !== null) return null;
   for (const cell of line.cells) {
-    const tail = cell.split(/\s+/u).pop() ?? '';
-    if (!/@|[.-]$/u.test(tail) || findEmail(tail) !== null || findEmail(continuation) !== null) continue;
-    const joined = findEmail(tail + continuation);
-    if (joined !== null) return joined;
+    const words = cell.split(/\s+/u);
+    for (const [index, word] of words.entries()) {
+      const alone = findEmail(word);
+      // Cut inside: an address without a domain yet ("b.etxe@ma"), or one in an unusual domain that ends its cell or
+      // meets a neighbouring column's text ("…@correo.examp Profil"); or a cell's last word ending in "." or "-".
+      const last = index === words.length - 1;
+      const beforeColumn = last || /^[\p{Lu}\d+(]/u.test(words[index + 1] ?? '');
+      const cut = word.includes('@') ? alone === null || beforeColumn : last && /[.-]$/u.test(word);
+      if (!cut || (alone !== null && COMMON_TLDS.has(topLevelDomain(alone)))) continue;
+      const joined = findEmail(word + continuation);
+      if (joined !== null && COMMON_TLDS.has(topLevelDomain(joined))) return joined;
+    }
   }
   return null;
 }
@@ -638,7 +659,11 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   let email: string | null = null;
   let emailLine: number | null = null;
   for (const line of ordered) {
-    email = safely(() => findEmail(line.text) ?? wrappedEmail(line, lines[line.index + 1]));
+    email = safely(() => {
+      const found = findEmail(line.text);
+      if (found !== null && COMMON_TLDS.has(topLevelDomain(found))) return found;
+      return wrappedEmail(line, lines[line.index + 1]) ?? found;
+    });
     if (email !== null) {
       emailLine = line.index;
       break;
