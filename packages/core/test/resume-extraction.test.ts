@@ -356,6 +356,7 @@ describe('candidate fields', () => {
       ['Name\nLiam O\'Connor\nCity\nDublin', 'Liam', "O'Connor"],
       ['Curriculum Vitae – Jane Doe\nDesigner', 'Jane', 'Doe'],
       ['Lebenslauf von Anna Schmidt\nBerlin', 'Anna', 'Schmidt'],
+      ['Barcelona\nMaría José García López mjgarcia@mail.example\nTécnica', 'María José', 'García López'],
     ];
     for (const [text, firstName, lastName] of cases) {
       expect(extractCandidateFields(text), text).toMatchObject({ firstName, lastName, nameSource: 'line' });

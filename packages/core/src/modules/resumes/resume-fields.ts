@@ -599,7 +599,10 @@ function findCandidateName(
     const skipped = valueCells(line, previous);
     for (const [cellIndex, cell] of line.cells.entries()) {
       if (skipped.has(cellIndex)) continue;
+      // What follows the name in its cell is cut off: a separator ("Jane Doe | Engineer"), or an email or number that
+      // a neighbouring column put on the same line ("María José García López mjgarcia@…").
       const parts = cell.replace(TITLE_PREFIX_RE, '').split(SEGMENT_SEPARATOR_RE);
+      parts[0] = (parts[0] ?? '').split(/\s+(?=\S*[@\d+])/u)[0] ?? '';
       const strict = nameWords(parts[0] ?? '');
       const words = strict ?? nameWords(parts[0] ?? '', true);
       if (words === null) continue;
