@@ -234,6 +234,11 @@ describe('DOCX text', () => {
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(30 * 1024 * 1024);
   });
 
+  it('refuses a part nested far deeper than any document', async () => {
+    const bytes = zip([{ name: 'word/document.xml', data: documentXml('<w:r>'.repeat(100_000)) }]);
+    await expect(extractResumeText(bytes, 'docx')).rejects.toThrow(/nested too deeply/u);
+  });
+
   it('refuses a zip of too many parts', async () => {
     const entries = Array.from({ length: 1_001 }, (_, index) => ({ name: `word/media/${index}.xml`, data: new Uint8Array([0x3c]) }));
     await expect(extractResumeText(zip([{ name: 'word/document.xml', data: documentXml('') }, ...entries]), 'docx')).rejects.toThrow(

@@ -12,6 +12,8 @@ export const MAX_DOCX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024;
 /** Compression ratio refused for a part above {@link RATIO_FLOOR_BYTES} (XML compresses ~10:1, a bomb ~1000:1). */
 export const MAX_DOCX_COMPRESSION_RATIO = 100;
 const RATIO_FLOOR_BYTES = 1024 * 1024;
+/** Elements open at once in a part at most (Word nests tables in tables, a few dozen deep at worst). */
+const MAX_XML_DEPTH = 512;
 /** Lines from which the first cell of a table row is a column of the page layout rather than a cell of data. */
 const LAYOUT_COLUMN_LINES = 6;
 
@@ -137,6 +139,7 @@ class WordXmlText {
   /** Where text goes: the root, or the innermost open table cell. */
   private readonly targets: string[][] = [this.root];
   private readonly rows: Row[] = [];
+  private depth = 0;
   private textDepth = 0;
   private runDepth = 0;
   /** Inside `mc:Fallback` (a copy of the `mc:Choice` before it, e.g. a text box twice). */
@@ -146,8 +149,15 @@ class WordXmlText {
 
   constructor(budget: Budget) {
     this.budget = budget;
-    this.parser.on('opentag', (tag) => this.open(localName(tag.name)));
-    this.parser.on('closetag', (tag) => this.close_(localName(tag.name)));
+    this.parser.on('opentag', (tag) => {
+      // The parser keeps every open element: a part nesting millions deep would cost its memory, a document never does.
+      if (++this.depth > MAX_XML_DEPTH) throw new ResumeParseError('The DOCX document is nested too deeply and was refused.');
+      this.open(localName(tag.name));
+    });
+    this.parser.on('closetag', (tag) => {
+      this.depth--;
+      this.close_(localName(tag.name));
+    });
     this.parser.on('text', (text) => {
       if (this.textDepth > 0 && this.skipDepth === 0) this.emit(text);
     });
