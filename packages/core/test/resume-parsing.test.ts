@@ -197,7 +197,7 @@ describe('extractResumeText failures', () => {
   });
 
   it('normalises line endings and control characters', () => {
-    expect(normaliseText('Jane\r\nDoe\u0007\u0007x\u000by\r\r\r\r\rz\u0000\t  q ')).toBe('Jane\nDoe\n\nx\ny\n\nz q');
+    expect(normaliseText('Jane\r\nDoe\u0007\u0007x\u000by\r\r\r\r\rz\u0000\t  q ')).toBe('Jane\nDoe\n\nx\ny\n\nz\tq');
   });
 });
 
@@ -210,9 +210,10 @@ describe('extractCandidateFields examples', () => {
       lastName: 'van der Berg',
       nameSource: 'line',
     });
+    // Four names without particles: two given names, two surnames.
     expect(extractCandidateFields('  \n\nJosé María García López, MSc\n')).toMatchObject({
-      firstName: 'José',
-      lastName: 'María García López',
+      firstName: 'José María',
+      lastName: 'García López',
     });
   });
 

@@ -277,6 +277,14 @@ describe('the resume job', () => {
     expect(created).toMatchObject({ first_name: 'Tomás', last_name: 'Ferreira', email: null, phone: '+31101234567', needs_completion: true, slug: 'tomas-ferreira' });
   });
 
+  it('creates a candidate that needs completion, never named after a label, when no name can be read', async () => {
+    const lines = ['Curriculum Vitae', 'Personal details', 'City: Kraków', 'E-mail: info@labels.example', 'Phone: +48 512 345 678'];
+    const id = await upload({ content: await buildDocx(lines), mimeType: DOCX_MIME });
+    expect((await run(id)).status).toBe('completed');
+    const created = await candidate((await processing(id))!.candidate_id!);
+    expect(created).toMatchObject({ first_name: 'Unknown', last_name: '', email: 'info@labels.example', phone: '+48512345678', needs_completion: true });
+  });
+
   it('gives every candidate a unique slug, also for namesakes', async () => {
     const ids: string[] = [];
     for (const email of ['p.jansen@example.com', 'piet.jansen@example.net', null]) {

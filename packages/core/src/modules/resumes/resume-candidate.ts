@@ -61,7 +61,9 @@ export async function saveResumeCandidate(db: TDb, tenantId: number, userId: num
       .where('id', '=', candidateId)
       .execute();
   } else {
-    candidateId = await insertCandidate(db, tenantId, { firstName, lastName, email, phone, linkedinUrl });
+    // Without an email, or without a name read from the resume's own lines, a person has to complete the candidate.
+    const needsCompletion = email === null || fields.nameSource !== 'line';
+    candidateId = await insertCandidate(db, tenantId, { firstName, lastName, email, phone, linkedinUrl, needsCompletion });
   }
 
   await db.insertInto('candidate_users').values({ candidate_id: candidateId, user_id: userId }).onConflict((oc) => oc.doNothing()).execute();
@@ -71,7 +73,7 @@ export async function saveResumeCandidate(db: TDb, tenantId: number, userId: num
 async function insertCandidate(
   db: TDb,
   tenantId: number,
-  candidate: { firstName: string; lastName: string; email: string | null; phone: string | null; linkedinUrl: string | null },
+  candidate: { firstName: string; lastName: string; email: string | null; phone: string | null; linkedinUrl: string | null; needsCompletion: boolean },
 ): Promise<number> {
   const base = candidateSlugBase(candidate.firstName, candidate.lastName);
   // The plain name first; a taken slug gets a random suffix (retried on the rare collision).
@@ -90,7 +92,7 @@ async function insertCandidate(
         phone: candidate.phone,
         linkedin_url: candidate.linkedinUrl,
         status: 'potential',
-        needs_completion: candidate.email === null,
+        needs_completion: candidate.needsCompletion,
       })
       .onConflict((oc) => oc.columns(['tenant_id', 'slug']).doNothing())
       .returning('id')

@@ -19,5 +19,5 @@ export type TParseResumeOptions = {
  */
 export async function parseResume(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<CandidateFields> {
   const text = await extractResumeText(bytes, kind, options.signal);
-  return extractCandidateFields(text);
+  return extractCandidateFields(text, { defaultRegion: options.defaultRegion });
 }

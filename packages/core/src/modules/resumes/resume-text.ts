@@ -1,24 +1,21 @@
 import { Buffer } from 'node:buffer';
 import WordExtractor from 'word-extractor';
+import { extractDocxText } from './docx-text.ts';
+import { layoutPage, type PositionedText } from './pdf-layout.ts';
+import { headingKind, isFieldLabel } from './resume-vocabulary.ts';
 import type { ResumeKind } from './resume-file.ts';
+import { ResumeParseError } from './resume-parse-error.ts';
+import { BLOCK_BREAK, MAX_TEXT_LENGTH, TextSink } from './text-sink.ts';
 
-/**
- * A resume whose bytes could not be turned into text. The message is meant for
- * people (it ends up in the processing status); the library error, if any, is
- * kept as `cause` for logs only.
- */
-export class ResumeParseError extends Error {
-  override readonly name = 'ResumeParseError';
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
+export { ResumeParseError } from './resume-parse-error.ts';
+export { MAX_TEXT_LENGTH } from './text-sink.ts';
 
 /** Pages of a PDF read at most; a resume longer than this is cut, not refused. */
 export const MAX_PDF_PAGES = 50;
-/** Characters of text kept at most (a resume is a few thousand). */
-export const MAX_TEXT_LENGTH = 500_000;
+/** Text pieces of one PDF page laid out at most (a dense page has a few thousand); the rest is dropped. */
+export const MAX_PDF_ITEMS_PER_PAGE = 20_000;
+/** Objects a PDF may declare (its cross-reference `/Size`); a resume has hundreds, a crafted file millions. */
+export const MAX_PDF_OBJECTS = 1_000_000;
 
 type Unpdf = typeof import('unpdf');
 
@@ -57,7 +54,26 @@ interface PdfPasswordLike {
   name?: unknown;
 }
 
+/**
+ * The largest object count the file's trailers or cross-reference streams declare (`/Size n`), read from its tail
+ * without parsing: pdf.js sizes its cross-reference table by it.
+ */
+export function declaredPdfObjectCount(bytes: Uint8Array): number {
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(Math.max(0, bytes.byteLength - 65_536));
+  let most = 0;
+  for (const match of tail.toString('latin1').matchAll(/\/Size\s+(\d{1,15})/g)) most = Math.max(most, Number(match[1]));
+  return most;
+}
+
+/** A label, a heading or a date range: what the left column of a form-like resume holds. */
+function isLabelText(text: string): boolean {
+  return isFieldLabel(text) || headingKind(text) !== null || /^[\d\s./–—-]*(?:\p{L}+\.?)?[\s–—-]*(?:19|20)\d{2}\b/u.test(text);
+}
+
 async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined): Promise<string> {
+  if (declaredPdfObjectCount(bytes) > MAX_PDF_OBJECTS) {
+    throw new ResumeParseError(`The PDF declares more than ${MAX_PDF_OBJECTS.toLocaleString('en')} objects and was refused.`);
+  }
   const { getDocumentProxy } = await loadUnpdf();
   signal?.throwIfAborted();
 
@@ -80,24 +96,32 @@ async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const pages: string[] = [];
-    let length = 0;
+    const sink = new TextSink();
     const last = Math.min(pdf.numPages, MAX_PDF_PAGES);
-    for (let pageNumber = 1; pageNumber <= last && length < MAX_TEXT_LENGTH; pageNumber++) {
+    for (let pageNumber = 1; pageNumber <= last && !sink.full; pageNumber++) {
       signal?.throwIfAborted();
       const page = await pdf.getPage(pageNumber);
       const content = await page.getTextContent();
-      let text = '';
+      const pieces: PositionedText[] = [];
+      // Pieces are laid out per page; stop taking them once the page alone would fill what text is left.
+      let room = MAX_TEXT_LENGTH - sink.size;
       for (const item of content.items) {
-        if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+        if (pieces.length >= MAX_PDF_ITEMS_PER_PAGE || room <= 0) break;
+        if (!('str' in item) || item.str === '') continue;
+        room -= item.str.length + 1;
+        const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = item.transform as number[];
+        const size = Math.hypot(c, d) || Math.hypot(a, b) || item.height;
+        pieces.push({ str: item.str, x, y, width: item.width, size });
       }
       page.cleanup();
-      pages.push(text);
-      length += text.length;
+      if (pageNumber > 1) sink.push('\n\n');
+      // A last piece may still run past the limit: the sink cuts it.
+      sink.push(layoutPage(pieces, { isLabel: isLabelText }));
     }
-    return pages.join('\n');
+    return sink.toString();
   } catch (error) {
     signal?.throwIfAborted();
+    if (error instanceof ResumeParseError) throw error;
     throw new ResumeParseError('The PDF could not be read.', { cause: error });
   } finally {
     signal?.removeEventListener('abort', onAbort);
@@ -107,12 +131,13 @@ async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined
 
 async function extractWordText(bytes: Uint8Array, kind: 'doc' | 'docx', signal: AbortSignal | undefined): Promise<string> {
   const label = kind === 'docx' ? 'DOCX document' : 'Word (.doc) document';
-  // word-extractor reads a short file past its end; anything under a header is not a document.
+  // Anything under a header is not a document (and word-extractor reads a short file past its end).
   if (bytes.byteLength < 512) throw new ResumeParseError(`The ${label} could not be read.`);
 
   const expectedMagic = kind === 'docx' ? 0x504b : 0xd0cf; // "PK" (zip) or OLE compound file
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer.readUInt16BE(0) !== expectedMagic) throw new ResumeParseError(`The file is not a ${label}.`);
+  if (kind === 'docx') return extractDocxText(bytes, signal);
 
   let document: WordExtractor.Document;
   try {
@@ -124,20 +149,46 @@ async function extractWordText(bytes: Uint8Array, kind: 'doc' | 'docx', signal: 
     throw new ResumeParseError(`The ${label} could not be read.`, { cause: error });
   }
   try {
+    // Word's cell marks (\u0007) and paragraph marks stay in the text: normaliseText turns them into line breaks.
     const parts = [document.getHeaders({ includeFooters: false }), document.getBody(), document.getTextboxes({
       includeHeadersAndFooters: false,
       includeBody: true,
     }), document.getFooters()];
-    return parts.filter((part) => part.trim() !== '').join('\n');
+    return markLayoutColumns(parts.filter((part) => part.trim() !== '').join('\n'));
   } catch (error) {
     throw new ResumeParseError(`The ${label} could not be read.`, { cause: error });
   }
 }
 
+/** Lines without a cell boundary before (the first cell then has six lines) and after a tab that make it a column boundary. */
+const DOC_COLUMN_LINES_BEFORE = 5;
+const DOC_COLUMN_LINES_AFTER = 3;
+
+/**
+ * word-extractor writes a table's cell marks as tabs, so a layout table (a contact sidebar beside the main text) reads
+ * "last sidebar line ⇥ candidate's name". A tab between long runs of lines without tabs is such a column boundary: it
+ * becomes a block break, as a DOCX's layout column does.
+ */
+export function markLayoutColumns(text: string): string {
+  const lines = text.split('\n');
+  const tabless = (line: string | undefined): boolean => line !== undefined && !line.includes('\t');
+  for (let index = DOC_COLUMN_LINES_BEFORE; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    const tab = line.indexOf('\t');
+    if (tab === -1 || line.indexOf('\t', tab + 1) !== -1) continue;
+    const before = lines.slice(index - DOC_COLUMN_LINES_BEFORE, index).every(tabless);
+    const after = lines.slice(index + 1, index + 1 + DOC_COLUMN_LINES_AFTER);
+    if (!before || after.length < DOC_COLUMN_LINES_AFTER || !after.every(tabless)) continue;
+    lines[index] = `${line.slice(0, tab)}\n${BLOCK_BREAK}\n${line.slice(tab + 1)}`;
+  }
+  return lines.join('\n');
+}
+
 /**
  * Unifies line endings, turns Word's cell/paragraph marks and other control
- * characters into line breaks or spaces, trims trailing blanks and collapses
- * runs of blank lines.
+ * characters into line breaks or spaces, keeps a tab (a cell or column boundary)
+ * as one tab and a block break as a line holding a form feed, trims blanks
+ * around lines and collapses runs of blank lines.
  */
 export function normaliseText(raw: string): string {
   let text = raw.length > MAX_TEXT_LENGTH ? raw.slice(0, MAX_TEXT_LENGTH) : raw;
@@ -145,9 +196,12 @@ export function normaliseText(raw: string): string {
     .replace(/\r\n?/g, '\n')
     // Word: \u0007 cell end, \u000b vertical tab (soft line break), \u000c page/section break.
     .replace(/[\u0007\u000b\u000c\u2028\u2029]/g, '\n')
+    .replace(new RegExp(BLOCK_BREAK, 'g'), '\n\f\n')
     .replace(/[\u0000-\u0008\u000e-\u001f\u007f\u00ad\u200b\ufeff]/g, '')
-    .replace(/[^\S\n]+/g, ' ')
-    .replace(/ ?\n ?/g, '\n')
+    .replace(/[^\S\n\t\f]*\t[^\S\n\f]*/g, '\t')
+    .replace(/[^\S\n\t\f]+/g, ' ')
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/\n*\f[\f\n]*/g, '\n\f\n')
     .replace(/\n{3,}/g, '\n\n');
-  return text.trim();
+  return text.replace(/^[\s\f]+|[\s\f]+$/g, '');
 }
