@@ -13,6 +13,7 @@ import { ResumeProcessingSchema } from '../modules/resumes/resume-processing.ent
 import { RateLimitWindowSchema } from '../modules/rate-limits/rate-limit.entity.ts';
 import { IdempotencyRecordSchema } from '../modules/idempotency/idempotency-key.entity.ts';
 import { AdminSessionSchema } from '../modules/admin/admin-session.entity.ts';
+import { AnnouncedVisibilitySchema, EventRetentionSchema, EventSchema } from '../modules/events/event.entity.ts';
 
 export const entities = [
   TenantSchema,
@@ -39,4 +40,7 @@ export const entities = [
   RateLimitWindowSchema,
   IdempotencyRecordSchema,
   AdminSessionSchema,
+  EventSchema,
+  AnnouncedVisibilitySchema,
+  EventRetentionSchema,
 ] as const;
