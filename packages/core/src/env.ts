@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The key that encrypts webhook secrets when WEBHOOK_SECRET_KEY is unset: used only under NODE_ENV=test and by
- * `pnpm start` with its embedded development database (which passes it to its processes). Never in production.
+ * The key that encrypts webhook secrets when WEBHOOK_SECRET_KEY is unset: used only under NODE_ENV=test and with
+ * the embedded development database of `pnpm start` (127.0.0.1 on EMBEDDED_PG_PORT). Never in production.
  */
 export const DEV_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 'careers-dev-webhook-secret-key!!').toString('base64');
 
@@ -44,6 +44,13 @@ export function coreEnv(): TEnv {
 /** The key that encrypts webhook secrets, or undefined when none is configured (webhooks are then unavailable). */
 export function webhookSecretKey(): Buffer | undefined {
   const env = coreEnv();
-  const key = env.WEBHOOK_SECRET_KEY ?? (env.NODE_ENV === 'test' ? DEV_WEBHOOK_SECRET_KEY : undefined);
+  const key = env.WEBHOOK_SECRET_KEY ?? (env.NODE_ENV === 'test' || isEmbeddedDevDatabase(env) ? DEV_WEBHOOK_SECRET_KEY : undefined);
   return key === undefined ? undefined : Buffer.from(key, 'base64');
+}
+
+/** Is DATABASE_URL the embedded development database that `pnpm start` runs? */
+function isEmbeddedDevDatabase(env: TEnv): boolean {
+  if (!env.DATABASE_URL) return false;
+  const url = new URL(env.DATABASE_URL);
+  return ['127.0.0.1', 'localhost'].includes(url.hostname) && Number(url.port) === env.EMBEDDED_PG_PORT;
 }
