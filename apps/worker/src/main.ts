@@ -10,6 +10,7 @@ import { jobDefinitions } from '@careers/core/jobs/registry.ts';
 import { workerEnv } from './env.ts';
 import { startResumeWorker } from './resume-worker.ts';
 import { startMetricsServer } from './metrics-server.ts';
+import { startEventSchedule } from './events-schedule.ts';
 
 const log = createLogger('worker');
 const env = workerEnv();
@@ -51,6 +52,14 @@ await startResumeWorker({
   beforeExtract: testDelayMs > 0 ? (signal) => sleep(testDelayMs, undefined, { signal }) : undefined,
   metrics,
 });
+const eventSchedule = await startEventSchedule({
+  orm,
+  boss,
+  log,
+  announceEverySeconds: env.EVENTS_ANNOUNCE_INTERVAL_SECONDS,
+  retentionDays: env.EVENT_RETENTION_DAYS,
+  pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
+});
 log.info({ concurrency: env.WORKER_CONCURRENCY }, 'worker started');
 
 let stopping = false;
@@ -58,6 +67,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'stopping: finishing active jobs');
+  eventSchedule.stop();
   await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS });
   await metricsServer?.close();
   await orm.close();

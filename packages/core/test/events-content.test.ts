@@ -8,7 +8,7 @@ import { importTenantDocument } from '../src/modules/tenants/import/tenant-impor
 import type { TTenantDocument } from '../src/modules/tenants/import/tenant-document.schema.ts';
 import { buildDemoDocument } from '../src/demo/demo-tenant.ts';
 import { readAllEventsAfter } from '../src/modules/events/events.service.ts';
-import { announceTimePassing } from '../src/modules/events/visibility-announcer.ts';
+import { announceTimePassing } from '../src/modules/events/events.jobs.service.ts';
 
 let orm: MikroORM;
 let document: TTenantDocument;
