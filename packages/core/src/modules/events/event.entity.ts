@@ -56,14 +56,16 @@ export const AnnouncedVisibilitySchema = defineEntity({
 export class AnnouncedVisibility extends AnnouncedVisibilitySchema.class {}
 AnnouncedVisibilitySchema.setClass(AnnouncedVisibility);
 
-/** Events older than the retention are pruned; a cursor below `prunedThrough` would miss entries (410). */
+/**
+ * Per tenant, the highest position pruned so far: a change-feed cursor of that tenant below it may have missed
+ * entries (410). Per tenant, so a quiet tenant's cursor does not expire because other tenants' events were pruned.
+ */
 export const EventRetentionSchema = defineEntity({
   name: 'EventRetention',
   tableName: 'event_retention',
   properties: {
-    id: p.integer().primary(),
-    /** The highest position pruned so far (0: nothing pruned). */
-    prunedThrough: p.bigint('number').default(0),
+    tenant: () => p.manyToOne(Tenant).primary().deleteRule('cascade'),
+    prunedThrough: p.bigint('number'),
   },
 });
 export class EventRetention extends EventRetentionSchema.class {}
