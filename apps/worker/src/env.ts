@@ -21,6 +21,10 @@ const ZWorkerEnv = z.object({
   /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
+  /** How often the worker looks for vacancies and articles whose published_at / ends_at has passed (their events). */
+  EVENTS_ANNOUNCE_INTERVAL_SECONDS: wholeNumber(1).max(30).default(15),
+  /** Days events (and change-feed cursors) are kept; at least 30. */
+  EVENT_RETENTION_DAYS: wholeNumber(30).default(30),
   /** Tests only (NODE_ENV=test): hold every resume job this long once it is marked processing. */
   RESUME_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** Webhook deliveries in flight at the same time in this process. */

@@ -12,6 +12,7 @@ import { startResumeWorker } from './resume-worker.ts';
 import { startMetricsServer } from './metrics-server.ts';
 import { startWebhookRunner } from '@careers/core/jobs/webhook-runner.ts';
 import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
+import { startEventSchedule } from './events-schedule.ts';
 
 const log = createLogger('worker');
 const env = workerEnv();
@@ -53,6 +54,14 @@ await startResumeWorker({
   beforeExtract: testDelayMs > 0 ? (signal) => sleep(testDelayMs, undefined, { signal }) : undefined,
   metrics,
 });
+const eventSchedule = await startEventSchedule({
+  orm,
+  boss,
+  log,
+  announceEverySeconds: env.EVENTS_ANNOUNCE_INTERVAL_SECONDS,
+  retentionDays: env.EVENT_RETENTION_DAYS,
+  pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
+});
 
 // Webhooks: events → deliveries → signed POSTs. Without the key that decrypts endpoint secrets nothing is sent
 // (deliveries wait in the table until a worker with the key runs).
@@ -81,6 +90,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'stopping: finishing active jobs');
+  eventSchedule.stop();
   await Promise.all([boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS }), webhooks?.stop(env.SHUTDOWN_TIMEOUT_MS)]);
   await metricsServer?.close();
   await orm.close();

@@ -88,7 +88,12 @@ describe('webhook delivery by the worker process', () => {
     expect(received.map((request) => request.headers['webhook-id'])).toEqual([id, id]);
     for (const request of received) expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
     expect(JSON.parse(received[1]!.body)).toMatchObject({ id, type: 'application.created', tenant: 'initech', data: { id: 42 } });
-    const deliveries = await listWebhookDeliveries(pipeline.orm.em.fork(), TENANT_ID, endpoint.id);
+    // The worker records the outcome just after the receiver answered.
+    let deliveries = await listWebhookDeliveries(pipeline.orm.em.fork(), TENANT_ID, endpoint.id);
+    for (let i = 0; i < 50 && deliveries[0]?.state !== 'delivered'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      deliveries = await listWebhookDeliveries(pipeline.orm.em.fork(), TENANT_ID, endpoint.id);
+    }
     expect(deliveries).toMatchObject([{ event_id: id, state: 'delivered', attempts: 2, last_status_code: 200 }]);
     await stopWorker(second);
     await kyselyOf(pipeline.orm.em.fork()).deleteFrom('webhook_endpoints').execute();

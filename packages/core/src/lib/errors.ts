@@ -16,6 +16,7 @@ export const APP_ERROR_STATUS = {
   VACANCY_NOT_FOUND: 404,
   PROCESSING_FAILED: 500,
   TOO_MANY_ATTEMPTS: 429,
+  CURSOR_EXPIRED: 410,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 } as const;
@@ -37,12 +38,13 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
   VACANCY_NOT_FOUND: 'Vacancy not found',
   PROCESSING_FAILED: 'An unexpected error occurred while processing the resume.',
   TOO_MANY_ATTEMPTS: 'Too Many Attempts.',
+  CURSOR_EXPIRED: 'Cursor expired.',
   SERVICE_UNAVAILABLE: 'Service Unavailable.',
   INTERNAL: 'Server Error.',
 };
 
 /** Codes whose public body carries the machine-readable `error` field. */
-const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED']);
+const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED', 'CURSOR_EXPIRED']);
 
 export type TErrorBody = {
   message: string;

@@ -32,11 +32,9 @@ begin
   return null;
 end $$;`);
     this.addSql(`create constraint trigger "events_sequence_at_commit" after insert on "events" deferrable initially deferred for each row execute function careers_sequence_events();`);
-    this.addSql(`insert into "event_retention" ("id", "pruned_through") values (1, 0);`);
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`delete from "event_retention" where "id" = 1;`);
     this.addSql(`drop trigger "events_sequence_at_commit" on "events";`);
     this.addSql(`drop function careers_sequence_events();`);
     this.addSql(`drop index "events_unsequenced_idx";`);

@@ -10,6 +10,7 @@ import {
   type TNewDocument,
 } from './application.repository.ts';
 import type { TSubmittedApplication } from './application.dto.ts';
+import { recordEvent } from '../events/events.service.ts';
 
 function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[] {
   const toDocument = (type: TNewDocument['type'], position: number, document: TApplicationDocumentInput): TNewDocument => ({
@@ -60,6 +61,7 @@ export async function submitApplication(
       referrer: input.tracking?.referrer ?? null,
     });
     for (const document of documents) await insertDocument(db, key.tenantId, application.id, document);
+    await recordEvent(db, { tenantId: key.tenantId, type: 'application.created', object: 'application', objectId: application.id, data: { vacancy_id: vacancy.id, candidate_id: candidate.id } });
     return { application, vacancy, candidate, documents, privacyPolicyAccepted: input.privacy_policy_accepted };
   });
 }

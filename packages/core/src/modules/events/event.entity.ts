@@ -22,7 +22,7 @@ export const EventSchema = defineEntity({
     /** Insertion order (orders a transaction's own events when they are given positions at commit). */
     seq: p.bigint('number').primary(),
     /** `evt_` + 32 hex digits; the `webhook-id` of its deliveries. */
-    id: p.string().length(40).unique().defaultRaw(`('evt_' || replace(gen_random_uuid()::text, '-', ''))`),
+    id: p.string().length(40).unique().defaultRaw(`('evt_'::text || replace((gen_random_uuid())::text, '-'::text, ''::text))`),
     tenant: () => p.manyToOne(Tenant).deleteRule('cascade'),
     type: p.string().length(100),
     object: p.enum(EVENT_OBJECTS),
@@ -56,14 +56,16 @@ export const AnnouncedVisibilitySchema = defineEntity({
 export class AnnouncedVisibility extends AnnouncedVisibilitySchema.class {}
 AnnouncedVisibilitySchema.setClass(AnnouncedVisibility);
 
-/** Events older than the retention are pruned; a cursor below `prunedThrough` would miss entries (410). */
+/**
+ * Per tenant, the highest position pruned so far: a change-feed cursor of that tenant below it may have missed
+ * entries (410). Per tenant, so a quiet tenant's cursor does not expire because other tenants' events were pruned.
+ */
 export const EventRetentionSchema = defineEntity({
   name: 'EventRetention',
   tableName: 'event_retention',
   properties: {
-    id: p.integer().primary(),
-    /** The highest position pruned so far (0: nothing pruned). */
-    prunedThrough: p.bigint('number').default(0),
+    tenant: () => p.manyToOne(Tenant).primary().deleteRule('cascade'),
+    prunedThrough: p.bigint('number'),
   },
 });
 export class EventRetention extends EventRetentionSchema.class {}

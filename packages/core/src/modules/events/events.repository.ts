@@ -61,15 +61,23 @@ export async function allEventsAfter(db: TDb, after: number, limit: number): Pro
   return rows.map(toRow);
 }
 
-/** The highest position pruned so far: a cursor below it may have missed entries. */
-export async function prunedThrough(db: TDb): Promise<number> {
-  const { rows } = await sql<{ pruned_through: string }>`select pruned_through from event_retention where id = 1`.execute(db);
+/** The highest position of the tenant's events pruned so far (0: none): a cursor below it may have missed entries. */
+export async function tenantPrunedThrough(db: TDb, tenantId: number): Promise<number> {
+  const { rows } = await sql<{ pruned_through: string }>`select pruned_through from event_retention where tenant_id = ${tenantId}`.execute(db);
   return Number(rows[0]?.pruned_through ?? 0);
 }
 
+/** The highest position committed (or pruned) so far: every later entry gets a higher one. */
+export async function latestPosition(db: TDb): Promise<number> {
+  const { rows } = await sql<{ position: string }>`select greatest(
+      coalesce((select max(position) from events), 0),
+      coalesce((select max(pruned_through) from event_retention), 0)) as position`.execute(db);
+  return Number(rows[0]?.position ?? 0);
+}
+
 /**
- * Deletes the events that occurred before `before` (in bounded batches) and raises the watermark to the highest
- * position deleted, in the same transaction as each batch.
+ * Deletes the events that occurred before `before` (in bounded batches, each its own statement) and raises each
+ * tenant's watermark to the highest of its positions deleted, in the same statement.
  */
 export async function pruneEventsBefore(db: TDb, before: Date, batchSize = 10_000): Promise<number> {
   let deleted = 0;
@@ -77,10 +85,11 @@ export async function pruneEventsBefore(db: TDb, before: Date, batchSize = 10_00
     const { rows } = await sql<{ count: string }>`with gone as (
         delete from events where seq in (
           select seq from events where occurred_at < ${before} and position is not null order by position limit ${batchSize}
-        ) returning position
-      ), mark as (
-        update event_retention set pruned_through = greatest(pruned_through, (select max(position) from gone))
-        where id = 1 and exists (select 1 from gone)
+        ) returning tenant_id, position
+      ), marked as (
+        insert into event_retention (tenant_id, pruned_through)
+        select tenant_id, max(position) from gone group by tenant_id
+        on conflict (tenant_id) do update set pruned_through = greatest(event_retention.pruned_through, excluded.pruned_through)
       )
       select count(*) as count from gone`.execute(db);
     const count = Number(rows[0]?.count ?? 0);
