@@ -274,6 +274,22 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('delivery log retention', () => {
+  it('prunes finished deliveries older than the retention and keeps pending ones', async () => {
+    const { endpoint: created } = await endpoint();
+    const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    const rows = (['delivered', 'failed', 'pending'] as const).map((state, i) => ({
+      tenant_id: TENANT, endpoint_id: created.id, event_id: `evt_old_${i}`, event_type: 'application.created', payload: '{}', state, created_at: old,
+      next_attempt_at: state === 'pending' ? new Date(Date.now() + 3600 * 1000) : null,
+    }));
+    await kyselyOf(orm.em.fork()).insertInto('webhook_deliveries').values(rows as never).execute();
+    await kyselyOf(orm.em.fork()).insertInto('webhook_deliveries').values({ ...rows[0]!, event_id: 'evt_recent', created_at: new Date() } as never).execute();
+    runner();
+    const left = await eventually(() => deliveriesOf(created.id), (list) => list.length === 2);
+    expect(left.map((d) => d.event_id).sort()).toEqual(['evt_old_2', 'evt_recent']);
+  });
+});
+
 describe('SSRF protection', () => {
   const strict = { allowInsecureLocal: false, timeoutMs: 2000 };
 

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../lib/logger.ts';
 import { attemptDelivery, type TDeliverySettings } from '../modules/webhooks/webhook-delivery.ts';
 import { dispatchEvents } from '../modules/webhooks/webhook-dispatcher.ts';
-import { claimDueDeliveries, type TClaimedDelivery } from '../modules/webhooks/webhook.repository.ts';
+import { claimDueDeliveries, pruneFinishedDeliveries, type TClaimedDelivery } from '../modules/webhooks/webhook.repository.ts';
 
 export type TWebhookRunnerOptions = {
   orm: MikroORM;
@@ -15,6 +15,8 @@ export type TWebhookRunnerOptions = {
   pollIntervalMs: number;
   /** Events read per dispatch transaction. */
   dispatchBatch?: number;
+  /** Finished deliveries are kept this long in the log (default 30 days); checked hourly. */
+  deliveryRetentionDays?: number;
   /** Called after every attempt (metrics). */
   onAttempt?: (state: 'delivered' | 'pending' | 'failed', seconds: number) => void;
 };
@@ -47,10 +49,24 @@ export function startWebhookRunner(options: TWebhookRunnerOptions): TWebhookRunn
       stopping.signal.addEventListener('abort', done, { once: true });
     });
 
+  const retentionMs = (options.deliveryRetentionDays ?? 30) * 24 * 3600 * 1000;
+  let nextPrune = 0;
+  const pruneLog = async () => {
+    if (Date.now() < nextPrune) return;
+    nextPrune = Date.now() + 3600 * 1000;
+    let pruned = 0;
+    for (let removed = -1; removed !== 0 && !stopping.signal.aborted; ) {
+      removed = await pruneFinishedDeliveries(orm.em.fork(), new Date(Date.now() - retentionMs));
+      pruned += removed;
+    }
+    if (pruned > 0) log.info({ pruned }, 'old webhook deliveries pruned');
+  };
+
   const dispatchLoop = async () => {
     const batch = options.dispatchBatch ?? 500;
     while (!stopping.signal.aborted) {
       try {
+        await pruneLog();
         const { events, deliveries } = await dispatchEvents(orm.em.fork(), batch);
         if (deliveries > 0) wake?.();
         if (events < batch) await sleep(options.pollIntervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);

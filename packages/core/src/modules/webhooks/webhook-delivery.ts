@@ -75,10 +75,13 @@ export async function attemptDelivery(em: EntityManager, delivery: TClaimedDeliv
     result = { kind: 'failed', error: error instanceof Error ? error.message : String(error) };
   }
   const outcome = outcomeOf(result, delivery.attempts, settings);
-  await em.transactional(async (tx) => {
-    const recorded = await recordAttempt(tx, delivery, outcome);
-    if (recorded && 'gone' in outcome && outcome.gone) await disableEndpoint(tx, delivery.endpoint_id, 'The endpoint answered 410 Gone.');
-  });
+  if ('gone' in outcome && outcome.gone) {
+    await em.transactional(async (tx) => {
+      if (await recordAttempt(tx, delivery, outcome)) await disableEndpoint(tx, delivery.endpoint_id, 'The endpoint answered 410 Gone.');
+    });
+  } else {
+    await recordAttempt(em, delivery, outcome);
+  }
   return outcome;
 }
 

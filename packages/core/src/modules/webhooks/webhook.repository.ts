@@ -205,3 +205,10 @@ export async function lockDispatchCursor(em: EntityManager, name: string): Promi
 export async function saveDispatchCursor(em: EntityManager, name: string, position: number): Promise<void> {
   await kyselyOf(em).updateTable('webhook_dispatch_cursors').set({ position, updated_at: new Date() }).where('name', '=', name).execute();
 }
+
+/** Deletes finished deliveries (delivered or failed) created before `before`, a batch at a time. */
+export async function pruneFinishedDeliveries(em: EntityManager, before: Date, batchSize = 5000): Promise<number> {
+  const result = await sql`delete from webhook_deliveries where id in (
+      select id from webhook_deliveries where state <> 'pending' and created_at < ${before} limit ${batchSize})`.execute(kyselyOf(em));
+  return Number(result.numAffectedRows ?? 0);
+}
