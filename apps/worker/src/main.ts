@@ -12,6 +12,7 @@ import { startResumeWorker } from './resume-worker.ts';
 import { startMetricsServer } from './metrics-server.ts';
 import { startWebhookRunner } from '@careers/core/jobs/webhook-runner.ts';
 import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
+import { webhookAttemptMetrics } from '@careers/core/modules/webhooks/webhook-metrics.ts';
 import { startEventSchedule } from './events-schedule.ts';
 
 const log = createLogger('worker');
@@ -72,6 +73,7 @@ const webhooks = webhookKey
       log,
       concurrency: env.WEBHOOK_CONCURRENCY,
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+      onAttempt: webhookAttemptMetrics(metrics.registry),
       settings: {
         ...DEFAULT_DELIVERY_SETTINGS,
         secretKey: webhookKey,

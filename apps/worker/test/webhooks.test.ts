@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { kyselyOf } from '@careers/core/db/kysely.ts';
@@ -20,7 +21,7 @@ const running = new Set<ChildProcess>();
 type TWorker = { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
 
 /** The real worker process, as `pnpm start:worker` runs it, with short webhook timings. */
-async function startWorker(): Promise<TWorker> {
+async function startWorker(extraEnv: Record<string, string> = {}): Promise<TWorker> {
   const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -35,6 +36,7 @@ async function startWorker(): Promise<TWorker> {
       WEBHOOK_LEASE_SECONDS: '2',
       WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.5,0.5,0.5',
       WEBHOOK_CONCURRENCY: '16',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -59,6 +61,14 @@ async function startWorker(): Promise<TWorker> {
 async function stopWorker(worker: TWorker): Promise<void> {
   worker.child.kill('SIGTERM');
   expect(await worker.exited).toEqual({ code: 0, signal: null });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 beforeAll(async () => {
@@ -108,7 +118,8 @@ describe('webhook delivery by the worker process', () => {
       for (let i = 0; i < count; i++) await recordEvent(kyselyOf(tx), { tenantId: TENANT_ID, type: 'candidate.created', object: 'candidate', objectId: i + 1, data: {} });
     });
     const started = performance.now();
-    const worker = await startWorker();
+    const metricsPort = await freePort();
+    const worker = await startWorker({ WORKER_METRICS_PORT: String(metricsPort), WORKER_METRICS_HOST: '127.0.0.1' });
     await receiver.waitFor(count, 120_000);
     const seconds = (performance.now() - started) / 1000;
     const ids = new Set(receiver.received.map((request) => request.headers['webhook-id']));
@@ -117,6 +128,10 @@ describe('webhook delivery by the worker process', () => {
     console.log(
       `webhooks: ${count} events delivered by one worker (16 in flight) in ${seconds.toFixed(1)} s with start-up, ${steady.toFixed(1)} s first to last: ${Math.round(count / steady)} events/s`,
     );
+    // The worker's /metrics counts the attempts (recorded just after each answer).
+    const deliveredCount = async () => /careers_webhook_attempts_total\{outcome="delivered"\} (\d+)/.exec(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())?.[1];
+    for (let i = 0; i < 50 && (await deliveredCount()) !== String(count); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await deliveredCount()).toBe(String(count));
     await stopWorker(worker);
   }, 180_000);
 });
