@@ -55,6 +55,7 @@ describe('admin webhook procedures', () => {
     expect((await acme.admin.webhooks.deliveries({ endpoint_id: endpoint.id })).data).toEqual([delivery]);
     for (const call of [
       () => globex.admin.webhooks.delete({ id: endpoint.id }),
+      () => globex.admin.webhooks.enable({ id: endpoint.id }),
       () => globex.admin.webhooks.rotate({ id: endpoint.id }),
       () => globex.admin.webhooks.test({ id: endpoint.id }),
       () => globex.admin.webhooks.deliveries({ endpoint_id: endpoint.id }),
@@ -63,6 +64,7 @@ describe('admin webhook procedures', () => {
       expect(await failure(call())).toBe('NOT_FOUND');
     }
 
+    expect((await acme.admin.webhooks.enable({ id: endpoint.id })).endpoint).toMatchObject({ id: endpoint.id, enabled: true });
     const rotated = await acme.admin.webhooks.rotate({ id: endpoint.id });
     expect(rotated.secret).not.toBe(secret);
     expect(rotated.endpoint.previous_secret_expires_at).not.toBeNull();

@@ -15,6 +15,7 @@ import { endpointUrlProblem, forbiddenAddressReason, postWebhook } from '../src/
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  enableWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,
   replayWebhookDelivery,
@@ -195,6 +196,13 @@ describe('webhook delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(receiver.received).toHaveLength(1);
     expect(await deliveriesOf(created.id)).toMatchObject([{ state: 'failed', attempts: 1, last_status_code: 410 }]);
+
+    // Enabled again (the receiver is back): later events are delivered.
+    receiver.setReply(() => undefined);
+    expect(await enableWebhookEndpoint(orm.em.fork(), TENANT, created.id)).toMatchObject({ enabled: true, disabled_reason: null });
+    const { id } = await event();
+    const [, after] = await receiver.waitFor(2);
+    expect(after!.headers['webhook-id']).toBe(id);
   });
 
   it('honours Retry-After (bounded) over a shorter back-off', async () => {

@@ -96,3 +96,7 @@ export function useSendTestWebhook() {
 export function useReplayDelivery() {
   return useMutation({ mutationFn: (id: number) => trpc.admin.webhooks.replay.mutate({ id }) });
 }
+
+export function useEnableWebhook() {
+  return useMutation({ mutationFn: (id: number) => trpc.admin.webhooks.enable.mutate({ id }) });
+}

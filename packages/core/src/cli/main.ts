@@ -8,7 +8,7 @@
  *   careers keys revoke ID
  *   careers webhooks create --tenant SLUG --url URL --events type,type
  *   careers webhooks list --tenant SLUG [--json]
- *   careers webhooks delete ID | rotate ID | test ID
+ *   careers webhooks delete ID | enable ID | rotate ID | test ID
  *   careers demo-document [--large N] [--seed S] [--out FILE]
  *
  * Database commands need DATABASE_URL. Expected failures print one line to stderr and exit 1 (2 for
@@ -48,6 +48,7 @@ Commands:
                                             add a webhook endpoint (--events '*' for all); prints its secret once
   webhooks list --tenant SLUG [--json]      list a tenant's webhook endpoints
   webhooks delete ID                        delete a webhook endpoint (and its delivery log)
+  webhooks enable ID                        enable an endpoint again (after a 410 Gone disabled it)
   webhooks rotate ID                        new secret for an endpoint; the old one keeps signing for 24 h
   webhooks test ID                          send a webhook.test event to that endpoint only
   demo-document [--large N] [--seed S] [--out FILE]
@@ -300,6 +301,7 @@ async function webhooks(args: string[], io: TOutput): Promise<void> {
       return;
     }
     case 'delete':
+    case 'enable':
     case 'rotate':
     case 'test': {
       const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
@@ -310,6 +312,9 @@ async function webhooks(args: string[], io: TOutput): Promise<void> {
         if (action === 'delete') {
           const endpoint = await onEndpoint(id, () => service.deleteWebhookEndpoint(em, null, id));
           io.out(`Deleted webhook endpoint ${endpoint.id} (${endpoint.url})`);
+        } else if (action === 'enable') {
+          const endpoint = await onEndpoint(id, () => service.enableWebhookEndpoint(em, null, id));
+          io.out(`Enabled webhook endpoint ${endpoint.id} (${endpoint.url})`);
         } else if (action === 'rotate') {
           const { endpoint, secret } = await onEndpoint(id, () => service.rotateWebhookSecret(em, null, id));
           io.out(`secret: ${secret}`);
@@ -322,7 +327,7 @@ async function webhooks(args: string[], io: TOutput): Promise<void> {
       return;
     }
     default:
-      throw usageError(action ? `unknown webhooks action ${JSON.stringify(action)}` : 'webhooks needs an action: create, list, delete, rotate or test');
+      throw usageError(action ? `unknown webhooks action ${JSON.stringify(action)}` : 'webhooks needs an action: create, list, delete, enable, rotate or test');
   }
 }
 

@@ -4,7 +4,7 @@ import { AddWebhookDialog } from '../components/AddWebhookDialog.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { Dialog } from '../components/Dialog.tsx';
 import { SecretOutput } from '../components/SecretOutput.tsx';
-import { queryKeys, useDeleteWebhook, useDeliveries, useReplayDelivery, useRotateWebhookSecret, useSendTestWebhook, useWebhooks } from '../queries.ts';
+import { queryKeys, useDeleteWebhook, useDeliveries, useEnableWebhook, useReplayDelivery, useRotateWebhookSecret, useSendTestWebhook, useWebhooks } from '../queries.ts';
 import { errorMessage } from '../trpc.ts';
 import { formatDateTime, formatRelative } from '../format.ts';
 
@@ -16,6 +16,7 @@ export function WebhooksPage() {
   const remove = useDeleteWebhook();
   const rotate = useRotateWebhookSecret();
   const sendTest = useSendTestWebhook();
+  const enable = useEnableWebhook();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<TEndpointRef | undefined>();
   const [rotating, setRotating] = useState<TEndpointRef | undefined>();
@@ -126,6 +127,19 @@ export function WebhooksPage() {
                     <td>
                       {endpoint.enabled ? <span className="badge badge-active">Enabled</span> : <span className="badge badge-revoked">Disabled</span>}
                       {endpoint.disabled_reason && <span className="small muted"> {endpoint.disabled_reason}</span>}
+                      {!endpoint.enabled && (
+                        <>
+                          {' '}
+                          <button
+                            type="button"
+                            className="button button-small"
+                            disabled={enable.isPending}
+                            onClick={() => enable.mutate(endpoint.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.webhooks }) })}
+                          >
+                            Enable
+                          </button>
+                        </>
+                      )}
                       {endpoint.previous_secret_expires_at && (
                         <span className="small muted"> Previous secret signs until {formatDateTime(endpoint.previous_secret_expires_at)}</span>
                       )}

@@ -66,6 +66,13 @@ export async function disableEndpoint(em: EntityManager, id: number, reason: str
   await kyselyOf(em).updateTable('webhook_endpoints').set({ disabled_at: new Date(), disabled_reason: reason }).where('id', '=', id).where('disabled_at', 'is', null).execute();
 }
 
+/** Turns deliveries back on for an endpoint disabled earlier (e.g. after a 410); its pending deliveries resume. */
+export async function enableEndpointRow(em: EntityManager, tenantId: number | null, id: number): Promise<TEndpointRow | undefined> {
+  let query = kyselyOf(em).updateTable('webhook_endpoints').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id);
+  if (tenantId !== null) query = query.where('tenant_id', '=', tenantId);
+  return (await query.returning(ENDPOINT_COLUMNS).executeTakeFirst()) as unknown as TEndpointRow | undefined;
+}
+
 export type TNewDelivery = { tenantId: number; endpointId: number; eventId: string; eventType: string; payload: string };
 
 /** Creates deliveries that are due now; one per (endpoint, event): a second insert of the same pair is ignored. */

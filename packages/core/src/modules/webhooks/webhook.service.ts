@@ -8,6 +8,7 @@ import { toDeliveryDto, toEndpointDto, type TWebhookDeliveryDto, type TWebhookEn
 import { endpointUrlProblem } from './webhook-http.ts';
 import {
   deleteEndpointRow,
+  enableEndpointRow,
   insertDeliveries,
   insertEndpoint,
   requeueDelivery,
@@ -78,6 +79,14 @@ export async function listWebhookEndpoints(em: EntityManager, tenantId: number):
 export async function deleteWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
   if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
   const row = await deleteEndpointRow(em, tenantId, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toEndpointDto(row);
+}
+
+/** Enables an endpoint again (after a 410 disabled it); events from now on, and its pending deliveries, are sent. */
+export async function enableWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  const row = await enableEndpointRow(em, tenantId, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpointDto(row);
 }

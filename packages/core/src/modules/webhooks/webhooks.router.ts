@@ -1,6 +1,7 @@
 import { router } from '../../trpc/init.ts';
 import { createEndpointProcedure } from './procedures/create-endpoint.ts';
 import { deleteEndpointProcedure } from './procedures/delete-endpoint.ts';
+import { enableEndpointProcedure } from './procedures/enable-endpoint.ts';
 import { listDeliveriesProcedure } from './procedures/list-deliveries.ts';
 import { listEndpointsProcedure } from './procedures/list-endpoints.ts';
 import { replayDeliveryProcedure } from './procedures/replay-delivery.ts';
@@ -12,6 +13,7 @@ export const webhooksRouter = router({
   list: listEndpointsProcedure,
   create: createEndpointProcedure,
   delete: deleteEndpointProcedure,
+  enable: enableEndpointProcedure,
   rotate: rotateSecretProcedure,
   test: sendTestProcedure,
   deliveries: listDeliveriesProcedure,
