@@ -10,6 +10,7 @@ import { createLogger } from '../src/lib/logger.ts';
 import { webhookSecretKey } from '../src/env.ts';
 import { recordEvent } from '../src/modules/events/events.service.ts';
 import { startWebhookRunner, type TWebhookRunner } from '../src/jobs/webhook-runner.ts';
+import { dispatchEvents } from '../src/modules/webhooks/webhook-dispatcher.ts';
 import { DEFAULT_DELIVERY_SETTINGS, outcomeOf, type TDeliverySettings } from '../src/modules/webhooks/webhook-delivery.ts';
 import { endpointUrlProblem, forbiddenAddressReason, postWebhook } from '../src/modules/webhooks/webhook-http.ts';
 import {
@@ -21,6 +22,7 @@ import {
   replayWebhookDelivery,
   rotateWebhookSecret,
   sendTestEvent,
+  WEBHOOK_EVENT_TYPES,
 } from '../src/modules/webhooks/webhook.service.ts';
 
 // This process creates endpoints on the test receiver (http://127.0.0.1); each runner below says for itself
@@ -279,6 +281,40 @@ describe('webhook delivery', () => {
     await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered' && list[0].attempts === 2);
     expect(await deliveriesOf(other.endpoint.id)).toEqual([]);
     await expect(replayWebhookDelivery(orm.em.fork(), OTHER_TENANT, delivered[0]!.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('webhook dispatch', () => {
+  it('creates exactly one delivery per event and matching enabled endpoint of its tenant, even with two dispatchers at once', async () => {
+    const types: string[] = WEBHOOK_EVENT_TYPES.slice(0, 4);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ tenant: fc.constantFrom(TENANT, OTHER_TENANT), types: fc.oneof(fc.constant<string[]>(['*']), fc.subarray(types, { minLength: 1 })), enabled: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.record({ tenant: fc.constantFrom(TENANT, OTHER_TENANT), type: fc.constantFrom(...types) }), { minLength: 1, maxLength: 12 }),
+        async (endpoints, events) => {
+          const db = kyselyOf(orm.em.fork());
+          await db.deleteFrom('webhook_endpoints').execute();
+          // Dispatch what came before, so that this run sees only its own events.
+          while ((await dispatchEvents(orm.em.fork())).events > 0);
+          const created: { id: number; tenant: number; types: string[]; enabled: boolean }[] = [];
+          for (const e of endpoints) {
+            const { endpoint: row } = await endpoint(e.types, receiver.url, e.tenant);
+            if (!e.enabled) await db.updateTable('webhook_endpoints').set({ disabled_at: new Date(), disabled_reason: 'test' }).where('id', '=', row.id).execute();
+            created.push({ ...e, id: row.id });
+          }
+          const recorded: { id: string; tenant: number; type: string }[] = [];
+          for (const e of events) recorded.push({ ...e, id: (await event(e.type, e.tenant)).id });
+          await Promise.all([dispatchEvents(orm.em.fork(), 5), dispatchEvents(orm.em.fork(), 5)]);
+          while ((await dispatchEvents(orm.em.fork(), 5)).events > 0);
+          const expected = recorded
+            .flatMap((ev) => created.filter((ep) => ep.enabled && ep.tenant === ev.tenant && (ep.types.includes('*') || ep.types.includes(ev.type))).map((ep) => `${ep.id} ${ev.id}`))
+            .sort();
+          const actual = (await db.selectFrom('webhook_deliveries').select(['endpoint_id', 'event_id']).execute()).map((d) => `${d.endpoint_id} ${d.event_id}`).sort();
+          expect(actual).toEqual(expected);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 });
 
