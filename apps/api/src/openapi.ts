@@ -26,6 +26,7 @@ const TAGS = [
   { name: 'Articles', description: 'Published articles' },
   { name: 'Candidates', description: "A user's candidates and candidates from resumes" },
   { name: 'Applications', description: 'Job applications' },
+  { name: 'Changes', description: 'The change feed of vacancies and articles' },
   { name: 'Operations', description: 'Documentation, liveness, readiness and metrics (extensions; no API key)' },
 ];
 
@@ -58,6 +59,7 @@ const ERROR_SCHEMAS: Record<string, TErrorCode> = {
   VacancyNotFoundError: 'VACANCY_NOT_FOUND',
   ProcessingFailedError: 'PROCESSING_FAILED',
   TooManyAttemptsError: 'TOO_MANY_ATTEMPTS',
+  CursorExpiredError: 'CURSOR_EXPIRED',
   ServiceUnavailableError: 'SERVICE_UNAVAILABLE',
   ServerError: 'INTERNAL',
 };
@@ -300,7 +302,9 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
   responses['401'] = jsonResponse('Missing, unknown, malformed or revoked API key (the same body in every case)', ref('UnauthenticatedError'));
   responses['403'] = jsonResponse(
     meta.scope ? 'The tenant has API access switched off, or the key lacks the required scope' : 'The tenant has API access switched off',
-    meta.scope ? { oneOf: [ref('ApiAccessDisabledError'), insufficientScopeSchema(meta.scope)] } : ref('ApiAccessDisabledError'),
+    meta.scope
+      ? { oneOf: [ref('ApiAccessDisabledError'), ...[meta.scope, ...(meta.otherScopes ?? [])].map(insufficientScopeSchema)] }
+      : ref('ApiAccessDisabledError'),
   );
   if (hasNotFound || errors[404]) {
     const codes = errors[404] ?? ['NOT_FOUND'];
@@ -315,6 +319,9 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
       ...jsonResponse('(extension) The body is compressed (`Content-Encoding` other than `identity`): send it uncompressed', ref('UnsupportedMediaTypeError')),
       'x-extension': true,
     };
+  }
+  if ((meta.errorStatuses ?? []).includes(410)) {
+    responses['410'] = jsonResponse('The cursor is older than the retention (at least 30 days): read again without `after`', ref('CursorExpiredError'), afterLimit);
   }
   if (hasInput) responses['422'] = jsonResponse('Validation failed', ref('ValidationError'), afterLimit);
   if (rateLimited) responses['429'] = jsonResponse('Rate limit exceeded', ref('TooManyAttemptsError'), RETRY_HEADERS);

@@ -30,8 +30,26 @@ const ZWorkerEnv = z.object({
   /** Address it listens on: only this machine unless told (METRICS_HOST, shared with the API; WORKER_METRICS_HOST wins). */
   METRICS_HOST: z.string().min(1).default(DEFAULT_METRICS_HOST),
   WORKER_METRICS_HOST: z.string().min(1).optional(),
+  /** How often the worker looks for vacancies and articles whose published_at / ends_at has passed (their events). */
+  EVENTS_ANNOUNCE_INTERVAL_SECONDS: wholeNumber(1).max(30).default(15),
+  /** Days events (and change-feed cursors) are kept; at least 30. */
+  EVENT_RETENTION_DAYS: wholeNumber(30).default(30),
   /** Tests only (NODE_ENV=test): hold every resume job this long once it is marked processing. */
   RESUME_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** Webhook deliveries in flight at the same time in this process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /** How often an idle worker looks for new events and due webhook deliveries. */
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+  /** A receiver that has not answered within this is a failed attempt. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** How long a claimed delivery stays with this worker; a killed worker's deliveries are sent again after it. */
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Seconds before each retry, comma-separated (default 5,300,1800,7200,18000,36000,36000); shorter in tests. */
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'a comma-separated list of seconds')
+    .transform((value) => value.split(',').map(Number))
+    .optional(),
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv> & { WORKER_METRICS_HOST: string };
 

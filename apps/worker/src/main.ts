@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDeploymentOrm } from '@careers/core/lib/boot.ts';
 import { WORKER_DB_TIMEOUTS, poolOf } from '@careers/core/db/orm.ts';
-import { coreEnv } from '@careers/core/env.ts';
+import { coreEnv, webhookSecretKey } from '@careers/core/env.ts';
 import { createLogger } from '@careers/core/lib/logger.ts';
 import { createMetrics } from '@careers/core/lib/metrics.ts';
 import { createBoss } from '@careers/core/jobs/boss.ts';
@@ -10,6 +10,10 @@ import { jobDefinitions } from '@careers/core/jobs/registry.ts';
 import { workerEnv } from './env.ts';
 import { startResumeWorker } from './resume-worker.ts';
 import { startMetricsServer } from './metrics-server.ts';
+import { startWebhookRunner } from '@careers/core/jobs/webhook-runner.ts';
+import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
+import { webhookAttemptMetrics } from '@careers/core/modules/webhooks/webhook-metrics.ts';
+import { startEventSchedule } from './events-schedule.ts';
 
 const log = createLogger('worker');
 const env = workerEnv();
@@ -55,14 +59,45 @@ const resumeWorker = await startResumeWorker({
     ...(env.RESUME_PARSE_TIMEOUT_SECONDS === undefined ? {} : { timeoutMs: env.RESUME_PARSE_TIMEOUT_SECONDS * 1000 }),
   },
 });
-log.info({ concurrency: env.WORKER_CONCURRENCY, resume_parse_limits: resumeWorker.sandbox.limits }, 'worker started');
+const eventSchedule = await startEventSchedule({
+  orm,
+  boss,
+  log,
+  announceEverySeconds: env.EVENTS_ANNOUNCE_INTERVAL_SECONDS,
+  retentionDays: env.EVENT_RETENTION_DAYS,
+  pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
+});
+
+// Webhooks: events → deliveries → signed POSTs. Without the key that decrypts endpoint secrets nothing is sent
+// (deliveries wait in the table until a worker with the key runs).
+const webhookKey = webhookSecretKey();
+const webhooks = webhookKey
+  ? startWebhookRunner({
+      orm,
+      log,
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+      onAttempt: webhookAttemptMetrics(metrics.registry),
+      settings: {
+        ...DEFAULT_DELIVERY_SETTINGS,
+        secretKey: webhookKey,
+        allowInsecureLocal: coreEnv().WEBHOOK_ALLOW_INSECURE_LOCAL,
+        timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+        leaseSeconds: Math.max(env.WEBHOOK_LEASE_SECONDS, Math.ceil(env.WEBHOOK_TIMEOUT_MS / 1000) + 1),
+        retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULT_DELIVERY_SETTINGS.retryScheduleSeconds,
+      },
+    })
+  : undefined;
+if (!webhooks) log.warn('WEBHOOK_SECRET_KEY is not set: webhooks are not delivered by this worker');
+log.info({ concurrency: env.WORKER_CONCURRENCY, resume_parse_limits: resumeWorker.sandbox.limits, webhook_concurrency: webhooks ? env.WEBHOOK_CONCURRENCY : 0 }, 'worker started');
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'stopping: finishing active jobs');
-  await boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS });
+  eventSchedule.stop();
+  await Promise.all([boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS }), webhooks?.stop(env.SHUTDOWN_TIMEOUT_MS)]);
   resumeWorker.close();
   await metricsServer?.close();
   await orm.close();

@@ -6,10 +6,12 @@ import { pathOf, useRoute, type TRoute } from './router.ts';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
+import { WebhooksPage } from './pages/WebhooksPage.tsx';
 
 const NAV: Array<{ route: TRoute; label: string }> = [
   { route: 'overview', label: 'Overview' },
   { route: 'keys', label: 'API keys' },
+  { route: 'webhooks', label: 'Webhooks' },
 ];
 
 export function App() {
@@ -19,7 +21,7 @@ export function App() {
   const [route, navigate] = useRoute();
 
   useEffect(() => {
-    document.title = `${route === 'keys' ? 'API keys' : 'Overview'} · Careers Admin`;
+    document.title = `${NAV.find((item) => item.route === route)?.label ?? 'Overview'} · Careers Admin`;
   }, [route]);
 
   if (me.isPending) {
@@ -100,7 +102,13 @@ export function App() {
         </div>
       </header>
       <main id="main" className="content" tabIndex={-1}>
-        {route === 'keys' ? <KeysPage apiEnabled={tenant.api_enabled} /> : <OverviewPage onOpenKeys={() => navigate('keys')} />}
+        {route === 'keys' ? (
+          <KeysPage apiEnabled={tenant.api_enabled} />
+        ) : route === 'webhooks' ? (
+          <WebhooksPage />
+        ) : (
+          <OverviewPage onOpenKeys={() => navigate('keys')} />
+        )}
       </main>
     </div>
   );

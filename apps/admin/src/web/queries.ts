@@ -7,6 +7,8 @@ export const queryKeys = {
   me: ['admin', 'me'] as const,
   keys: ['admin', 'keys'] as const,
   overview: ['admin', 'overview'] as const,
+  webhooks: ['admin', 'webhooks'] as const,
+  deliveries: (endpointId: number) => ['admin', 'webhooks', 'deliveries', endpointId] as const,
 };
 
 export function createQueryClient(): QueryClient {
@@ -60,4 +62,41 @@ export function useRevokeKey() {
 
 export function useSetApiAccess() {
   return useMutation({ mutationFn: (enabled: boolean) => trpc.admin.tenant.setApiAccess.mutate({ enabled }) });
+}
+
+export function useWebhooks() {
+  return useQuery({ queryKey: queryKeys.webhooks, queryFn: () => trpc.admin.webhooks.list.query() });
+}
+
+/** Deliveries change as the worker sends them: refreshed every few seconds while shown. */
+export function useDeliveries(endpointId: number) {
+  return useQuery({
+    queryKey: queryKeys.deliveries(endpointId),
+    queryFn: () => trpc.admin.webhooks.deliveries.query({ endpoint_id: endpointId }),
+    refetchInterval: 2_000,
+  });
+}
+
+export function useCreateWebhook() {
+  return useMutation({ mutationFn: (input: TInput<typeof trpc.admin.webhooks.create.mutate>) => trpc.admin.webhooks.create.mutate(input) });
+}
+
+export function useDeleteWebhook() {
+  return useMutation({ mutationFn: (id: number) => trpc.admin.webhooks.delete.mutate({ id }) });
+}
+
+export function useRotateWebhookSecret() {
+  return useMutation({ mutationFn: (id: number) => trpc.admin.webhooks.rotate.mutate({ id }) });
+}
+
+export function useSendTestWebhook() {
+  return useMutation({ mutationFn: (id: number) => trpc.admin.webhooks.test.mutate({ id }) });
+}
+
+export function useReplayDelivery() {
+  return useMutation({ mutationFn: (id: number) => trpc.admin.webhooks.replay.mutate({ id }) });
+}
+
+export function useEnableWebhook() {
+  return useMutation({ mutationFn: (id: number) => trpc.admin.webhooks.enable.mutate({ id }) });
 }

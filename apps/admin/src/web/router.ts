@@ -1,18 +1,19 @@
 import { useEffect, useState } from 'react';
 
-export type TRoute = 'overview' | 'keys';
+export type TRoute = 'overview' | 'keys' | 'webhooks';
 
-const PATHS: Record<TRoute, string> = { overview: '/', keys: '/keys' };
+const PATHS: Record<TRoute, string> = { overview: '/', keys: '/keys', webhooks: '/webhooks' };
 
 function routeOf(pathname: string): TRoute {
-  return pathname.replace(/\/+$/, '') === '/keys' ? 'keys' : 'overview';
+  const path = pathname.replace(/\/+$/, '');
+  return (Object.keys(PATHS) as TRoute[]).find((route) => route !== 'overview' && PATHS[route] === path) ?? 'overview';
 }
 
 export function pathOf(route: TRoute): string {
   return PATHS[route];
 }
 
-/** The two pages need no router library: the path picks the page, history keeps back/forward working. */
+/** A few pages need no router library: the path picks the page, history keeps back/forward working. */
 export function useRoute(): [TRoute, (route: TRoute) => void] {
   const [route, setRoute] = useState<TRoute>(() => routeOf(window.location.pathname));
   useEffect(() => {

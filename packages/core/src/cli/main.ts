@@ -6,6 +6,9 @@
  *   careers keys create --tenant SLUG --name NAME --scopes a,b [--json]
  *   careers keys list --tenant SLUG [--json]
  *   careers keys revoke ID
+ *   careers webhooks create --tenant SLUG --url URL --events type,type
+ *   careers webhooks list --tenant SLUG [--json]
+ *   careers webhooks delete ID | enable ID | rotate ID | test ID
  *   careers demo-document [--large N] [--seed S] [--out FILE]
  *
  * Database commands need DATABASE_URL. Expected failures print one line to stderr and exit 1 (2 for
@@ -29,6 +32,7 @@ const lazy = {
   kysely: () => import('../db/kysely.ts'),
   keys: () => import('../modules/api-keys/api-key.service.ts'),
   importer: () => import('../modules/tenants/import/tenant-import.service.ts'),
+  webhooks: () => import('../modules/webhooks/webhook.service.ts'),
 };
 
 const USAGE = `Usage: pnpm careers <command>
@@ -40,12 +44,20 @@ Commands:
                                             create an API key; prints the key once
   keys list --tenant SLUG [--json]          list a tenant's API keys (never the keys themselves)
   keys revoke ID                            revoke an API key
+  webhooks create --tenant SLUG --url URL --events type,type
+                                            add a webhook endpoint (--events '*' for all); prints its secret once
+  webhooks list --tenant SLUG [--json]      list a tenant's webhook endpoints
+  webhooks delete ID                        delete a webhook endpoint (and its delivery log)
+  webhooks enable ID                        enable an endpoint again (after a 410 Gone disabled it)
+  webhooks rotate ID                        new secret for an endpoint; the old one keeps signing for 24 h
+  webhooks test ID                          send a webhook.test event to that endpoint only
   demo-document [--large N] [--seed S] [--out FILE]
                                             print the demo tenant document (or a generated one with N vacancies)
 
 Scopes: ${SCOPES.join(', ')} (or ${LEGACY_FULL_ACCESS} for legacy full access; --scopes '' for /health only).
 Relative paths are resolved from the directory pnpm was started for (INIT_CWD), else the current one.
-Environment: DATABASE_URL (required by migrate, import and keys).`;
+Environment: DATABASE_URL (required by migrate, import, keys and webhooks); WEBHOOK_SECRET_KEY (32 bytes, base64:
+encrypts webhook secrets; required by webhooks create and rotate outside the embedded development database).`;
 
 /** An expected failure: its message is printed as is, without a stack trace. */
 class CliError extends Error {
@@ -235,6 +247,90 @@ async function keys(args: string[], io: TOutput): Promise<void> {
   }
 }
 
+function parseEventTypes(value: string): string[] {
+  return [...new Set(value.split(',').map((type) => type.trim()).filter((type) => type.length > 0))];
+}
+
+/** Maps NOT_FOUND of an endpoint id, and a missing WEBHOOK_SECRET_KEY, to one-line CLI errors. */
+async function onEndpoint<T>(id: number | null, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (id !== null && isAppError(error) && error.code === 'NOT_FOUND') throw new CliError(`no webhook endpoint with id ${id}`);
+    if (isAppError(error) && error.code === 'SERVICE_UNAVAILABLE' && error.cause instanceof Error) throw new CliError(error.cause.message);
+    throw error;
+  }
+}
+
+async function webhooks(args: string[], io: TOutput): Promise<void> {
+  const [action, ...rest] = args;
+  const service = await lazy.webhooks();
+  switch (action) {
+    case 'create': {
+      const { values } = parseArgs({ args: rest, options: { tenant: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } } });
+      if (!values.tenant) throw usageError('webhooks create needs --tenant SLUG');
+      if (!values.url) throw usageError('webhooks create needs --url URL');
+      if (!values.events) throw usageError("webhooks create needs --events type,type (or '*')");
+      const { tenant, url } = values;
+      const eventTypes = parseEventTypes(values.events);
+      await withOrm(async (orm) => {
+        const tenantId = await tenantIdOf(orm, tenant);
+        const { endpoint, secret } = await onEndpoint(null, () => service.createWebhookEndpoint(orm.em.fork(), { tenantId, url, eventTypes }));
+        io.out(`id: ${endpoint.id}`);
+        io.out(`secret: ${secret}`);
+        io.err(`Webhook endpoint for tenant ${tenant}: ${endpoint.url} (${endpoint.event_types.join(', ')}). The secret is shown only this once.`);
+      });
+      return;
+    }
+    case 'list': {
+      const { values } = parseArgs({ args: rest, options: { tenant: { type: 'string' }, json: { type: 'boolean' } } });
+      if (!values.tenant) throw usageError('webhooks list needs --tenant SLUG');
+      const tenant = values.tenant;
+      await withOrm(async (orm) => {
+        const list = await service.listWebhookEndpoints(orm.em.fork(), await tenantIdOf(orm, tenant));
+        if (values.json) io.out(JSON.stringify(list));
+        else if (list.length === 0) io.out(`Tenant ${tenant} has no webhook endpoints.`);
+        else
+          io.out(
+            table([
+              ['ID', 'URL', 'EVENTS', 'STATE', 'CREATED'],
+              ...list.map((e) => [String(e.id), e.url, e.event_types.join(','), e.enabled ? 'enabled' : `disabled: ${e.disabled_reason ?? ''}`, e.created_at]),
+            ]),
+          );
+      });
+      return;
+    }
+    case 'delete':
+    case 'enable':
+    case 'rotate':
+    case 'test': {
+      const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
+      if (positionals.length > 1) throw usageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
+      const id = parseId(positionals[0], 'webhook endpoint ID');
+      await withOrm(async (orm) => {
+        const em = orm.em.fork();
+        if (action === 'delete') {
+          const endpoint = await onEndpoint(id, () => service.deleteWebhookEndpoint(em, null, id));
+          io.out(`Deleted webhook endpoint ${endpoint.id} (${endpoint.url})`);
+        } else if (action === 'enable') {
+          const endpoint = await onEndpoint(id, () => service.enableWebhookEndpoint(em, null, id));
+          io.out(`Enabled webhook endpoint ${endpoint.id} (${endpoint.url})`);
+        } else if (action === 'rotate') {
+          const { endpoint, secret } = await onEndpoint(id, () => service.rotateWebhookSecret(em, null, id));
+          io.out(`secret: ${secret}`);
+          io.err(`New secret for webhook endpoint ${endpoint.id}; the previous one keeps signing until ${endpoint.previous_secret_expires_at ?? '?'}.`);
+        } else {
+          const delivery = await onEndpoint(id, () => service.sendTestEvent(em, null, id));
+          io.out(`Queued webhook.test event ${delivery.event_id} for endpoint ${id} (delivery ${delivery.id}); the worker sends it.`);
+        }
+      });
+      return;
+    }
+    default:
+      throw usageError(action ? `unknown webhooks action ${JSON.stringify(action)}` : 'webhooks needs an action: create, list, delete, enable, rotate or test');
+  }
+}
+
 async function demoDocument(args: string[], io: TOutput): Promise<void> {
   const { values } = parseArgs({ args, options: { large: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
   let document: unknown;
@@ -270,6 +366,9 @@ export async function runCli(argv: string[], io: TOutput): Promise<number> {
         break;
       case 'keys':
         await keys(args, io);
+        break;
+      case 'webhooks':
+        await webhooks(args, io);
         break;
       case 'demo-document':
         await demoDocument(args, io);

@@ -13,6 +13,8 @@ import { ResumeProcessingSchema } from '../modules/resumes/resume-processing.ent
 import { RateLimitWindowSchema } from '../modules/rate-limits/rate-limit.entity.ts';
 import { IdempotencyRecordSchema } from '../modules/idempotency/idempotency-key.entity.ts';
 import { AdminSessionSchema } from '../modules/admin/admin-session.entity.ts';
+import { AnnouncedVisibilitySchema, EventRetentionSchema, EventSchema } from '../modules/events/event.entity.ts';
+import { WebhookDeliverySchema, WebhookDispatchCursorSchema, WebhookEndpointSchema } from '../modules/webhooks/webhook.entity.ts';
 
 export const entities = [
   TenantSchema,
@@ -39,4 +41,10 @@ export const entities = [
   RateLimitWindowSchema,
   IdempotencyRecordSchema,
   AdminSessionSchema,
+  EventSchema,
+  AnnouncedVisibilitySchema,
+  EventRetentionSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
+  WebhookDispatchCursorSchema,
 ] as const;

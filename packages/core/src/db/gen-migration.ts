@@ -14,7 +14,14 @@ import { migrationsPath, openOrm } from './orm.ts';
  * triggers and their functions (also on the implicit link tables) and the value → vacancy indexes of the link
  * tables. The schema diff sees them as unknown and would drop them; such statements are removed here.
  */
-const HAND_WRITTEN = [/_content_(insert|update|delete)/, /careers_bump_content_version/, /"vacancy_\w+_(job_type|experience_level|education_level|tag)_id_vacancy_id_index"/];
+const HAND_WRITTEN = [
+  /_content_(insert|update|delete)/,
+  /careers_bump_content_version/,
+  // The event outbox's commit-order sequencing and the vacancy and article event triggers.
+  /events_position_seq|events_unsequenced_idx|careers_sequence_events|events_sequence_at_commit/,
+  /careers_\w+_events|_events_(insert|update|delete)|careers_announce_time_passing/,
+  /"vacancy_\w+_(job_type|experience_level|education_level|tag)_id_vacancy_id_index"/,
+];
 
 /** Drops the statements about hand-written objects from a generated migration; deletes it if none is left. */
 function keepEntityChanges(file: string): number {

@@ -17,6 +17,7 @@ export const APP_ERROR_STATUS = {
   VACANCY_NOT_FOUND: 404,
   PROCESSING_FAILED: 500,
   TOO_MANY_ATTEMPTS: 429,
+  CURSOR_EXPIRED: 410,
   SERVICE_UNAVAILABLE: 503,
   SERVER_BUSY: 503,
   INTERNAL: 500,
@@ -40,6 +41,7 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
   VACANCY_NOT_FOUND: 'Vacancy not found',
   PROCESSING_FAILED: 'An unexpected error occurred while processing the resume.',
   TOO_MANY_ATTEMPTS: 'Too Many Attempts.',
+  CURSOR_EXPIRED: 'Cursor expired.',
   SERVICE_UNAVAILABLE: 'Service Unavailable.',
   SERVER_BUSY: 'The server is busy reading other request bodies; retry shortly.',
   INTERNAL: 'Server Error.',
@@ -49,7 +51,7 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
 export const RETRY_AFTER_SECONDS: Partial<Record<TAppErrorCode, number>> = { SERVER_BUSY: 2 };
 
 /** Codes whose public body carries the machine-readable `error` field. */
-const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED']);
+const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED', 'CURSOR_EXPIRED']);
 
 export type TErrorBody = {
   message: string;

@@ -22,6 +22,8 @@ export type TMeta = OpenApiMeta & {
   expensiveRead?: 'misses' | 'always';
   /** Documented error statuses besides the common ones. */
   errorStatuses?: number[];
+  /** Further scopes a 403 may name (an operation whose entries each need a scope of their own). */
+  otherScopes?: TScope[];
 };
 
 /** Maps anything a procedure throws to the one public error type. */

@@ -7,6 +7,7 @@ import { teamRouter } from '../modules/team/team.router.ts';
 import { articlesRouter } from '../modules/articles/articles.router.ts';
 import { candidatesRouter } from '../modules/candidates/candidates.router.ts';
 import { applicationsRouter } from '../modules/applications/applications.router.ts';
+import { eventsRouter } from '../modules/events/events.router.ts';
 
 /** Every procedure of the product: served as REST (those with openapi meta) and over tRPC (admin). */
 export const appRouter = router({
@@ -18,6 +19,7 @@ export const appRouter = router({
   articles: articlesRouter,
   candidates: candidatesRouter,
   applications: applicationsRouter,
+  events: eventsRouter,
 });
 
 export type TAppRouter = typeof appRouter;

@@ -7,6 +7,7 @@ import { listKeysProcedure } from './procedures/list-keys.ts';
 import { createKeyProcedure } from './procedures/create-key.ts';
 import { revokeKeyProcedure } from './procedures/revoke-key.ts';
 import { setApiAccessProcedure } from './procedures/set-api-access.ts';
+import { webhooksRouter } from '../webhooks/webhooks.router.ts';
 
 /** The dashboard's procedures: tRPC only (no openapi meta, so never served as REST). */
 export const adminRouter = router({
@@ -22,4 +23,5 @@ export const adminRouter = router({
   tenant: router({
     setApiAccess: setApiAccessProcedure,
   }),
+  webhooks: webhooksRouter,
 });

@@ -10,6 +10,7 @@ import {
   type TNewDocument,
 } from './application.repository.ts';
 import type { TSubmittedApplication } from './application.dto.ts';
+import { recordEvent } from '../events/events.service.ts';
 
 function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[] {
   const toDocument = (type: TNewDocument['type'], position: number, document: TApplicationDocumentInput): TNewDocument => ({
@@ -63,6 +64,7 @@ export async function submitApplication(
     // Echo what was submitted: answering with the stored names of a matched candidate would let any key
     // holding applications:write look people up by email.
     const submitted = { id: candidate.id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email };
+    await recordEvent(db, { tenantId: key.tenantId, type: 'application.created', object: 'application', objectId: application.id, data: { vacancy_id: vacancy.id, candidate_id: candidate.id } });
     return { application, vacancy, candidate: submitted, documents, privacyPolicyAccepted: input.privacy_policy_accepted };
   });
 }

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
+import { recordEvent } from '../events/events.service.ts';
 import { tenantKysely, type TDb } from '../../db/kysely.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { TProcessResumePayload } from '../../jobs/process-resume.job.ts';
@@ -120,6 +121,7 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
     if (finishedStatus(current.status)) return { status: 'skipped', reason: 'finished' } as const;
 
     const { candidateId, created } = await saveResumeCandidate(txDb, tenantId, started.user_id, fields);
+    await recordEvent(txDb, { tenantId, type: created ? 'candidate.created' : 'candidate.updated', object: 'candidate', objectId: candidateId, data: { resume_id: processingId } });
     let intakeId: number | null = null;
     if (started.create_intake) {
       const intake = await txDb

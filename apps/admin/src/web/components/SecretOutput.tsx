@@ -1,0 +1,43 @@
+import { useId, useRef, useState } from 'react';
+
+/** A secret shown once, with a copy button (falls back to selecting it when the clipboard is refused). */
+export function SecretOutput({ label, value, warning }: { label: string; value: string; warning: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const warningId = useId();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      input.current?.select();
+      document.execCommand('copy');
+    }
+    setCopied(true);
+  };
+  return (
+    <>
+      <p id={warningId} className="warning" role="note">
+        <strong>Copy this secret now.</strong> {warning}
+      </p>
+      <div className="key-output">
+        <input
+          ref={input}
+          className="input mono"
+          type="text"
+          readOnly
+          aria-label={label}
+          aria-describedby={warningId}
+          value={value}
+          onFocus={(event) => event.currentTarget.select()}
+          autoFocus
+        />
+        <button type="button" className="button" onClick={() => void copy()}>
+          Copy
+        </button>
+      </div>
+      <p className="muted" role="status">
+        {copied ? 'Copied to the clipboard.' : 'Receivers verify each delivery with it (Standard Webhooks).'}
+      </p>
+    </>
+  );
+}

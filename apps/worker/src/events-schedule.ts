@@ -1,0 +1,47 @@
+import type { Job, PgBoss } from 'pg-boss';
+import type { TOrm } from '@careers/core/db/orm.ts';
+import type { Logger } from '@careers/core/lib/logger.ts';
+import { announceVisibilityJob, pruneEventsJob } from '@careers/core/jobs/events.jobs.ts';
+import { announceTimePassing, pruneExpiredEvents } from '@careers/core/modules/events/events.jobs.service.ts';
+
+export type TEventScheduleOptions = {
+  orm: TOrm;
+  boss: PgBoss;
+  log: Logger;
+  /** How often time-driven visibility changes are looked for (published_at / ends_at passing: within this + a poll). */
+  announceEverySeconds: number;
+  retentionDays: number;
+  pollingIntervalSeconds?: number;
+};
+
+/**
+ * The scheduled event jobs: every worker sends the visibility job each `announceEverySeconds` and the pruning job
+ * daily; pg-boss keeps one job per time slot (`singletonSeconds`), so several workers do the work once.
+ */
+export async function startEventSchedule(options: TEventScheduleOptions): Promise<{ stop: () => void }> {
+  const { orm, boss, log } = options;
+  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 };
+  await boss.work(announceVisibilityJob.name, polling, async (_jobs: Job<unknown>[]) => {
+    const announced = await announceTimePassing(orm.em.fork());
+    if (announced > 0) log.info({ announced }, 'time-driven visibility changes recorded');
+  });
+  await boss.work(pruneEventsJob.name, polling, async (_jobs: Job<unknown>[]) => {
+    const pruned = await pruneExpiredEvents(orm.em.fork(), options.retentionDays);
+    log.info({ pruned, retention_days: options.retentionDays }, 'old events pruned');
+  });
+  const send = async (name: string, singletonSeconds: number) => {
+    try {
+      await boss.send(name, {}, { singletonSeconds });
+    } catch (error) {
+      log.warn({ err: { message: (error as Error).message }, job: name }, 'could not schedule an event job');
+    }
+  };
+  const tick = () => {
+    void send(announceVisibilityJob.name, options.announceEverySeconds);
+    void send(pruneEventsJob.name, 24 * 3600);
+  };
+  tick();
+  const timer = setInterval(tick, options.announceEverySeconds * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { kyselyOf } from '@careers/core/db/kysely.ts';
+import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
+import { recordEvent } from '@careers/core/modules/events/events.service.ts';
+import { createWebhookEndpoint, listWebhookDeliveries } from '@careers/core/modules/webhooks/webhook.service.ts';
+import { startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing/webhook-receiver.ts';
+import { TENANT_ID, startPipeline, type TPipeline } from './support/pipeline.ts';
+
+// The receiver listens on 127.0.0.1 over http: allowed here and in the worker processes below.
+process.env.WEBHOOK_ALLOW_INSECURE_LOCAL = '1';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+let pipeline: TPipeline;
+let receiver: TWebhookReceiver;
+const running = new Set<ChildProcess>();
+
+type TWorker = { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
+
+/** The real worker process, as `pnpm start:worker` runs it, with short webhook timings. */
+async function startWorker(extraEnv: Record<string, string> = {}): Promise<TWorker> {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: pipeline.url,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      WORKER_METRICS_PORT: '0',
+      WEBHOOK_ALLOW_INSECURE_LOCAL: '1',
+      WEBHOOK_POLL_INTERVAL_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      // A killed worker's delivery is due again 2 s after it was claimed.
+      WEBHOOK_LEASE_SECONDS: '2',
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.5,0.5,0.5',
+      WEBHOOK_CONCURRENCY: '16',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('"msg":"worker started"')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, exited };
+}
+
+async function stopWorker(worker: TWorker): Promise<void> {
+  worker.child.kill('SIGTERM');
+  expect(await worker.exited).toEqual({ code: 0, signal: null });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  pipeline = await startPipeline();
+  receiver = await startWebhookReceiver();
+});
+
+afterAll(async () => {
+  for (const child of running) child.kill('SIGKILL');
+  await receiver?.close();
+  await pipeline?.close();
+});
+
+describe('webhook delivery by the worker process', () => {
+  it('delivers an event again, with the same webhook-id, after the worker is SIGKILLed mid-delivery', async () => {
+    const { endpoint, secret } = await createWebhookEndpoint(pipeline.orm.em.fork(), { tenantId: TENANT_ID, url: receiver.url, eventTypes: ['application.created'] });
+    // The first request is held open; the worker is killed while it waits for the answer.
+    receiver.setReply((_request, index) => (index === 0 ? 'hang' : undefined));
+    const first = await startWorker();
+    const { id } = await recordEvent(kyselyOf(pipeline.orm.em.fork()), { tenantId: TENANT_ID, type: 'application.created', object: 'application', objectId: 42, data: {} });
+    await receiver.waitFor(1);
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+    const second = await startWorker();
+    const received = await receiver.waitFor(2, 20_000);
+    expect(received.map((request) => request.headers['webhook-id'])).toEqual([id, id]);
+    for (const request of received) expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
+    expect(JSON.parse(received[1]!.body)).toMatchObject({ id, type: 'application.created', tenant: 'initech', data: { id: 42 } });
+    // The worker records the outcome just after the receiver answered.
+    let deliveries = await listWebhookDeliveries(pipeline.orm.em.fork(), TENANT_ID, endpoint.id);
+    for (let i = 0; i < 50 && deliveries[0]?.state !== 'delivered'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      deliveries = await listWebhookDeliveries(pipeline.orm.em.fork(), TENANT_ID, endpoint.id);
+    }
+    expect(deliveries).toMatchObject([{ event_id: id, state: 'delivered', attempts: 2, last_status_code: 200 }]);
+    await stopWorker(second);
+    await kyselyOf(pipeline.orm.em.fork()).deleteFrom('webhook_endpoints').execute();
+  });
+
+  it('delivers a backlog to a local receiver (throughput of one worker)', async () => {
+    const count = 2000;
+    receiver.received.length = 0;
+    receiver.setReply(() => undefined);
+    await createWebhookEndpoint(pipeline.orm.em.fork(), { tenantId: TENANT_ID, url: receiver.url, eventTypes: ['*'] });
+    await pipeline.orm.em.fork().transactional(async (tx) => {
+      for (let i = 0; i < count; i++) await recordEvent(kyselyOf(tx), { tenantId: TENANT_ID, type: 'candidate.created', object: 'candidate', objectId: i + 1, data: {} });
+    });
+    const started = performance.now();
+    const metricsPort = await freePort();
+    const worker = await startWorker({ WORKER_METRICS_PORT: String(metricsPort), WORKER_METRICS_HOST: '127.0.0.1' });
+    await receiver.waitFor(count, 120_000);
+    const seconds = (performance.now() - started) / 1000;
+    const ids = new Set(receiver.received.map((request) => request.headers['webhook-id']));
+    expect(ids.size).toBe(count);
+    const steady = (receiver.received.at(-1)!.at - receiver.received[0]!.at) / 1000;
+    console.log(
+      `webhooks: ${count} events delivered by one worker (16 in flight) in ${seconds.toFixed(1)} s with start-up, ${steady.toFixed(1)} s first to last: ${Math.round(count / steady)} events/s`,
+    );
+    // The worker's /metrics counts the attempts (recorded just after each answer).
+    const deliveredCount = async () => /careers_webhook_attempts_total\{outcome="delivered"\} (\d+)/.exec(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())?.[1];
+    for (let i = 0; i < 50 && (await deliveredCount()) !== String(count); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await deliveredCount()).toBe(String(count));
+    await stopWorker(worker);
+  }, 180_000);
+});

@@ -1,0 +1,49 @@
+import type { TDb } from '../../db/kysely.ts';
+import { iso } from '../../lib/dates.ts';
+import { AppError } from '../../lib/errors.ts';
+import { hasScope, type TScope } from '../../lib/scopes.ts';
+import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.ts';
+import { latestPosition, tenantPrunedThrough } from './events.repository.ts';
+import { readEventsAfter } from './events.service.ts';
+import { CHANGE_TYPES, type TListChangesInput, type TListChangesOutput } from './procedures/list-changes.schema.ts';
+
+type TChangeType = (typeof CHANGE_TYPES)[number];
+const SCOPE_OF: Record<TChangeType, TScope> = { vacancy: 'vacancies:read', article: 'articles:read' };
+
+export type TChangeFeedContext = { db: TDb; tenant: { id: number }; apiKey: { scopes: string[] } };
+
+/**
+ * `GET /changes`: the tenant's vacancy and article events after a cursor, in commit order. A cursor is a
+ * position (see events.service.ts): the page is the next `limit` positions above it, so no entry is skipped.
+ */
+export async function listChanges(ctx: TChangeFeedContext, input: TListChangesInput): Promise<TListChangesOutput> {
+  const readable = CHANGE_TYPES.filter((type) => hasScope(ctx.apiKey.scopes, SCOPE_OF[type]));
+  if (readable.length === 0) throw AppError.insufficientScope('vacancies:read');
+  const denied = (input.types ?? []).find((type) => !readable.includes(type));
+  if (denied) throw AppError.insufficientScope(SCOPE_OF[denied]);
+  const objects = input.types && input.types.length > 0 ? [...new Set(input.types)] : readable;
+
+  const tenantId = ctx.tenant.id;
+  let after = 0;
+  if (input.after !== undefined) {
+    const position = decodeChangeCursor(tenantId, input.after);
+    // A well-formed cursor beyond every position handed out was never ours either.
+    if (position === null || position > (await latestPosition(ctx.db))) throw AppError.validation({ after: ['The selected after is invalid.'] });
+    if (position < (await tenantPrunedThrough(ctx.db, tenantId))) throw new AppError('CURSOR_EXPIRED');
+    after = position;
+  }
+  const rows = await readEventsAfter(ctx.db, tenantId, after, { objects, limit: input.limit + 1 });
+  const page = rows.slice(0, input.limit);
+  const data = page.map((row) => ({
+    cursor: encodeChangeCursor(tenantId, row.position),
+    event_id: row.id,
+    type: row.type,
+    object: row.object as TChangeType,
+    id: Number(row.object_id),
+    slug: row.slug,
+    occurred_at: iso(row.occurred_at),
+  }));
+  // With no `after` and no entry, a cursor at the latest position: later entries all come after it.
+  const nextCursor = data.at(-1)?.cursor ?? input.after ?? encodeChangeCursor(tenantId, await latestPosition(ctx.db));
+  return { data, next_cursor: nextCursor, has_more: rows.length > input.limit };
+}

@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { TDb } from '../../db/kysely.ts';
+import type { TEventObject } from './event.entity.ts';
+
+export type TNewEvent = {
+  tenantId: number;
+  type: string;
+  object: TEventObject;
+  objectId: number | string;
+  slug?: string | null;
+  data: Record<string, unknown>;
+};
+
+/** A committed event as readers see it. */
+export type TEventRow = {
+  position: number;
+  id: string;
+  tenant_id: number;
+  tenant: string;
+  type: string;
+  object: TEventObject;
+  object_id: string;
+  slug: string | null;
+  data: Record<string, unknown>;
+  occurred_at: Date;
+};
+
+type TRawEventRow = Omit<TEventRow, 'position'> & { position: string };
+
+const toRow = (row: TRawEventRow): TEventRow => ({ ...row, position: Number(row.position) });
+
+export async function insertEvent(db: TDb, event: TNewEvent): Promise<{ id: string }> {
+  const { rows } = await sql<{ id: string }>`insert into events (tenant_id, type, object, object_id, slug, data)
+    values (${event.tenantId}, ${event.type}, ${event.object}, ${String(event.objectId)}, ${event.slug ?? null}, ${JSON.stringify(event.data)}::jsonb)
+    returning id`.execute(db);
+  return rows[0]!;
+}
+
+/** A tenant's committed events after a position, in commit order (`events_tenant_position_idx`). */
+export async function tenantEventsAfter(
+  db: TDb,
+  tenantId: number,
+  after: number,
+  options: { objects: readonly TEventObject[]; limit: number },
+): Promise<TEventRow[]> {
+  const { rows } = await sql<TRawEventRow>`select e.position, e.id, e.tenant_id, t.slug as tenant, e.type, e.object, e.object_id, e.slug, e.data, e.occurred_at
+    from events e join tenants t on t.id = e.tenant_id
+    where e.tenant_id = ${tenantId} and e.position > ${after} and e.object = any(${options.objects}::text[])
+    order by e.position
+    limit ${options.limit}`.execute(db);
+  return rows.map(toRow);
+}
+
+/** Every tenant's committed events after a position, in commit order (`events_position_idx`). */
+export async function allEventsAfter(db: TDb, after: number, limit: number): Promise<TEventRow[]> {
+  const { rows } = await sql<TRawEventRow>`select e.position, e.id, e.tenant_id, t.slug as tenant, e.type, e.object, e.object_id, e.slug, e.data, e.occurred_at
+    from events e join tenants t on t.id = e.tenant_id
+    where e.position > ${after}
+    order by e.position
+    limit ${limit}`.execute(db);
+  return rows.map(toRow);
+}
+
+/** The highest position of the tenant's events pruned so far (0: none): a cursor below it may have missed entries. */
+export async function tenantPrunedThrough(db: TDb, tenantId: number): Promise<number> {
+  const { rows } = await sql<{ pruned_through: string }>`select pruned_through from event_retention where tenant_id = ${tenantId}`.execute(db);
+  return Number(rows[0]?.pruned_through ?? 0);
+}
+
+/** The highest position committed (or pruned) so far: every later entry gets a higher one. */
+export async function latestPosition(db: TDb): Promise<number> {
+  const { rows } = await sql<{ position: string }>`select greatest(
+      coalesce((select max(position) from events), 0),
+      coalesce((select max(pruned_through) from event_retention), 0)) as position`.execute(db);
+  return Number(rows[0]?.position ?? 0);
+}
+
+/**
+ * Deletes the events that occurred before `before` (in bounded batches, each its own statement) and raises each
+ * tenant's watermark to the highest of its positions deleted, in the same statement.
+ */
+export async function pruneEventsBefore(db: TDb, before: Date, batchSize = 10_000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const { rows } = await sql<{ count: string }>`with gone as (
+        delete from events where seq in (
+          select seq from events where occurred_at < ${before} and position is not null order by position limit ${batchSize}
+        ) returning tenant_id, position
+      ), marked as (
+        insert into event_retention (tenant_id, pruned_through)
+        select tenant_id, max(position) from gone group by tenant_id
+        on conflict (tenant_id) do update set pruned_through = greatest(event_retention.pruned_through, excluded.pruned_through)
+      )
+      select count(*) as count from gone`.execute(db);
+    const count = Number(rows[0]?.count ?? 0);
+    deleted += count;
+    if (count < batchSize) return deleted;
+  }
+}

@@ -1,0 +1,13 @@
+import { adminProcedure } from '../../../trpc/admin-procedure.ts';
+import { deleteWebhookEndpoint } from '../webhook.service.ts';
+import { ZDeleteEndpointInput, ZDeleteEndpointOutput } from './delete-endpoint.schema.ts';
+
+/** Deletes one of the session tenant's endpoints with its delivery log (another tenant's is NOT_FOUND). */
+export const deleteEndpointProcedure = adminProcedure
+  .input(ZDeleteEndpointInput)
+  .output(ZDeleteEndpointOutput)
+  .mutation(async ({ ctx, input }) => {
+    const endpoint = await deleteWebhookEndpoint(ctx.em, ctx.tenantId, input.id);
+    ctx.log.info({ webhook_endpoint_id: endpoint.id }, 'webhook endpoint deleted');
+    return { endpoint };
+  });

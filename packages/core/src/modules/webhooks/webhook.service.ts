@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { kyselyOf } from '../../db/kysely.ts';
+import { coreEnv, webhookSecretKey } from '../../env.ts';
+import { AppError } from '../../lib/errors.ts';
+import { decryptSecret, encryptSecret, generateWebhookSecret } from './webhook.crypto.ts';
+import { toDeliveryDto, toEndpointDto, type TWebhookDeliveryDto, type TWebhookEndpointDto } from './webhook.dto.ts';
+import { endpointUrlProblem } from './webhook-http.ts';
+import {
+  deleteEndpointRow,
+  enableEndpointRow,
+  insertDeliveries,
+  insertEndpoint,
+  requeueDelivery,
+  selectDeliveries,
+  selectEndpointSecrets,
+  selectEndpoints,
+  updateSecrets,
+} from './webhook.repository.ts';
+
+/** Event types an endpoint can subscribe to (CONTRACT "Events, webhooks and the change feed"); `*` is every one. */
+export const WEBHOOK_EVENT_TYPES = [
+  'vacancy.published', 'vacancy.updated', 'vacancy.unpublished',
+  'article.published', 'article.updated', 'article.unpublished',
+  'application.created', 'candidate.created', 'candidate.updated', 'resume.failed',
+] as const;
+export const TEST_EVENT_TYPE = 'webhook.test';
+/** How long the previous secret keeps signing after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const MAX_ID = 2_147_483_647;
+
+function secretKey(): Buffer {
+  const key = webhookSecretKey();
+  // An operator error, not a client's: the message names the setting to fix.
+  if (!key) throw new AppError('SERVICE_UNAVAILABLE', { cause: new Error('WEBHOOK_SECRET_KEY is not set: webhooks need it to store endpoint secrets') });
+  return key;
+}
+
+/** Does an endpoint subscribed to `eventTypes` want this event? The test event goes only where it is sent. */
+export function endpointWants(eventTypes: readonly string[], type: string): boolean {
+  return eventTypes.includes('*') || eventTypes.includes(type);
+}
+
+function checkedEventTypes(eventTypes: readonly string[]): string[] {
+  const known = new Set<string>(['*', ...WEBHOOK_EVENT_TYPES]);
+  const errors: Record<string, string[]> = {};
+  eventTypes.forEach((type, i) => {
+    if (!known.has(type)) errors[`event_types.${i}`] = [`The selected event_types.${i} is invalid.`];
+  });
+  if (eventTypes.length === 0) errors.event_types = ['The event_types field is required.'];
+  if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+  return eventTypes.includes('*') ? ['*'] : [...new Set(eventTypes)];
+}
+
+/** Creates an endpoint; the secret is returned once (stored only encrypted). */
+export async function createWebhookEndpoint(
+  em: EntityManager,
+  input: { tenantId: number; url: string; eventTypes: readonly string[] },
+): Promise<{ endpoint: TWebhookEndpointDto; secret: string }> {
+  const url = input.url.trim();
+  const problem = url.length > 2048 ? 'The url must not be greater than 2048 characters.' : endpointUrlProblem(url, coreEnv().WEBHOOK_ALLOW_INSECURE_LOCAL);
+  if (problem) throw AppError.validation({ url: [problem] });
+  const eventTypes = checkedEventTypes(input.eventTypes);
+  const key = secretKey();
+  const tenant = await kyselyOf(em).selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
+  if (!tenant) throw new AppError('NOT_FOUND');
+  const secret = generateWebhookSecret();
+  const row = await insertEndpoint(em, { tenantId: input.tenantId, url, eventTypes, secretEncrypted: encryptSecret(secret, key) });
+  return { endpoint: toEndpointDto(row), secret };
+}
+
+export async function listWebhookEndpoints(em: EntityManager, tenantId: number): Promise<TWebhookEndpointDto[]> {
+  const now = new Date();
+  return (await selectEndpoints(em, tenantId)).map((row) => toEndpointDto(row, now));
+}
+
+/** `tenantId` null: any tenant (the operator's CLI); otherwise another tenant's endpoint is NOT_FOUND. */
+export async function deleteWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  const row = await deleteEndpointRow(em, tenantId, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toEndpointDto(row);
+}
+
+/** Enables an endpoint again (after a 410 disabled it); events from now on, and its pending deliveries, are sent. */
+export async function enableWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  const row = await enableEndpointRow(em, tenantId, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toEndpointDto(row);
+}
+
+/**
+ * Gives an endpoint a new secret. The one it replaces keeps signing beside it for 24 hours, so receivers can
+ * switch without missing a delivery; a rotation during that time replaces the older one.
+ */
+export async function rotateWebhookSecret(
+  em: EntityManager,
+  tenantId: number | null,
+  id: number,
+  now = new Date(),
+): Promise<{ endpoint: TWebhookEndpointDto; secret: string }> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  const key = secretKey();
+  return em.transactional(async (tx) => {
+    const current = await selectEndpointSecrets(tx, tenantId, id);
+    if (!current) throw new AppError('NOT_FOUND');
+    const secret = generateWebhookSecret();
+    const row = await updateSecrets(tx, id, {
+      secretEncrypted: encryptSecret(secret, key),
+      previousSecretEncrypted: current.secret_encrypted,
+      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+    });
+    return { endpoint: toEndpointDto(row, now), secret };
+  });
+}
+
+/** The secrets that sign a delivery now: the current one, and the previous one while its overlap lasts. */
+export function signingSecrets(
+  endpoint: { secret_encrypted: string; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | string | null },
+  key: Buffer,
+  now = new Date(),
+): string[] {
+  const secrets = [decryptSecret(endpoint.secret_encrypted, key)];
+  const expiry = endpoint.previous_secret_expires_at === null ? null : new Date(endpoint.previous_secret_expires_at);
+  if (endpoint.previous_secret_encrypted !== null && expiry !== null && expiry > now) secrets.push(decryptSecret(endpoint.previous_secret_encrypted, key));
+  return secrets;
+}
+
+/** Queues a `webhook.test` event for this endpoint only (whatever types it subscribes to). */
+export async function sendTestEvent(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  const endpoint = await selectEndpointSecrets(em, tenantId, id);
+  if (!endpoint) throw new AppError('NOT_FOUND');
+  const tenant = await kyselyOf(em).selectFrom('tenants').select('slug').where('id', '=', endpoint.tenant_id).executeTakeFirstOrThrow();
+  const eventId = `evt_${randomBytes(16).toString('hex')}`;
+  const payload = JSON.stringify({ id: eventId, type: TEST_EVENT_TYPE, occurred_at: new Date().toISOString(), tenant: tenant.slug, data: { id: endpoint.id, url: endpoint.url } });
+  await insertDeliveries(em, [{ tenantId: endpoint.tenant_id, endpointId: endpoint.id, eventId, eventType: TEST_EVENT_TYPE, payload }]);
+  const delivery = (await selectDeliveries(em, endpoint.tenant_id, endpoint.id, 20)).find((row) => row.event_id === eventId);
+  if (!delivery) throw new Error('test delivery was not recorded');
+  return toDeliveryDto(delivery);
+}
+
+/** The endpoint's most recent deliveries, newest first. */
+export async function listWebhookDeliveries(em: EntityManager, tenantId: number, endpointId: number, limit = 50): Promise<TWebhookDeliveryDto[]> {
+  if (!Number.isSafeInteger(endpointId) || endpointId < 1 || endpointId > MAX_ID) throw new AppError('NOT_FOUND');
+  if (!(await selectEndpointSecrets(em, tenantId, endpointId))) throw new AppError('NOT_FOUND');
+  return (await selectDeliveries(em, tenantId, endpointId, limit)).map(toDeliveryDto);
+}
+
+/** Sends a delivery again, now: the same event id (`webhook-id`) and body, freshly signed. */
+export async function replayWebhookDelivery(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  const row = await requeueDelivery(em, tenantId, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toDeliveryDto(row);
+}

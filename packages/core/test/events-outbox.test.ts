@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import pg from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createTestDatabase } from '../src/testing/database.ts';
+import { openOrm } from '../src/db/orm.ts';
+import { kyselyOf } from '../src/db/kysely.ts';
+import { readAllEventsAfter, readEventsAfter, recordEvent } from '../src/modules/events/events.service.ts';
+
+let url: string;
+let orm: MikroORM;
+const clients: pg.Client[] = [];
+
+beforeAll(async () => {
+  url = await createTestDatabase();
+  orm = await openOrm(url);
+  await kyselyOf(orm.em.fork()).insertInto('tenants').values([{ id: 1, slug: 'acme', name: 'Acme' }, { id: 2, slug: 'other', name: 'Other' }]).execute();
+  for (let i = 0; i < 6; i++) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    clients.push(client);
+  }
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.end()));
+  await orm?.close();
+});
+
+const insertSql = `insert into events (tenant_id, type, object, object_id, data) values ($1, 'application.created', 'application', $2, '{}')`;
+
+describe('event outbox', () => {
+  it('records an event with an evt_ id and its data, positioned at commit', async () => {
+    const db = kyselyOf(orm.em.fork());
+    const { id } = await recordEvent(db, { tenantId: 1, type: 'application.created', object: 'application', objectId: 7, data: { vacancy_id: 3 } });
+    expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
+    const rows = await readEventsAfter(db, 1, 0, { limit: 10 });
+    const row = rows.find((r) => r.id === id)!;
+    expect(row).toMatchObject({ tenant: 'acme', type: 'application.created', object: 'application', object_id: '7', data: { id: 7, vacancy_id: 3 } });
+    expect(row.position).toBeGreaterThan(0);
+  });
+
+  it('an event rolled back with its transaction is never seen', async () => {
+    const before = await readAllEventsAfter(kyselyOf(orm.em.fork()), 0, 1000);
+    await clients[0]!.query('begin');
+    await clients[0]!.query(insertSql, [1, 'rolled-back']);
+    await clients[0]!.query('rollback');
+    const after = await readAllEventsAfter(kyselyOf(orm.em.fork()), 0, 1000);
+    expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+  });
+
+  it('readers see every entry exactly once, in commit order, whatever order transactions begin and commit in', async () => {
+    const reader = kyselyOf(orm.em.fork());
+    let cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;
+    let tenantCursor = (await readEventsAfter(reader, 2, 0, { limit: 100_000 })).at(-1)?.position ?? 0;
+    let label = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: clients.length }).chain((n) =>
+          fc.tuple(fc.constant(n), fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: n, maxLength: n })),
+        ),
+        async ([n, commitOrder, sizes]) => {
+          const seen: string[] = [];
+          const seenForTenant: string[] = [];
+          const page = async () => {
+            for (;;) {
+              const rows = await readAllEventsAfter(reader, cursor, 2);
+              seen.push(...rows.map((r) => r.object_id));
+              if (rows.length > 0) cursor = rows.at(-1)!.position;
+              const own = await readEventsAfter(reader, 2, tenantCursor, { limit: 1 });
+              seenForTenant.push(...own.map((r) => r.object_id));
+              if (own.length > 0) tenantCursor = own.at(-1)!.position;
+              if (rows.length === 0 && own.length === 0) return;
+            }
+          };
+          const written: string[][] = [];
+          // Transactions begin (and write) in index order…
+          for (let t = 0; t < n; t++) {
+            await clients[t]!.query('begin');
+            written[t] = [];
+            for (let k = 0; k < sizes[t]!; k++) {
+              const objectId = `w${label++}`;
+              await clients[t]!.query(insertSql, [2, objectId]);
+              written[t]!.push(objectId);
+            }
+            await page();
+          }
+          // …and commit in another order while the reader pages all the while.
+          const expected: string[] = [];
+          for (const t of commitOrder) {
+            await clients[t]!.query('commit');
+            expected.push(...written[t]!);
+            await page();
+          }
+          expect(seen).toEqual(expected);
+          expect(seenForTenant).toEqual(expected);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('concurrent committers: every entry exactly once under parallel commits', async () => {
+    const reader = kyselyOf(orm.em.fork());
+    let cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;
+    const seen: string[] = [];
+    let writing = true;
+    const pager = (async () => {
+      while (writing) {
+        const rows = await readAllEventsAfter(reader, cursor, 7);
+        seen.push(...rows.map((r) => r.object_id));
+        if (rows.length > 0) cursor = rows.at(-1)!.position;
+      }
+    })();
+    const written = await Promise.all(clients.map(async (client, c) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        await client.query('begin');
+        const objectId = `p${c}-${i}`;
+        await client.query(insertSql, [1, objectId]);
+        if (i % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+        await client.query('commit');
+        ids.push(objectId);
+      }
+      return ids;
+    }));
+    writing = false;
+    await pager;
+    for (;;) {
+      const rows = await readAllEventsAfter(reader, cursor, 100);
+      if (rows.length === 0) break;
+      seen.push(...rows.map((r) => r.object_id));
+      cursor = rows.at(-1)!.position;
+    }
+    expect(seen.sort()).toEqual(written.flat().sort());
+  });
+});
