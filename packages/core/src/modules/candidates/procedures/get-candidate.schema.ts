@@ -10,7 +10,7 @@ export const getCandidateMeta = {
     summary: 'Get one candidate (extension)',
     description:
       '**(extension)** The complete candidate profile, with the ids of every user the candidate is associated with. ' +
-      '`needs_completion` is true for a candidate created from a resume without an email. A non-integer id is 404.',
+      '`needs_completion` is true for a candidate created from a resume without an email, or whose name could not be read from the resume itself. A non-integer id is 404.',
     protect: true,
   },
   scope: 'candidates:read',
@@ -31,7 +31,7 @@ export const ZCandidateProfile = z.object({
   phone: z.string().nullable(),
   linkedin_url: z.string().nullable(),
   status: z.enum(CANDIDATE_STATUSES),
-  needs_completion: z.boolean().describe('Created from a resume without an email: to be completed by hand'),
+  needs_completion: z.boolean().describe('Created from a resume without an email, or without a name read from it: to be completed by hand'),
   user_ids: z.array(z.number().int()).describe('Users the candidate is associated with, ascending'),
   created_at: z.string(),
   updated_at: z.string(),
