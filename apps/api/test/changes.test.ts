@@ -139,6 +139,8 @@ describe('GET /changes', () => {
     const none = await api.get('/changes', KEYS.none);
     expect(none.status).toBe(403);
     expect(none.body).toEqual({ message: 'This API key does not have the required scope: vacancies:read.', error: 'INSUFFICIENT_SCOPE', required_scope: 'vacancies:read' });
+    // The scope comes before input validation.
+    expect((await api.get('/changes?limit=0', KEYS.none)).status).toBe(403);
     const denied = await api.get('/changes?types[]=article', KEYS.vacancies);
     expect(denied.status).toBe(403);
     expect(denied.body.required_scope).toBe('articles:read');

@@ -62,7 +62,7 @@ export class Migration20261124061000 extends Migration {
       this.addSql(`create function careers_announce_${object}_events(ids int[]) returns setof int language sql as $$
   with current_state as (
     select r.id, r.tenant_id, r.slug, ${kind.visible} as visible, ${kind.reason} as reason
-    from ${table} r where r.id = any(ids)
+    from unnest(ids) as i(id) join ${table} r on r.id = i.id
   ), transition as (
     insert into announced_visibilities (object, object_id, tenant_id, visible)
     select '${object}', c.id, c.tenant_id, c.visible from current_state c
@@ -91,11 +91,14 @@ begin
   end if;
   insert into events (tenant_id, type, object, object_id, slug, data)
   select r.tenant_id, '${object}.updated', '${object}', r.id::text, r.slug, jsonb_build_object('id', r.id, 'slug', r.slug)
-  from ${table} r
+  from unnest(ids) as i(id)
+  join ${table} r on r.id = i.id
   join announced_visibilities a on a.object = '${object}' and a.object_id = r.id and a.visible
-  where r.id = any(ids) and not (r.id = any(transitioned))
-    and not exists (select 1 from events e where e.position is null and e.object = '${object}' and e.object_id = r.id::text
-                    and e.type in ('${object}.published', '${object}.updated'))
+  where r.id not in (select unnest(transitioned))
+    -- This transaction's own events (the only unpositioned ones it sees). NOT IN: a hashed subplan — the
+    -- table's statistics do not know this transaction's rows, and a nested loop here is quadratic in an import.
+    and r.id::text not in (select e.object_id from events e where e.position is null and e.object = '${object}'
+                           and e.type in ('${object}.published', '${object}.updated'))
   order by r.id;
 end $$;`);
       this.addSql(`create function careers_${table}_events() returns trigger language plpgsql as $$

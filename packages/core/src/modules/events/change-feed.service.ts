@@ -10,6 +10,13 @@ import { CHANGE_TYPES, type TListChangesInput, type TListChangesOutput } from '.
 type TChangeType = (typeof CHANGE_TYPES)[number];
 const SCOPE_OF: Record<TChangeType, TScope> = { vacancy: 'vacancies:read', article: 'articles:read' };
 
+/** The entry types a key may read; a key that may read none is 403 on `vacancies:read` (before input validation). */
+export function readableChangeTypes(scopes: readonly string[]): TChangeType[] {
+  const readable = CHANGE_TYPES.filter((type) => hasScope(scopes, SCOPE_OF[type]));
+  if (readable.length === 0) throw AppError.insufficientScope('vacancies:read');
+  return readable;
+}
+
 export type TChangeFeedContext = { db: TDb; tenant: { id: number }; apiKey: { scopes: string[] } };
 
 /**
@@ -17,8 +24,7 @@ export type TChangeFeedContext = { db: TDb; tenant: { id: number }; apiKey: { sc
  * position (see events.service.ts): the page is the next `limit` positions above it, so no entry is skipped.
  */
 export async function listChanges(ctx: TChangeFeedContext, input: TListChangesInput): Promise<TListChangesOutput> {
-  const readable = CHANGE_TYPES.filter((type) => hasScope(ctx.apiKey.scopes, SCOPE_OF[type]));
-  if (readable.length === 0) throw AppError.insufficientScope('vacancies:read');
+  const readable = readableChangeTypes(ctx.apiKey.scopes);
   const denied = (input.types ?? []).find((type) => !readable.includes(type));
   if (denied) throw AppError.insufficientScope(SCOPE_OF[denied]);
   const objects = input.types && input.types.length > 0 ? [...new Set(input.types)] : readable;
