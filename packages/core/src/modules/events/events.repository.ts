@@ -22,7 +22,8 @@ export type TEventRow = {
   object_id: string;
   slug: string | null;
   data: Record<string, unknown>;
-  occurred_at: Date;
+  /** A Date, or the text raw SQL may give. */
+  occurred_at: Date | string;
 };
 
 type TRawEventRow = Omit<TEventRow, 'position'> & { position: string };

@@ -27,8 +27,7 @@ export async function dispatchEvents(em: EntityManager, limit = 500): Promise<{ 
       let payload: string | undefined;
       for (const endpoint of endpoints) {
         if (endpoint.tenant_id !== event.tenant_id || !endpointWants(endpoint.event_types, event.type)) continue;
-        // occurred_at may come back from raw SQL as text: normalised to a Date first.
-        payload ??= JSON.stringify(toEventPayload({ ...event, occurred_at: new Date(event.occurred_at) }));
+        payload ??= JSON.stringify(toEventPayload(event));
         deliveries.push({ tenantId: event.tenant_id, endpointId: endpoint.id, eventId: event.id, eventType: event.type, payload });
       }
     }
