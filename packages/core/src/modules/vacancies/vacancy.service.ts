@@ -15,6 +15,7 @@ import {
   findTagsWithDescendants,
   findVacancyReferences,
   findVisibleVacancyBySlug,
+  findJobPostingFacts,
   type TSortDirection,
   type TVacancyBaseRow,
   type TVacancyReferences,
@@ -32,6 +33,7 @@ import {
   type TVacancyListItem,
   type TVacancyView,
 } from './vacancy.dto.ts';
+import { toJobPosting, withPostingUrl } from './vacancy-structured-data.ts';
 
 /** What the vacancy reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
 export type TVacancyReadContext = TContentReader & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
@@ -154,23 +156,35 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
   return answer.value;
 }
 
-/** A visible vacancy by its publication slug (404 otherwise); counts a view, batched. */
+/**
+ * A visible vacancy by its publication slug (404 otherwise); counts a view, batched. With
+ * `include_structured_data`, adds its schema.org JobPosting, whose `url` is the live `url` of the answer.
+ */
 export async function getVacancy(
   ctx: TVacancyReadContext & { views: Pick<ViewCounter, 'record'> },
-  input: TViewFlags & { slug: string; language?: string | undefined },
+  input: TViewFlags & { slug: string; language?: string | undefined; include_structured_data?: boolean | undefined },
 ): Promise<{ data: TVacancyDetail }> {
+  const organization = { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain };
   const answer = await ctx.services.content.read(ctx, {
-    key: contentKey('vacancies.detail', ctx.tenant, input),
+    // The tenant's name and career site come from the key's tenant context, which may be older than the content
+    // version for up to the key cache's lifetime: the key holds them, so an answer made with older ones is not reused.
+    key: contentKey('vacancies.detail', ctx.tenant, input.include_structured_data ? { ...input, organization } : input),
     viewCounts: 'vacancies',
     compute: async (version) => {
       const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
       if (!row) return { value: null };
-      const refs = await referencesFor(ctx, version, [row]);
-      return { value: toVacancyDetail(row, refs, viewOf(ctx, input.language, input)), viewIds: [row.id] };
+      const [refs, facts] = await Promise.all([
+        referencesFor(ctx, version, [row]),
+        input.include_structured_data ? findJobPostingFacts(ctx.db, row) : undefined,
+      ]);
+      const detail = toVacancyDetail(row, refs, viewOf(ctx, input.language, input));
+      if (facts) detail.structured_data = toJobPosting(row, facts, organization, { includeCompensation: input.include_compensation });
+      return { value: detail, viewIds: [row.id] };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
   ctx.views.record('vacancies', answer.value.id);
   const [detail] = withLiveFields([answer.value], answer.live, ctx.tenant.urlPattern);
-  return { data: detail! };
+  const posting = detail!.structured_data;
+  return { data: posting ? { ...detail!, structured_data: withPostingUrl(posting, detail!.url) } : detail! };
 }
