@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { iso, isoOrNull } from '../../lib/dates.ts';
 import { EMPLOYMENT_TYPES } from '../taxonomies/taxonomy.entity.ts';
-import type { TJobPostingFacts, TPostalAddressRow, TVacancyBaseDetailRow } from './vacancy.repository.ts';
+import type { TVacancyDetail } from './vacancy.dto.ts';
+import type { TJobPostingFacts, TPostalAddressRow } from './vacancy.repository.ts';
 
 /**
  * A vacancy as a schema.org `JobPosting` in JSON-LD, with the properties Google for Jobs requires (title,
@@ -91,47 +91,39 @@ function postalAddress(address: TPostalAddressRow): z.infer<typeof ZPostalAddres
   return Object.keys(fields).length > 0 ? { '@type': 'PostalAddress', ...fields } : undefined;
 }
 
-function baseSalary(row: TVacancyBaseDetailRow): TJobPosting['baseSalary'] {
-  const currency = present(row.compensation_currency);
-  if (!currency || (row.compensation_min === null && row.compensation_max === null)) return undefined;
+function baseSalary(compensation: TVacancyDetail['compensation']): TJobPosting['baseSalary'] {
+  const currency = present(compensation?.currency);
+  if (!compensation || !currency || (compensation.min === null && compensation.max === null)) return undefined;
   const value = defined({
     '@type': 'QuantitativeValue' as const,
-    minValue: row.compensation_min ?? undefined,
-    maxValue: row.compensation_max ?? undefined,
-    unitText: row.compensation_period === null ? undefined : SALARY_UNITS[row.compensation_period],
+    minValue: compensation.min ?? undefined,
+    maxValue: compensation.max ?? undefined,
+    unitText: compensation.period === null ? undefined : SALARY_UNITS[compensation.period],
   });
   return { '@type': 'MonetaryAmount', currency, value };
 }
 
-/** The JobPosting of a vacancy (its `url` is added with `withPostingUrl`, since the URL is a live field). */
-export function toJobPosting(
-  row: TVacancyBaseDetailRow,
-  facts: TJobPostingFacts,
-  organization: TJobPostingOrganization,
-  options: { includeCompensation: boolean },
-): TJobPosting {
-  const content = [row.summary, row.description, row.requirements, row.offer].filter((part) => present(part));
+/**
+ * The JobPosting of a vacancy answer: built from the answer itself (so the salary is there exactly when the answer
+ * shows the compensation, and `url` is the answer's live URL), the facts read with it, and the tenant.
+ */
+export function toJobPosting(vacancy: Omit<TVacancyDetail, 'structured_data'>, facts: TJobPostingFacts, organization: TJobPostingOrganization): TJobPosting {
+  const content = [vacancy.summary, vacancy.description, vacancy.requirements, vacancy.offer].filter((part) => present(part));
   const careerSite = organization.careerSiteDomain ? `https://${organization.careerSiteDomain}` : undefined;
   const address = facts.address ? postalAddress(facts.address) : undefined;
   return defined({
     '@context': 'https://schema.org',
     '@type': 'JobPosting',
-    title: row.title,
+    title: vacancy.title,
     description: content.length > 0 ? content.join('\n') : undefined,
-    // Visible vacancies always have a publication time (the query requires published_at <= now).
-    datePosted: iso(row.published_at ?? row.created_at),
-    validThrough: isoOrNull(row.ends_at) ?? undefined,
+    datePosted: vacancy.published_at,
+    validThrough: vacancy.ends_at ?? undefined,
     employmentType: facts.employmentTypes.length > 0 ? facts.employmentTypes : undefined,
     hiringOrganization: defined({ '@type': 'Organization', name: organization.name, sameAs: careerSite, url: careerSite }),
     jobLocation: address ? { '@type': 'Place', address } : undefined,
-    baseSalary: options.includeCompensation ? baseSalary(row) : undefined,
-    identifier: { '@type': 'PropertyValue', name: organization.name, value: String(row.id) },
-    directApply: row.accepts_applications,
+    baseSalary: baseSalary(vacancy.compensation),
+    identifier: { '@type': 'PropertyValue', name: organization.name, value: String(vacancy.id) },
+    directApply: vacancy.accepts_applications,
+    url: vacancy.url ?? undefined,
   });
-}
-
-/** The posting with the vacancy's current URL (or none). */
-export function withPostingUrl(posting: TJobPosting, url: string | null): TJobPosting {
-  const { url: _previous, ...rest } = posting;
-  return url === null ? rest : { ...rest, url };
 }

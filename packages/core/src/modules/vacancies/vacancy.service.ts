@@ -33,7 +33,7 @@ import {
   type TVacancyListItem,
   type TVacancyView,
 } from './vacancy.dto.ts';
-import { toJobPosting, withPostingUrl } from './vacancy-structured-data.ts';
+import { toJobPosting } from './vacancy-structured-data.ts';
 
 /** What the vacancy reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
 export type TVacancyReadContext = TContentReader & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
@@ -158,17 +158,15 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
 
 /**
  * A visible vacancy by its publication slug (404 otherwise); counts a view, batched. With
- * `include_structured_data`, adds its schema.org JobPosting, whose `url` is the live `url` of the answer.
+ * `include_structured_data`, adds its schema.org JobPosting, made from the answer as shown (live URL included),
+ * the facts cached with it (address, employment types) and the tenant as the request knows it.
  */
 export async function getVacancy(
   ctx: TVacancyReadContext & { views: Pick<ViewCounter, 'record'> },
   input: TViewFlags & { slug: string; language?: string | undefined; include_structured_data?: boolean | undefined },
 ): Promise<{ data: TVacancyDetail }> {
-  const organization = { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain };
   const answer = await ctx.services.content.read(ctx, {
-    // The tenant's name and career site come from the key's tenant context, which may be older than the content
-    // version for up to the key cache's lifetime: the key holds them, so an answer made with older ones is not reused.
-    key: contentKey('vacancies.detail', ctx.tenant, input.include_structured_data ? { ...input, organization } : input),
+    key: contentKey('vacancies.detail', ctx.tenant, input),
     viewCounts: 'vacancies',
     compute: async (version) => {
       const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
@@ -177,14 +175,14 @@ export async function getVacancy(
         referencesFor(ctx, version, [row]),
         input.include_structured_data ? findJobPostingFacts(ctx.db, row) : undefined,
       ]);
-      const detail = toVacancyDetail(row, refs, viewOf(ctx, input.language, input));
-      if (facts) detail.structured_data = toJobPosting(row, facts, organization, { includeCompensation: input.include_compensation });
-      return { value: detail, viewIds: [row.id] };
+      return { value: { detail: toVacancyDetail(row, refs, viewOf(ctx, input.language, input)), facts }, viewIds: [row.id] };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
-  ctx.views.record('vacancies', answer.value.id);
-  const [detail] = withLiveFields([answer.value], answer.live, ctx.tenant.urlPattern);
-  const posting = detail!.structured_data;
-  return { data: posting ? { ...detail!, structured_data: withPostingUrl(posting, detail!.url) } : detail! };
+  const { facts } = answer.value;
+  ctx.views.record('vacancies', answer.value.detail.id);
+  const detail = withLiveFields([answer.value.detail], answer.live, ctx.tenant.urlPattern)[0]!;
+  if (!facts) return { data: detail };
+  const organization = { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain };
+  return { data: { ...detail, structured_data: toJobPosting(detail, facts, organization) } };
 }
