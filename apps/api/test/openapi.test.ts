@@ -138,6 +138,22 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/metrics']).toBeUndefined();
   });
 
+  it('documents the structured data of a vacancy, a schema.org JobPosting behind include_structured_data', () => {
+    const operation = document.paths['/vacancies/{slug}'].get;
+    expect((operation.parameters as TJson[]).find((parameter) => parameter.name === 'include_structured_data')?.schema).toMatchObject({ type: 'boolean', default: false });
+    const data = operation.responses['200'].content['application/json'].schema.properties.data;
+    expect(data.required).not.toContain('structured_data');
+    const posting = data.properties.structured_data;
+    expect(posting.properties['@type']).toEqual({ type: 'string', const: 'JobPosting' });
+    expect(Object.keys(posting.properties)).toEqual([
+      '@context', '@type', 'title', 'description', 'datePosted', 'validThrough', 'employmentType', 'hiringOrganization',
+      'jobLocation', 'baseSalary', 'identifier', 'directApply', 'url',
+    ]);
+    expect(posting.required).toEqual(['@context', '@type', 'title', 'datePosted', 'hiringOrganization', 'identifier', 'directApply']);
+    expect(posting.properties.baseSalary.properties.value.properties.unitText.enum).toEqual(['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']);
+    expect(posting.additionalProperties).toBe(false);
+  });
+
   it('names the business-rule errors of POST /applications and POST /candidates', () => {
     const applications = document.paths['/applications'].post.responses;
     const oneOf = (response: TJson) => (response.content['application/json'].schema.oneOf ?? [response.content['application/json'].schema]).map((s: TJson) => s.$ref);

@@ -59,7 +59,10 @@ function sampleDocument(): TTenantDocument {
           { id: 1, name: { en: 'Engineering', nl: 'Techniek' } },
           { id: 2, name: 'Sales' },
         ],
-        job_types: [{ id: 1, name: { en: 'Full-time', nl: 'Voltijd' } }],
+        job_types: [
+          { id: 1, name: { en: 'Full-time', nl: 'Voltijd' }, employment_type: 'FULL_TIME' },
+          { id: 2, name: { en: 'Other' } },
+        ],
         experience_levels: [{ id: 1, name: { en: 'Senior' } }],
         education_levels: [{ id: 1, name: { en: 'Master' } }],
         tags: [
@@ -268,6 +271,10 @@ describe('importTenantDocument', () => {
       { vacancy_id: 8, tag_id: 2 },
     ]);
     expect(await query(orm, 'select vacancy_id, job_type_id from vacancy_job_types')).toEqual([{ vacancy_id: 7, job_type_id: 1 }]);
+    expect(await query(orm, 'select id, employment_type from job_types order by id')).toEqual([
+      { id: 1, employment_type: 'FULL_TIME' },
+      { id: 2, employment_type: null },
+    ]);
     expect(await query(orm, 'select id, country_code from locations order by id')).toEqual([
       { id: 1, country_code: 'NL' },
       { id: 2, country_code: 'DE' },
@@ -312,6 +319,7 @@ describe('importTenantDocument', () => {
     acme.team_members[0].role = null;
     acme.candidates[0].user_id = 2;
     acme.api_keys[1].revoked = false;
+    acme.job_types = [{ id: 1, name: { en: 'Part-time' }, employment_type: 'PART_TIME' }, { id: 2, name: { en: 'Other' }, employment_type: 'OTHER' }];
     const [before] = await query<{ content_version: string }>(orm, `select content_version from tenants where slug = 'acme'`);
     await importTenantDocument(orm, changed);
     // A changed import is a content change (the identical one above is not: the dumps include the version).
@@ -324,6 +332,10 @@ describe('importTenantDocument', () => {
     expect(await query(orm, 'select role_id from team_members where id = 1')).toEqual([{ role_id: null }]);
     expect(await query(orm, 'select candidate_id, user_id from candidate_users')).toEqual([{ candidate_id: 1, user_id: 2 }]);
     expect(await query(orm, 'select revoked_at from api_keys where id = 2')).toEqual([{ revoked_at: null }]);
+    expect(await query(orm, 'select id, employment_type from job_types order by id')).toEqual([
+      { id: 1, employment_type: 'PART_TIME' },
+      { id: 2, employment_type: 'OTHER' },
+    ]);
   });
 
   describe('refuses a bad document as a whole and writes nothing', () => {
@@ -366,6 +378,14 @@ describe('importTenantDocument', () => {
           if (c) (c as { status: string }).status = 'hired';
         },
         'tenants[0].candidates[1].status: must be one of potential|waiting_for_intake|intake_scheduled|active_mediation|latent_mediation|upcoming_employee|employee|ex_employee|do_not_contact, got "hired"',
+      ],
+      [
+        'an unknown employment type (they are case-sensitive)',
+        (doc) => {
+          const t = doc.tenants[0]?.job_types?.[0];
+          if (t) (t as { employment_type: unknown }).employment_type = 'full_time';
+        },
+        'tenants[0].job_types[0].employment_type: must be one of FULL_TIME|PART_TIME|CONTRACTOR|TEMPORARY|INTERN|VOLUNTEER|PER_DIEM|OTHER, got "full_time"',
       ],
       [
         'a bad sub-tag parent',

@@ -1,5 +1,6 @@
 import { SCOPES } from '../lib/scopes.ts';
 import type { TTenantDocument, TTenantDocumentTenant } from '../modules/tenants/import/tenant-document.schema.ts';
+import type { TEmploymentType } from '../modules/taxonomies/taxonomy.entity.ts';
 import { daysBefore, seededRandom, slugify, type TRandom } from './random.ts';
 
 /**
@@ -44,13 +45,13 @@ const DEPARTMENTS: { id: number; name: TL | string }[] = [
 ];
 
 const JOB_TYPES = [
-  { id: 1, name: tl('Full-time', 'Voltijd') },
-  { id: 2, name: tl('Part-time', 'Deeltijd') },
-  { id: 3, name: tl('Contract', 'Contract') },
-  { id: 4, name: tl('Internship', 'Stage') },
-  { id: 5, name: tl('Freelance', 'Freelance') },
-  { id: 6, name: tl('Temporary', 'Tijdelijk') },
-];
+  { id: 1, name: tl('Full-time', 'Voltijd'), employment_type: 'FULL_TIME' },
+  { id: 2, name: tl('Part-time', 'Deeltijd'), employment_type: 'PART_TIME' },
+  { id: 3, name: tl('Contract', 'Contract'), employment_type: 'CONTRACTOR' },
+  { id: 4, name: tl('Internship', 'Stage'), employment_type: 'INTERN' },
+  { id: 5, name: tl('Freelance', 'Freelance'), employment_type: 'CONTRACTOR' },
+  { id: 6, name: tl('Temporary', 'Tijdelijk'), employment_type: 'TEMPORARY' },
+] satisfies { id: number; name: TL; employment_type: TEmploymentType }[];
 
 const EXPERIENCE_LEVELS = [
   { id: 1, name: tl('Entry level', 'Starter') },

@@ -4,6 +4,7 @@ import { countryName, pickTranslation } from '../../lib/i18n.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TVacancyFilters } from './vacancy-filters.ts';
 import type { TLiveFields } from '../content/content.repository.ts';
+import { ZJobPosting } from './vacancy-structured-data.ts';
 import type { TFacetCountRow, TFacetGroup, TTaxonomyRef, TVacancyBaseDetailRow, TVacancyBaseRow, TVacancyReferences } from './vacancy.repository.ts';
 
 // ---- Response shapes ----
@@ -54,6 +55,7 @@ export const ZVacancyDetail = ZVacancyListItem.extend({
   description: z.string().nullable().describe('HTML'),
   requirements: z.string().nullable().describe('HTML'),
   offer: z.string().nullable().describe('HTML'),
+  structured_data: ZJobPosting.optional().describe('Only with include_structured_data: the vacancy as a schema.org JobPosting (JSON-LD)'),
 });
 export type TVacancyDetail = z.infer<typeof ZVacancyDetail>;
 

@@ -1,8 +1,8 @@
 import { sql, type ExpressionBuilder, type SqlBool, type Expression } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TDB, TDb } from '../../db/kysely.ts';
-import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
+import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from './vacancy.entity.ts';
 import type { TFilterReference, TFilterTable, TVacancyFilters } from './vacancy-filters.ts';
 import { MAX_DB_ID } from '../../lib/query.ts';
@@ -313,6 +313,45 @@ export async function findVacancyReferences(db: TDb): Promise<TVacancyReferences
     education_levels: byId(row?.education_levels as TTaxonomyRef[] | undefined),
     tags: byId(row?.tags as TTaxonomyRef[] | undefined),
   };
+}
+
+/** A location's postal address, as the vacancy's structured data shows it. */
+export type TPostalAddressRow = {
+  address_line_1: string | null;
+  address_line_2: string | null;
+  address_line_3: string | null;
+  locality: string | null;
+  administrative_area: string | null;
+  postal_code: string | null;
+  country_code: string | null;
+};
+
+/** What a vacancy's JobPosting says beyond the vacancy row: its location's address, its job types' kinds of employment. */
+export type TJobPostingFacts = { address: TPostalAddressRow | null; employmentTypes: TEmploymentType[] };
+
+/** The address of the vacancy's location and the employment types of its job types (in job type order), in one query. */
+export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow, 'location_id' | 'job_type_ids'>): Promise<TJobPostingFacts> {
+  const row = await db
+    .selectFrom('tenants')
+    .select([
+      jsonObjectFrom(
+        db
+          .selectFrom('locations as l')
+          .select(['l.address_line_1', 'l.address_line_2', 'l.address_line_3', 'l.locality', 'l.administrative_area', 'l.postal_code', 'l.country_code'])
+          .where('l.id', '=', vacancy.location_id ?? 0),
+      ).as('address'),
+      jsonArrayFrom(
+        db
+          .selectFrom('job_types as t')
+          .select('t.employment_type')
+          .where('t.id', '=', sql<number>`any(${vacancy.job_type_ids}::int4[])`)
+          .where('t.employment_type', 'is not', null)
+          .orderBy('t.id'),
+      ).as('job_types'),
+    ])
+    .executeTakeFirst();
+  const types = (row?.job_types ?? []).map((type) => type.employment_type as TEmploymentType);
+  return { address: (row?.address as TPostalAddressRow | null | undefined) ?? null, employmentTypes: [...new Set(types)] };
 }
 
 /** The filter ids that refer to nothing in the tenant, checked in one query. */

@@ -15,6 +15,7 @@ import {
   findTagsWithDescendants,
   findVacancyReferences,
   findVisibleVacancyBySlug,
+  findJobPostingFacts,
   type TSortDirection,
   type TVacancyBaseRow,
   type TVacancyReferences,
@@ -32,6 +33,7 @@ import {
   type TVacancyListItem,
   type TVacancyView,
 } from './vacancy.dto.ts';
+import { toJobPosting } from './vacancy-structured-data.ts';
 
 /** What the vacancy reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
 export type TVacancyReadContext = TContentReader & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
@@ -154,10 +156,14 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
   return answer.value;
 }
 
-/** A visible vacancy by its publication slug (404 otherwise); counts a view, batched. */
+/**
+ * A visible vacancy by its publication slug (404 otherwise); counts a view, batched. With
+ * `include_structured_data`, adds its schema.org JobPosting, made from the answer as shown (live URL included),
+ * the facts cached with it (address, employment types) and the tenant as the request knows it.
+ */
 export async function getVacancy(
   ctx: TVacancyReadContext & { views: Pick<ViewCounter, 'record'> },
-  input: TViewFlags & { slug: string; language?: string | undefined },
+  input: TViewFlags & { slug: string; language?: string | undefined; include_structured_data?: boolean | undefined },
 ): Promise<{ data: TVacancyDetail }> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.detail', ctx.tenant, input),
@@ -165,12 +171,18 @@ export async function getVacancy(
     compute: async (version) => {
       const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
       if (!row) return { value: null };
-      const refs = await referencesFor(ctx, version, [row]);
-      return { value: toVacancyDetail(row, refs, viewOf(ctx, input.language, input)), viewIds: [row.id] };
+      const [refs, facts] = await Promise.all([
+        referencesFor(ctx, version, [row]),
+        input.include_structured_data ? findJobPostingFacts(ctx.db, row) : undefined,
+      ]);
+      return { value: { detail: toVacancyDetail(row, refs, viewOf(ctx, input.language, input)), facts }, viewIds: [row.id] };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
-  ctx.views.record('vacancies', answer.value.id);
-  const [detail] = withLiveFields([answer.value], answer.live, ctx.tenant.urlPattern);
-  return { data: detail! };
+  const { facts } = answer.value;
+  ctx.views.record('vacancies', answer.value.detail.id);
+  const detail = withLiveFields([answer.value.detail], answer.live, ctx.tenant.urlPattern)[0]!;
+  if (!facts) return { data: detail };
+  const organization = { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain };
+  return { data: { ...detail, structured_data: toJobPosting(detail, facts, organization) } };
 }

@@ -4,6 +4,7 @@ import { ZApiKeyPlaintext } from '../../api-keys/api-key.crypto.ts';
 import { VACANCY_STATUSES } from '../../vacancies/vacancy.entity.ts';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '../../articles/article.entity.ts';
 import { CANDIDATE_STATUSES } from '../../candidates/candidate.entity.ts';
+import { EMPLOYMENT_TYPES } from '../../taxonomies/taxonomy.entity.ts';
 
 /**
  * The tenant document of CONTRACT.md ("Tenant document", read by `careers import`).
@@ -50,6 +51,9 @@ const ZTranslations = z
   .refine((map) => Object.keys(map).length > 0, 'needs a name in at least one language');
 
 const ZTaxonomy = z.object({ id: ZId, name: ZTranslations });
+
+/** A job type may name its kind of employment (schema.org `employmentType`, for the vacancy's structured data). */
+const ZJobType = ZTaxonomy.extend({ employment_type: z.enum(EMPLOYMENT_TYPES).nullable().default(null) });
 
 const ZApiKey = z.object({
   id: ZId,
@@ -237,7 +241,7 @@ const ZTenant = z.object({
   locations: z.array(ZLocation).default([]),
   companies: z.array(ZCompany).default([]),
   departments: z.array(ZDepartment).default([]),
-  job_types: z.array(ZTaxonomy).default([]),
+  job_types: z.array(ZJobType).default([]),
   experience_levels: z.array(ZTaxonomy).default([]),
   education_levels: z.array(ZTaxonomy).default([]),
   tags: z.array(ZTag).default([]),

@@ -266,11 +266,20 @@ async function importTenant(db: TDb, tenant: TParsedTenant, index: number, optio
     );
   });
 
-  for (const table of ['departments', 'job_types', 'experience_levels', 'education_levels'] as const) {
+  for (const table of ['departments', 'experience_levels', 'education_levels'] as const) {
     await step(options, at(table), () =>
       upsertById(db, table, [id, tenantCol, T('name', 'jsonb')], tenant[table].map((x) => [x.id, tenantId, x.name]), chunk),
     );
   }
+  await step(options, at('job_types'), () =>
+    upsertById(
+      db,
+      'job_types',
+      [id, tenantCol, T('name', 'jsonb'), T('employment_type', 'text')],
+      tenant.job_types.map((x) => [x.id, tenantId, x.name, x.employment_type]),
+      chunk,
+    ),
+  );
 
   await step(options, at('tags'), () =>
     upsertById(
