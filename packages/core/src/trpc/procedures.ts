@@ -17,7 +17,7 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
   const scope = meta?.scope;
   const rateLimit = meta?.rateLimit;
-  const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)));
+  const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)), ctx.origin);
   if (scope && !hasScope(apiKey.scopes, scope)) throw AppError.insufficientScope(scope);
   if (rateLimit) {
     const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit);
