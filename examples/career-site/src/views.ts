@@ -61,7 +61,7 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
             'li',
             {},
             h('a', { href: vacancyHref(vacancy.slug) }, vacancy.title),
-            vacancy.summary ? h('p', {}, vacancy.summary) : null,
+            vacancy.summary ? h('p', {}, plainText(vacancy.summary)) : null,
           ),
         ),
       ),
@@ -75,6 +75,11 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
         ),
     ),
   );
+}
+
+/** The text of an HTML fragment (a summary in a list needs no formatting); DOMParser runs no scripts. */
+function plainText(html: string): string {
+  return new DOMParser().parseFromString(html, 'text/html').body.textContent?.trim() ?? '';
 }
 
 /** One vacancy and, when it takes applications, the form to apply. */
