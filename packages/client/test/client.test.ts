@@ -3,10 +3,12 @@ import pg from 'pg';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
+import { createApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
 import { CareersApiError, createCareersClient, toBase64, type TCareersClient } from '../src/index.ts';
 import { careerTenant, careerVacancies, departmentCount, resumePdf } from './support/career-tenant.ts';
 
 const KEY = 'ck_test_client_globex_all_00001';
+const LIMITED = 'ck_test_client_globex_limit_0002';
 let api: TTestApi;
 let databaseUrl: string;
 let careers: TCareersClient;
@@ -15,7 +17,12 @@ beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
   await importTenantDocument(api.services.orm, {
-    tenants: [careerTenant('globex', [{ id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read', 'applications:write'] }])],
+    tenants: [
+      careerTenant('globex', [
+        { id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read', 'applications:write'] },
+        { id: 2, name: 'Limited', key: LIMITED, scopes: ['applications:write'] },
+      ]),
+    ],
   });
   careers = createCareersClient({ baseUrl: api.baseUrl, apiKey: KEY });
 });
@@ -107,5 +114,47 @@ describe('@careers/client against a started API', () => {
     const error = (await stranger.get('/vacancies').catch((e: unknown) => e)) as CareersApiError;
     expect([error.status, error.body]).toEqual([401, { message: 'Unauthenticated.' }]);
     expect(error.requestId).toMatch(/.+/);
+  });
+
+  it('reports a rate limit as a 429 CareersApiError with Retry-After', async () => {
+    const limited = createCareersClient({ baseUrl: api.baseUrl, apiKey: LIMITED });
+    const candidate = { given_name: 'Ada', family_name: 'Lovelace', email: 'not an email' };
+    // The limit (10 a minute per key) is checked before validation: invalid requests count too, and store nothing.
+    const answers: CareersApiError[] = [];
+    for (let i = 0; i < 11; i++) {
+      answers.push((await limited.post('/applications', { body: { vacancy: 'job-4', candidate } }).catch((e: unknown) => e)) as CareersApiError);
+    }
+    expect(answers.slice(0, 10).map((e) => e.status)).toEqual(Array(10).fill(422));
+    const error = answers[10] as CareersApiError;
+    expect(error).toBeInstanceOf(CareersApiError);
+    expect([error.status, error.body]).toEqual([429, { message: 'Too Many Attempts.' }]);
+    expect(error.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(error.retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  it('reports a publishable key used from another origin as ORIGIN_NOT_ALLOWED', async () => {
+    const [tenant] = await rows(`select id from tenants where slug = 'globex'`, []);
+    const { plaintext } = await createApiKey(api.services.orm.em.fork(), {
+      tenantId: tenant!.id,
+      name: 'Career website',
+      kind: 'publishable',
+      scopes: ['vacancies:read'],
+      origins: ['https://careers.globex.example'],
+    });
+    const withOrigin = (origin: string) =>
+      createCareersClient({
+        baseUrl: api.baseUrl,
+        apiKey: plaintext,
+        // Node's fetch sends no Origin of its own; a browser would.
+        fetch: (request) => {
+          const headers = new Headers(request.headers);
+          headers.set('origin', origin);
+          return fetch(new Request(request, { headers }));
+        },
+      });
+    const { meta } = await withOrigin('https://careers.globex.example').get('/vacancies');
+    expect(meta.total).toBe(careerVacancies().filter((v) => v.status === 'published').length);
+    const error = (await withOrigin('https://evil.example').get('/vacancies').catch((e: unknown) => e)) as CareersApiError;
+    expect([error.status, error.code, error.message]).toEqual([403, 'ORIGIN_NOT_ALLOWED', 'This origin is not allowed for this key.']);
   });
 });
