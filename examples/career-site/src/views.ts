@@ -30,7 +30,8 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
       options.map((option) =>
         h(
           'a',
-          { href: listHref(toggled(filters, key, option.id)), class: 'facet-option', 'aria-pressed': String(filters[key].includes(option.id)), 'data-id': option.id },
+          // A link per option (state in the URL); the selected ones are marked for assistive technology too.
+          { href: listHref(toggled(filters, key, option.id)), class: 'facet-option', 'aria-current': filters[key].includes(option.id) ? 'true' : undefined, 'data-id': option.id },
           h('span', { class: 'facet-name' }, option.name),
           ' ',
           h('span', { class: 'facet-count' }, String(option.count)),
@@ -53,6 +54,7 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
       'section',
       { class: 'results' },
       h('p', { class: 'total' }, `${total} ${total === 1 ? 'vacancy' : 'vacancies'}`),
+      page.data.length === 0 && h('p', { class: 'empty' }, 'No vacancies match these filters.'),
       h(
         'ul',
         { class: 'vacancies' },

@@ -133,7 +133,7 @@ describe('example career site in Chromium', () => {
     const sales = (v: Record<string, any>) => v.department_id === 2;
     const inSales = visible.filter(sales);
     await expect.poll(() => page.locator('.total').textContent()).toBe(`${inSales.length} vacancies`);
-    expect(await page.locator('[data-facet="department_id"] [aria-pressed="true"] .facet-name').textContent()).toBe('Sales');
+    expect(await page.locator('[data-facet="department_id"] [aria-current="true"] .facet-name').textContent()).toBe('Sales');
     expect(await page.locator('.vacancies a').allTextContents()).toEqual(inSales.slice(0, 10).map((v) => v.title));
     expect(await shownCounts(page, 'location_id')).toEqual(expectedCounts(sales, (v) => LOCATION_NAME[v.location_id]!));
     expect(await shownCounts(page, 'location_id')).not.toEqual(expectedCounts(() => true, (v) => LOCATION_NAME[v.location_id]!));

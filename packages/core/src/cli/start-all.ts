@@ -1,7 +1,8 @@
 /**
  * `pnpm start`: everything for a first look. With DATABASE_URL unset it runs an embedded PostgreSQL
  * with its data under .data/ (kept between runs), applies migrations, loads the demo tenants into an
- * empty database, then runs the API, the worker and the admin as child processes. Ctrl-C (or SIGTERM)
+ * empty database, then runs the API, the worker, the admin and the example career site (with the demo publishable
+ * key, allowed for the site's address) as child processes. Ctrl-C (or SIGTERM)
  * stops them gracefully, then PostgreSQL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
