@@ -95,6 +95,18 @@ async function openPage(url: string): Promise<Page> {
   return page;
 }
 
+/** A page whose failed calls to the API are recorded: the browser sends them and keeps the answers from the page. */
+async function openWatchingApi(url: string): Promise<{ page: Page; blocked: string[] }> {
+  const blocked: string[] = [];
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('requestfailed', (request) => {
+    if (request.url().startsWith(api.baseUrl)) blocked.push(request.url());
+  });
+  await page.goto(url);
+  return { page, blocked };
+}
+
 /** The counts the page shows for one facet group: option name → count. */
 async function shownCounts(page: Page, facet: string): Promise<Record<string, number>> {
   const options = page.locator(`[data-facet="${facet}"] .facet-option`);
@@ -175,8 +187,9 @@ describe('example career site in Chromium', () => {
   });
 
   it('from an origin the key does not allow, the page gets nothing', async () => {
-    const page = await openPage(foreign.url);
+    const { page, blocked } = await openWatchingApi(foreign.url);
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('The careers service cannot be reached right now.');
+    expect(blocked.map((url) => new URL(url).pathname)).toEqual(['/v1/vacancies']);
     expect(await page.locator('.vacancies li').count()).toBe(0);
     // What the browser was not allowed to read: a 403 without CORS headers.
     const response = await fetch(`${api.baseUrl}/vacancies`, { headers: { authorization: `Bearer ${publishable}`, origin: foreign.url } });
@@ -187,8 +200,9 @@ describe('example career site in Chromium', () => {
   });
 
   it('with a secret key, the browser cannot read the answers (no CORS headers), even though the API answers', async () => {
-    const page = await openPage(withSecret.url);
+    const { page, blocked } = await openWatchingApi(withSecret.url);
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('The careers service cannot be reached right now.');
+    expect(blocked.map((url) => new URL(url).pathname)).toEqual(['/v1/vacancies']);
     expect(await page.locator('.vacancies li').count()).toBe(0);
     const response = await fetch(`${api.baseUrl}/vacancies`, { headers: { authorization: `Bearer ${SECRET}`, origin: withSecret.url } });
     expect(response.status).toBe(200);
