@@ -2,14 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrm } from '@careers/core';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 import { createApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
-import { startTestApi, type TResponse, type TTestApi } from './support/api.ts';
+import { startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
-import { applicationBody, randomKey, suffix, tenant, vacancy } from './support/write-fixtures.ts';
+import { startApiProcess, type TApiProcess } from './support/processes.ts';
+import { applicationBody, query, randomKey, rateHeaders, suffix, tenant, vacancy } from './support/write-fixtures.ts';
 
 type MikroORM = Awaited<ReturnType<typeof openOrm>>;
 
 let api: TTestApi;
 let orm: MikroORM;
+let databaseUrl: string;
 const s = suffix();
 const SLUG = `pk-${s}`;
 const VACANCY = `job-${s}`;
@@ -24,7 +26,7 @@ const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Re
 const ORIGIN_NOT_ALLOWED = { message: 'This origin is not allowed for this key.', error: 'ORIGIN_NOT_ALLOWED' };
 
 beforeAll(async () => {
-  const databaseUrl = await createTestDatabase();
+  databaseUrl = await createTestDatabase();
   await seed(databaseUrl, {
     tenants: [
       tenant(SLUG, {
@@ -209,5 +211,158 @@ describe('secret keys', () => {
       expectNoCors(response);
       expect(response.headers.get('vary')).toBeNull();
     }
+  });
+});
+
+/** A new publishable key of the test tenant (its own rate-limit windows). */
+async function newPublishableKey(scopes = ['vacancies:read', 'applications:write']): Promise<{ id: number; key: string }> {
+  const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name: `site ${suffix()}`, kind: 'publishable', scopes, origins: [SITE] });
+  return { id: apiKey.id, key: plaintext };
+}
+
+describe('GET /me', () => {
+  it('describes a secret key and its budgets, and uses none of them', async () => {
+    const first = await api.get('/me', SECRET);
+    expect(first.status).toBe(200);
+    const reset = first.body.data.rate_limits.applications.reset;
+    expect(first.body).toEqual({
+      data: {
+        tenant: SLUG,
+        key: {
+          id: 1,
+          name: 'server',
+          kind: 'secret',
+          prefix: SECRET.slice(0, 12),
+          scopes: ['vacancies:read', 'applications:write', 'candidates:read'],
+          origins: null,
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        },
+        rate_limits: {
+          applications: { limit: 10, remaining: 10, reset },
+          candidates: { limit: 10, remaining: 10, reset: expect.any(Number) },
+          canonical_url: { limit: 60, remaining: 60, reset: expect.any(Number) },
+        },
+      },
+    });
+    expect(first.headers.get('access-control-allow-origin')).toBeNull();
+    expect(Math.abs(reset - (Date.now() / 1000 + 60))).toBeLessThan(5);
+
+    const applied = await api.post('/applications', applicationBody(VACANCY), SECRET);
+    expect(applied.status).toBe(201);
+    const appliedReset = Number(rateHeaders(applied).reset ?? 0);
+    for (let i = 0; i < 3; i++) {
+      const again = await api.get('/me', SECRET);
+      expect(again.body.data.rate_limits.applications.remaining).toBe(9);
+      expect(again.body.data.rate_limits.candidates.remaining).toBe(10);
+      if (appliedReset) expect(again.body.data.rate_limits.applications.reset).toBe(appliedReset);
+    }
+    // /me itself is not rate-limited and counts against nothing.
+    expect(first.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+
+  it('describes a publishable key from an allowed origin, with the budget of this client address', async () => {
+    const { id, key } = await newPublishableKey();
+    const me = await api.get('/me', key, { origin: SITE });
+    expect(me.status).toBe(200);
+    expectActualCors(me, SITE);
+    expect(me.body.data.key).toEqual({
+      id,
+      name: expect.stringMatching(/^site /),
+      kind: 'publishable',
+      prefix: key.slice(0, 12),
+      scopes: ['vacancies:read', 'applications:write'],
+      origins: [SITE],
+      created_at: expect.any(String),
+    });
+    expect(me.body.data.key.prefix).toMatch(/^pk_live_/);
+    expect(me.body.data.rate_limits.applications).toMatchObject({ limit: 10, remaining: 10 });
+    expect((await api.post('/applications', applicationBody(VACANCY), key, { origin: SITE })).status).toBe(201);
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(9);
+    // The key's window is over, this address's is not: /me shows the tighter (the address's).
+    await query(databaseUrl, `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket = $1`, [`${id}:applications.create`]);
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(9);
+    await query(databaseUrl, `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket like $1`, [`${id}:applications.create:address:%`]);
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(10);
+  });
+
+  it('is refused to a publishable key without its origin, and to no key', async () => {
+    const { key } = await newPublishableKey();
+    expect((await api.get('/me', key)).body).toEqual(ORIGIN_NOT_ALLOWED);
+    expect((await api.get('/me', key, { origin: OTHER_SITE })).status).toBe(403);
+    expect((await api.get('/me')).status).toBe(401);
+  });
+});
+
+describe('per-address write limits of publishable keys, across two API processes', () => {
+  let processes: TApiProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+  });
+
+  const applyFrom = async (target: TApiProcess, key: string, address: string, origin = SITE): Promise<TResponse> => {
+    const response = await validatedFetch(`${target.baseUrl}/applications`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, origin, 'x-forwarded-for': address },
+      body: JSON.stringify(applicationBody(VACANCY)),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
+  };
+  const statuses = (responses: TResponse[]) => responses.map((r) => r.status).join(',');
+  /** Ends the key's own window (as a minute passing would), leaving the address windows running. */
+  const endKeyWindow = (id: number) =>
+    query(databaseUrl, `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket = $1`, [`${id}:applications.create`]);
+
+  it('admits exactly the address budget from one address, while another address still applies', async () => {
+    processes = await Promise.all([startApiProcess(databaseUrl, { TRUST_PROXY: 'loopback' }), startApiProcess(databaseUrl, { TRUST_PROXY: 'loopback' })]);
+    const { id, key } = await newPublishableKey();
+    const A = '203.0.113.7';
+    const B = '2001:db8:1:2::5';
+    const warmUp = await Promise.all(Array.from({ length: 4 }, (_, i) => applyFrom(processes[i % 2]!, key, A)));
+    expect(statuses(warmUp)).toBe('201,201,201,201');
+    await endKeyWindow(id);
+
+    // The key has its whole budget again (10); address A has 6 left: 20 at once through both processes admit exactly 6.
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => applyFrom(processes[i % 2]!, key, A)));
+    const created = burst.filter((r) => r.status === 201);
+    const limited = burst.filter((r) => r.status === 429);
+    expect(created, statuses(burst)).toHaveLength(6);
+    expect(limited).toHaveLength(14);
+    for (const response of limited) {
+      expect(response.body).toEqual({ message: 'Too Many Attempts.' });
+      expect(rateHeaders(response)).toMatchObject({ limit: '10', remaining: '0' });
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expectActualCors(response, SITE);
+    }
+    // Headers show the tighter budget: the address's (6 → 0), not the key's (10 → 4).
+    expect(created.map((r) => Number(rateHeaders(r).remaining)).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+
+    // Another address (an IPv6 one) still applies with the same key; its /64 is one address. The 14 refused requests
+    // of A did not spend the key's budget (6 used, so 3 left after this one).
+    const other = await applyFrom(processes[0]!, key, B);
+    expect(other.status).toBe(201);
+    expect(rateHeaders(other).remaining).toBe('3');
+    const sameSubnet = await applyFrom(processes[1]!, key, '2001:db8:1:2:ffff::1');
+    expect(sameSubnet.status).toBe(201);
+    expect(rateHeaders(sameSubnet).remaining).toBe('2');
+    expect((await applyFrom(processes[1]!, key, A)).status).toBe(429);
+
+    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual([{ n: 12 }]);
+    // No client address is stored in the clear.
+    const buckets = await query<{ bucket: string }>(databaseUrl, 'select bucket from rate_limit_windows where bucket like $1', [`${id}:%`]);
+    expect(buckets.map((row) => row.bucket).join(' ')).not.toMatch(/203\.0\.113|2001:db8/);
+  });
+
+  it('never limits a secret key per address', async () => {
+    const target = processes[0]!;
+    const limits = await Promise.all(
+      ['198.51.100.1', '198.51.100.1'].map(async (address) => {
+        const response = await validatedFetch(`${target.baseUrl}/me`, { headers: { authorization: `Bearer ${SECRET}`, 'x-forwarded-for': address } });
+        return ((await response.json()) as { data: { rate_limits: { applications: { remaining: number } } } }).data.rate_limits.applications.remaining;
+      }),
+    );
+    expect(limits[0]).toBe(limits[1]);
+    const rows = await query(databaseUrl, `select count(*)::int as n from rate_limit_windows where bucket like '1:%:address:%'`);
+    expect(rows).toEqual([{ n: 0 }]);
   });
 });

@@ -3,6 +3,9 @@ import { kyselyOf } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import { isKnownScope } from '../../lib/scopes.ts';
 import { API_KEY_KINDS, displayStart, generateApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
+import { readRateLimit, type TRateLimitedOperation } from '../rate-limits/rate-limits.ts';
+import type { TAuthenticatedKey } from './api-key.verifier.ts';
+import type { TGetMeOutput } from './procedures/get-me.schema.ts';
 import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from './api-key.origins.ts';
 
 /** An API key as administrators see it: never the key itself, only its first characters. */
@@ -156,4 +159,41 @@ export async function revokeApiKey(em: EntityManager, tenantId: number | null, i
   const row = await existing.executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND');
   return toDto(row as unknown as TApiKeyRow);
+}
+
+/** The rate limits GET /me reports, by their name there. */
+const REPORTED_LIMITS: Record<keyof TGetMeOutput['data']['rate_limits'], TRateLimitedOperation> = {
+  applications: 'applications.create',
+  candidates: 'candidates.create',
+  canonical_url: 'vacancies.canonicalUrl',
+};
+
+/**
+ * The key making a request as GET /me shows it, with the budget left in each rate limit, read without using any (for
+ * a publishable key, the tighter of the key's and its client address's, as its requests are counted).
+ */
+export async function describeApiKey(
+  em: EntityManager,
+  input: { tenant: { slug: string }; apiKey: TAuthenticatedKey; clientIp: string | undefined },
+): Promise<TGetMeOutput['data']> {
+  const { apiKey } = input;
+  const clientAddress = apiKey.kind === 'publishable' ? input.clientIp : undefined;
+  const entries: Array<[string, { limit: number; remaining: number; reset: number }]> = [];
+  for (const [name, operation] of Object.entries(REPORTED_LIMITS)) {
+    const state = await readRateLimit(em, apiKey.id, operation, { clientAddress });
+    entries.push([name, { limit: state.limit, remaining: state.remaining, reset: state.resetAt }]);
+  }
+  return {
+    tenant: input.tenant.slug,
+    key: {
+      id: apiKey.id,
+      name: apiKey.name,
+      kind: apiKey.kind,
+      prefix: apiKey.start.slice(0, 12),
+      scopes: [...apiKey.scopes],
+      origins: apiKey.origins === null ? null : [...apiKey.origins],
+      created_at: apiKey.createdAt.toISOString(),
+    },
+    rate_limits: Object.fromEntries(entries) as TGetMeOutput['data']['rate_limits'],
+  };
 }
