@@ -132,7 +132,7 @@ describe('@careers/client against a started API', () => {
     expect(error.retryAfter).toBeLessThanOrEqual(60);
   });
 
-  it('reports a publishable key used from another origin as ORIGIN_NOT_ALLOWED', async () => {
+  it('introspects a publishable key with /me, and reports it used from another origin as ORIGIN_NOT_ALLOWED', async () => {
     const [tenant] = await rows(`select id from tenants where slug = 'globex'`, []);
     const { plaintext } = await createApiKey(api.services.orm.em.fork(), {
       tenantId: tenant!.id,
@@ -152,6 +152,8 @@ describe('@careers/client against a started API', () => {
           return fetch(new Request(request, { headers }));
         },
       });
+    const me = await withOrigin('https://careers.globex.example').get('/me');
+    expect(me.data).toMatchObject({ tenant: 'globex', key: { kind: 'publishable', prefix: plaintext.slice(0, 12), scopes: ['vacancies:read'], origins: ['https://careers.globex.example'] } });
     const { meta } = await withOrigin('https://careers.globex.example').get('/vacancies');
     expect(meta.total).toBe(careerVacancies().filter((v) => v.status === 'published').length);
     const error = (await withOrigin('https://evil.example').get('/vacancies').catch((e: unknown) => e)) as CareersApiError;
