@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase } from '@careers/core/testing/database.ts';
 import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
 import { createApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
-import { CareersApiError, createCareersClient, toBase64, type TCareersClient } from '../src/index.ts';
+import { CareersApiError, createCareersClient, toBase64, type TCareersClient, type TErrorCode, type TErrorOf } from '../src/index.ts';
 import { careerTenant, careerVacancies, departmentCount, resumePdf } from './support/career-tenant.ts';
 
 const KEY = 'ck_test_client_globex_all_00001';
@@ -158,5 +158,12 @@ describe('@careers/client against a started API', () => {
     expect(meta.total).toBe(careerVacancies().filter((v) => v.status === 'published').length);
     const error = (await withOrigin('https://evil.example').get('/vacancies').catch((e: unknown) => e)) as CareersApiError;
     expect([error.status, error.code, error.message]).toEqual([403, 'ORIGIN_NOT_ALLOWED', 'This origin is not allowed for this key.']);
+  });
+
+  it('types the error codes and bodies from the document (checked by tsc)', () => {
+    expectTypeOf<'VACANCY_CLOSED' | 'VACANCY_NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'CURSOR_EXPIRED'>().toExtend<TErrorCode>();
+    expectTypeOf<'NOT_A_CODE'>().not.toExtend<TErrorCode>();
+    expectTypeOf<{ message: 'This vacancy no longer accepts applications.'; error: 'VACANCY_CLOSED' }>().toExtend<TErrorOf<'/applications', 'post'>>();
+    expectTypeOf<{ message: 'This vacancy no longer accepts applications.'; error: 'VACANCY_CLOSED' }>().not.toExtend<TErrorOf<'/vacancies', 'get'>>();
   });
 });
