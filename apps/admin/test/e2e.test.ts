@@ -99,7 +99,7 @@ describe('admin dashboard in Chromium', () => {
     await dialog.getByLabel('Name', { exact: true }).fill('E2E career website');
     await dialog.getByRole('button', { name: 'Chrome Plugin' }).click();
     expect(await checkedScopes()).toEqual(CHROME_PLUGIN.slice().sort((a, b) => ALL_SCOPES.indexOf(a) - ALL_SCOPES.indexOf(b)));
-    await dialog.getByRole('button', { name: 'Career Website' }).click();
+    await dialog.getByRole('button', { name: 'Career Website', exact: true }).click();
     expect(await checkedScopes()).toEqual(CAREER_WEBSITE.slice().sort((a, b) => ALL_SCOPES.indexOf(a) - ALL_SCOPES.indexOf(b)));
     for (const scope of CAREER_WEBSITE) {
       if (scope === 'vacancies:read') continue;
@@ -136,6 +136,44 @@ describe('admin dashboard in Chromium', () => {
     const body = (await listed.json()) as { data: Array<{ slug: string }>; meta: { total: number } };
     expect(body.meta.total).toBe(seeded.visibleVacancies);
     expect(body.data.map((vacancy) => vacancy.slug)).not.toContain(seeded.draftSlug);
+
+    // A publishable key for a career site in the browser: the preset picks the kind and the public scopes only,
+    // the origins editor refuses a path, and the key answers its origin only.
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await dialog.waitFor();
+    await dialog.getByLabel('Name', { exact: true }).fill('E2E browser site');
+    await dialog.getByRole('button', { name: 'Career website (browser)' }).click();
+    expect(await dialog.getByRole('radio', { name: 'Publishable' }).isChecked()).toBe(true);
+    expect(await checkedScopes()).toEqual(['vacancies:read', 'applications:write', 'team:read', 'locations:read', 'articles:read']);
+    expect(await dialog.getByRole('checkbox', { name: 'candidates:read', exact: true }).isDisabled()).toBe(true);
+    const firstOrigin = dialog.getByLabel('Allowed origin 1');
+    await firstOrigin.fill('https://careers.e2e.example/jobs');
+    expect(await firstOrigin.getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await dialog.getByText(/must be an origin such as/).waitFor();
+    await firstOrigin.fill('https://Careers.E2E.example');
+    await dialog.getByRole('button', { name: 'Add origin' }).click();
+    await dialog.getByLabel('Allowed origin 2').fill('http://localhost:5173');
+    await page.screenshot({ path: `${ARTIFACTS}create-publishable-key-dialog.png` });
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const publishableField = page.getByRole('dialog', { name: 'API key created' }).getByLabel('New API key');
+    await publishableField.waitFor();
+    const publishable = await publishableField.inputValue();
+    expect(publishable).toMatch(/^pk_live_[A-Za-z0-9_-]{32}$/);
+    await page.getByRole('dialog', { name: 'API key created' }).getByRole('button', { name: 'Done' }).click();
+    const publishableRow = page.getByRole('row', { name: /E2E browser site/ });
+    await publishableRow.waitFor();
+    expect(await publishableRow.textContent()).toContain('Publishable');
+    expect(await publishableRow.getByRole('list', { name: 'Allowed origins of E2E browser site' }).getByRole('listitem').allTextContents()).toEqual([
+      'https://careers.e2e.example',
+      'http://localhost:5173',
+    ]);
+    const fromSite = await fetch(`${stack.apiUrl}/vacancies`, { headers: { authorization: `Bearer ${publishable}`, origin: 'https://careers.e2e.example' } });
+    expect(fromSite.status).toBe(200);
+    expect(fromSite.headers.get('access-control-allow-origin')).toBe('https://careers.e2e.example');
+    await fromSite.arrayBuffer();
+    const fromElsewhere = await fetch(`${stack.apiUrl}/vacancies`, { headers: { authorization: `Bearer ${publishable}`, origin: 'https://elsewhere.example' } });
+    expect(await fromElsewhere.json()).toEqual({ message: 'This origin is not allowed for this key.', error: 'ORIGIN_NOT_ALLOWED' });
 
     await page.screenshot({ path: `${ARTIFACTS}keys-page.png`, fullPage: true });
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import swaggerUi from 'swagger-ui-express';
 import { AppError, type TCoreServices } from '@careers/core';
 import { describeError } from '@careers/core/lib/logger.ts';
-import { createRestFacade } from './rest/facade.ts';
+import { corsPreflight, createRestFacade } from './rest/facade.ts';
 import { parseQueryString } from './rest/query.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -14,7 +14,7 @@ const QUIET_PATHS = new Set(['/v1/livez', '/v1/readyz']);
 const UNMATCHED_ROUTE = 'unmatched';
 
 /** A key-shaped segment (a client that put its key in the URL): never written to a log. */
-const KEY_IN_PATH = /ck_[A-Za-z0-9]+_[A-Za-z0-9_-]{8,}/g;
+const KEY_IN_PATH = /[cp]k_[A-Za-z0-9]+_[A-Za-z0-9_-]{8,}/g;
 
 /** The path of a request as logged: no query string (it may carry personal data), no key. */
 function loggablePath(url: string): string {
@@ -88,6 +88,7 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
   // GET /metrics is not served here (a 404 like any unknown path): main.ts serves it on METRICS_PORT.
   const document = buildOpenApiDocument(options.publicUrl);
   const v1 = express.Router();
+  v1.use(corsPreflight());
   v1.get('/openapi.json', routeLabel('/v1/openapi.json'), (_req, res) => {
     res.json(document);
   });

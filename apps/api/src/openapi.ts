@@ -3,7 +3,9 @@ import type { ZodType } from 'zod';
 import { AppError, appRouter, listProcedures, type TMeta } from '@careers/core';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '@careers/core/lib/json-body.ts';
 import { RETRY_AFTER_SECONDS } from '@careers/core/lib/errors.ts';
+import { isPublishableScope } from '@careers/core/modules/api-keys/api-key.origins.ts';
 import { BODY_LIMIT_BYTES } from './rest/request-body.ts';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from './rest/facade.ts';
 
 type TJson = Record<string, any>;
 type TErrorCode = ConstructorParameters<typeof AppError>[0];
@@ -49,6 +51,7 @@ function errorBodySchema(code: TErrorCode): TJson {
 const ERROR_SCHEMAS: Record<string, TErrorCode> = {
   UnauthenticatedError: 'UNAUTHENTICATED',
   ApiAccessDisabledError: 'API_ACCESS_DISABLED',
+  OriginNotAllowedError: 'ORIGIN_NOT_ALLOWED',
   NotFoundError: 'NOT_FOUND',
   MethodNotAllowedError: 'METHOD_NOT_ALLOWED',
   MalformedJsonError: 'MALFORMED_JSON',
@@ -301,10 +304,9 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
   }
   responses['401'] = jsonResponse('Missing, unknown, malformed or revoked API key (the same body in every case)', ref('UnauthenticatedError'));
   responses['403'] = jsonResponse(
-    meta.scope ? 'The tenant has API access switched off, or the key lacks the required scope' : 'The tenant has API access switched off',
-    meta.scope
-      ? { oneOf: [ref('ApiAccessDisabledError'), ...[meta.scope, ...(meta.otherScopes ?? [])].map(insufficientScopeSchema)] }
-      : ref('ApiAccessDisabledError'),
+    (meta.scope ? 'The tenant has API access switched off, the key lacks the required scope' : 'The tenant has API access switched off') +
+      ', or (`ORIGIN_NOT_ALLOWED`) the key is publishable and the request has no `Origin` or one the key does not allow',
+    { oneOf: [ref('ApiAccessDisabledError'), ref('OriginNotAllowedError'), ...(meta.scope ? [meta.scope, ...(meta.otherScopes ?? [])].map(insufficientScopeSchema) : [])] },
   );
   if (hasNotFound || errors[404]) {
     const codes = errors[404] ?? ['NOT_FOUND'];
@@ -426,6 +428,14 @@ const DOCUMENT_DESCRIPTION = [
     'NUL characters and unpaired surrogates are refused in every string of a body (422 on that field; in `vacancy` of POST /applications: 404 `VACANCY_NOT_FOUND`).',
   'Unknown query parameters are ignored. Booleans in the query accept `true`, `false`, `1` and `0`; integers accept digits only. ' +
     'Array parameters are sent as `name[]=1&name[]=2`. A request line plus headers over 16 KiB is refused with 431 (no body) before any of this.',
+  'Browsers (`x-cors`): a career site calls the API straight from the page with a publishable key (`pk_live_…`/`pk_test_…`, scheme ' +
+    '`publishableKey`), created with its allowed origins and only the scopes vacancies:read, locations:read, team:read, articles:read and ' +
+    'applications:write. A request with a publishable key from an origin it does not allow (or without `Origin`) is 403 `ORIGIN_NOT_ALLOWED`, ' +
+    'checked right after tenant API access. A preflight `OPTIONS` on any path answers 204 for any origin (it carries no key); the answers to a ' +
+    'publishable key from an allowed origin, errors included, carry `Access-Control-Allow-Origin` (that origin), `Vary: Origin` and ' +
+    '`Access-Control-Expose-Headers`. Secret keys (`ck_…`, scheme `bearerAuth`) never get CORS headers: keep them on a server. ' +
+    'With a publishable key, POST /applications is also limited per client address (10 per minute per address and key; IPv6 by /64); ' +
+    'the rate-limit headers show the tighter of the two.',
   'Extensions (marked `x-extension`): the `Idempotency-Key` header, conditional GET (`ETag`/`304`), GET /candidates/{id}, ' +
     'GET /candidates/processing/{processing_id} and the operations endpoints (/openapi.json, /docs, /livez, /readyz; Prometheus metrics are served on a separate port, METRICS_PORT).',
 ].join('\n\n');
@@ -440,7 +450,20 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
     version: '1.0.0',
     baseUrl: `${publicUrl?.replace(/\/+$/, '') ?? ''}/v1`,
     description: DOCUMENT_DESCRIPTION,
-    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A tenant API key' } },
+    securitySchemes: {
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A secret tenant API key (`ck_live_…`): for servers only, never in a browser (its answers carry no CORS headers).',
+      },
+      publishableKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'A publishable key (`pk_live_…` or `pk_test_…`) for a career site in the browser: bound to allowed origins (403 `ORIGIN_NOT_ALLOWED` ' +
+          'from any other, or without `Origin`), with only the public scopes and applications:write.',
+      },
+    },
   }) as unknown as TJson;
 
   const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { inputs?: unknown[] } }>;
@@ -464,13 +487,19 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
       const hasNotFound = path.includes('{') || (meta.errorStatuses ?? []).includes(404);
       op.responses = apiResponses(method, key, op, meta, hasInput, hasNotFound);
       op.description = operationDescription(op, meta, isExtension);
-      op.security = [{ bearerAuth: [] }];
+      // A publishable key can call what needs no scope or a public one; never the candidates:* operations.
+      op.security = !meta.scope || isPublishableScope(meta.scope) ? [{ bearerAuth: [] }, { publishableKey: [] }] : [{ bearerAuth: [] }];
       if (meta.scope) op['x-required-scope'] = meta.scope;
       if (isExtension) op['x-extension'] = true;
     }
   }
   Object.assign(document.paths, operationsPaths());
   document.tags = TAGS;
+  document['x-cors'] = {
+    preflight: { status: 204, allowOrigin: 'the request\'s Origin (never *)', allowHeaders: CORS_ALLOWED_HEADERS, maxAge: CORS_MAX_AGE_SECONDS, vary: 'Origin' },
+    actualResponses: { keyKinds: ['publishable'], allowOrigin: "the key's allowed origin that sent the request", vary: 'Origin', exposeHeaders: CORS_EXPOSED_HEADERS },
+    secretKeys: 'never',
+  };
   document['x-body-limits'] = { maxBytes: BODY_LIMIT_BYTES, maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES, contentEncoding: ['identity'] };
   document.components = {
     ...document.components,

@@ -9,4 +9,4 @@ export { openOrm, ormConfig } from './db/orm.ts';
 export { migrateUp, assertSchemaCurrent } from './db/migrate.ts';
 export { startEmbeddedPostgres, freePort } from './db/embedded.ts';
 export { coreEnv } from './env.ts';
-export { requireActiveKey, type TKeyVerification } from './modules/api-keys/api-key.verifier.ts';
+export { corsAllowed, requireActiveKey, type TKeyVerification } from './modules/api-keys/api-key.verifier.ts';

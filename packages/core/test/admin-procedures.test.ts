@@ -409,6 +409,31 @@ describe('API keys', () => {
     expect(afterList.data.find((key) => key.id === created.key.id)?.revoked_at).toBe(revoked.key.revoked_at);
   });
 
+  it('creates a publishable key bound to origins; refuses candidates scopes, bad origins, and origins on a secret key', async () => {
+    const { caller } = callerWith(await sessionFor(ids.acmeAdmin));
+    const created = await caller.admin.keys.create({
+      name: 'Career website (browser)',
+      kind: 'publishable',
+      scopes: ['vacancies:read', 'applications:write'],
+      origins: ['https://Careers.Acme.example/', 'http://localhost:5173'],
+    });
+    expect(created.plaintext).toMatch(/^pk_live_[A-Za-z0-9_-]{32}$/);
+    expect(created.key).toMatchObject({ kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'] });
+    expect((await caller.admin.keys.list()).data.find((key) => key.id === created.key.id)).toEqual(created.key);
+    const verified = await services.keys.verify(`Bearer ${created.plaintext}`);
+    expect(verified).toMatchObject({ ok: true, apiKey: { kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'] } });
+
+    const candidates = await failureOf(caller.admin.keys.create({ name: 'X', kind: 'publishable', scopes: ['vacancies:read', 'candidates:read'], origins: ['https://a.example'] }));
+    expect(candidates.status).toBe(422);
+    expect(Object.keys(candidates.fieldErrors ?? {})).toEqual(['scopes.1']);
+    const badOrigin = await failureOf(caller.admin.keys.create({ name: 'X', kind: 'publishable', scopes: ['vacancies:read'], origins: ['https://a.example', 'a.example'] }));
+    expect(Object.keys(badOrigin.fieldErrors ?? {})).toEqual(['origins.1']);
+    const none = await failureOf(caller.admin.keys.create({ name: 'X', kind: 'publishable', scopes: ['vacancies:read'] }));
+    expect(none.fieldErrors).toEqual({ origins: ['A publishable key needs at least one allowed origin.'] });
+    const secret = await failureOf(caller.admin.keys.create({ name: 'X', scopes: ['vacancies:read'], origins: ['https://a.example'] }));
+    expect(secret.fieldErrors).toEqual({ origins: ['Only a publishable key has allowed origins.'] });
+  });
+
   it('validates the name and scopes (422 on the field)', async () => {
     const { caller } = callerWith(await sessionFor(ids.acmeAdmin));
     const noName = await failureOf(caller.admin.keys.create({ name: '   ', scopes: ['vacancies:read'] }));

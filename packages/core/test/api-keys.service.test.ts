@@ -52,7 +52,9 @@ describe('api key service', () => {
       id: expect.any(Number),
       name: 'Website',
       start: plaintext.slice(0, 12),
+      kind: 'secret',
       scopes: ['vacancies:read', 'team:read'],
+      origins: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       last_used_at: null,
       revoked_at: null,
@@ -89,7 +91,7 @@ describe('api key service', () => {
     const list = await listApiKeys(em(), globex);
     expect(list.map((k) => k.id)).toEqual([apiKey.id, 2]);
     expect(list[1]).toMatchObject({ id: 2, name: 'Globex key', start: 'ck_test_glob', scopes: ['*'], revoked_at: null });
-    expect(Object.keys(list[0] ?? {}).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'revoked_at', 'scopes', 'start']);
+    expect(Object.keys(list[0] ?? {}).sort()).toEqual(['created_at', 'id', 'kind', 'last_used_at', 'name', 'origins', 'revoked_at', 'scopes', 'start']);
     expect(JSON.stringify(list)).not.toContain(plaintext);
     expect((await listApiKeys(em(), acme)).every((k) => k.id !== apiKey.id)).toBe(true);
   });

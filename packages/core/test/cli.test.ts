@@ -150,6 +150,42 @@ describe('careers CLI', { timeout: 180_000 }, () => {
     expect(unknownKey.stderr.trim()).toBe('error: no API key with id 999999');
   });
 
+  it('creates publishable keys bound to origins, and refuses candidates scopes and bad origins', async () => {
+    const { url, orm } = await database();
+    expect((await careers(['import', file('pk.json', document(1))], { DATABASE_URL: url })).code).toBe(0);
+    const created = await careers(
+      ['keys', 'create', '--tenant', 'acme', '--name', 'Site', '--scopes', 'vacancies:read,applications:write', '--publishable', '--origins', 'https://Careers.Acme.example, http://localhost:5173'],
+      { DATABASE_URL: url },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const plaintext = /^(pk_live_\S+)$/m.exec(created.stdout)?.[1];
+    expect(plaintext).toBeDefined();
+    expect(created.stdout).toContain('publishable; allowed origins: https://careers.acme.example, http://localhost:5173');
+    expect(await rows(orm, `select kind, origins, key_hash from api_keys where name = 'Site'`)).toEqual([
+      { kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'], key_hash: hashApiKey(plaintext ?? '') },
+    ]);
+    const listed = await careers(['keys', 'list', '--tenant', 'acme', '--json'], { DATABASE_URL: url });
+    expect(JSON.parse(listed.stdout.slice(listed.stdout.indexOf('['))).find((key: { name: string }) => key.name === 'Site')).toMatchObject({ kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'] });
+
+    const refused = [
+      [['--scopes', 'vacancies:read,candidates:read', '--publishable', '--origins', 'https://a.example'], /A publishable key may only have the scopes/],
+      [['--scopes', '*', '--publishable', '--origins', 'https://a.example'], /A publishable key may only have the scopes/],
+      [['--scopes', 'vacancies:read', '--publishable', '--origins', 'https://a.example/jobs'], /must be an origin such as/],
+      [['--scopes', 'vacancies:read', '--publishable', '--origins', ''], /needs at least one allowed origin/],
+    ] as const;
+    for (const [args, message] of refused) {
+      const run = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'Bad', ...args], { DATABASE_URL: url });
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stderr).toMatch(message);
+    }
+    const noOrigins = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'Bad', '--scopes', 'vacancies:read', '--publishable'], { DATABASE_URL: url });
+    expect(noOrigins.code).toBe(2);
+    expect(noOrigins.stderr).toContain('--publishable needs --origins');
+    const secretWithOrigins = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'Bad', '--scopes', 'vacancies:read', '--origins', 'https://a.example'], { DATABASE_URL: url });
+    expect(secretWithOrigins.code).toBe(2);
+    expect(await rows(orm, `select count(*)::int as n from api_keys where name = 'Bad'`)).toEqual([{ n: 0 }]);
+  });
+
   it('writes the demo document, which imports cleanly', async () => {
     const { url, orm } = await database();
     const out = join(dir, 'demo.json');

@@ -1,6 +1,8 @@
 import { SCOPES, type TScope } from '@careers/core/lib/scopes.ts';
+import { isPublishableScope, normalizeOrigin, PUBLISHABLE_SCOPES } from '@careers/core/modules/api-keys/api-key.origins.ts';
 
-export { SCOPES, type TScope };
+export { SCOPES, type TScope, isPublishableScope, normalizeOrigin, PUBLISHABLE_SCOPES };
+export type TKeyKind = 'secret' | 'publishable';
 
 /** What each scope grants (SPEC.md, "Scopes"). */
 export const SCOPE_DESCRIPTIONS: Record<TScope, string> = {
@@ -14,8 +16,9 @@ export const SCOPE_DESCRIPTIONS: Record<TScope, string> = {
   'articles:read': 'Published articles',
 };
 
-/** Scope sets for the two kinds of client most tenants run. */
-export const SCOPE_PRESETS: ReadonlyArray<{ name: string; scopes: readonly TScope[] }> = [
-  { name: 'Career Website', scopes: ['vacancies:read', 'applications:write', 'locations:read', 'team:read', 'articles:read'] },
-  { name: 'Chrome Plugin', scopes: ['candidates:read', 'candidates:write', 'team:read'] },
+/** Scope sets (and key kinds) for the kinds of client most tenants run. */
+export const SCOPE_PRESETS: ReadonlyArray<{ name: string; kind: TKeyKind; scopes: readonly TScope[] }> = [
+  { name: 'Career Website', kind: 'secret', scopes: ['vacancies:read', 'applications:write', 'locations:read', 'team:read', 'articles:read'] },
+  { name: 'Career website (browser)', kind: 'publishable', scopes: [...PUBLISHABLE_SCOPES] },
+  { name: 'Chrome Plugin', kind: 'secret', scopes: ['candidates:read', 'candidates:write', 'team:read'] },
 ];

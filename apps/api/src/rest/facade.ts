@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import {
   AppError,
   appRouter,
+  corsAllowed,
   createCallerFactory,
   createContext,
   listProcedures,
@@ -35,6 +36,39 @@ export function restRoutes(): TRoute[] {
   // Literal segments win over parameters: /vacancies/facets before /vacancies/:slug.
   const weight = (path: string) => path.split('/').map((segment) => (segment.startsWith(':') ? '1' : '0')).join('');
   return routes.sort((a, b) => weight(a.path).localeCompare(weight(b.path)) || b.path.length - a.path.length);
+}
+
+/** Headers a browser script may read from an answer to a publishable key (CONTRACT "Career sites in the browser"). */
+export const CORS_EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id';
+export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/** CORS headers of an actual answer to a publishable key's allowed origin (errors included, so the browser reads them). */
+function corsHeaders(origin: string): Record<string, string> {
+  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS };
+}
+
+/**
+ * Answers a CORS preflight on any /v1 path. A preflight carries no key, so it is answered for every origin (echoed,
+ * never `*`): the actual request is what checks the key's origins, and only its answer lets the browser read anything.
+ * An OPTIONS without `Origin` is not a browser's preflight: passed on (405 like any unsupported method).
+ */
+export function corsPreflight(): express.RequestHandler {
+  return (req, res, next) => {
+    const origin = req.get('origin');
+    if (req.method !== 'OPTIONS' || !origin) return next();
+    res.locals.route = 'preflight';
+    res
+      .status(204)
+      .set({
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
+        'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
+        'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+        Vary: 'Origin',
+      })
+      .end();
+  };
 }
 
 function sendError(res: Response, error: AppError, headers: Record<string, string> = {}): void {
@@ -80,9 +114,16 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
       const finished = services.beginRequest();
       let releaseBody: (() => void) | undefined;
       try {
-        const verifiedKey = requireActiveKey(await services.keys.verify(req.get('authorization')));
-        res.locals.tenant = verifiedKey.tenant.slug;
-        res.locals.apiKeyId = verifiedKey.apiKey.id;
+        const origin = req.get('origin');
+        const verification = await services.keys.verify(req.get('authorization'));
+        // Before any check that may refuse it: a browser on an allowed origin reads a 403/404/422/429 too.
+        // An unknown key gets none (nothing says which origins it would allow); a secret key never does.
+        if (origin && corsAllowed(verification, origin)) Object.assign(responseHeaders, corsHeaders(origin));
+        if (verification.ok) {
+          res.locals.tenant = verification.tenant.slug;
+          res.locals.apiKeyId = verification.apiKey.id;
+        }
+        const verifiedKey = requireActiveKey(verification, origin);
 
         let input: unknown;
         if (route.method === 'post') {
@@ -98,6 +139,8 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
           log: req.log,
           authorization: req.get('authorization'),
           verifiedKey,
+          origin,
+          clientIp: req.ip,
           url: publicUrlOf(req, options.publicUrl),
           idempotencyKey: req.get('idempotency-key'),
         });

@@ -3,7 +3,7 @@
  *
  *   careers migrate
  *   careers import FILE
- *   careers keys create --tenant SLUG --name NAME --scopes a,b [--json]
+ *   careers keys create --tenant SLUG --name NAME --scopes a,b [--publishable --origins https://a.example] [--json]
  *   careers keys list --tenant SLUG [--json]
  *   careers keys revoke ID
  *   careers webhooks create --tenant SLUG --url URL --events type,type
@@ -42,6 +42,9 @@ Commands:
   import FILE                               load a tenant document (JSON) into DATABASE_URL; idempotent
   keys create --tenant SLUG --name NAME --scopes a,b [--json]
                                             create an API key; prints the key once
+              [--publishable --origins https://a.example,https://b.example]
+                                            a publishable key (pk_live_…) for a career site in the browser: only
+                                            public scopes and applications:write, honoured from these origins only
   keys list --tenant SLUG [--json]          list a tenant's API keys (never the keys themselves)
   keys revoke ID                            revoke an API key
   webhooks create --tenant SLUG --url URL --events type,type
@@ -177,6 +180,8 @@ function keyRow(key: TApiKeyDto): string[] {
     key.name,
     `${key.start}…`,
     key.scopes.length > 0 ? key.scopes.join(',') : '(none)',
+    key.kind,
+    key.origins?.join(',') ?? '-',
     key.created_at,
     key.last_used_at ?? '-',
     key.revoked_at ?? '-',
@@ -189,24 +194,37 @@ async function keys(args: string[], io: TOutput): Promise<void> {
     case 'create': {
       const { values } = parseArgs({
         args: rest,
-        options: { tenant: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, json: { type: 'boolean' } },
+        options: {
+          tenant: { type: 'string' },
+          name: { type: 'string' },
+          scopes: { type: 'string' },
+          publishable: { type: 'boolean' },
+          origins: { type: 'string' },
+          json: { type: 'boolean' },
+        },
       });
       if (!values.tenant) throw usageError('keys create needs --tenant SLUG');
       if (values.name === undefined || values.name.trim() === '') throw usageError('keys create needs --name NAME');
       if (values.scopes === undefined) throw usageError("keys create needs --scopes a,b (--scopes '' for a key that can only call /health)");
+      if (values.publishable && values.origins === undefined) throw usageError('keys create --publishable needs --origins https://a.example[,https://b.example]');
+      if (!values.publishable && values.origins !== undefined) throw usageError('--origins is only for a publishable key (--publishable)');
       const scopes = parseScopes(values.scopes);
+      const kind = values.publishable ? ('publishable' as const) : ('secret' as const);
+      // The service validates and normalises them (the same rules as the dashboard).
+      const origins = values.origins === undefined ? null : values.origins.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0);
       const tenantSlug = values.tenant;
       const name = values.name;
       const { createApiKey } = await lazy.keys();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenantSlug);
-        const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name, scopes });
+        const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name, scopes, kind, origins });
         if (values.json) {
           io.out(JSON.stringify({ ...apiKey, tenant: tenantSlug, key: plaintext }));
           return;
         }
         io.out(`Created API key ${apiKey.id} "${apiKey.name}" for tenant ${tenantSlug}`);
         io.out(`scopes: ${apiKey.scopes.length > 0 ? apiKey.scopes.join(', ') : '(none: /health only)'}`);
+        if (apiKey.origins) io.out(`publishable; allowed origins: ${apiKey.origins.join(', ')}`);
         io.out('key (shown only this once; store it now):');
         io.out(plaintext);
       });
@@ -222,7 +240,7 @@ async function keys(args: string[], io: TOutput): Promise<void> {
         const list = await listApiKeys(orm.em.fork(), tenantId);
         if (values.json) io.out(JSON.stringify(list));
         else if (list.length === 0) io.out(`Tenant ${tenantSlug} has no API keys.`);
-        else io.out(table([['ID', 'NAME', 'START', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED'], ...list.map(keyRow)]));
+        else io.out(table([['ID', 'NAME', 'START', 'SCOPES', 'KIND', 'ORIGINS', 'CREATED', 'LAST USED', 'REVOKED'], ...list.map(keyRow)]));
       });
       return;
     }

@@ -1,7 +1,8 @@
 /**
  * `pnpm start`: everything for a first look. With DATABASE_URL unset it runs an embedded PostgreSQL
  * with its data under .data/ (kept between runs), applies migrations, loads the demo tenants into an
- * empty database, then runs the API, the worker and the admin as child processes. Ctrl-C (or SIGTERM)
+ * empty database, then runs the API, the worker, the admin and the example career site (with the demo publishable
+ * key, allowed for the site's address) as child processes. Ctrl-C (or SIGTERM)
  * stops them gracefully, then PostgreSQL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,11 +18,15 @@ import { coreEnv } from '../env.ts';
 import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from '../lib/boot.ts';
 import { importTenantDocument } from '../modules/tenants/import/tenant-import.service.ts';
 import { buildDemoDocument, DEMO_ADMIN, DEMO_API_KEY } from '../demo/demo-tenant.ts';
+import { DEMO_PUBLISHABLE_KEY, ensureDemoSiteKey } from '../demo/demo-site-key.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const env = coreEnv();
 const apiPort = Number(process.env.PORT ?? 3000);
 const adminPort = Number(process.env.ADMIN_PORT ?? 3001);
+const careerSitePort = Number(process.env.CAREER_SITE_PORT ?? 3002);
+// The example career site calls the API from the browser with a publishable key allowed for exactly this origin.
+const careerSiteUrl = `http://127.0.0.1:${careerSitePort}`;
 
 let database: TEmbeddedPostgres | undefined;
 let databaseUrl = env.DATABASE_URL;
@@ -41,6 +46,7 @@ if (Number(tenants.n) === 0) {
   await importTenantDocument(orm, buildDemoDocument());
   seeded = true;
 }
+const careerSiteKey = await ensureDemoSiteKey(orm, careerSiteUrl);
 await orm.close();
 
 const children = new Map<string, ChildProcess>();
@@ -91,6 +97,13 @@ run('worker', 'apps/worker/src/main.ts', {}, WORKER_NODE_FLAGS);
 run('admin', 'apps/admin/src/server/main.ts', { ADMIN_PORT: String(adminPort) });
 
 const apiBase = `http://127.0.0.1:${apiPort}/v1`;
+if (careerSiteKey) {
+  run('career-site', 'examples/career-site/scripts/serve.ts', {
+    CAREER_SITE_PORT: String(careerSitePort),
+    CAREERS_API_URL: apiBase,
+    CAREERS_KEY: DEMO_PUBLISHABLE_KEY,
+  });
+}
 for (let attempt = 0; attempt < 100 && !stopping; attempt++) {
   try {
     if ((await fetch(`${apiBase}/livez`)).ok) break;
@@ -107,6 +120,7 @@ if (!stopping) {
       `  API base URL:   ${apiBase}   (docs: ${apiBase}/docs)`,
       seeded || !env.DATABASE_URL ? `  Demo API key:   ${DEMO_API_KEY}   (every scope, tenant "acme")` : '',
       `  Admin:          http://127.0.0.1:${adminPort}   sign in as ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
+      careerSiteKey ? `  Career site:    ${careerSiteUrl}   (example site in the browser, publishable key ${DEMO_PUBLISHABLE_KEY})` : '',
       `  Try:            curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${apiBase}/vacancies`,
       '  Ctrl-C stops everything.',
       '',

@@ -5,6 +5,7 @@
 export const APP_ERROR_STATUS = {
   UNAUTHENTICATED: 401,
   API_ACCESS_DISABLED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
   INSUFFICIENT_SCOPE: 403,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -29,6 +30,7 @@ export type TFieldErrors = Record<string, string[]>;
 const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
   UNAUTHENTICATED: 'Unauthenticated.',
   API_ACCESS_DISABLED: 'API access is not enabled for this tenant.',
+  ORIGIN_NOT_ALLOWED: 'This origin is not allowed for this key.',
   INSUFFICIENT_SCOPE: 'This API key does not have the required scope.',
   FORBIDDEN: 'This action is unauthorized.',
   NOT_FOUND: 'Resource not found.',
@@ -51,7 +53,7 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
 export const RETRY_AFTER_SECONDS: Partial<Record<TAppErrorCode, number>> = { SERVER_BUSY: 2 };
 
 /** Codes whose public body carries the machine-readable `error` field. */
-const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED', 'CURSOR_EXPIRED']);
+const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['ORIGIN_NOT_ALLOWED', 'INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED', 'CURSOR_EXPIRED']);
 
 export type TErrorBody = {
   message: string;

@@ -14,6 +14,10 @@ export type TContext = {
   requestId: string;
   /** The Authorization header as received. */
   authorization?: string;
+  /** The request's `Origin` header (a publishable key is only honoured from its allowed origins). */
+  origin?: string;
+  /** The client's address (express req.ip, honouring TRUST_PROXY): publishable keys' writes are limited per address. */
+  clientIp?: string;
   /** Set when the transport already verified the key (the REST facade does it before reading a body). */
   verifiedKey?: TKeyVerification;
   /** Admin dashboard session, when signed in. */

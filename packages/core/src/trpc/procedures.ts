@@ -10,17 +10,20 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 
 /**
  * API-key procedures. The checks run in CONTRACT's order before input validation:
- * authentication (401) → tenant API access (403) → scope (403) → rate limit (429), with the scope and the
+ * authentication (401) → tenant API access (403) → allowed origin of a publishable key (403) → scope (403) →
+ * rate limit (429, for a publishable key's writes also per client address), with the scope and the
  * rate-limited operation the procedure's meta declares (the same meta documents them).
  * The narrowed context carries the tenant and a Kysely that only sees that tenant's rows.
  */
 const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
   const scope = meta?.scope;
   const rateLimit = meta?.rateLimit;
-  const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)));
+  const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)), ctx.origin);
   if (scope && !hasScope(apiKey.scopes, scope)) throw AppError.insufficientScope(scope);
   if (rateLimit) {
-    const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit);
+    // A publishable key is public (it sits in a web page): its writes count per client address as well.
+    const clientAddress = apiKey.kind === 'publishable' ? ctx.clientIp : undefined;
+    const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit, { clientAddress });
     ctx.response.headers['X-RateLimit-Limit'] = String(state.limit);
     ctx.response.headers['X-RateLimit-Remaining'] = String(state.remaining);
     if (state.exceeded) {

@@ -8,10 +8,12 @@ import { articlesRouter } from '../modules/articles/articles.router.ts';
 import { candidatesRouter } from '../modules/candidates/candidates.router.ts';
 import { applicationsRouter } from '../modules/applications/applications.router.ts';
 import { eventsRouter } from '../modules/events/events.router.ts';
+import { apiKeysRouter } from '../modules/api-keys/api-keys.router.ts';
 
 /** Every procedure of the product: served as REST (those with openapi meta) and over tRPC (admin). */
 export const appRouter = router({
   health: healthRouter,
+  apiKeys: apiKeysRouter,
   vacancies: vacanciesRouter,
   admin: adminRouter,
   locations: locationsRouter,

@@ -69,6 +69,7 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
+                  <th scope="col">Kind</th>
                   <th scope="col">Scopes</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
@@ -86,6 +87,18 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
                     </th>
                     <td>
                       <code className="key-start">{key.start}…</code>
+                    </td>
+                    <td>
+                      {key.kind === 'publishable' ? 'Publishable' : 'Secret'}
+                      {key.origins && (
+                        <ul className="chips" aria-label={`Allowed origins of ${key.name}`}>
+                          {key.origins.map((origin) => (
+                            <li key={origin} className="chip mono">
+                              {origin}
+                            </li>
+                          ))}
+                        </ul>
+                      )}
                     </td>
                     <td>
                       <ul className="chips" aria-label={`Scopes of ${key.name}`}>

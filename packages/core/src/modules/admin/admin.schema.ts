@@ -19,7 +19,11 @@ export const ZAdminApiKey = z.object({
   name: z.string(),
   /** The first characters of the key, to recognise it; the rest is never stored. */
   start: z.string(),
+  /** `secret` (server to server) or `publishable` (a career site in the browser). */
+  kind: z.enum(['secret', 'publishable']),
   scopes: z.array(z.string()),
+  /** Allowed origins of a publishable key; null for a secret key. */
+  origins: z.array(z.string()).nullable(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),

@@ -2,6 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 export const API_KEY_PREFIX = 'ck_live_';
+/** Publishable keys (career sites in the browser): `pk_live_`, or `pk_test_` for a test site. */
+export const PUBLISHABLE_KEY_PREFIXES = { live: 'pk_live_', test: 'pk_test_' } as const;
+export const API_KEY_KINDS = ['secret', 'publishable'] as const;
+export type TApiKeyKind = (typeof API_KEY_KINDS)[number];
 /** Characters of the key kept for display ("ck_live_AbCd…"). */
 const DISPLAY_LENGTH = 12;
 
@@ -14,9 +18,10 @@ export function displayStart(key: string): string {
   return key.slice(0, DISPLAY_LENGTH);
 }
 
-/** A new key: prefix + 192 random bits, base64url. */
-export function generateApiKey(): string {
-  return API_KEY_PREFIX + randomBytes(24).toString('base64url');
+/** A new key: prefix + 192 random bits, base64url. A publishable key is `pk_live_…` (or `pk_test_…`). */
+export function generateApiKey(kind: TApiKeyKind = 'secret', mode: keyof typeof PUBLISHABLE_KEY_PREFIXES = 'live'): string {
+  const prefix = kind === 'publishable' ? PUBLISHABLE_KEY_PREFIXES[mode] : API_KEY_PREFIX;
+  return prefix + randomBytes(24).toString('base64url');
 }
 
 /**

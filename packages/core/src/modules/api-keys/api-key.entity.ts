@@ -13,6 +13,10 @@ export const ApiKeySchema = defineEntity({
     /** First characters of the key, shown to administrators to recognise it. */
     start: p.string().length(20),
     scopes: p.array().default([]),
+    /** `secret` (server to server) or `publishable` (a career site in the browser, bound to `origins`). */
+    kind: p.string().length(20).default('secret'),
+    /** Allowed origins of a publishable key (`https://host[:port]`, lower-case); null for a secret key. */
+    origins: p.array().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),

@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { kyselyOf } from '../../db/kysely.ts';
-import { couldBeApiKey, hashApiKey } from './api-key.crypto.ts';
+import { couldBeApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
+import { isOriginAllowed } from './api-key.origins.ts';
 import { AppError } from '../../lib/errors.ts';
 
 export type TTenantContext = {
@@ -15,7 +16,17 @@ export type TTenantContext = {
   domains: string[];
 };
 
-export type TAuthenticatedKey = { id: number; name: string; scopes: string[] };
+export type TAuthenticatedKey = {
+  id: number;
+  name: string;
+  kind: TApiKeyKind;
+  /** First characters of the key (what administrators see). */
+  start: string;
+  scopes: string[];
+  /** Allowed origins of a publishable key; null for a secret key. */
+  origins: string[] | null;
+  createdAt: Date;
+};
 
 export type TKeyVerification =
   | { ok: true; apiKey: TAuthenticatedKey; tenant: TTenantContext }
@@ -198,6 +209,10 @@ export class ApiKeyVerifier {
         'k.id as key_id',
         'k.name as key_name',
         'k.scopes',
+        'k.kind',
+        'k.start',
+        'k.origins',
+        'k.created_at',
         'k.revoked_at',
         't.id as tenant_id',
         't.slug',
@@ -214,7 +229,15 @@ export class ApiKeyVerifier {
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     return {
       ok: true,
-      apiKey: { id: row.key_id, name: row.key_name, scopes: row.scopes },
+      apiKey: {
+        id: row.key_id,
+        name: row.key_name,
+        kind: row.kind === 'publishable' ? 'publishable' : 'secret',
+        start: row.start,
+        scopes: row.scopes,
+        origins: row.origins ?? null,
+        createdAt: new Date(row.created_at),
+      },
       tenant: {
         id: row.tenant_id,
         slug: row.slug,
@@ -231,12 +254,20 @@ export class ApiKeyVerifier {
 
 type TActiveKey = Extract<TKeyVerification, { ok: true }>;
 
+/** Whether the browser may read the answers to this key from this origin (a publishable key and an allowed origin). */
+export function corsAllowed(verification: TKeyVerification, origin: string | undefined): boolean {
+  return verification.ok && verification.apiKey.kind === 'publishable' && isOriginAllowed(verification.apiKey.origins, origin);
+}
+
 /**
- * The first two checks of every API-key request, in CONTRACT's order: a valid key (401), then a tenant with
- * API access (403). Shared by the REST facade (which runs them before reading a body) and the procedures.
+ * The first checks of every API-key request, in CONTRACT's order: a valid key (401), a tenant with API access (403),
+ * then for a publishable key an allowed `Origin` (403 ORIGIN_NOT_ALLOWED; a publishable key is public, so a request
+ * without an allowed origin is refused). Shared by the REST facade (which runs them before reading a body) and the
+ * procedures.
  */
-export function requireActiveKey(verification: TKeyVerification): TActiveKey {
+export function requireActiveKey(verification: TKeyVerification, origin: string | undefined): TActiveKey {
   if (!verification.ok) throw new AppError('UNAUTHENTICATED');
   if (!verification.tenant.apiEnabled) throw new AppError('API_ACCESS_DISABLED');
+  if (verification.apiKey.kind === 'publishable' && !isOriginAllowed(verification.apiKey.origins, origin)) throw new AppError('ORIGIN_NOT_ALLOWED');
   return verification;
 }

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
+import { clientAddressGroup } from './client-address.ts';
 
 /** Limits per API key and operation (SPEC.md "Limits"): requests per fixed 60-second window. */
 export const RATE_LIMITS = {
@@ -55,31 +57,132 @@ export function sweepOnNextCount(): void {
 }
 
 /**
- * Counts one request in the key's current window, atomically in PostgreSQL (one upsert), so the
- * limit holds across any number of API processes. The window starts with its first request.
+ * Operations a publishable key's writes are also limited on per client address (CONTRACT "Career sites in the
+ * browser"): a career site's key is public, so one visitor must not spend the whole site's budget.
  */
-export async function hitRateLimit(em: EntityManager, apiKeyId: number, operation: TRateLimitedOperation): Promise<TRateLimitState> {
-  const { limit, windowSeconds } = RATE_LIMITS[operation];
-  await sweepExpiredWindowsNowAndThen(em);
-  // One clock reading per statement (statement_timestamp), so "window over?" is decided once and the
-  // window start and the hit count can never disagree.
-  const rows = await em.execute<{ hits: number; reset_at: number; now: number }[]>(
-    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, statement_timestamp(), 1)
+export const ADDRESS_RATE_LIMITS: Partial<Record<TRateLimitedOperation, { limit: number; windowSeconds: number }>> = {
+  'applications.create': { limit: 10, windowSeconds: 60 },
+  'candidates.create': { limit: 10, windowSeconds: 60 },
+};
+
+function keyBucket(apiKeyId: number, operation: TRateLimitedOperation): string {
+  return `${apiKeyId}:${operation}`;
+}
+
+/** Stored hashed, like the sign-in buckets: the rate-limit table holds no client addresses. */
+function addressBucket(apiKeyId: number, operation: TRateLimitedOperation, clientAddress: string): string {
+  const group = createHash('sha256').update(clientAddressGroup(clientAddress), 'utf8').digest('hex');
+  return `${apiKeyId}:${operation}:address:${group}`;
+}
+
+type TBucket = { bucket: string; limit: number; windowSeconds: number };
+
+/** The buckets one request counts against: the key's, and for a publishable key's write also its address's. */
+function bucketsOf(apiKeyId: number, operation: TRateLimitedOperation, clientAddress: string | undefined): TBucket[] {
+  const buckets: TBucket[] = [{ bucket: keyBucket(apiKeyId, operation), ...RATE_LIMITS[operation] }];
+  const perAddress = ADDRESS_RATE_LIMITS[operation];
+  if (clientAddress !== undefined && perAddress) buckets.push({ bucket: addressBucket(apiKeyId, operation, clientAddress), ...perAddress });
+  return buckets;
+}
+
+type TWindowRow = { bucket: string; hits: number; reset_at: number; now: number };
+
+/** One state from several windows: the tighter one (fewest remaining; when over, the one that frees last). */
+function tighter(buckets: TBucket[], rows: TWindowRow[]): TRateLimitState {
+  const states = buckets.flatMap(({ bucket, limit, windowSeconds }) => {
+    const row = rows.find((candidate) => candidate.bucket === bucket);
+    if (!row) return [];
+    const hits = Number(row.hits);
+    return [
+      {
+        limit,
+        remaining: Math.max(0, limit - hits),
+        resetAt: Math.ceil(row.reset_at),
+        retryAfter: Math.min(windowSeconds, Math.max(1, Math.ceil(row.reset_at - row.now))),
+        exceeded: hits > limit,
+      },
+    ];
+  });
+  const over = states.filter((state) => state.exceeded);
+  const pool = over.length > 0 ? over : states;
+  if (pool.length === 0) throw new Error('rate limit upsert returned no row');
+  return pool.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt > a.resetAt) ? b : a));
+}
+
+/**
+ * Counts one hit in a window (`source` yields the new row, or none). One clock reading per statement
+ * (statement_timestamp), so "window over?" is decided once and the window start and the hit count never disagree.
+ */
+function upsertWindow(source: string, windowSeconds: number): { sql: string; params: unknown[] } {
+  return {
+    sql: `insert into rate_limit_windows as w (bucket, window_start, hits) ${source}
      on conflict (bucket) do update set
        window_start = case when w.window_start <= statement_timestamp() - make_interval(secs => ?) then statement_timestamp() else w.window_start end,
        hits = case when w.window_start <= statement_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end
-     returning w.hits, extract(epoch from w.window_start)::float8 + ? as reset_at, extract(epoch from statement_timestamp())::float8 as now`,
-    [`${apiKeyId}:${operation}`, windowSeconds, windowSeconds, windowSeconds],
-  );
-  const row = rows[0];
-  if (!row) throw new Error('rate limit upsert returned no row');
-  const hits = Number(row.hits);
-  const retryAfter = Math.min(windowSeconds, Math.max(1, Math.ceil(row.reset_at - row.now)));
-  return {
-    limit,
-    remaining: Math.max(0, limit - hits),
-    resetAt: Math.ceil(row.reset_at),
-    retryAfter,
-    exceeded: hits > limit,
+     returning w.bucket, w.hits, extract(epoch from w.window_start)::float8 + ? as reset_at, extract(epoch from statement_timestamp())::float8 as now`,
+    params: [windowSeconds, windowSeconds, windowSeconds],
   };
+}
+
+export type TRateLimitOptions = {
+  /** A publishable key's client address (express req.ip): its writes count per address as well. */
+  clientAddress?: string;
+};
+
+/**
+ * Counts one request in the key's current window (and, with `clientAddress`, first in the window of that address and
+ * key), atomically in PostgreSQL (one statement), so the limits hold across any number of API processes. A window
+ * starts with its first request. The answer is the tighter of the windows.
+ */
+export async function hitRateLimit(
+  em: EntityManager,
+  apiKeyId: number,
+  operation: TRateLimitedOperation,
+  options: TRateLimitOptions = {},
+): Promise<TRateLimitState> {
+  const buckets = bucketsOf(apiKeyId, operation, options.clientAddress);
+  await sweepExpiredWindowsNowAndThen(em);
+  const [key, address] = buckets as [TBucket, TBucket | undefined];
+  if (!address) {
+    const upsert = upsertWindow('values (?, statement_timestamp(), 1)', key.windowSeconds);
+    return tighter(buckets, await em.execute<TWindowRow[]>(upsert.sql, [key.bucket, ...upsert.params]));
+  }
+  // The address first, and the key only when the address is within its budget: one visitor hammering a career
+  // site's key spends its own budget, not the whole site's. Always address then key, so no two requests deadlock.
+  const first = upsertWindow('values (?, statement_timestamp(), 1)', address.windowSeconds);
+  const second = upsertWindow('select ?, statement_timestamp(), 1 where (select hits from address) <= ?', key.windowSeconds);
+  const rows = await em.execute<TWindowRow[]>(
+    `with address as (${first.sql}), key as (${second.sql})
+     select bucket, hits, reset_at, now from address union all select bucket, hits, reset_at, now from key`,
+    [address.bucket, ...first.params, key.bucket, address.limit, ...second.params],
+  );
+  return tighter(buckets, rows);
+}
+
+/**
+ * The state of the windows a request would count against, without counting it (GET /me): a window that has not
+ * started or is over has its whole budget, resetting one window length from now.
+ */
+export async function readRateLimit(
+  em: EntityManager,
+  apiKeyId: number,
+  operation: TRateLimitedOperation,
+  options: TRateLimitOptions = {},
+): Promise<Omit<TRateLimitState, 'exceeded' | 'retryAfter'>> {
+  const buckets = bucketsOf(apiKeyId, operation, options.clientAddress);
+  const found = await em.execute<{ bucket: string; hits: number; start: number; now: number }[]>(
+    `select bucket, hits, extract(epoch from window_start)::float8 as start, extract(epoch from statement_timestamp())::float8 as now
+     from rate_limit_windows where bucket in (${buckets.map(() => '?').join(', ')})`,
+    buckets.map(({ bucket }) => bucket),
+  );
+  const now = found[0]?.now ?? Date.now() / 1000;
+  const rows: TWindowRow[] = buckets.map(({ bucket, windowSeconds }) => {
+    const row = found.find((candidate) => candidate.bucket === bucket);
+    const running = row !== undefined && Number(row.start) + windowSeconds > now;
+    return running
+      ? { bucket, hits: Number(row.hits), reset_at: Number(row.start) + windowSeconds, now }
+      : { bucket, hits: 0, reset_at: now + windowSeconds, now };
+  });
+  const { limit, remaining, resetAt } = tighter(buckets, rows);
+  return { limit, remaining, resetAt };
 }

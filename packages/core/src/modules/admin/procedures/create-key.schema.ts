@@ -10,6 +10,10 @@ export const ZCreateKeyInput = z.object({
     .array(ZScope)
     .max(SCOPES.length * 2)
     .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope))),
+  /** A publishable key (pk_live_…) for a career site in the browser: public scopes only, bound to `origins`. */
+  kind: z.enum(['secret', 'publishable']).default('secret'),
+  /** Allowed origins of a publishable key (checked and normalised by the service, like the CLI's). */
+  origins: z.array(zString().max(300)).max(100).optional(),
 });
 export type TCreateKeyInput = z.input<typeof ZCreateKeyInput>;
 

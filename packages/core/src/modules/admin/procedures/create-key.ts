@@ -6,7 +6,13 @@ export const createKeyProcedure = adminProcedure
   .input(ZCreateKeyInput)
   .output(ZCreateKeyOutput)
   .mutation(async ({ ctx, input }) => {
-    const { apiKey, plaintext } = await createApiKey(ctx.em, { tenantId: ctx.tenantId, name: input.name, scopes: input.scopes });
-    ctx.log.info({ api_key_id: apiKey.id, scopes: apiKey.scopes }, 'API key created');
+    const { apiKey, plaintext } = await createApiKey(ctx.em, {
+      tenantId: ctx.tenantId,
+      name: input.name,
+      scopes: input.scopes,
+      kind: input.kind,
+      origins: input.origins ?? null,
+    });
+    ctx.log.info({ api_key_id: apiKey.id, kind: apiKey.kind, scopes: apiKey.scopes, origins: apiKey.origins }, 'API key created');
     return { key: apiKey, plaintext };
   });
