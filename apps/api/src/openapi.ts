@@ -420,7 +420,7 @@ const DOCUMENT_DESCRIPTION = [
   'Per-tenant API for career websites: published vacancies with facets, locations, team members, articles, applications and candidates. ' +
     'Every request carries `Authorization: Bearer <API key>`; each operation names the scope its key needs.',
   'Checks run in this order: route (an unknown path is 404 `NotFoundError` even without a key; a known path with another method is 405 ' +
-    '`MethodNotAllowedError` with an `Allow` header) → authentication (401) → tenant API access (403) → body syntax and size (400/413) → scope (403) → ' +
+    '`MethodNotAllowedError` with an `Allow` header) → authentication (401) → tenant API access (403) → allowed origin of a publishable key (403 `ORIGIN_NOT_ALLOWED`) → body syntax and size (400/413) → scope (403) → ' +
     'rate limit (429) → validation (422) → existence and business rules (404/400).',
   'Request bodies (extension, `x-body-limits`): JSON up to 40 MiB, checked while it arrives and parsed only after the scope and rate-limit checks. ' +
     `A compressed body (\`Content-Encoding\` other than \`identity\`) is 415, more than ${MAX_JSON_VALUES} JSON values 413, nesting deeper than ${MAX_JSON_DEPTH} levels 422 \`errors.body\` ` +
