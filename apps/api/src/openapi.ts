@@ -148,6 +148,23 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   'x-extension': true,
 };
 
+/** CORS headers of an answer to a publishable key from one of its allowed origins (never to a secret key). */
+const CORS_RESPONSE_HEADERS: TJson = {
+  'Access-Control-Allow-Origin': {
+    description: '(extension) With a publishable key from one of its allowed origins: that origin. Never `*`, never with a secret key.',
+    required: false,
+    schema: { type: 'string' },
+    'x-extension': true,
+  },
+  'Access-Control-Expose-Headers': {
+    description: '(extension) With `Access-Control-Allow-Origin`: the headers a script may read',
+    required: false,
+    schema: { type: 'string', const: CORS_EXPOSED_HEADERS },
+    'x-extension': true,
+  },
+  Vary: { description: '(extension) `Origin`, with `Access-Control-Allow-Origin`', required: false, schema: { type: 'string', const: 'Origin' }, 'x-extension': true },
+};
+
 function jsonResponse(description: string, schema: TJson, headers: TJson = {}): TJson {
   return { description, headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...headers }, content: { 'application/json': { schema } } };
 }
@@ -420,7 +437,7 @@ const DOCUMENT_DESCRIPTION = [
   'Per-tenant API for career websites: published vacancies with facets, locations, team members, articles, applications and candidates. ' +
     'Every request carries `Authorization: Bearer <API key>`; each operation names the scope its key needs.',
   'Checks run in this order: route (an unknown path is 404 `NotFoundError` even without a key; a known path with another method is 405 ' +
-    '`MethodNotAllowedError` with an `Allow` header) → authentication (401) → tenant API access (403) → body syntax and size (400/413) → scope (403) → ' +
+    '`MethodNotAllowedError` with an `Allow` header) → authentication (401) → tenant API access (403) → allowed origin of a publishable key (403 `ORIGIN_NOT_ALLOWED`) → body syntax and size (400/413) → scope (403) → ' +
     'rate limit (429) → validation (422) → existence and business rules (404/400).',
   'Request bodies (extension, `x-body-limits`): JSON up to 40 MiB, checked while it arrives and parsed only after the scope and rate-limit checks. ' +
     `A compressed body (\`Content-Encoding\` other than \`identity\`) is 415, more than ${MAX_JSON_VALUES} JSON values 413, nesting deeper than ${MAX_JSON_DEPTH} levels 422 \`errors.body\` ` +
@@ -486,6 +503,10 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
       const hasInput = method === 'post' || (op.parameters as TJson[]).some((parameter) => parameter.in === 'query');
       const hasNotFound = path.includes('{') || (meta.errorStatuses ?? []).includes(404);
       op.responses = apiResponses(method, key, op, meta, hasInput, hasNotFound);
+      // Every answer after authentication (not a 401: an unknown key allows no origin) to a publishable key's origin.
+      for (const [status, response] of Object.entries(op.responses as TJson)) {
+        if (status !== '401') (response as TJson).headers = { ...(response as TJson).headers, ...CORS_RESPONSE_HEADERS };
+      }
       op.description = operationDescription(op, meta, isExtension);
       // A publishable key can call what needs no scope or a public one; never the candidates:* operations.
       op.security = !meta.scope || isPublishableScope(meta.scope) ? [{ bearerAuth: [] }, { publishableKey: [] }] : [{ bearerAuth: [] }];

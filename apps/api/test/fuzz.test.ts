@@ -671,6 +671,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
 
   const GET_OPERATIONS = [
     'get /health',
+    'get /me',
     'get /vacancies',
     'get /vacancies/facets',
     'get /vacancies/{slug}',

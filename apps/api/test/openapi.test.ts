@@ -113,6 +113,10 @@ describe('the OpenAPI document', () => {
         const idempotencyKey = operation.parameters.find((parameter: TJson) => parameter.name === 'Idempotency-Key');
         expect(idempotencyKey?.['x-extension'], where).toBe(true);
       }
+      // CORS headers (publishable keys) may come with every answer but a 401 (an unknown key allows no origin).
+      for (const [status, response] of Object.entries(operation.responses as TJson)) {
+        expect(Boolean(response.headers?.['Access-Control-Allow-Origin']), `${where} ${status}`).toBe(status !== '401');
+      }
       if (meta.rateLimit) {
         expect(Object.keys(operation.responses['429'].headers), where).toEqual(
           expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
@@ -120,7 +124,8 @@ describe('the OpenAPI document', () => {
         expect(operation.responses[String(meta.successStatus ?? 200)].headers['X-RateLimit-Remaining'].required, where).toBe(true);
       } else if (meta.expensiveRead) {
         // Shed reads say when to retry, and carry no rate-limit headers (there is no window to report).
-        expect(Object.keys(operation.responses['429'].headers).sort(), where).toEqual(['Retry-After', 'X-Request-Id']);
+        const cors = (name: string) => name.startsWith('Access-Control-') || name === 'Vary';
+        expect(Object.keys(operation.responses['429'].headers).filter((name) => !cors(name)).sort(), where).toEqual(['Retry-After', 'X-Request-Id']);
       } else {
         expect(statuses, where).not.toContain('429');
       }

@@ -18,6 +18,7 @@ const VACANCY = `job-${s}`;
 const SITE = 'https://careers.acme.example';
 const OTHER_SITE = 'https://evil.example';
 const SECRET = randomKey();
+const IMPORTED = `pk_test_${suffix()}${suffix()}${suffix()}`;
 let publishable: string;
 let publishableDisabled: string;
 let tenantId: number;
@@ -30,7 +31,11 @@ beforeAll(async () => {
   await seed(databaseUrl, {
     tenants: [
       tenant(SLUG, {
-        api_keys: [{ id: 1, name: 'server', key: SECRET, scopes: ['vacancies:read', 'applications:write', 'candidates:read'], revoked: false }],
+        api_keys: [
+          { id: 1, name: 'server', key: SECRET, scopes: ['vacancies:read', 'applications:write', 'candidates:read'], revoked: false },
+          // A publishable key may also come with the tenant document.
+          { id: 500, name: 'imported site', key: IMPORTED, scopes: ['vacancies:read'], kind: 'publishable', origins: ['HTTPS://Imported.example/'] },
+        ],
         vacancies: [vacancy(1, VACANCY)],
       }),
       tenant(`off-${s}`, { api_enabled: false, api_keys: [] }),
@@ -82,8 +87,20 @@ describe('creating publishable keys', () => {
     const rows = await orm.em.fork().execute('select kind, origins, start from api_keys where tenant_id = ? order by id', [tenantId]);
     expect(rows.map((row) => [row.kind, row.origins])).toEqual([
       ['secret', null],
+      ['publishable', ['https://imported.example']],
       ['publishable', [SITE, 'http://localhost:5173']],
     ]);
+  });
+
+  it('imports publishable keys from the tenant document (pk_test_ keys too), with the same rules', async () => {
+    const fromSite = await api.get('/me', IMPORTED, { origin: 'https://imported.example' });
+    expect(fromSite.status).toBe(200);
+    expect(fromSite.body.data.key).toMatchObject({ id: 500, kind: 'publishable', prefix: IMPORTED.slice(0, 12), origins: ['https://imported.example'] });
+    expect((await api.get('/me', IMPORTED, { origin: SITE })).status).toBe(403);
+    const refused = seed(databaseUrl, {
+      tenants: [tenant(`bad-${s}`, { api_keys: [{ id: 501, name: 'x', key: randomKey(), scopes: ['candidates:read'], kind: 'publishable', origins: ['https://a.example/x'] }] })],
+    });
+    await expect(refused).rejects.toThrow(/scopes|origins/);
   });
 
   it.each([

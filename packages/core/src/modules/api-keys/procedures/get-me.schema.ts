@@ -37,7 +37,7 @@ export const ZGetMeOutput = z.object({
     rate_limits: z.object({
       applications: ZBudget.describe('POST /applications'),
       candidates: ZBudget.describe('POST /candidates'),
-      canonical_url: ZBudget.describe('GET /vacancies/canonical-url'),
+      canonical_url: ZBudget.describe('POST /vacancies/{slug}/canonical-url'),
     }),
   }),
 });

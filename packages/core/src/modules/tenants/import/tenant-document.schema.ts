@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isKnownScope } from '../../../lib/scopes.ts';
 import { ZApiKeyPlaintext } from '../../api-keys/api-key.crypto.ts';
+import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from '../../api-keys/api-key.origins.ts';
 import { VACANCY_STATUSES } from '../../vacancies/vacancy.entity.ts';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '../../articles/article.entity.ts';
 import { CANDIDATE_STATUSES } from '../../candidates/candidate.entity.ts';
@@ -62,6 +63,29 @@ const ZApiKey = z.object({
   scopes: z.array(z.string().refine(isKnownScope, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` })),
   revoked: z.boolean().default(false),
   created_at: ZTimestamp.optional(),
+  /** A publishable key (a career site in the browser) lists its allowed origins; the same rules as `keys create`. */
+  kind: z.enum(['secret', 'publishable']).default('secret'),
+  origins: z
+    .array(
+      z.string().transform((value, ctx) => {
+        const origin = normalizeOrigin(value);
+        if (origin === null) ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://careers.example.com (scheme, host, optional port; no path)' });
+        return origin ?? value;
+      }),
+    )
+    .min(1)
+    .max(MAX_ORIGINS)
+    .transform((origins) => [...new Set(origins)])
+    .optional(),
+}).superRefine((key, ctx) => {
+  if (key.kind === 'publishable') {
+    if (!key.origins) ctx.addIssue({ code: 'custom', path: ['origins'], message: 'a publishable key needs at least one allowed origin' });
+    key.scopes.forEach((scope, i) => {
+      if (!isPublishableScope(scope)) ctx.addIssue({ code: 'custom', path: ['scopes', i], message: `a publishable key may only have the scopes ${PUBLISHABLE_SCOPES.join(', ')}` });
+    });
+  } else if (key.origins) {
+    ctx.addIssue({ code: 'custom', path: ['origins'], message: 'only a publishable key has allowed origins' });
+  }
 });
 
 const ZUser = z.object({

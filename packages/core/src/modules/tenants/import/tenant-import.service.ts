@@ -193,13 +193,15 @@ async function importTenant(db: TDb, tenant: TParsedTenant, index: number, optio
         T('key_hash', 'text'),
         T('start', 'text'),
         T('scopes', 'text[]'),
+        T('kind', 'text'),
+        T('origins', 'text[]'),
         createdAt,
         // A key revoked before keeps its revocation time; an un-revoked key is active again.
         T('revoked_at', 'timestamptz', {
           onUpdate: 'case when excluded."revoked_at" is null then null else coalesce("api_keys"."revoked_at", excluded."revoked_at") end',
         }),
       ],
-      tenant.api_keys.map((k) => [k.id, tenantId, k.name, hashApiKey(k.key), displayStart(k.key), k.scopes, k.created_at ?? null, k.revoked ? new Date().toISOString() : null]),
+      tenant.api_keys.map((k) => [k.id, tenantId, k.name, hashApiKey(k.key), displayStart(k.key), k.scopes, k.kind, k.origins ?? null, k.created_at ?? null, k.revoked ? new Date().toISOString() : null]),
       chunk,
     ),
   );
