@@ -95,6 +95,21 @@ function componentSchemas(): TJson {
     },
   };
   for (const [name, code] of Object.entries(ERROR_SCHEMAS)) schemas[name] = errorBodySchema(code);
+  const duplicate = new AppError('DUPLICATE_APPLICATION', { applicationId: 1 }).toBody();
+  schemas.DuplicateApplicationError = {
+    ...fixedBodySchema({ message: duplicate.message, error: duplicate.error! }),
+    required: ['message', 'error', 'application_id'],
+    description: '(extension) The tenant rejects duplicate applications and this vacancy already has one with this email',
+    example: duplicate,
+  };
+  schemas.DuplicateApplicationError.properties.application_id = { type: 'integer', description: 'The existing application' };
+  schemas.Valid = {
+    type: 'object',
+    required: ['message'],
+    additionalProperties: false,
+    properties: { message: { type: 'string', const: 'Valid.' } },
+    description: '(extension) The answer of `validate_only=true`: every check passed, nothing was stored',
+  };
   return schemas;
 }
 
@@ -134,6 +149,35 @@ const REPLAYED_HEADER = {
   schema: { type: 'string', const: 'true' },
   'x-extension': true,
 };
+/** Query parameters of POST operations (meta `queryParameters`); the generator would put them in the body. */
+const POST_QUERY_PARAMETERS: Record<string, TJson> = {
+  validate_only: {
+    in: 'query',
+    name: 'validate_only',
+    required: false,
+    description:
+      '(extension) `true` or `1`: run every check of a real request (authentication, scope, rate limit — it counts against it —, validation, ' +
+      'existence, business rules) and answer 200 `{"message":"Valid."}` without storing anything and without an idempotency record. ' +
+      '(`true`, `false`, `1` or `0`)',
+    schema: { type: 'string', enum: ['true', 'false', '1', '0'], default: 'false' },
+    'x-extension': true,
+  },
+};
+
+/** Moves the operation's query parameters out of the generated request body into `parameters`. */
+function moveQueryParameters(op: TJson, meta: TMeta): void {
+  const names = meta.queryParameters ?? [];
+  if (names.length === 0) return;
+  const schema = op.requestBody?.content?.['application/json']?.schema;
+  for (const name of names) {
+    if (schema?.properties) delete schema.properties[name];
+    if (Array.isArray(schema?.required)) schema.required = schema.required.filter((field: string) => field !== name);
+    const parameter = POST_QUERY_PARAMETERS[name];
+    if (!parameter) throw new Error(`no OpenAPI description of query parameter ${name}`);
+    op.parameters = [...((op.parameters as TJson[]) ?? []), parameter];
+  }
+}
+
 const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   name: 'Idempotency-Key',
@@ -199,6 +243,10 @@ function fixParameters(op: TJson, input: TJson | undefined, method: string): voi
   const parameters: TJson[] = [];
   for (const parameter of (op.parameters ?? []) as TJson[]) {
     if (parameter.in === 'header' && parameter.name === 'Idempotency-Key') continue;
+    if (parameter.in === 'query' && method === 'post') {
+      parameters.push(parameter);
+      continue;
+    }
     const field = shape[parameter.name];
     parameter.description ??= parameter.schema?.description ?? field?.description ?? PARAMETER_DESCRIPTIONS[parameter.name];
     if (parameter.in === 'path') {
@@ -268,7 +316,10 @@ function operationDescription(op: TJson, meta: TMeta, isExtension: boolean): str
 function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasInput: boolean, hasNotFound: boolean): TJson {
   const success = String(meta.successStatus ?? 200);
   const generated = op.responses?.['200'] ?? op.responses?.[success] ?? {};
-  const successSchema = generated.content?.['application/json']?.schema ?? {};
+  let successSchema = generated.content?.['application/json']?.schema ?? {};
+  // With validate_only the output is a union of the real answer and `Valid.` (200, below).
+  const dryRun = (meta.queryParameters ?? []).includes('validate_only');
+  if (dryRun) successSchema = (successSchema.anyOf ?? successSchema.oneOf)?.[0] ?? successSchema;
   addFormats(successSchema);
   const rateLimited = meta.rateLimit !== undefined;
   const successHeaders: TJson = {};
@@ -280,6 +331,12 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
   if (method === 'post') successHeaders['Idempotent-Replayed'] = REPLAYED_HEADER;
   const successText = { '200': 'Success', '201': 'Created', '202': 'Accepted for processing' }[success] ?? 'Success';
   const responses: TJson = { [success]: jsonResponse(successText, successSchema, successHeaders) };
+  if (dryRun) {
+    responses['200'] = {
+      ...jsonResponse('(extension) `validate_only=true`: every check passed; nothing was stored', ref('Valid'), successHeaders),
+      'x-extension': true,
+    };
+  }
 
   if (method === 'get') {
     responses['304'] = {
@@ -317,6 +374,16 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
     responses['413'] = jsonResponse(`Body larger than 40 MiB, or with more than ${MAX_JSON_VALUES} JSON values`, ref('PayloadTooLargeError'));
     responses['415'] = {
       ...jsonResponse('(extension) The body is compressed (`Content-Encoding` other than `identity`): send it uncompressed', ref('UnsupportedMediaTypeError')),
+      'x-extension': true,
+    };
+  }
+  if ((meta.errorStatuses ?? []).includes(409)) {
+    responses['409'] = {
+      ...jsonResponse(
+        '(extension) The tenant rejects duplicate applications (`duplicate_applications: "reject"`) and this vacancy already has an application with this email (case-insensitive)',
+        ref('DuplicateApplicationError'),
+        { ...afterLimit, ...replay },
+      ),
       'x-extension': true,
     };
   }
@@ -459,6 +526,7 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
       const { meta, input } = found;
       const op = operation as TJson;
       const isExtension = EXTENSION_OPERATIONS.has(key);
+      moveQueryParameters(op, meta);
       fixParameters(op, input, method);
       const hasInput = method === 'post' || (op.parameters as TJson[]).some((parameter) => parameter.in === 'query');
       const hasNotFound = path.includes('{') || (meta.errorStatuses ?? []).includes(404);

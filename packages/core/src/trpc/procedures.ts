@@ -41,6 +41,13 @@ const parseBodyMiddleware = middleware(async ({ getRawInput, next }) => {
   return next({ getRawInput: async () => input });
 });
 
+/** Whether a raw input asks for a dry run (`validate_only` true or 1; an invalid value is reported by validation). */
+function isValidateOnly(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const value = (raw as Record<string, unknown>).validate_only;
+  return value === true || value === 'true' || value === '1';
+}
+
 export type TApiKeyProcedureOptions = {
   /** Honour an Idempotency-Key header (extension): after the rate limit, before input validation. */
   idempotent?: boolean;
@@ -52,6 +59,8 @@ export function apiKeyProcedure(options: TApiKeyProcedureOptions = {}) {
     // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
     if (meta?.expensiveRead === 'always') return ctx.services.reads.run(ctx, () => next());
     if (!options.idempotent || ctx.idempotencyKey === undefined) return next();
+    // A dry run stores nothing, not even an idempotency record, and replays nothing.
+    if (isValidateOnly(await getRawInput())) return next();
     const outcome = await runIdempotently({
       em: ctx.em,
       apiKeyId: ctx.apiKey.id,
