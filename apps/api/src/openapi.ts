@@ -9,7 +9,7 @@ type TJson = Record<string, any>;
 type TErrorCode = ConstructorParameters<typeof AppError>[0];
 
 /** Paths of the interface that go beyond the original service (CONTRACT "(extension)"). */
-const EXTENSION_OPERATIONS = new Set(['get /candidates/{id}', 'get /candidates/processing/{processing_id}']);
+const EXTENSION_OPERATIONS = new Set(['get /candidates/{id}', 'get /candidates/processing/{processing_id}', 'get /vacancies/{slug}/application-form']);
 const EXTENSION_NOTE = 'This operation is an extension: it is not part of the original interface.';
 
 /** Business-rule errors that replace the generic body of a status for one operation. */

@@ -287,3 +287,83 @@ describe('application questions', () => {
     expect(Object.keys(hidden.body.errors).sort()).toEqual(['candidate.email', 'candidate.family_name', 'candidate.given_name']);
   });
 });
+
+describe('GET /vacancies/{slug}/application-form', () => {
+  const form = (slug: string, language?: string) =>
+    api.get(`/vacancies/${slug}/application-form${language === undefined ? '' : `?language=${language}`}`, nextKey());
+
+  it('lists the standard fields first, then the questions in their order, labelled in the language asked for', async () => {
+    const response = await form(ASKING, 'EN');
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.data.vacancy).toEqual({ id: 3, slug: ASKING });
+    const fields = response.body.data.fields;
+    expect(fields.map((f: { key: string }) => f.key)).toEqual([
+      'candidate.given_name',
+      'candidate.family_name',
+      'candidate.email',
+      'candidate.mobile_phone',
+      'candidate.fixed_phone',
+      'candidate.linkedin_url',
+      'documents.resume',
+      'documents.cover_letter',
+      'privacy_policy_accepted',
+      ...QUESTIONS.map((q) => q.key),
+    ]);
+    expect(fields.filter((f: { required: boolean }) => f.required).map((f: { key: string }) => f.key)).toEqual([
+      'candidate.given_name',
+      'candidate.family_name',
+      'candidate.email',
+      'motivation',
+      'years',
+      'relocate',
+      'languages',
+    ]);
+    expect(fields[0]).toEqual({ key: 'candidate.given_name', label: 'First name', type: 'text', required: true, max_length: 255 });
+    expect(fields[2]).toMatchObject({ key: 'candidate.email', type: 'email', label: 'Email address' });
+    expect(fields[6]).toEqual({ key: 'documents.resume', label: 'Resume', type: 'file', required: false });
+    expect(fields[9]).toEqual({ key: 'motivation', label: 'Why us?', type: 'textarea', required: true, max_length: 20 });
+    expect(fields[11]).toEqual({ key: 'years', label: 'Years of experience', type: 'number', required: true });
+    expect(fields[12]).toEqual({ key: 'relocate', label: 'Willing to relocate?', type: 'boolean', required: true });
+    expect(fields[13]).toEqual({
+      key: 'notice_period',
+      label: 'Notice period',
+      type: 'single_select',
+      required: false,
+      options: [
+        { value: 'none', label: 'None' },
+        { value: 'one_month', label: 'One month' },
+      ],
+    });
+    expect(fields[14].type).toBe('multi_select');
+  });
+
+  it('falls back to the tenant default language (nl), then to the alphabetically first label', async () => {
+    for (const language of ['nl', 'sv', undefined]) {
+      const fields = (await form(ASKING, language)).body.data.fields;
+      expect(fields[0].label, String(language)).toBe('Voornaam');
+      expect(fields[8].label).toBe('Ik ga akkoord met de privacyverklaring');
+      expect(fields[9].label).toBe('Waarom wij?');
+      expect(fields[10].label).toBe('Spitzname'); // de before fr
+      expect(fields[11].label).toBe('Years of experience'); // only en
+      expect(fields[13].options).toEqual([
+        { value: 'none', label: 'Geen' },
+        { value: 'one_month', label: 'Een maand' },
+      ]);
+    }
+    const german = (await form(ASKING, 'de')).body.data.fields;
+    expect(german.slice(0, 3).map((f: { label: string }) => f.label)).toEqual(['Vorname', 'Nachname', 'E-Mail-Adresse']);
+    for (const [language, label] of [['fr', 'Prénom'], ['es', 'Nombre'], ['pl', 'Imię']]) {
+      expect((await form(ASKING, language)).body.data.fields[0].label).toBe(label);
+    }
+  });
+
+  it('has only the standard fields without questions; 404 for an invisible vacancy; 422 for a bad language', async () => {
+    const open = await form(OPEN);
+    expect(open.body.data.fields).toHaveLength(9);
+    expect((await form(`draft-${s}`)).status).toBe(404);
+    expect((await form(`nope-${s}`)).status).toBe(404);
+    const bad = await form(ASKING, 'eng');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({ language: ['The language must be 2 characters.'] });
+  });
+});
