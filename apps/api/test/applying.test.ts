@@ -17,7 +17,7 @@ import { applicationBody, base64Of, keyRing, keys, query, suffix, tenant, vacanc
 let api: TTestApi;
 let databaseUrl: string;
 const s = suffix();
-const writers = keys(100, 60, ['applications:write', 'candidates:write', 'vacancies:read']);
+const writers = keys(100, 60, ['applications:write', 'candidates:write', 'candidates:read', 'vacancies:read', 'articles:read']);
 const nextKey = keyRing(writers);
 // Keys of their own for the tests that count a window from its start.
 const [dryKey, limitKey] = keys(200, 2, ['applications:write']).map((k) => k);
@@ -365,5 +365,40 @@ describe('GET /vacancies/{slug}/application-form', () => {
     const bad = await form(ASKING, 'eng');
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ language: ['The language must be 2 characters.'] });
+  });
+});
+
+describe('every 422 of a GET lists every invalid field, unknown ids included', () => {
+  const errorsOf = async (path: string) => {
+    const response = await api.get(path, nextKey());
+    expect(response.status, response.text).toBe(422);
+    return response.body.errors;
+  };
+
+  it('GET /vacancies: a bad per_page, an unknown location_id and unknown or malformed taxonomy ids together', async () => {
+    expect(await errorsOf('/vacancies?per_page=500&location_id=99999&job_types[]=424242&tags[]=x')).toEqual({
+      per_page: ['The per page must not be greater than 100.'],
+      location_id: ['The selected location id is invalid.'],
+      'job_types.0': ['The selected job types.0 is invalid.'],
+      'tags.0': ['The tags.0 must be an integer.'],
+    });
+    // The unknown id alone is still reported (after validation, as before).
+    expect(await errorsOf('/vacancies?location_id[]=99999')).toEqual({ 'location_id.0': ['The selected location id.0 is invalid.'] });
+  });
+
+  it('GET /vacancies/facets, GET /articles and GET /candidates likewise', async () => {
+    expect(await errorsOf('/vacancies/facets?language=eng&department_id[]=99999')).toEqual({
+      language: ['The language must be 2 characters.'],
+      'department_id.0': ['The selected department id.0 is invalid.'],
+    });
+    expect(await errorsOf('/articles?per_page=0&tags[]=99999')).toEqual({
+      per_page: ['The per page must be at least 1.'],
+      'tags.0': ['The selected tags.0 is invalid.'],
+    });
+    expect(await errorsOf('/candidates?user_id=99999&per_page=500')).toEqual({
+      per_page: ['The per page must not be greater than 100.'],
+      user_id: ['The selected user id is invalid.'],
+    });
+    expect(await errorsOf(`/candidates?user_id=${USER}&per_page=500`)).toEqual({ per_page: ['The per page must not be greater than 100.'] });
   });
 });
