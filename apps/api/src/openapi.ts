@@ -486,7 +486,7 @@ const DOCUMENT_DESCRIPTION = [
     'Every request carries `Authorization: Bearer <API key>`; each operation names the scope its key needs.',
   'Checks run in this order: route (an unknown path is 404 `NotFoundError` even without a key; a known path with another method is 405 ' +
     '`MethodNotAllowedError` with an `Allow` header) → authentication (401) → tenant API access (403) → body syntax and size (400/413) → scope (403) → ' +
-    'rate limit (429) → validation (422) → existence and business rules (404/400).',
+    'rate limit (429) → validation (422) → existence and business rules (404/400/409).',
   'Request bodies (extension, `x-body-limits`): JSON up to 40 MiB, checked while it arrives and parsed only after the scope and rate-limit checks. ' +
     `A compressed body (\`Content-Encoding\` other than \`identity\`) is 415, more than ${MAX_JSON_VALUES} JSON values 413, nesting deeper than ${MAX_JSON_DEPTH} levels 422 \`errors.body\` ` +
     '(reported in the place of validation, after the rate-limit check); a process that holds too many bodies at once answers 503 `ServerBusyError` with `Retry-After`. ' +
@@ -494,7 +494,11 @@ const DOCUMENT_DESCRIPTION = [
   'Unknown query parameters are ignored. Booleans in the query accept `true`, `false`, `1` and `0`; integers accept digits only. ' +
     'Array parameters are sent as `name[]=1&name[]=2`. A request line plus headers over 16 KiB is refused with 431 (no body) before any of this.',
   'Extensions (marked `x-extension`): the `Idempotency-Key` header, conditional GET (`ETag`/`304`), GET /candidates/{id}, ' +
-    'GET /candidates/processing/{processing_id} and the operations endpoints (/openapi.json, /docs, /livez, /readyz; Prometheus metrics are served on a separate port, METRICS_PORT).',
+    'GET /candidates/processing/{processing_id}, GET /vacancies/{slug}/application-form with `answers` on POST /applications, `validate_only` on ' +
+    'POST /applications and POST /candidates, 409 `DUPLICATE_APPLICATION` (tenant setting `duplicate_applications`) and the operations endpoints ' +
+    '(/openapi.json, /docs, /livez, /readyz; Prometheus metrics are served on a separate port, METRICS_PORT).',
+  'Every 422 lists every invalid field at once: unknown filter ids (GET) and answers checked against the named vacancy\'s questions (POST /applications) ' +
+    'are reported together with the other invalid values.',
 ].join('\n\n');
 
 /**

@@ -1,6 +1,7 @@
 import type { TDb } from '../../db/kysely.ts';
 import { AppError } from '../../lib/errors.ts';
 import { pickTranslation } from '../../lib/i18n.ts';
+import { isStorableText } from '../../lib/validation.ts';
 import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TVacancyQuestion } from './vacancy-question.ts';
 import type { TApplicationForm, TFormField } from './procedures/get-application-form.schema.ts';
@@ -94,6 +95,8 @@ function questionField(question: TVacancyQuestion, label: (names: Record<string,
  * the requested language, else the tenant's default language, else the alphabetically first one.
  */
 export async function getApplicationForm(db: TDb, tenant: { defaultLanguage: string }, slug: string, language: string | undefined): Promise<TApplicationForm> {
+  // No stored slug holds NUL or an unpaired surrogate (PostgreSQL would refuse the first as a parameter).
+  if (!isStorableText(slug)) throw new AppError('NOT_FOUND');
   const vacancy = await db
     .selectFrom('vacancies')
     .select(['id', 'slug', 'questions'])
