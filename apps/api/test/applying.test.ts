@@ -150,6 +150,10 @@ describe('validate_only', () => {
     const unknownUser = await api.post('/candidates?validate_only=true', { user_id: 999_999, resume: resume() }, nextKey());
     expect(unknownUser.status).toBe(422);
     expect(unknownUser.body.errors).toEqual({ user_id: ['The selected user id is invalid.'] });
+    // An unknown user is listed with the body's other errors.
+    const both = await api.post('/candidates?validate_only=true', { user_id: 999_999, resume: { ...resume(), mime_type: 'text/plain' } }, nextKey());
+    expect(both.status).toBe(422);
+    expect(Object.keys(both.body.errors).sort()).toEqual(['resume.mime_type', 'user_id']);
   });
 
   it('is taken from the query only: a body field of that name is ignored', async () => {
