@@ -106,6 +106,33 @@ describe('typed tRPC client against the admin server', () => {
     expect((await rejection(client.admin.keys.list.query())).httpStatus).toBe(401);
   });
 
+  it('shows how many applications each vacancy has, most applied-to first', async () => {
+    const { client } = dashboardClient();
+    await client.admin.signIn.mutate({ email: seeded.admin.email, password: seeded.admin.password });
+    const created = await client.admin.keys.create.mutate({ name: 'Applications', scopes: ['applications:write'] });
+    const [first, second] = seeded.document.tenants[0]!.vacancies;
+    const apply = async (slug: string, n: number) => {
+      const response = await fetch(`${stack.apiUrl}/applications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${created.plaintext}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ vacancy: slug, candidate: { given_name: 'A', family_name: 'B', email: `a${n}.${slug}@example.org` } }),
+      });
+      expect(response.status).toBe(201);
+    };
+    for (let n = 0; n < 3; n++) await apply(second!.slug, n);
+    await apply(first!.slug, 0);
+    const overview = await client.admin.overview.query();
+    expect(overview.vacancies_total).toBe(seeded.document.tenants[0]!.vacancies.length);
+    expect(overview.applications_per_vacancy).toHaveLength(overview.vacancies_total);
+    expect(overview.applications_per_vacancy.slice(0, 2)).toEqual([
+      { id: second!.id, slug: second!.slug, title: second!.title, status: 'published', applications: 3, applications_last_7_days: 3 },
+      { id: first!.id, slug: first!.slug, title: first!.title, status: 'published', applications: 1, applications_last_7_days: 1 },
+    ]);
+    expect(overview.applications_per_vacancy.slice(2).every((row) => row.applications === 0)).toBe(true);
+    await client.admin.keys.revoke.mutate({ id: created.key.id });
+    await client.admin.signOut.mutate();
+  });
+
   it('gives a non-administrator no session and no access', async () => {
     const { client, jar } = dashboardClient(undefined, { batch: false });
     const refused = await rejection(client.admin.signIn.mutate({ email: seeded.recruiter.email, password: seeded.recruiter.password }));

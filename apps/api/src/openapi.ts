@@ -11,7 +11,7 @@ type TJson = Record<string, any>;
 type TErrorCode = ConstructorParameters<typeof AppError>[0];
 
 /** Paths of the interface that go beyond the original service (CONTRACT "(extension)"). */
-const EXTENSION_OPERATIONS = new Set(['get /candidates/{id}', 'get /candidates/processing/{processing_id}']);
+const EXTENSION_OPERATIONS = new Set(['get /candidates/{id}', 'get /candidates/processing/{processing_id}', 'get /vacancies/{slug}/application-form']);
 const EXTENSION_NOTE = 'This operation is an extension: it is not part of the original interface.';
 
 /** Business-rule errors that replace the generic body of a status for one operation. */
@@ -98,6 +98,21 @@ function componentSchemas(): TJson {
     },
   };
   for (const [name, code] of Object.entries(ERROR_SCHEMAS)) schemas[name] = errorBodySchema(code);
+  const duplicate = new AppError('DUPLICATE_APPLICATION', { applicationId: 1 }).toBody();
+  schemas.DuplicateApplicationError = {
+    ...fixedBodySchema({ message: duplicate.message, error: duplicate.error! }),
+    required: ['message', 'error', 'application_id'],
+    description: '(extension) The tenant rejects duplicate applications and this vacancy already has one with this email',
+    example: duplicate,
+  };
+  schemas.DuplicateApplicationError.properties.application_id = { type: 'integer', description: 'The existing application' };
+  schemas.Valid = {
+    type: 'object',
+    required: ['message'],
+    additionalProperties: false,
+    properties: { message: { type: 'string', const: 'Valid.' } },
+    description: '(extension) The answer of `validate_only=true`: every check passed, nothing was stored',
+  };
   return schemas;
 }
 
@@ -137,6 +152,35 @@ const REPLAYED_HEADER = {
   schema: { type: 'string', const: 'true' },
   'x-extension': true,
 };
+/** Query parameters of POST operations (meta `queryParameters`); the generator would put them in the body. */
+const POST_QUERY_PARAMETERS: Record<string, TJson> = {
+  validate_only: {
+    in: 'query',
+    name: 'validate_only',
+    required: false,
+    description:
+      '(extension) `true` or `1`: run every check of a real request (authentication, scope, rate limit — it counts against it —, validation, ' +
+      'existence, business rules) and answer 200 `{"message":"Valid."}` without storing anything and without an idempotency record. ' +
+      '(`true`, `false`, `1` or `0`)',
+    schema: { type: 'string', enum: ['true', 'false', '1', '0'], default: 'false' },
+    'x-extension': true,
+  },
+};
+
+/** Moves the operation's query parameters out of the generated request body into `parameters`. */
+function moveQueryParameters(op: TJson, meta: TMeta): void {
+  const names = meta.queryParameters ?? [];
+  if (names.length === 0) return;
+  const schema = op.requestBody?.content?.['application/json']?.schema;
+  for (const name of names) {
+    if (schema?.properties) delete schema.properties[name];
+    if (Array.isArray(schema?.required)) schema.required = schema.required.filter((field: string) => field !== name);
+    const parameter = POST_QUERY_PARAMETERS[name];
+    if (!parameter) throw new Error(`no OpenAPI description of query parameter ${name}`);
+    op.parameters = [...((op.parameters as TJson[]) ?? []), parameter];
+  }
+}
+
 const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   name: 'Idempotency-Key',
@@ -219,6 +263,10 @@ function fixParameters(op: TJson, input: TJson | undefined, method: string): voi
   const parameters: TJson[] = [];
   for (const parameter of (op.parameters ?? []) as TJson[]) {
     if (parameter.in === 'header' && parameter.name === 'Idempotency-Key') continue;
+    if (parameter.in === 'query' && method === 'post') {
+      parameters.push(parameter);
+      continue;
+    }
     const field = shape[parameter.name];
     parameter.description ??= parameter.schema?.description ?? field?.description ?? PARAMETER_DESCRIPTIONS[parameter.name];
     if (parameter.in === 'path') {
@@ -288,7 +336,10 @@ function operationDescription(op: TJson, meta: TMeta, isExtension: boolean): str
 function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasInput: boolean, hasNotFound: boolean): TJson {
   const success = String(meta.successStatus ?? 200);
   const generated = op.responses?.['200'] ?? op.responses?.[success] ?? {};
-  const successSchema = generated.content?.['application/json']?.schema ?? {};
+  let successSchema = generated.content?.['application/json']?.schema ?? {};
+  // With validate_only the output is a union of the real answer and `Valid.` (200, below).
+  const dryRun = (meta.queryParameters ?? []).includes('validate_only');
+  if (dryRun) successSchema = (successSchema.anyOf ?? successSchema.oneOf)?.[0] ?? successSchema;
   addFormats(successSchema);
   const rateLimited = meta.rateLimit !== undefined;
   const successHeaders: TJson = {};
@@ -300,6 +351,12 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
   if (method === 'post') successHeaders['Idempotent-Replayed'] = REPLAYED_HEADER;
   const successText = { '200': 'Success', '201': 'Created', '202': 'Accepted for processing' }[success] ?? 'Success';
   const responses: TJson = { [success]: jsonResponse(successText, successSchema, successHeaders) };
+  if (dryRun) {
+    responses['200'] = {
+      ...jsonResponse('(extension) `validate_only=true`: every check passed; nothing was stored', ref('Valid'), successHeaders),
+      'x-extension': true,
+    };
+  }
 
   if (method === 'get') {
     responses['304'] = {
@@ -336,6 +393,16 @@ function apiResponses(method: string, key: string, op: TJson, meta: TMeta, hasIn
     responses['413'] = jsonResponse(`Body larger than 40 MiB, or with more than ${MAX_JSON_VALUES} JSON values`, ref('PayloadTooLargeError'));
     responses['415'] = {
       ...jsonResponse('(extension) The body is compressed (`Content-Encoding` other than `identity`): send it uncompressed', ref('UnsupportedMediaTypeError')),
+      'x-extension': true,
+    };
+  }
+  if ((meta.errorStatuses ?? []).includes(409)) {
+    responses['409'] = {
+      ...jsonResponse(
+        '(extension) The tenant rejects duplicate applications (`duplicate_applications: "reject"`) and this vacancy already has an application with this email (case-insensitive)',
+        ref('DuplicateApplicationError'),
+        { ...afterLimit, ...replay },
+      ),
       'x-extension': true,
     };
   }
@@ -438,7 +505,7 @@ const DOCUMENT_DESCRIPTION = [
     'Every request carries `Authorization: Bearer <API key>`; each operation names the scope its key needs.',
   'Checks run in this order: route (an unknown path is 404 `NotFoundError` even without a key; a known path with another method is 405 ' +
     '`MethodNotAllowedError` with an `Allow` header) → authentication (401) → tenant API access (403) → allowed origin of a publishable key (403 `ORIGIN_NOT_ALLOWED`) → body syntax and size (400/413) → scope (403) → ' +
-    'rate limit (429) → validation (422) → existence and business rules (404/400).',
+    'rate limit (429) → validation (422) → existence and business rules (404/400/409).',
   'Request bodies (extension, `x-body-limits`): JSON up to 40 MiB, checked while it arrives and parsed only after the scope and rate-limit checks. ' +
     `A compressed body (\`Content-Encoding\` other than \`identity\`) is 415, more than ${MAX_JSON_VALUES} JSON values 413, nesting deeper than ${MAX_JSON_DEPTH} levels 422 \`errors.body\` ` +
     '(reported in the place of validation, after the rate-limit check); a process that holds too many bodies at once answers 503 `ServerBusyError` with `Retry-After`. ' +
@@ -454,7 +521,11 @@ const DOCUMENT_DESCRIPTION = [
     'With a publishable key, POST /applications is also limited per client address (10 per minute per address and key; IPv6 by /64); ' +
     'the rate-limit headers show the tighter of the two.',
   'Extensions (marked `x-extension`): the `Idempotency-Key` header, conditional GET (`ETag`/`304`), GET /candidates/{id}, ' +
-    'GET /candidates/processing/{processing_id} and the operations endpoints (/openapi.json, /docs, /livez, /readyz; Prometheus metrics are served on a separate port, METRICS_PORT).',
+    'GET /candidates/processing/{processing_id}, GET /vacancies/{slug}/application-form with `answers` on POST /applications, `validate_only` on ' +
+    'POST /applications and POST /candidates, 409 `DUPLICATE_APPLICATION` (tenant setting `duplicate_applications`) and the operations endpoints ' +
+    '(/openapi.json, /docs, /livez, /readyz; Prometheus metrics are served on a separate port, METRICS_PORT).',
+  'Every 422 lists every invalid field at once: unknown filter ids (GET) and answers checked against the named vacancy\'s questions (POST /applications) ' +
+    'are reported together with the other invalid values.',
 ].join('\n\n');
 
 /**
@@ -499,6 +570,7 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
       const { meta, input } = found;
       const op = operation as TJson;
       const isExtension = EXTENSION_OPERATIONS.has(key);
+      moveQueryParameters(op, meta);
       fixParameters(op, input, method);
       const hasInput = method === 'post' || (op.parameters as TJson[]).some((parameter) => parameter.in === 'query');
       const hasNotFound = path.includes('{') || (meta.errorStatuses ?? []).includes(404);

@@ -472,6 +472,7 @@ function pathValues(path: string, name: string): fc.Arbitrary<TPathValue> {
   switch (`${path} ${name}`) {
     case '/vacancies/{slug} slug':
     case '/vacancies/{slug}/canonical-url slug':
+    case '/vacancies/{slug}/application-form slug':
       return fc.oneof(found(A.slugs.visibleVacancies), missing(A.slugs.vacancies.filter((s) => !A.slugs.visibleVacancies.includes(s))), missing(B.slugs.vacancies), garbage);
     case '/locations/{slug} slug':
       return fc.oneof(found(A.slugs.locations), missing(B.slugs.locations), garbage);
@@ -675,6 +676,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     'get /vacancies',
     'get /vacancies/facets',
     'get /vacancies/{slug}',
+    'get /vacancies/{slug}/application-form',
     'get /locations',
     'get /locations/{slug}',
     'get /team',

@@ -127,7 +127,9 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
 
         let input: unknown;
         if (route.method === 'post') {
-          const read = await readJsonBody(req, bodyBudget, req.params as Record<string, string>);
+          // The operation's query parameters are always set (also to undefined), so the body cannot supply them.
+          const query = Object.fromEntries((route.meta.queryParameters ?? []).map((name) => [name, (req.query as Record<string, unknown>)[name]]));
+          const read = await readJsonBody(req, bodyBudget, { ...query, ...req.params });
           releaseBody = read.release;
           input = read.body;
         } else {

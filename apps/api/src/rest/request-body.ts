@@ -60,7 +60,7 @@ function isIdentityEncoding(header: string | undefined): boolean {
  * process budget exhausted 503. A body nested too deep is kept as a marker (422 `errors.body` after the
  * rate-limit check, CONTRACT's place for validation).
  */
-export function readJsonBody(req: Request, budget: BodyBudget, params: Record<string, string>): Promise<TReadBody> {
+export function readJsonBody(req: Request, budget: BodyBudget, params: Record<string, unknown>): Promise<TReadBody> {
   return new Promise((resolve, reject) => {
     const scanner = new JsonScanner({ maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES });
     const chunks: Buffer[] = [];

@@ -263,6 +263,23 @@ type TVacancy = NonNullable<TTenantDocumentTenant['vacancies']>[number];
 /** What makes a vacancy special; most are plain, visible ones. */
 type TVariant = 'visible' | 'closed' | 'draft' | 'unpublished' | 'expired' | 'website_only' | 'scheduled' | 'ending_later';
 
+/** Questions of the demo's application forms (GET /vacancies/{slug}/application-form). */
+const DEMO_QUESTIONS = [
+  { key: 'notice_period', label: { en: 'Notice period', nl: 'Opzegtermijn' }, type: 'single_select', required: false, options: [
+    { value: 'none', label: { en: 'Available now', nl: 'Direct beschikbaar' } },
+    { value: 'one_month', label: { en: 'One month', nl: 'Eén maand' } },
+    { value: 'two_months_or_more', label: { en: 'Two months or more', nl: 'Twee maanden of meer' } },
+  ] },
+  { key: 'salary_expectation', label: { en: 'Gross monthly salary you expect (EUR)', nl: 'Verwacht bruto maandsalaris (EUR)' }, type: 'number', required: false },
+  { key: 'work_permit', label: { en: 'Do you have a permit to work in the EU?', nl: 'Heb je een werkvergunning voor de EU?' }, type: 'boolean', required: false },
+  { key: 'languages', label: { en: 'Languages you work in', nl: 'Talen waarin je werkt' }, type: 'multi_select', required: false, options: [
+    { value: 'en', label: { en: 'English', nl: 'Engels' } },
+    { value: 'nl', label: { en: 'Dutch', nl: 'Nederlands' } },
+    { value: 'de', label: { en: 'German', nl: 'Duits' } },
+  ] },
+  { key: 'motivation', label: { en: 'Why Acme?', nl: 'Waarom Acme?' }, type: 'textarea', required: false, max_length: 2000 },
+] satisfies TVacancy['questions'];
+
 function acmeVacancies(random: TRandom): TVacancy[] {
   const variants: TVariant[] = [
     ...Array<TVariant>(61).fill('visible'),
@@ -329,6 +346,8 @@ function acmeVacancies(random: TRandom): TVacancy[] {
           }
         : null,
       header_image: random.chance(0.6) ? image('vacancies', slug) : null,
+      // The first vacancies show an application form with a question of each type (all optional).
+      ...(id <= 3 ? { questions: DEMO_QUESTIONS } : {}),
       canonical_url: index % 17 === 3 ? `https://careers.acme.example/jobs/${id}/${slug}` : null,
     };
   });

@@ -16,6 +16,7 @@ export const APP_ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   VACANCY_CLOSED: 400,
   VACANCY_NOT_FOUND: 404,
+  DUPLICATE_APPLICATION: 409,
   PROCESSING_FAILED: 500,
   TOO_MANY_ATTEMPTS: 429,
   CURSOR_EXPIRED: 410,
@@ -41,6 +42,7 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type.',
   VACANCY_CLOSED: 'This vacancy no longer accepts applications.',
   VACANCY_NOT_FOUND: 'Vacancy not found',
+  DUPLICATE_APPLICATION: 'An application for this vacancy with this email already exists.',
   PROCESSING_FAILED: 'An unexpected error occurred while processing the resume.',
   TOO_MANY_ATTEMPTS: 'Too Many Attempts.',
   CURSOR_EXPIRED: 'Cursor expired.',
@@ -53,12 +55,14 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
 export const RETRY_AFTER_SECONDS: Partial<Record<TAppErrorCode, number>> = { SERVER_BUSY: 2 };
 
 /** Codes whose public body carries the machine-readable `error` field. */
-const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['ORIGIN_NOT_ALLOWED', 'INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'PROCESSING_FAILED', 'CURSOR_EXPIRED']);
+const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['ORIGIN_NOT_ALLOWED', 'INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'DUPLICATE_APPLICATION', 'PROCESSING_FAILED', 'CURSOR_EXPIRED']);
 
 export type TErrorBody = {
   message: string;
   error?: string;
   required_scope?: string;
+  /** The existing application of a DUPLICATE_APPLICATION. */
+  application_id?: number;
   errors?: TFieldErrors;
 };
 
@@ -67,12 +71,13 @@ export class AppError extends Error {
   readonly status: number;
   readonly fieldErrors?: TFieldErrors;
   readonly requiredScope?: string;
+  readonly applicationId?: number;
   /** For the log only (what went wrong inside); the client sees `message`. */
   readonly detail?: string;
 
   constructor(
     code: TAppErrorCode,
-    options: { message?: string; fieldErrors?: TFieldErrors; requiredScope?: string; cause?: unknown; detail?: string } = {},
+    options: { message?: string; fieldErrors?: TFieldErrors; requiredScope?: string; applicationId?: number; cause?: unknown; detail?: string } = {},
   ) {
     super(options.message ?? DEFAULT_MESSAGES[code], { cause: options.cause });
     this.name = 'AppError';
@@ -80,6 +85,7 @@ export class AppError extends Error {
     this.status = APP_ERROR_STATUS[code];
     this.fieldErrors = options.fieldErrors;
     this.requiredScope = options.requiredScope;
+    this.applicationId = options.applicationId;
     this.detail = options.detail;
   }
 
@@ -106,6 +112,7 @@ export class AppError extends Error {
     const body: TErrorBody = { message: this.message };
     if (CODES_WITH_ERROR_FIELD.has(this.code)) body.error = this.code;
     if (this.requiredScope) body.required_scope = this.requiredScope;
+    if (this.applicationId !== undefined) body.application_id = this.applicationId;
     if (this.fieldErrors) body.errors = this.fieldErrors;
     return body;
   }

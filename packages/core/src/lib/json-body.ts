@@ -15,10 +15,10 @@ export class UnparsedJsonBody {
   readonly byteLength: number;
   /** The body nests deeper than MAX_JSON_DEPTH (reading stopped there): a validation error, reported in order. */
   readonly tooDeep: boolean;
-  /** Path parameters, merged over an object body. */
-  readonly #params: Record<string, string>;
+  /** Path parameters and the operation's query parameters, merged over an object body (the body cannot set them). */
+  readonly #params: Record<string, unknown>;
 
-  constructor(chunks: Buffer[], tooDeep: boolean, params: Record<string, string>) {
+  constructor(chunks: Buffer[], tooDeep: boolean, params: Record<string, unknown>) {
     this.#chunks = chunks;
     this.tooDeep = tooDeep;
     this.#params = params;

@@ -100,3 +100,15 @@ export const MAX_DB_ID = 2_147_483_647;
 export function isStorableId(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 1 && value <= MAX_DB_ID;
 }
+
+/**
+ * `validate_only` of a POST (extension): run every check a real request runs, store nothing, answer 200
+ * `{"message":"Valid."}`. It arrives through the query (meta `queryParameters`), never from the body.
+ */
+export const zValidateOnly = zFlag.describe(
+  'Extension: run every check of a real request (also the rate limit, which it counts against) and answer 200 `{"message":"Valid."}` without storing anything',
+);
+
+/** The answer of a request made with `validate_only=true`. */
+export const ZValidOutput = z.object({ message: z.literal('Valid.') });
+export const VALID_OUTPUT = { message: 'Valid.' } as const;

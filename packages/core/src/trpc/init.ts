@@ -20,6 +20,11 @@ export type TMeta = OpenApiMeta & {
    * (the procedure runs in a turn).
    */
   expensiveRead?: 'misses' | 'always';
+  /**
+   * Query parameters a POST operation takes (`validate_only`): the facade merges them into the input over the
+   * body, so a body field of the same name never counts; OpenAPI documents them as query parameters.
+   */
+  queryParameters?: readonly string[];
   /** Documented error statuses besides the common ones. */
   errorStatuses?: number[];
   /** Further scopes a 403 may name (an operation whose entries each need a scope of their own). */

@@ -1,5 +1,7 @@
 import { middleware, publicProcedure } from './init.ts';
-import { AppError } from '../lib/errors.ts';
+import { TRPCError } from '@trpc/server';
+import { AppError, type TFieldErrors } from '../lib/errors.ts';
+import { toAppError } from './init.ts';
 import { requireActiveKey } from '../modules/api-keys/api-key.verifier.ts';
 import { hasScope } from '../lib/scopes.ts';
 import { tenantKysely } from '../db/kysely.ts';
@@ -44,6 +46,31 @@ const parseBodyMiddleware = middleware(async ({ getRawInput, next }) => {
   return next({ getRawInput: async () => input });
 });
 
+/** Whether a raw input asks for a dry run (`validate_only` true or 1; an invalid value is reported by validation). */
+function isValidateOnly(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const value = (raw as Record<string, unknown>).validate_only;
+  return value === true || value === 'true' || value === '1';
+}
+
+/**
+ * Makes one 422 list every invalid field (CONTRACT "Errors and input, made exact"): when the input fails
+ * validation, `collect` reports the errors only the database can find (unknown ids, answers against the named
+ * vacancy) for the parts of the raw input that are valid, and they join the syntax errors. Call it on the result of
+ * `next()` in a middleware placed before `.input()`.
+ */
+export async function withDatabaseFieldErrors<TResult extends { ok: boolean }>(result: TResult, collect: () => Promise<TFieldErrors>): Promise<TResult> {
+  if (result.ok) return result;
+  const error = (result as unknown as { error: unknown }).error;
+  if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') return result;
+  const invalid = toAppError(error);
+  if (invalid.code !== 'VALIDATION_FAILED') return result;
+  const merged: TFieldErrors = { ...invalid.fieldErrors };
+  for (const [path, messages] of Object.entries(await collect())) merged[path] ??= messages;
+  if (Object.keys(merged).length === Object.keys(invalid.fieldErrors ?? {}).length) return result;
+  throw AppError.validation(merged);
+}
+
 export type TApiKeyProcedureOptions = {
   /** Honour an Idempotency-Key header (extension): after the rate limit, before input validation. */
   idempotent?: boolean;
@@ -55,6 +82,8 @@ export function apiKeyProcedure(options: TApiKeyProcedureOptions = {}) {
     // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
     if (meta?.expensiveRead === 'always') return ctx.services.reads.run(ctx, () => next());
     if (!options.idempotent || ctx.idempotencyKey === undefined) return next();
+    // A dry run stores nothing, not even an idempotency record, and replays nothing.
+    if (isValidateOnly(await getRawInput())) return next();
     const outcome = await runIdempotently({
       em: ctx.em,
       apiKeyId: ctx.apiKey.id,

@@ -68,6 +68,48 @@ export function OverviewPage({ onOpenKeys }: { onOpenKeys: () => void }) {
         <Stat label="Active API keys" value={data.active_api_keys} note={`API access ${data.api_enabled ? 'on' : 'off'}`} />
       </section>
 
+      <section className="card" aria-labelledby="vacancy-applications-heading">
+        <div className="card-header">
+          <h2 id="vacancy-applications-heading" className="card-title">
+            Applications per vacancy
+          </h2>
+          <span className="muted">
+            {data.applications_per_vacancy.length < data.vacancies_total
+              ? `the ${data.applications_per_vacancy.length} most applied-to of ${data.vacancies_total} vacancies`
+              : 'every vacancy, most applied-to first'}
+          </span>
+        </div>
+        {data.applications_per_vacancy.length === 0 ? (
+          <p className="empty">No vacancies yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="table" aria-labelledby="vacancy-applications-heading">
+              <thead>
+                <tr>
+                  <th scope="col">Vacancy</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Applications</th>
+                  <th scope="col">Last 7 days</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.applications_per_vacancy.map((vacancy) => (
+                  <tr key={vacancy.id}>
+                    <th scope="row" className="key-name">
+                      {vacancy.title}
+                      <span className="muted mono small">{vacancy.slug}</span>
+                    </th>
+                    <td>{vacancy.status}</td>
+                    <td>{vacancy.applications}</td>
+                    <td>{vacancy.applications_last_7_days}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
       <section className="card" aria-labelledby="processing-heading">
         <div className="card-header">
           <h2 id="processing-heading" className="card-title">

@@ -45,6 +45,46 @@ export async function overviewCounts(db: TDb, now: Date): Promise<TOverviewCount
   };
 }
 
+export type TVacancyApplications = { id: number; slug: string; title: string; status: string; applications: number; applicationsLast7Days: number };
+
+/**
+ * The tenant's vacancies with their application counts, most applied-to first (then newest), at most `limit`;
+ * `total` is how many vacancies the tenant has. `db` must be tenant-scoped.
+ */
+export async function applicationsPerVacancy(db: TDb, now: Date, limit: number): Promise<{ rows: TVacancyApplications[]; total: number }> {
+  const since = new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000);
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('vacancies')
+      .leftJoin('applications', 'applications.vacancy_id', 'vacancies.id')
+      .select((eb) => [
+        'vacancies.id',
+        'vacancies.slug',
+        'vacancies.title',
+        'vacancies.status',
+        eb.fn.count<string>('applications.id').as('applications'),
+        eb.fn.count<string>('applications.id').filterWhere('applications.created_at', '>=', since).as('recent'),
+      ])
+      .groupBy('vacancies.id')
+      .orderBy('applications', 'desc')
+      .orderBy('vacancies.id', 'desc')
+      .limit(limit)
+      .execute(),
+    db.selectFrom('vacancies').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    rows: rows.map((row) => ({
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      status: row.status,
+      applications: Number(row.applications),
+      applicationsLast7Days: Number(row.recent),
+    })),
+    total: Number(total.n),
+  };
+}
+
 /** The most recent failed resume processings, newest first. */
 export async function latestProcessingFailures(db: TDb, limit: number): Promise<TProcessingFailure[]> {
   const rows = await db

@@ -1,3 +1,4 @@
+import type { TAnswers } from './application-answers.ts';
 import { iso } from '../../lib/dates.ts';
 import type { TApplicationResponse } from './procedures/create-application.schema.ts';
 import type { TCandidateRow, TNewDocument, TVacancyRef } from './application.repository.ts';
@@ -9,6 +10,7 @@ export type TSubmittedApplication = {
   candidate: TCandidateRow;
   documents: TNewDocument[];
   privacyPolicyAccepted: boolean;
+  answers: TAnswers;
 };
 
 /** The 201 body of POST /applications. */
@@ -30,6 +32,7 @@ export function toApplicationResponse(submitted: TSubmittedApplication): TApplic
         size: document.content.length,
       })),
       privacy_policy_accepted: submitted.privacyPolicyAccepted,
+      answers: submitted.answers,
       created_at: iso(submitted.application.created_at),
     },
   };

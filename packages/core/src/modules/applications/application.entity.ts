@@ -20,6 +20,8 @@ export const ApplicationSchema = defineEntity({
     trackingIpAddress: p.string().length(45).nullable(),
     trackingUserAgent: p.text().nullable(),
     trackingReferrer: p.text().nullable(),
+    /** Answers to the vacancy's questions as validated on submission (key → string, number, boolean or list of option values). */
+    answers: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });

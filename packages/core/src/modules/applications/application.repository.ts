@@ -5,15 +5,17 @@ import type { DOCUMENT_TYPES } from './application.entity.ts';
 import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 import { isStorableId } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
+import type { TVacancyQuestion } from '../vacancies/vacancy-question.ts';
+import type { TDuplicateApplicationPolicy } from '../tenants/tenant.entity.ts';
 
-export type TVacancyRef = { id: number; slug: string; title: string; accepts_applications: boolean };
+export type TVacancyRef = { id: number; slug: string; title: string; accepts_applications: boolean; questions: TVacancyQuestion[] };
 
 /**
  * The visible vacancy an application names: a JSON integer is an id; a string is a slug, and a string of
  * digits that is no visible vacancy's slug is tried as an id.
  */
 export async function findVisibleVacancy(db: TDb, reference: number | string): Promise<TVacancyRef | undefined> {
-  const visible = db.selectFrom('vacancies').select(['id', 'slug', 'title', 'accepts_applications']).where(visibleVacancy('vacancies'));
+  const visible = db.selectFrom('vacancies').select(['id', 'slug', 'title', 'accepts_applications', 'questions']).where(visibleVacancy('vacancies'));
   const byId = (id: number) => (isStorableId(id) ? visible.where('id', '=', id).executeTakeFirst() : Promise.resolve(undefined));
   if (typeof reference === 'number') return byId(reference);
   // No stored slug holds NUL or an unpaired surrogate (PostgreSQL would refuse the first as a parameter).
@@ -92,7 +94,36 @@ export type TNewApplication = {
   ipAddress: string | null;
   userAgent: string | null;
   referrer: string | null;
+  answers: Record<string, unknown>;
 };
+
+export async function duplicatePolicyOf(db: TDb, tenantId: number): Promise<TDuplicateApplicationPolicy> {
+  const tenant = await db.selectFrom('tenants').select('duplicate_applications').where('id', '=', tenantId).executeTakeFirstOrThrow();
+  return tenant.duplicate_applications;
+}
+
+/**
+ * Holds, until the transaction ends, the lock on (tenant, vacancy, lower(email)): a concurrent application with
+ * the same vacancy and email, in any process, waits here and then finds this one's row.
+ */
+export async function lockApplicationsOf(db: TDb, tenantId: number, vacancyId: number, email: string): Promise<void> {
+  const key = sql`'application:' || ${tenantId}::text || ':' || ${vacancyId}::text || ':' || lower(${email}::text)`;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+}
+
+/** The first application to the vacancy by a candidate with this email (case-insensitive). */
+export async function findApplicationByEmail(db: TDb, vacancyId: number, email: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('applications')
+    .innerJoin('candidates', 'candidates.id', 'applications.candidate_id')
+    .select('applications.id')
+    .where('applications.vacancy_id', '=', vacancyId)
+    .where((eb) => eb(eb.fn('lower', ['candidates.email']), '=', eb.fn('lower', [eb.val(email)])))
+    .orderBy('applications.id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
 
 export async function insertApplication(db: TDb, application: TNewApplication): Promise<{ id: number; created_at: Date }> {
   return db
@@ -109,6 +140,7 @@ export async function insertApplication(db: TDb, application: TNewApplication): 
         tracking_ip_address: application.ipAddress,
         tracking_user_agent: application.userAgent,
         tracking_referrer: application.referrer,
+        answers: application.answers,
       }),
     )
     .returning(['id', 'created_at'])

@@ -1,14 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantKysely } from '../../db/kysely.ts';
-import { AppError } from '../../lib/errors.ts';
-import type { TApplicationDocumentInput, TCreateApplicationInput } from './procedures/create-application.schema.ts';
+import { tenantKysely, type TDb } from '../../db/kysely.ts';
+import { AppError, type TFieldErrors } from '../../lib/errors.ts';
+import { ZCreateApplicationInput, type TApplicationDocumentInput, type TCreateApplicationInput } from './procedures/create-application.schema.ts';
 import {
+  duplicatePolicyOf,
+  findApplicationByEmail,
   findOrCreateCandidate,
   findVisibleVacancy,
   insertApplication,
   insertDocument,
+  lockApplicationsOf,
   type TNewDocument,
+  type TVacancyRef,
 } from './application.repository.ts';
+import { checkAnswers, type TAnswers } from './application-answers.ts';
 import type { TSubmittedApplication } from './application.dto.ts';
 import { recordEvent } from '../events/events.service.ts';
 
@@ -27,21 +32,66 @@ function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[
   ];
 }
 
+export type TApplicant = { tenantId: number; apiKeyId: number };
+
 /**
- * Submits an application: the vacancy must be visible (404) and accept applications (400). The candidate,
- * the application and its documents are written in one transaction, committed before this returns.
+ * The checks that need the database, in CONTRACT's order: the vacancy is visible (404), the answers fit its
+ * questions (422), it accepts applications (400).
  */
-export async function submitApplication(
-  em: EntityManager,
-  key: { tenantId: number; apiKeyId: number },
-  input: TCreateApplicationInput,
-): Promise<TSubmittedApplication> {
-  const vacancy = await findVisibleVacancy(tenantKysely(em, key.tenantId), input.vacancy);
+async function checkVacancyAndAnswers(db: TDb, input: TCreateApplicationInput): Promise<{ vacancy: TVacancyRef; answers: TAnswers }> {
+  const vacancy = await findVisibleVacancy(db, input.vacancy);
   if (!vacancy) throw new AppError('VACANCY_NOT_FOUND');
+  const checked = checkAnswers(vacancy.questions, input.answers);
+  if (Object.keys(checked.errors).length > 0) throw AppError.validation(checked.errors);
   if (!vacancy.accepts_applications) throw new AppError('VACANCY_CLOSED');
+  return { vacancy, answers: checked.answers };
+}
+
+async function rejectDuplicate(db: TDb, vacancyId: number, email: string): Promise<void> {
+  const existing = await findApplicationByEmail(db, vacancyId, email);
+  if (existing !== undefined) throw new AppError('DUPLICATE_APPLICATION', { applicationId: existing });
+}
+
+/**
+ * The 422s that need the vacancy (its questions), for a body that already failed validation: when the body names
+ * a visible vacancy, its answers are checked too, so one 422 lists every invalid field. Nothing else is reported
+ * here: a missing or closed vacancy is answered after the body is valid.
+ */
+export async function answerErrorsOf(em: EntityManager, tenantId: number, rawInput: unknown): Promise<TFieldErrors> {
+  if (typeof rawInput !== 'object' || rawInput === null) return {};
+  const raw = rawInput as Record<string, unknown>;
+  const reference = ZCreateApplicationInput.shape.vacancy.safeParse(raw.vacancy);
+  if (!reference.success) return {};
+  const answers = raw.answers;
+  if (answers !== undefined && answers !== null && (typeof answers !== 'object' || Array.isArray(answers))) return {};
+  const vacancy = await findVisibleVacancy(tenantKysely(em, tenantId), reference.data);
+  if (!vacancy) return {};
+  return checkAnswers(vacancy.questions, answers as Record<string, unknown> | null | undefined).errors;
+}
+
+/** Everything a submission checks (`validate_only`), without storing anything and without taking a lock. */
+export async function validateApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<void> {
+  const db = tenantKysely(em, key.tenantId);
+  const { vacancy } = await checkVacancyAndAnswers(db, input);
+  if ((await duplicatePolicyOf(db, key.tenantId)) === 'reject') await rejectDuplicate(db, vacancy.id, input.candidate.email);
+}
+
+/**
+ * Submits an application: the vacancy must be visible (404), the answers fit its questions (422), it must
+ * accept applications (400) and, when the tenant rejects duplicates, have no application with this email (409).
+ * The candidate, the application and its documents are written in one transaction, committed before this returns.
+ */
+export async function submitApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<TSubmittedApplication> {
+  const { vacancy, answers } = await checkVacancyAndAnswers(tenantKysely(em, key.tenantId), input);
+  const policy = await duplicatePolicyOf(tenantKysely(em, key.tenantId), key.tenantId);
   const documents = documentsOf(input.documents);
   return em.transactional(async (tx) => {
     const db = tenantKysely(tx, key.tenantId);
+    if (policy === 'reject') {
+      // Serialises applications with this vacancy and email across processes until this transaction ends.
+      await lockApplicationsOf(db, key.tenantId, vacancy.id, input.candidate.email);
+      await rejectDuplicate(db, vacancy.id, input.candidate.email);
+    }
     const candidate = await findOrCreateCandidate(db, key.tenantId, {
       givenName: input.candidate.given_name,
       familyName: input.candidate.family_name,
@@ -59,12 +109,13 @@ export async function submitApplication(
       ipAddress: input.tracking?.ip_address ?? null,
       userAgent: input.tracking?.user_agent ?? null,
       referrer: input.tracking?.referrer ?? null,
+      answers,
     });
     for (const document of documents) await insertDocument(db, key.tenantId, application.id, document);
     // Echo what was submitted: answering with the stored names of a matched candidate would let any key
     // holding applications:write look people up by email.
     const submitted = { id: candidate.id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email };
     await recordEvent(db, { tenantId: key.tenantId, type: 'application.created', object: 'application', objectId: application.id, data: { vacancy_id: vacancy.id, candidate_id: candidate.id } });
-    return { application, vacancy, candidate: submitted, documents, privacyPolicyAccepted: input.privacy_policy_accepted };
+    return { application, vacancy, candidate: submitted, documents, privacyPolicyAccepted: input.privacy_policy_accepted, answers };
   });
 }

@@ -1,5 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
+/** What a second application to the same vacancy with the same email does: `allow` it, or `reject` it with 409. */
+export const DUPLICATE_APPLICATION_POLICIES = ['allow', 'reject'] as const;
+export type TDuplicateApplicationPolicy = (typeof DUPLICATE_APPLICATION_POLICIES)[number];
+
 export const TenantSchema = defineEntity({
   name: 'Tenant',
   tableName: 'tenants',
@@ -9,6 +13,7 @@ export const TenantSchema = defineEntity({
     name: p.string().length(255),
     defaultLanguage: p.string().length(2).default('en'),
     apiEnabled: p.boolean().default(true),
+    duplicateApplications: p.enum(DUPLICATE_APPLICATION_POLICIES).default('allow'),
     careerSiteDomain: p.string().length(255).nullable(),
     urlPattern: p.string().length(2048).nullable(),
     domains: p.array().default([]),

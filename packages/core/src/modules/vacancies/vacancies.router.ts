@@ -3,10 +3,12 @@ import { listVacanciesProcedure } from './procedures/list-vacancies.ts';
 import { getVacancyFacetsProcedure } from './procedures/get-vacancy-facets.ts';
 import { getVacancyProcedure } from './procedures/get-vacancy.ts';
 import { reportCanonicalUrlProcedure } from './procedures/report-canonical-url.ts';
+import { getApplicationFormProcedure } from './procedures/get-application-form.ts';
 
 export const vacanciesRouter = router({
   list: listVacanciesProcedure,
   facets: getVacancyFacetsProcedure,
   get: getVacancyProcedure,
   reportCanonicalUrl: reportCanonicalUrlProcedure,
+  applicationForm: getApplicationFormProcedure,
 });

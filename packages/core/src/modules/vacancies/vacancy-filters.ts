@@ -18,6 +18,9 @@ export const ZVacancyFilterFields = {
   tags: zIdArray.optional().describe('Tag ids; a main tag also matches every tag below it'),
 };
 
+/** The filters whose ids must exist in the tenant. */
+export const FILTER_ID_FIELDS = ['location_id', 'department_id', 'company_location_id', 'job_types', 'experience_levels', 'education_levels', 'tags'] as const;
+
 type TRawFilters = {
   language?: string | undefined;
   location_id?: number | number[] | undefined;

@@ -1,3 +1,4 @@
+import type { TVacancyQuestion } from './vacancy-question.ts';
 import { defineEntity, p } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.ts';
 import { Location } from '../locations/location.entity.ts';
@@ -62,6 +63,8 @@ export const VacancySchema = defineEntity({
     headerImage: p.json<TImageSet>().nullable(),
     /** The public URL the career website reported; takes precedence over the tenant's URL pattern. */
     canonicalUrl: p.string().length(2048).nullable(),
+    /** The application form's questions (tenant document `questions`), in their order. */
+    questions: p.json<TVacancyQuestion[]>().defaultRaw(`'[]'::jsonb`),
   },
 });
 export class Vacancy extends VacancySchema.class {}

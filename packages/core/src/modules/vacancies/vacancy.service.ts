@@ -5,7 +5,7 @@ import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../../lib/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
 import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
-import { filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
+import { FILTER_ID_FIELDS, ZVacancyFilterFields, filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
 import {
   countFacets,
   countVacancies,
@@ -51,14 +51,31 @@ function viewOf(ctx: TVacancyReadContext, language: string | undefined, flags?: 
   };
 }
 
+async function unknownFilterErrors(db: TDb, input: Parameters<typeof filterReferences>[0]): Promise<TFieldErrors> {
+  const errors: TFieldErrors = {};
+  for (const { path } of await findUnknownFilterReferences(db, filterReferences(input))) errors[path] = [`The selected ${attributeName(path.split('.'))} is invalid.`];
+  return errors;
+}
+
+/**
+ * For a request whose query failed validation: the unknown ids among its filters that are valid on their own,
+ * so one 422 lists them with the syntax errors (a bad `per_page` and an unknown `location_id` together).
+ */
+export async function filterErrorsOf(db: TDb, rawInput: unknown): Promise<TFieldErrors> {
+  if (typeof rawInput !== 'object' || rawInput === null) return {};
+  const raw = rawInput as Record<string, unknown>;
+  const valid: Record<string, unknown> = {};
+  for (const field of FILTER_ID_FIELDS) {
+    const parsed = ZVacancyFilterFields[field].safeParse(raw[field]);
+    if (parsed.success) valid[field] = parsed.data;
+  }
+  return unknownFilterErrors(db, valid);
+}
+
 /** Filters of the request; a filter id that refers to nothing in the tenant is a 422 on its field. */
 async function resolveFilters(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<TVacancyFilters> {
-  const unknown = await findUnknownFilterReferences(ctx.db, filterReferences(input));
-  if (unknown.length > 0) {
-    const errors: TFieldErrors = {};
-    for (const { path } of unknown) errors[path] = [`The selected ${attributeName(path.split('.'))} is invalid.`];
-    throw AppError.validation(errors);
-  }
+  const errors = await unknownFilterErrors(ctx.db, input);
+  if (Object.keys(errors).length > 0) throw AppError.validation(errors);
   const filters = toVacancyFilters(input);
   return { ...filters, matchingTagIds: await findTagsWithDescendants(ctx.db, filters.tagIds) };
 }

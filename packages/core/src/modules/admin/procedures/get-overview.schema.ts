@@ -19,6 +19,15 @@ export const ZProcessingFailure = z.object({
 });
 export type TProcessingFailureDto = z.infer<typeof ZProcessingFailure>;
 
+export const ZVacancyApplications = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  title: z.string(),
+  status: z.string(),
+  applications: z.number().int(),
+  applications_last_7_days: z.number().int(),
+});
+
 export const ZGetOverviewOutput = z.object({
   api_enabled: z.boolean(),
   visible_vacancies: z.number().int(),
@@ -26,6 +35,10 @@ export const ZGetOverviewOutput = z.object({
   active_api_keys: z.number().int(),
   resume_processings: ZProcessingStatusCounts,
   latest_failures: z.array(ZProcessingFailure),
+  /** The most applied-to vacancies (at most 50) with their application counts. */
+  applications_per_vacancy: z.array(ZVacancyApplications),
+  /** How many vacancies the tenant has (applications_per_vacancy may list fewer). */
+  vacancies_total: z.number().int(),
   generated_at: z.string(),
 });
 export type TGetOverviewOutput = z.infer<typeof ZGetOverviewOutput>;

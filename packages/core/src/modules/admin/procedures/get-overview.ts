@@ -1,18 +1,20 @@
 import { adminProcedure } from '../../../trpc/admin-procedure.ts';
 import { AppError } from '../../../lib/errors.ts';
-import { latestProcessingFailures, overviewCounts } from '../admin-overview.repository.ts';
+import { applicationsPerVacancy, latestProcessingFailures, overviewCounts } from '../admin-overview.repository.ts';
 import { toProcessingFailure } from '../admin.dto.ts';
 import { ZGetOverviewInput, ZGetOverviewOutput } from './get-overview.schema.ts';
 
 /** How many of the latest failed resume processings the overview lists. */
 const LATEST_FAILURES = 5;
+/** How many vacancies the overview lists with their application counts. */
+const VACANCIES_LISTED = 50;
 
 export const getOverviewProcedure = adminProcedure
   .input(ZGetOverviewInput)
   .output(ZGetOverviewOutput)
   .query(async ({ ctx }) => {
     const now = new Date();
-    const [counts, failures, tenant, keys] = await Promise.all([
+    const [counts, failures, tenant, keys, perVacancy] = await Promise.all([
       overviewCounts(ctx.db, now),
       latestProcessingFailures(ctx.db, LATEST_FAILURES),
       ctx.db.selectFrom('tenants').select('api_enabled').executeTakeFirst(),
@@ -21,6 +23,7 @@ export const getOverviewProcedure = adminProcedure
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .where('revoked_at', 'is', null)
         .executeTakeFirstOrThrow(),
+      applicationsPerVacancy(ctx.db, now, VACANCIES_LISTED),
     ]);
     if (!tenant) throw new AppError('UNAUTHENTICATED');
     return {
@@ -30,6 +33,15 @@ export const getOverviewProcedure = adminProcedure
       active_api_keys: Number(keys.n),
       resume_processings: counts.processingsByStatus,
       latest_failures: failures.map(toProcessingFailure),
+      applications_per_vacancy: perVacancy.rows.map((row) => ({
+        id: row.id,
+        slug: row.slug,
+        title: row.title,
+        status: row.status,
+        applications: row.applications,
+        applications_last_7_days: row.applicationsLast7Days,
+      })),
+      vacancies_total: perVacancy.total,
       generated_at: now.toISOString(),
     };
   });

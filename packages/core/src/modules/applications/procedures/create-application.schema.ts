@@ -5,6 +5,7 @@ import { DOCUMENT_TYPES } from '../application.entity.ts';
 import { base64DecodedLength, decodeBase64Strict } from '../base64.ts';
 import { ZIdempotencyKeyHeader } from '../../idempotency/idempotency-key.header.ts';
 import { zString } from '../../../lib/validation.ts';
+import { ZValidOutput, zValidateOnly } from '../../../lib/query.ts';
 
 export const createApplicationMeta = {
   openapi: {
@@ -16,14 +17,19 @@ export const createApplicationMeta = {
       'Applies a candidate to a visible vacancy (addressed by slug, or by id as a JSON integer; a string of digits is tried as a slug, then as an id). ' +
       'The candidate is matched by email (case-insensitive) or created. Documents are base64 (strict RFC 4648 alphabet and padding), at most 10 MB each decoded, ' +
       'at most 5 additional documents; request bodies up to 40 MB. Limit: 10 requests per minute per API key. ' +
-      'Extension: an `Idempotency-Key` header makes retries with the same body replay the first response.',
+      'Extension: an `Idempotency-Key` header makes retries with the same body replay the first response. ' +
+      'Extension: `answers` to the vacancy\'s questions (GET /vacancies/{slug}/application-form), each checked against its question; ' +
+      'every invalid field is listed in one 422. Extension: with the tenant setting `duplicate_applications: "reject"`, a second application ' +
+      'to the same vacancy with the same email (case-insensitive) is 409 `DUPLICATE_APPLICATION` with the existing `application_id`. ' +
+      'Extension: `validate_only=true` runs every check and answers 200 `{"message":"Valid."}` without storing anything (no idempotency record either).',
     protect: true,
     requestHeaders: ZIdempotencyKeyHeader,
   },
   successStatus: 201,
   scope: 'applications:write',
   rateLimit: 'applications.create',
-  errorStatuses: [400, 404],
+  queryParameters: ['validate_only'],
+  errorStatuses: [400, 404, 409],
 } satisfies TMeta;
 
 /** 10 MB of decoded file content. */
@@ -124,11 +130,18 @@ export const ZCreateApplicationInput = z.object({
       referrer: zOptionalHttpUrl(2048),
     })
     .nullish(),
+  answers: z
+    .record(z.string(), z.unknown(), { error: 'The :attribute must be an object.' })
+    .nullish()
+    .describe('Extension: answers to the vacancy\'s questions by key: a string (text, textarea, single_select), a number, a boolean, or an array of option values (multi_select)'),
+  validate_only: zValidateOnly,
 });
 export type TCreateApplicationInput = z.output<typeof ZCreateApplicationInput>;
 export type TApplicationDocumentInput = z.output<typeof ZDocument>;
 
-export const ZApplicationResponse = z.object({
+const ZAnswer = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+export const ZApplicationCreated = z.object({
   data: z.object({
     id: z.number().int(),
     vacancy: z.object({ id: z.number().int(), slug: z.string(), title: z.string() }),
@@ -142,7 +155,10 @@ export const ZApplicationResponse = z.object({
       }),
     ),
     privacy_policy_accepted: z.boolean(),
+    answers: z.record(z.string(), ZAnswer).describe('Extension: the answers as validated (only the questions answered)'),
     created_at: z.string().describe('ISO-8601, UTC'),
   }),
 });
-export type TApplicationResponse = z.infer<typeof ZApplicationResponse>;
+export type TApplicationResponse = z.infer<typeof ZApplicationCreated>;
+/** 201 with the application, or 200 `Valid.` for `validate_only=true`. */
+export const ZApplicationResponse = z.union([ZApplicationCreated, ZValidOutput]);

@@ -1,12 +1,22 @@
-import { apiKeyProcedure } from '../../../trpc/procedures.ts';
-import { submitApplication } from '../application.service.ts';
+import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedures.ts';
+import { VALID_OUTPUT } from '../../../lib/query.ts';
+import { answerErrorsOf, submitApplication, validateApplication } from '../application.service.ts';
 import { toApplicationResponse } from '../application.dto.ts';
 import { ZApplicationResponse, ZCreateApplicationInput, createApplicationMeta } from './create-application.schema.ts';
 
 export const createApplicationProcedure = apiKeyProcedure({ idempotent: true })
   .meta(createApplicationMeta)
+  // One 422 lists every invalid field: when the body fails validation, the answers are checked against the
+  // questions of the vacancy it names (if that one is visible) and their errors join the body's.
+  .use(async ({ ctx, getRawInput, next }) => withDatabaseFieldErrors(await next(), async () => answerErrorsOf(ctx.em, ctx.tenant.id, await getRawInput())))
   .input(ZCreateApplicationInput)
   .output(ZApplicationResponse)
-  .mutation(async ({ ctx, input }) =>
-    toApplicationResponse(await submitApplication(ctx.em, { tenantId: ctx.tenant.id, apiKeyId: ctx.apiKey.id }, input)),
-  );
+  .mutation(async ({ ctx, input }) => {
+    const key = { tenantId: ctx.tenant.id, apiKeyId: ctx.apiKey.id };
+    if (input.validate_only) {
+      await validateApplication(ctx.em, key, input);
+      ctx.response.status = 200;
+      return VALID_OUTPUT;
+    }
+    return toApplicationResponse(await submitApplication(ctx.em, key, input));
+  });

@@ -1,20 +1,35 @@
-import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedures.ts';
+import type { TDb } from '../../../db/kysely.ts';
+import type { TFieldErrors } from '../../../lib/errors.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { paginate } from '../../../lib/pagination.ts';
 import { toArticleDto } from '../article.dto.ts';
 import { expandTags, findArticleTags, findArticlesPage, type TContentChoice } from '../articles.repository.ts';
 import { ZListArticlesInput, ZListArticlesOutput, listArticlesMeta } from './list-articles.schema.ts';
 
+/** A 422 on `tags.N` for each tag id that is no tag of the tenant. */
+async function unknownTagErrors(db: TDb, ids: number[]): Promise<{ errors: TFieldErrors; withDescendants: number[] }> {
+  const tags = await expandTags(db, ids);
+  const unknown = ids.flatMap((id, index) => (tags.found.has(id) ? [] : [`tags.${index}`]));
+  return { errors: Object.fromEntries(unknown.map((path) => [path, [`The selected ${path} is invalid.`]])), withDescendants: tags.withDescendants };
+}
+
 export const listArticlesProcedure = apiKeyProcedure()
   .meta(listArticlesMeta)
+  // One 422 lists unknown tags with the query's other errors.
+  .use(async ({ ctx, getRawInput, next }) =>
+    withDatabaseFieldErrors(await next(), async () => {
+      const tags = ZListArticlesInput.shape.tags.safeParse(((await getRawInput()) as Record<string, unknown> | null)?.tags);
+      return tags.success && tags.data ? (await unknownTagErrors(ctx.db, tags.data)).errors : {};
+    }),
+  )
   .input(ZListArticlesInput)
   .output(ZListArticlesOutput)
   .query(async ({ ctx, input }) => {
     let tagIds: number[] | undefined;
     if (input.tags) {
-      const tags = await expandTags(ctx.db, input.tags);
-      const unknown = input.tags.flatMap((id, index) => (tags.found.has(id) ? [] : [`tags.${index}`]));
-      if (unknown.length > 0) throw AppError.validation(Object.fromEntries(unknown.map((path) => [path, [`The selected ${path} is invalid.`]])));
+      const tags = await unknownTagErrors(ctx.db, input.tags);
+      if (Object.keys(tags.errors).length > 0) throw AppError.validation(tags.errors);
       tagIds = tags.withDescendants;
     }
     const defaultLanguage = ctx.tenant.defaultLanguage;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TMeta } from '../../../trpc/init.ts';
 import { RESUME_MIME_TYPES } from '../../resumes/resume-file.ts';
 import { zString } from '../../../lib/validation.ts';
+import { ZValidOutput, zValidateOnly } from '../../../lib/query.ts';
 
 /** 10 MB = 10 × 1024 × 1024 decoded bytes (CONTRACT). */
 export const MAX_RESUME_BYTES = 10 * 1024 * 1024;
@@ -23,6 +24,7 @@ export const createCandidateMeta = {
   scope: 'candidates:write',
   rateLimit: 'candidates.create',
   successStatus: 202,
+  queryParameters: ['validate_only'],
   errorStatuses: [500],
 } satisfies TMeta;
 
@@ -66,11 +68,14 @@ export const ZCreateCandidateInput = z.object({
     mime_type: ZResumeMimeType,
   }),
   create_intake: z.boolean().optional().describe('Also create an intake for the candidate (default false)'),
+  validate_only: zValidateOnly,
 });
 export type TCreateCandidateInput = z.infer<typeof ZCreateCandidateInput>;
 
-export const ZCreateCandidateOutput = z.object({
+export const ZCandidateAccepted = z.object({
   message: z.literal('Resume accepted for processing.'),
   processing_id: z.uuid().describe('Follow it with GET /candidates/processing/{processing_id}'),
 });
+/** 202 with the processing id, or 200 `Valid.` for `validate_only=true`. */
+export const ZCreateCandidateOutput = z.union([ZCandidateAccepted, ZValidOutput]);
 export type TCreateCandidateOutput = z.infer<typeof ZCreateCandidateOutput>;

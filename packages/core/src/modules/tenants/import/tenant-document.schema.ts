@@ -6,6 +6,8 @@ import { VACANCY_STATUSES } from '../../vacancies/vacancy.entity.ts';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '../../articles/article.entity.ts';
 import { CANDIDATE_STATUSES } from '../../candidates/candidate.entity.ts';
 import { EMPLOYMENT_TYPES } from '../../taxonomies/taxonomy.entity.ts';
+import { DUPLICATE_APPLICATION_POLICIES } from '../tenant.entity.ts';
+import { QUESTION_TYPES } from '../../vacancies/vacancy-question.ts';
 
 /**
  * The tenant document of CONTRACT.md ("Tenant document", read by `careers import`).
@@ -55,6 +57,52 @@ const ZTaxonomy = z.object({ id: ZId, name: ZTranslations });
 
 /** A job type may name its kind of employment (schema.org `employmentType`, for the vacancy's structured data). */
 const ZJobType = ZTaxonomy.extend({ employment_type: z.enum(EMPLOYMENT_TYPES).nullable().default(null) });
+/** Labels of application questions and their options: like names, up to 1000 characters. */
+const ZLabels = z
+  .record(ZLanguage, z.string().trim().min(1).max(1000))
+  .refine((map) => Object.keys(map).length > 0, 'needs a label in at least one language');
+
+const SELECT_TYPES = new Set(['single_select', 'multi_select']);
+
+/** One question of a vacancy's application form (CONTRACT "Applying like the best job boards"). */
+const ZQuestion = z
+  .object({
+    key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must start with a-z and hold only a-z, 0-9 and "_" (at most 64)'),
+    label: ZLabels,
+    type: z.enum(QUESTION_TYPES),
+    required: z.boolean().default(false),
+    options: z
+      .array(z.object({ value: z.string().trim().min(1).max(255), label: ZLabels }))
+      .min(1)
+      .max(200)
+      .optional(),
+    max_length: z.number().int().min(1).max(10_000).optional(),
+  })
+  .superRefine((question, ctx) => {
+    const isSelect = SELECT_TYPES.has(question.type);
+    if (isSelect && !question.options) ctx.addIssue({ code: 'custom', path: ['options'], message: `is required for a ${question.type} question` });
+    if (!isSelect && question.options) ctx.addIssue({ code: 'custom', path: ['options'], message: `is only allowed on single_select and multi_select questions` });
+    const values = new Set<string>();
+    question.options?.forEach((option, index) => {
+      if (values.has(option.value)) ctx.addIssue({ code: 'custom', path: ['options', index, 'value'], message: `repeats "${option.value}"` });
+      values.add(option.value);
+    });
+    if (question.max_length !== undefined && question.type !== 'text' && question.type !== 'textarea') {
+      ctx.addIssue({ code: 'custom', path: ['max_length'], message: 'is only allowed on text and textarea questions' });
+    }
+  });
+
+const ZQuestions = z
+  .array(ZQuestion)
+  .max(100)
+  .default([])
+  .superRefine((questions, ctx) => {
+    const keys = new Set<string>();
+    questions.forEach((question, index) => {
+      if (keys.has(question.key)) ctx.addIssue({ code: 'custom', path: [index, 'key'], message: `repeats "${question.key}" (keys are unique per vacancy)` });
+      keys.add(question.key);
+    });
+  });
 
 const ZApiKey = z.object({
   id: ZId,
@@ -173,6 +221,7 @@ const ZVacancy = z.object({
     .default(null),
   header_image: ZImageSet,
   canonical_url: ZHttpUrl.nullable().default(null),
+  questions: ZQuestions,
 });
 
 const ZTeamMember = z.object({
@@ -252,6 +301,7 @@ const ZTenant = z.object({
   name: ZName,
   default_language: ZLanguage.default('en'),
   api_enabled: z.boolean().default(true),
+  duplicate_applications: z.enum(DUPLICATE_APPLICATION_POLICIES).default('allow'),
   career_site: z
     .object({
       domain: ZHostname.nullable().default(null),
@@ -645,6 +695,11 @@ function normalise(doc: TParsedShape): TParsedTenantDocument {
           education_level_ids: unique(v.education_level_ids),
           tag_ids: unique(v.tag_ids),
           compensation: v.compensation && { ...v.compensation, currency: v.compensation.currency.toUpperCase() },
+          questions: v.questions.map((q) => ({
+            ...q,
+            label: names(q.label),
+            ...(q.options ? { options: q.options.map((o) => ({ ...o, label: names(o.label) })) } : {}),
+          })),
         })),
         team_members: tenant.team_members.map((m) => ({ ...m, role: m.role && { name: m.role.name, label: names(m.role.label) } })),
         articles: tenant.articles.map((a) => ({

@@ -1,9 +1,11 @@
-import { apiKeyProcedure } from '../../../trpc/procedures.ts';
-import { listVacancies } from '../vacancy.service.ts';
+import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedures.ts';
+import { filterErrorsOf, listVacancies } from '../vacancy.service.ts';
 import { ZListVacanciesInput, ZListVacanciesOutput, listVacanciesMeta } from './list-vacancies.schema.ts';
 
 export const listVacanciesProcedure = apiKeyProcedure()
   .meta(listVacanciesMeta)
+  // One 422 lists unknown filter ids with the query's other errors.
+  .use(async ({ ctx, getRawInput, next }) => withDatabaseFieldErrors(await next(), async () => filterErrorsOf(ctx.db, await getRawInput())))
   .input(ZListVacanciesInput)
   .output(ZListVacanciesOutput)
   .query(({ ctx, input }) => listVacancies(ctx, input));
