@@ -144,7 +144,7 @@ function applicationForm(careers: TCareersClient, slug: string): HTMLFormElement
     status.textContent = 'Sending…';
     try {
       const resume = values.get('resume');
-      const { data } = await careers.post('/applications', {
+      const answer = await careers.post('/applications', {
         body: {
           vacancy: slug,
           candidate: { given_name: String(values.get('given_name')), family_name: String(values.get('family_name')), email: String(values.get('email')) },
@@ -152,6 +152,9 @@ function applicationForm(careers: TCareersClient, slug: string): HTMLFormElement
           privacy_policy_accepted: values.get('privacy') === 'on',
         },
       });
+      // Without validate_only the answer is the created application (the other success is a dry run's "Valid.").
+      if (!('data' in answer)) throw new Error('The application was not stored.');
+      const { data } = answer;
       render(form, h('p', { class: 'applied', role: 'status' }, `Thank you, ${data.candidate.given_name}: your application for ${data.vacancy.title} has been received.`));
     } catch (error) {
       button.disabled = false;
