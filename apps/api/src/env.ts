@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseEnv } from '@careers/core/lib/boot.ts';
 import { DEFAULT_METRICS_HOST } from '@careers/core/lib/metrics-server.ts';
@@ -17,6 +18,13 @@ const ZApiEnv = z.object({
   METRICS_HOST: z.string().min(1).default(DEFAULT_METRICS_HOST),
   /** Memory budget of the content cache (vacancy pages, facets, details, locations), in MB; 0 turns it off. */
   CONTENT_CACHE_MB: z.coerce.number().min(0).max(4096).default(24),
+  /**
+   * Reads that need real database work (content-cache misses, uncached lists) one key may run at once in this
+   * process, and all keys together. The defaults follow the cores: more at once than the machine can run only makes
+   * every other key wait.
+   */
+  EXPENSIVE_READS_PER_KEY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism())),
+  EXPENSIVE_READS_PER_PROCESS: z.coerce.number().int().min(1).max(256).default(Math.max(2, 2 * availableParallelism())),
 });
 export type TApiEnv = z.infer<typeof ZApiEnv>;
 

@@ -9,7 +9,11 @@ import { apiEnv } from './env.ts';
 const log = createLogger('api');
 const env = apiEnv();
 const { orm } = await openDeploymentOrm(log, { timeouts: API_DB_TIMEOUTS });
-const services = createCoreServices(orm, log, { metrics: createMetrics({ processMetrics: true }), contentCacheBytes: env.CONTENT_CACHE_MB * 1024 * 1024 });
+const services = createCoreServices(orm, log, {
+  metrics: createMetrics({ processMetrics: true }),
+  contentCacheBytes: env.CONTENT_CACHE_MB * 1024 * 1024,
+  readLimits: { perKey: env.EXPENSIVE_READS_PER_KEY, total: Math.max(env.EXPENSIVE_READS_PER_KEY, env.EXPENSIVE_READS_PER_PROCESS) },
+});
 const server = createApiApp(services, { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY }).listen(env.PORT, env.HOST);
 announceListening(server, log, 'API', '/v1');
 // Metrics are for the operator, not for callers: their own port, on this machine only unless METRICS_HOST says otherwise.
