@@ -14,7 +14,7 @@ export type TReadLimits = {
   maxWaitMs: number;
 };
 
-export const DEFAULT_READ_LIMITS: TReadLimits = { perKey: 4, total: 8, queuePerKey: 16, maxWaitMs: 2_000 };
+export const DEFAULT_READ_LIMITS: TReadLimits = { perKey: 4, total: 8, queuePerKey: 64, maxWaitMs: 2_000 };
 
 type TWaiter = { start: () => void; refuse: () => void };
 
