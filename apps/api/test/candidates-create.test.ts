@@ -140,6 +140,7 @@ describe('POST /candidates', () => {
         linkedin_url: expected.linkedinUrl,
         status: 'potential',
         needs_completion: false,
+        user_id: ACME_OTHER_USER,
         user_ids: [ACME_OTHER_USER],
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
@@ -306,7 +307,7 @@ describe('GET /candidates/processing/{processing_id} and GET /candidates/{id}', 
     }
     const own = await api.get('/candidates/900', OTHER_TENANT);
     expect(own.status).toBe(200);
-    expect(own.body.data).toMatchObject({ id: 900, slug: 'globex-person', email: 'person@globex.example', needs_completion: false, user_ids: [GLOBEX_USER] });
+    expect(own.body.data).toMatchObject({ id: 900, slug: 'globex-person', email: 'person@globex.example', needs_completion: false, user_id: GLOBEX_USER, user_ids: [GLOBEX_USER] });
   });
 
   it('need candidates:read', async () => {

@@ -415,6 +415,16 @@ describe('GET /vacancies — pagination', () => {
     expect(first.body.meta).toMatchObject({ last_page: 3, from: 1, to: 2, total: 6 });
   });
 
+  it("keeps the request's query exactly in the links and sets only page (no per_page it did not send)", async () => {
+    const response = await api.get('/vacancies?sort=title&language=en', KEY);
+    expect(response.status).toBe(200);
+    for (const value of [response.body.links.first, response.body.links.last]) {
+      const url = new URL(value);
+      expect([...url.searchParams.keys()].sort()).toEqual(['language', 'page', 'sort']);
+      expect(url.searchParams.get('per_page')).toBeNull();
+    }
+  });
+
   it('answers an empty page past the end', async () => {
     const response = await api.get('/vacancies?page=9', KEY);
     expect(response.status).toBe(200);

@@ -41,8 +41,8 @@ export function pageOffset(page: number, perPage: number): number {
 }
 
 /**
- * Laravel's length-aware paginator envelope. Links are absolute, keep every query parameter of the
- * request and set `page` (and `per_page`).
+ * Laravel's length-aware paginator envelope. Links are absolute, keep the request's query exactly and set
+ * `page`, adding nothing (Laravel's `withQueryString()`): a request without `per_page` gets links without it.
  */
 export function paginate<T>(items: T[], total: number, page: number, perPage: number, url: URL): TPage<T> {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
@@ -51,7 +51,6 @@ export function paginate<T>(items: T[], total: number, page: number, perPage: nu
   const link = (target: number) => {
     const next = new URL(url);
     next.searchParams.set('page', String(target));
-    next.searchParams.set('per_page', String(perPage));
     return next.toString();
   };
   const path = `${url.origin}${url.pathname}`;

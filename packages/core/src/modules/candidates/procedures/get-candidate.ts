@@ -31,6 +31,7 @@ function toCandidateProfileDto(row: TCandidateRow, userIds: number[]): TCandidat
     linkedin_url: row.linkedin_url,
     status: row.status as TCandidateStatus,
     needs_completion: row.needs_completion,
+    user_id: userIds[0] ?? null,
     user_ids: userIds,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
