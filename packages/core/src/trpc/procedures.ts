@@ -21,7 +21,9 @@ const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
   const scope = meta?.scope;
   const rateLimit = meta?.rateLimit;
   const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)), ctx.origin);
-  if (scope && !hasScope(apiKey.scopes, scope)) throw AppError.insufficientScope(scope);
+  // `otherScopes`: the operation serves keys with any of the scopes (the procedure decides what each one may read).
+  const accepted = scope ? [scope, ...(meta?.otherScopes ?? [])] : [];
+  if (scope && !accepted.some((candidate) => hasScope(apiKey.scopes, candidate))) throw AppError.insufficientScope(scope);
   if (rateLimit) {
     // A publishable key is public (it sits in a web page): its writes count per client address as well.
     const clientAddress = apiKey.kind === 'publishable' ? ctx.clientIp : undefined;
