@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AddWebhookDialog } from '../components/AddWebhookDialog.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { DataTable, QueryStates } from '../components/DataTable.tsx';
 import { Dialog } from '../components/Dialog.tsx';
+import { DoneAction } from '../components/DialogForm.tsx';
 import { SecretOutput } from '../components/SecretOutput.tsx';
 import { queryKeys, useDeleteWebhook, useDeliveries, useEnableWebhook, useReplayDelivery, useRotateWebhookSecret, useSendTestWebhook, useWebhooks } from '../queries.ts';
 import { errorMessage } from '../trpc.ts';
@@ -82,102 +84,77 @@ export function WebhooksPage() {
             </span>
           )}
         </div>
-        {webhooks.isPending ? (
-          <p className="empty" role="status">
-            Loading endpoints…
-          </p>
-        ) : webhooks.isError ? (
-          <p className="form-error" role="alert">
-            {errorMessage(webhooks.error)}
-          </p>
-        ) : rows.length === 0 ? (
-          <p className="empty">No endpoints yet. Add one to receive events.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((endpoint) => (
-                  <tr key={endpoint.id} className={endpoint.enabled ? undefined : 'revoked'}>
-                    <th scope="row" className="key-name mono">
-                      {endpoint.url}
-                    </th>
-                    <td>
-                      <ul className="chips" aria-label={`Events of ${endpoint.url}`}>
-                        {endpoint.event_types.map((type) => (
-                          <li key={type} className="chip mono">
-                            {type === '*' ? 'all events' : type}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td>
-                      <time dateTime={endpoint.created_at}>{formatDateTime(endpoint.created_at)}</time>
-                    </td>
-                    <td>
-                      {endpoint.enabled ? <span className="badge badge-active">Enabled</span> : <span className="badge badge-revoked">Disabled</span>}
-                      {endpoint.disabled_reason && <span className="small muted"> {endpoint.disabled_reason}</span>}
-                      {!endpoint.enabled && (
-                        <>
-                          {' '}
-                          <button
-                            type="button"
-                            className="button button-small"
-                            disabled={enable.isPending}
-                            onClick={() => enable.mutate(endpoint.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.webhooks }) })}
-                          >
-                            Enable
-                          </button>
-                        </>
-                      )}
-                      {endpoint.previous_secret_expires_at && (
-                        <span className="small muted"> Previous secret signs until {formatDateTime(endpoint.previous_secret_expires_at)}</span>
-                      )}
-                    </td>
-                    <td className="actions">
-                      <button type="button" className="button button-small" aria-pressed={shown === endpoint.id} onClick={() => setShown(shown === endpoint.id ? undefined : endpoint.id)}>
-                        Deliveries
-                      </button>{' '}
-                      <button type="button" className="button button-small" disabled={sendTest.isPending} onClick={() => test(endpoint.id)}>
-                        Send test
-                      </button>{' '}
+        <QueryStates query={webhooks} loading="Loading endpoints…" empty="No endpoints yet. Add one to receive events." isEmpty={rows.length === 0}>
+          <DataTable columns={['URL', 'Events', 'Created', 'Status']} actions>
+            {rows.map((endpoint) => (
+              <tr key={endpoint.id} className={endpoint.enabled ? undefined : 'revoked'}>
+                <th scope="row" className="key-name mono">
+                  {endpoint.url}
+                </th>
+                <td>
+                  <ul className="chips" aria-label={`Events of ${endpoint.url}`}>
+                    {endpoint.event_types.map((type) => (
+                      <li key={type} className="chip mono">
+                        {type === '*' ? 'all events' : type}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td>
+                  <time dateTime={endpoint.created_at}>{formatDateTime(endpoint.created_at)}</time>
+                </td>
+                <td>
+                  {endpoint.enabled ? <span className="badge badge-active">Enabled</span> : <span className="badge badge-revoked">Disabled</span>}
+                  {endpoint.disabled_reason && <span className="small muted"> {endpoint.disabled_reason}</span>}
+                  {!endpoint.enabled && (
+                    <>
+                      {' '}
                       <button
                         type="button"
                         className="button button-small"
-                        onClick={() => {
-                          rotate.reset();
-                          setRotating({ id: endpoint.id, url: endpoint.url });
-                        }}
+                        disabled={enable.isPending}
+                        onClick={() => enable.mutate(endpoint.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.webhooks }) })}
                       >
-                        Rotate secret
-                      </button>{' '}
-                      <button
-                        type="button"
-                        className="button button-small button-danger-outline"
-                        onClick={() => {
-                          remove.reset();
-                          setDeleting({ id: endpoint.id, url: endpoint.url });
-                        }}
-                      >
-                        Delete
+                        Enable
                       </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                    </>
+                  )}
+                  {endpoint.previous_secret_expires_at && (
+                    <span className="small muted"> Previous secret signs until {formatDateTime(endpoint.previous_secret_expires_at)}</span>
+                  )}
+                </td>
+                <td className="actions">
+                  <button type="button" className="button button-small" aria-pressed={shown === endpoint.id} onClick={() => setShown(shown === endpoint.id ? undefined : endpoint.id)}>
+                    Deliveries
+                  </button>{' '}
+                  <button type="button" className="button button-small" disabled={sendTest.isPending} onClick={() => test(endpoint.id)}>
+                    Send test
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="button button-small"
+                    onClick={() => {
+                      rotate.reset();
+                      setRotating({ id: endpoint.id, url: endpoint.url });
+                    }}
+                  >
+                    Rotate secret
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="button button-small button-danger-outline"
+                    onClick={() => {
+                      remove.reset();
+                      setDeleting({ id: endpoint.id, url: endpoint.url });
+                    }}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        </QueryStates>
       </section>
 
       {endpointShown && <Deliveries endpoint={endpointShown} />}
@@ -207,11 +184,7 @@ export function WebhooksPage() {
       </ConfirmDialog>
       <Dialog open={rotatedSecret !== undefined} title="New signing secret" onClose={() => setRotatedSecret(undefined)}>
         {rotatedSecret && <SecretOutput label="New signing secret" value={rotatedSecret} warning="It will not be shown again; the previous secret keeps signing for 24 hours." />}
-        <div className="dialog-actions">
-          <button type="button" className="button button-primary" onClick={() => setRotatedSecret(undefined)}>
-            Done
-          </button>
-        </div>
+        <DoneAction onDone={() => setRotatedSecret(undefined)} />
       </Dialog>
     </>
   );
@@ -237,62 +210,36 @@ function Deliveries({ endpoint }: { endpoint: TEndpointRef }) {
           </span>
         )}
       </div>
-      {deliveries.isPending ? (
-        <p className="empty" role="status">
-          Loading deliveries…
-        </p>
-      ) : deliveries.isError ? (
-        <p className="form-error" role="alert">
-          {errorMessage(deliveries.error)}
-        </p>
-      ) : rows.length === 0 ? (
-        <p className="empty">No deliveries yet. Send a test event to try the endpoint.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table" aria-label="Deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last status</th>
-                <th scope="col">Next try</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((delivery) => (
-                <tr key={delivery.id}>
-                  <th scope="row">
-                    <span className="mono">{delivery.event_type}</span>
-                    <br />
-                    <span className="small muted mono">{delivery.event_id}</span>
-                  </th>
-                  <td>
-                    <span className={`badge ${delivery.state === 'failed' ? 'badge-revoked' : delivery.state === 'delivered' ? 'badge-active' : ''}`}>{STATE_LABELS[delivery.state]}</span>
-                  </td>
-                  <td>{delivery.attempts}</td>
-                  <td title={delivery.last_error ?? undefined}>{delivery.last_status_code ?? (delivery.last_error ? 'no response' : '–')}</td>
-                  <td>{delivery.next_attempt_at ? <time dateTime={delivery.next_attempt_at}>{formatRelative(delivery.next_attempt_at)}</time> : '–'}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="button button-small"
-                      disabled={replay.isPending}
-                      aria-label={`Replay ${delivery.event_type} ${delivery.event_id}`}
-                      onClick={() => replay.mutate(delivery.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.deliveries(endpoint.id) }) })}
-                    >
-                      Replay
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryStates query={deliveries} loading="Loading deliveries…" empty="No deliveries yet. Send a test event to try the endpoint." isEmpty={rows.length === 0}>
+        <DataTable columns={['Event', 'State', 'Attempts', 'Last status', 'Next try']} actions label="Deliveries">
+          {rows.map((delivery) => (
+            <tr key={delivery.id}>
+              <th scope="row">
+                <span className="mono">{delivery.event_type}</span>
+                <br />
+                <span className="small muted mono">{delivery.event_id}</span>
+              </th>
+              <td>
+                <span className={`badge ${delivery.state === 'failed' ? 'badge-revoked' : delivery.state === 'delivered' ? 'badge-active' : ''}`}>{STATE_LABELS[delivery.state]}</span>
+              </td>
+              <td>{delivery.attempts}</td>
+              <td title={delivery.last_error ?? undefined}>{delivery.last_status_code ?? (delivery.last_error ? 'no response' : '–')}</td>
+              <td>{delivery.next_attempt_at ? <time dateTime={delivery.next_attempt_at}>{formatRelative(delivery.next_attempt_at)}</time> : '–'}</td>
+              <td className="actions">
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={replay.isPending}
+                  aria-label={`Replay ${delivery.event_type} ${delivery.event_id}`}
+                  onClick={() => replay.mutate(delivery.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.deliveries(endpoint.id) }) })}
+                >
+                  Replay
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      </QueryStates>
     </section>
   );
 }
