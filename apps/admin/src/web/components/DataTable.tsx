@@ -67,3 +67,13 @@ export function QueryStates({
   if (isEmpty) return <p className="empty">{empty}</p>;
   return <>{children}</>;
 }
+
+/** A failed row action's message, beside a card's title. */
+export function ActionError({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <span className="form-error" role="alert">
+      {errorMessage(error)}
+    </span>
+  );
+}

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { CreateKeyDialog } from '../components/CreateKeyDialog.tsx';
 import { DataTable, QueryStates } from '../components/DataTable.tsx';
 import { queryKeys, useKeys, useRevokeKey } from '../queries.ts';
+import { useConfirmation } from '../confirmation.ts';
 import { errorMessage } from '../trpc.ts';
 import { formatDateTime, formatRelative } from '../format.ts';
 
@@ -15,13 +16,13 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
   const keys = useKeys();
   const revoke = useRevokeKey();
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<TKeyRef | undefined>();
+  const revoking = useConfirmation<TKeyRef>(revoke);
 
   const confirmRevoke = () => {
-    if (!revoking) return;
-    revoke.mutate(revoking.id, {
+    if (!revoking.target) return;
+    revoke.mutate(revoking.target.id, {
       onSuccess: async () => {
-        setRevoking(undefined);
+        revoking.dismiss();
         await queryClient.invalidateQueries({ queryKey: queryKeys.keys });
         void queryClient.invalidateQueries({ queryKey: queryKeys.overview });
       },
@@ -116,14 +117,7 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
                 </td>
                 <td className="actions">
                   {!key.revoked_at && (
-                    <button
-                      type="button"
-                      className="button button-small button-danger-outline"
-                      onClick={() => {
-                        revoke.reset();
-                        setRevoking({ id: key.id, name: key.name });
-                      }}
-                    >
+                    <button type="button" className="button button-small button-danger-outline" onClick={() => revoking.ask({ id: key.id, name: key.name })}>
                       Revoke
                     </button>
                   )}
@@ -136,13 +130,13 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
 
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog
-        open={revoking !== undefined}
-        title={`Revoke “${revoking?.name ?? ''}”?`}
+        open={revoking.target !== undefined}
+        title={`Revoke “${revoking.target?.name ?? ''}”?`}
         confirmLabel="Revoke"
         pending={revoke.isPending}
         error={revoke.error ? errorMessage(revoke.error) : undefined}
         onConfirm={confirmRevoke}
-        onCancel={() => setRevoking(undefined)}
+        onCancel={revoking.dismiss}
       >
         <p>Everything that uses this key is refused within a second. This cannot be undone.</p>
       </ConfirmDialog>

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AddWebhookDialog } from '../components/AddWebhookDialog.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
-import { DataTable, QueryStates } from '../components/DataTable.tsx';
+import { ActionError, DataTable, QueryStates } from '../components/DataTable.tsx';
 import { Dialog } from '../components/Dialog.tsx';
 import { DoneAction } from '../components/DialogForm.tsx';
 import { SecretOutput } from '../components/SecretOutput.tsx';
 import { queryKeys, useDeleteWebhook, useDeliveries, useEnableWebhook, useReplayDelivery, useRotateWebhookSecret, useSendTestWebhook, useWebhooks } from '../queries.ts';
+import { useConfirmation } from '../confirmation.ts';
 import { errorMessage } from '../trpc.ts';
 import { formatDateTime, formatRelative } from '../format.ts';
 
@@ -20,27 +21,28 @@ export function WebhooksPage() {
   const sendTest = useSendTestWebhook();
   const enable = useEnableWebhook();
   const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<TEndpointRef | undefined>();
-  const [rotating, setRotating] = useState<TEndpointRef | undefined>();
+  const deleting = useConfirmation<TEndpointRef>(remove);
+  const rotating = useConfirmation<TEndpointRef>(rotate);
   const [rotatedSecret, setRotatedSecret] = useState<string | undefined>();
   const [shown, setShown] = useState<number | undefined>();
 
   const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
+    const endpoint = deleting.target;
+    if (!endpoint) return;
+    remove.mutate(endpoint.id, {
       onSuccess: async () => {
-        if (shown === deleting.id) setShown(undefined);
-        setDeleting(undefined);
+        if (shown === endpoint.id) setShown(undefined);
+        deleting.dismiss();
         await queryClient.invalidateQueries({ queryKey: queryKeys.webhooks });
       },
     });
   };
 
   const confirmRotate = () => {
-    if (!rotating) return;
-    rotate.mutate(rotating.id, {
+    if (!rotating.target) return;
+    rotate.mutate(rotating.target.id, {
       onSuccess: async (result) => {
-        setRotating(undefined);
+        rotating.dismiss();
         setRotatedSecret(result.secret);
         await queryClient.invalidateQueries({ queryKey: queryKeys.webhooks });
       },
@@ -78,11 +80,7 @@ export function WebhooksPage() {
           <h2 id="webhooks-heading" className="card-title">
             Endpoints
           </h2>
-          {sendTest.error && (
-            <span className="form-error" role="alert">
-              {errorMessage(sendTest.error)}
-            </span>
-          )}
+          <ActionError error={sendTest.error} />
         </div>
         <QueryStates query={webhooks} loading="Loading endpoints…" empty="No endpoints yet. Add one to receive events." isEmpty={rows.length === 0}>
           <DataTable columns={['URL', 'Events', 'Created', 'Status']} actions>
@@ -130,24 +128,10 @@ export function WebhooksPage() {
                   <button type="button" className="button button-small" disabled={sendTest.isPending} onClick={() => test(endpoint.id)}>
                     Send test
                   </button>{' '}
-                  <button
-                    type="button"
-                    className="button button-small"
-                    onClick={() => {
-                      rotate.reset();
-                      setRotating({ id: endpoint.id, url: endpoint.url });
-                    }}
-                  >
+                  <button type="button" className="button button-small" onClick={() => rotating.ask({ id: endpoint.id, url: endpoint.url })}>
                     Rotate secret
                   </button>{' '}
-                  <button
-                    type="button"
-                    className="button button-small button-danger-outline"
-                    onClick={() => {
-                      remove.reset();
-                      setDeleting({ id: endpoint.id, url: endpoint.url });
-                    }}
-                  >
+                  <button type="button" className="button button-small button-danger-outline" onClick={() => deleting.ask({ id: endpoint.id, url: endpoint.url })}>
                     Delete
                   </button>
                 </td>
@@ -161,24 +145,24 @@ export function WebhooksPage() {
 
       <AddWebhookDialog open={adding} eventTypes={webhooks.data?.event_types ?? []} onClose={() => setAdding(false)} />
       <ConfirmDialog
-        open={deleting !== undefined}
-        title={`Delete the endpoint ${deleting?.url ?? ''}?`}
+        open={deleting.target !== undefined}
+        title={`Delete the endpoint ${deleting.target?.url ?? ''}?`}
         confirmLabel="Delete"
         pending={remove.isPending}
         error={remove.error ? errorMessage(remove.error) : undefined}
         onConfirm={confirmDelete}
-        onCancel={() => setDeleting(undefined)}
+        onCancel={deleting.dismiss}
       >
         <p>No more events are sent to it, and its delivery log is deleted. This cannot be undone.</p>
       </ConfirmDialog>
       <ConfirmDialog
-        open={rotating !== undefined}
-        title={`Rotate the secret of ${rotating?.url ?? ''}?`}
+        open={rotating.target !== undefined}
+        title={`Rotate the secret of ${rotating.target?.url ?? ''}?`}
         confirmLabel="Rotate secret"
         pending={rotate.isPending}
         error={rotate.error ? errorMessage(rotate.error) : undefined}
         onConfirm={confirmRotate}
-        onCancel={() => setRotating(undefined)}
+        onCancel={rotating.dismiss}
       >
         <p>A new secret signs every delivery from now on. The current one keeps signing beside it for 24 hours, so the receiver can switch without missing a delivery.</p>
       </ConfirmDialog>
@@ -204,11 +188,7 @@ function Deliveries({ endpoint }: { endpoint: TEndpointRef }) {
         <h2 id="deliveries-heading" className="card-title">
           Recent deliveries to <span className="mono">{endpoint.url}</span>
         </h2>
-        {replay.error && (
-          <span className="form-error" role="alert">
-            {errorMessage(replay.error)}
-          </span>
-        )}
+        <ActionError error={replay.error} />
       </div>
       <QueryStates query={deliveries} loading="Loading deliveries…" empty="No deliveries yet. Send a test event to try the endpoint." isEmpty={rows.length === 0}>
         <DataTable columns={['Event', 'State', 'Attempts', 'Last status', 'Next try']} actions label="Deliveries">
