@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ARTIFACTS, openDashboardBrowser, type TDashboardBrowser } from './support/browser.ts';
 import { startStack, type TStack } from './support/stack.ts';
 import { dashboardDocument } from './support/seed.ts';
 
@@ -9,44 +9,25 @@ import { dashboardDocument } from './support/seed.ts';
  * The dashboard in a real headless Chromium (Debian's package, installed by scripts/ensure-chromium.sh
  * before vitest starts): sign in, create a key, use it against the API, revoke it, switch API access, sign out.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const CAREER_WEBSITE = ['vacancies:read', 'applications:write', 'locations:read', 'team:read', 'articles:read'];
 const CHROME_PLUGIN = ['candidates:read', 'candidates:write', 'team:read'];
 const ALL_SCOPES = ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write', 'team:read', 'locations:read', 'articles:read'];
 
 const seeded = dashboardDocument({ seed: 100 + Math.floor(Math.random() * 800), vacancies: 1 + Math.floor(Math.random() * 5) });
 let stack: TStack;
-let browser: Browser;
+let dashboard: TDashboardBrowser;
 let context: BrowserContext;
 let page: Page;
-const consoleProblems: string[] = [];
+let consoleProblems: string[];
 
 beforeAll(async () => {
-  // No skipping: without the browser this test must fail, loudly.
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
   stack = await startStack(seeded.document);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC' });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.adminUrl });
-  context.setDefaultTimeout(15_000);
-  page = await context.newPage();
-  page.on('console', (message) => {
-    // The browser logs every 4xx: the 401 of the first "who am I" (how the app learns it must show sign-in)
-    // and the 422 of the deliberately wrong password are expected; anything else (CSP, scripts) is a problem.
-    const expected = /^Failed to load resource: the server responded with a status of (401|422) /;
-    if (message.type() === 'error' && !expected.test(message.text())) consoleProblems.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleProblems.push(error.message));
+  dashboard = await openDashboardBrowser(stack.adminUrl);
+  ({ context, page, consoleProblems } = dashboard);
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
+  await dashboard?.close();
   await stack?.close();
 });
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { openOrm, type TOrm } from '@careers/core/db/orm.ts';
@@ -9,26 +8,23 @@ import { webhookSecretKey } from '@careers/core/env.ts';
 import { startWebhookRunner, type TWebhookRunner } from '@careers/core/jobs/webhook-runner.ts';
 import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
 import { startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing/webhook-receiver.ts';
+import { ARTIFACTS, openDashboardBrowser, type TDashboardBrowser } from './support/browser.ts';
 import { startStack, type TStack } from './support/stack.ts';
 import { dashboardDocument } from './support/seed.ts';
 
 // The test receiver is plain http on 127.0.0.1: allowed for this process (the admin server runs in it).
 process.env.WEBHOOK_ALLOW_INSECURE_LOCAL = '1';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const seeded = dashboardDocument({ seed: 7, vacancies: 1 });
 let stack: TStack;
-let browser: Browser;
-let context: BrowserContext;
+let dashboard: TDashboardBrowser;
 let page: Page;
 let receiver: TWebhookReceiver;
 let orm: TOrm;
 let runner: TWebhookRunner;
-const consoleProblems: string[] = [];
+let consoleProblems: string[];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
   stack = await startStack(seeded.document);
   receiver = await startWebhookReceiver();
   // The worker's webhook loops, in this process, on the stack's database.
@@ -40,29 +36,15 @@ beforeAll(async () => {
     pollIntervalMs: 100,
     settings: { ...DEFAULT_DELIVERY_SETTINGS, secretKey: webhookSecretKey()!, allowInsecureLocal: true, timeoutMs: 2000, leaseSeconds: 5 },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC' });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.adminUrl });
-  context.setDefaultTimeout(15_000);
-  page = await context.newPage();
-  page.on('console', (message) => {
-    // The first "who am I" is 401 (sign-in) and the refused ftp:// URL 422; anything else is a problem.
-    const expected = /^Failed to load resource: the server responded with a status of (401|422) /;
-    if (message.type() === 'error' && !expected.test(message.text())) consoleProblems.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleProblems.push(error.message));
+  dashboard = await openDashboardBrowser(stack.adminUrl);
+  ({ page, consoleProblems } = dashboard);
 });
 
 afterAll(async () => {
   await runner?.stop(1000);
   await orm?.close();
   await receiver?.close();
-  await context?.close();
-  await browser?.close();
+  await dashboard?.close();
   await stack?.close();
 });
 

@@ -1,28 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgBoss } from 'pg-boss';
-import { createBoss } from '@careers/core/jobs/boss.ts';
 import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
 import { DOC_MIME, DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
 import { RESUME_LIMITS_ERROR } from '@careers/core/modules/resumes/resume-sandbox.ts';
 import { docxBomb, loopingDoc, pdfBomb } from '@careers/core/testing/crafted-resumes.ts';
-import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
-import { killWorkers, startWorker } from './support/worker-process.ts';
+import { PEOPLE, fixture, type TPipeline } from './support/pipeline.ts';
+import { startWorker, startWorkerPipeline, type TWorkerPipeline } from './support/worker-process.ts';
 
 /** Crafted resumes against the real worker process and its queue (issue 11): one upload cannot hurt the others. */
 
 let pipeline: TPipeline;
 let inspector: PgBoss;
+let setup: TWorkerPipeline;
 
 beforeAll(async () => {
-  pipeline = await startPipeline();
-  inspector = createBoss(pipeline.url, { role: 'sender' });
-  await inspector.start();
+  setup = await startWorkerPipeline();
+  ({ pipeline, inspector } = setup);
 });
 
 afterAll(async () => {
-  killWorkers();
-  await inspector?.stop({ graceful: false });
-  await pipeline?.close();
+  await setup?.close();
 });
 
 describe('the worker under crafted resumes', () => {

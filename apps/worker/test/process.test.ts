@@ -2,28 +2,25 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
-import { createBoss } from '@careers/core/jobs/boss.ts';
 import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
 import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
-import { PEOPLE, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
+import { PEOPLE, fixture, type TPipeline } from './support/pipeline.ts';
 import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
-import { WORKER_MAIN as MAIN, killWorkers, startWorker as startWorkerProcess } from './support/worker-process.ts';
+import { WORKER_MAIN as MAIN, startWorker as startWorkerProcess, startWorkerPipeline, type TWorkerPipeline } from './support/worker-process.ts';
 
 let pipeline: TPipeline;
 let inspector: PgBoss;
+let setup: TWorkerPipeline;
 
 const startWorker = (env: Record<string, string>) => startWorkerProcess(pipeline.url, env);
 
 beforeAll(async () => {
-  pipeline = await startPipeline();
-  inspector = createBoss(pipeline.url, { role: 'sender' });
-  await inspector.start();
+  setup = await startWorkerPipeline();
+  ({ pipeline, inspector } = setup);
 });
 
 afterAll(async () => {
-  killWorkers();
-  await inspector?.stop({ graceful: false });
-  await pipeline?.close();
+  await setup?.close();
 });
 
 describe('the worker process', () => {

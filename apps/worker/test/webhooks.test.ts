@@ -1,64 +1,34 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { kyselyOf } from '@careers/core/db/kysely.ts';
-import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
 import { recordEvent } from '@careers/core/modules/events/events.service.ts';
 import { createWebhookEndpoint, listWebhookDeliveries } from '@careers/core/modules/webhooks/webhook.service.ts';
 import { startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing/webhook-receiver.ts';
 import { TENANT_ID, startPipeline, type TPipeline } from './support/pipeline.ts';
+import { killWorkers, startWorker as startWorkerProcess, type TWorkerProcess } from './support/worker-process.ts';
 
 // The receiver listens on 127.0.0.1 over http: allowed here and in the worker processes below.
 process.env.WEBHOOK_ALLOW_INSECURE_LOCAL = '1';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 let pipeline: TPipeline;
 let receiver: TWebhookReceiver;
-const running = new Set<ChildProcess>();
-
-type TWorker = { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
 
 /** The real worker process, as `pnpm start:worker` runs it, with short webhook timings. */
-async function startWorker(extraEnv: Record<string, string> = {}): Promise<TWorker> {
-  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: pipeline.url,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      WORKER_METRICS_PORT: '0',
-      WEBHOOK_ALLOW_INSECURE_LOCAL: '1',
-      WEBHOOK_POLL_INTERVAL_MS: '100',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      // A killed worker's delivery is due again 2 s after it was claimed.
-      WEBHOOK_LEASE_SECONDS: '2',
-      WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.5,0.5,0.5',
-      WEBHOOK_CONCURRENCY: '16',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startWorker = (extraEnv: Record<string, string> = {}): Promise<TWorkerProcess> =>
+  startWorkerProcess(pipeline.url, {
+    WORKER_METRICS_PORT: '0',
+    WEBHOOK_ALLOW_INSECURE_LOCAL: '1',
+    WEBHOOK_POLL_INTERVAL_MS: '100',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    // A killed worker's delivery is due again 2 s after it was claimed.
+    WEBHOOK_LEASE_SECONDS: '2',
+    WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.5,0.5,0.5',
+    WEBHOOK_CONCURRENCY: '16',
+    ...extraEnv,
   });
-  running.add(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('"msg":"worker started"')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, exited };
-}
 
-async function stopWorker(worker: TWorker): Promise<void> {
+async function stopWorker(worker: TWorkerProcess): Promise<void> {
   worker.child.kill('SIGTERM');
   expect(await worker.exited).toEqual({ code: 0, signal: null });
 }
@@ -77,7 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  killWorkers();
   await receiver?.close();
   await pipeline?.close();
 });

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase, queryRows } from '@careers/core/testing/database.ts';
 import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
 import { createApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
 import { careerTenant, careerVacancies, resumePdf } from '@careers/client/testing';
@@ -39,15 +38,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function rows(text: string, values: unknown[] = []): Promise<Record<string, any>[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const rows = (text: string, values: unknown[] = []) => queryRows(databaseUrl, text, values);
 
 beforeAll(async () => {
   // No skipping: without the browser this test must fail, loudly.

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import pg from 'pg';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase, queryRows } from '@careers/core/testing/database.ts';
 import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
 import { createApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
@@ -28,15 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.close());
 
-async function rows(text: string, values: unknown[]): Promise<Record<string, any>[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const rows = (text: string, values: unknown[] = []) => queryRows(databaseUrl, text, values);
 
 describe('@careers/client against a started API', () => {
   it('lists vacancies page by page, with filters and facet counts that follow them', async () => {

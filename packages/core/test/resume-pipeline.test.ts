@@ -4,15 +4,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
-import { createTestDatabase } from '../src/testing/database.ts';
-import { openOrm, type TOrm } from '../src/db/orm.ts';
+import type { TOrm } from '../src/db/orm.ts';
+import { startJobDatabase, type TJobDatabase } from '../src/testing/job-database.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { AppError } from '../src/lib/errors.ts';
-import { installJobQueues } from '../src/jobs/install.ts';
 import { createBoss } from '../src/jobs/boss.ts';
-import { JobSender } from '../src/jobs/sender.ts';
+import type { JobSender } from '../src/jobs/sender.ts';
 import { processResumeJob } from '../src/jobs/process-resume.job.ts';
-import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 import { acceptResume, type TAcceptResume } from '../src/modules/resumes/resume-intake.service.ts';
 import { EXHAUSTED_ERROR, markResumeExhausted, processResume } from '../src/modules/resumes/process-resume.ts';
 import { candidateSlugBase } from '../src/modules/resumes/resume-candidate.ts';
@@ -25,6 +23,7 @@ let orm: TOrm;
 let sender: JobSender;
 let boss: PgBoss;
 let client: pg.Client;
+let db: TJobDatabase;
 
 const ACME = 1;
 const GLOBEX = 2;
@@ -48,36 +47,32 @@ function tenant(id: number, slug: string, users: Array<{ id: number; name: strin
 }
 
 beforeAll(async () => {
-  url = await createTestDatabase();
-  await installJobQueues(url);
-  orm = await openOrm(url);
-  await importTenantDocument(orm, {
-    tenants: [
-      tenant(ACME, 'acme', [
-        { id: USERS.ada, name: 'Ada' },
-        { id: USERS.bob, name: 'Bob' },
-        { id: USERS.cy, name: 'Cy' },
-      ], [
-        // Stored with capitals: the resume's lower-cased email must still find it.
-        { id: 500, slug: 'kim-existing', user_id: USERS.cy, first_name: 'Kim', last_name: 'Existing', email: 'Kim.Existing@Example.com', phone: '+31101234567', status: 'active_mediation' },
-      ]),
-      tenant(GLOBEX, 'globex', [{ id: USERS.globex, name: 'Gail' }], [
-        { id: 600, slug: 'jane-elsewhere', user_id: USERS.globex, first_name: 'Jane', last_name: 'Elsewhere', email: PEOPLE.pdf.expected.email, status: 'potential' },
-      ]),
-    ],
-  });
-  sender = new JobSender(url, (error) => log.error({ err: error }, 'sender error'));
+  db = await startJobDatabase(
+    {
+      tenants: [
+        tenant(ACME, 'acme', [
+          { id: USERS.ada, name: 'Ada' },
+          { id: USERS.bob, name: 'Bob' },
+          { id: USERS.cy, name: 'Cy' },
+        ], [
+          // Stored with capitals: the resume's lower-cased email must still find it.
+          { id: 500, slug: 'kim-existing', user_id: USERS.cy, first_name: 'Kim', last_name: 'Existing', email: 'Kim.Existing@Example.com', phone: '+31101234567', status: 'active_mediation' },
+        ]),
+        tenant(GLOBEX, 'globex', [{ id: USERS.globex, name: 'Gail' }], [
+          { id: 600, slug: 'jane-elsewhere', user_id: USERS.globex, first_name: 'Jane', last_name: 'Elsewhere', email: PEOPLE.pdf.expected.email, status: 'potential' },
+        ]),
+      ],
+    },
+    log,
+  );
+  ({ url, orm, sender, client } = db);
   boss = createBoss(url, { role: 'sender' });
   await boss.start();
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
 });
 
 afterAll(async () => {
-  await client?.end();
   await boss?.stop({ graceful: false });
-  await sender?.close();
-  await orm?.close();
+  await db?.close();
 });
 
 async function upload(resume: Omit<Partial<TAcceptResume>, 'content'> & { content: Uint8Array; mimeType: string }): Promise<string> {

@@ -3,13 +3,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createTestDatabase } from '../src/testing/database.ts';
-import { openOrm, type TOrm } from '../src/db/orm.ts';
+import type { TOrm } from '../src/db/orm.ts';
+import { startJobDatabase, type TJobDatabase } from '../src/testing/job-database.ts';
 import { tenantKysely } from '../src/db/kysely.ts';
 import { createLogger } from '../src/lib/logger.ts';
-import { installJobQueues } from '../src/jobs/install.ts';
-import { JobSender } from '../src/jobs/sender.ts';
-import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
+import type { JobSender } from '../src/jobs/sender.ts';
 import { acceptResume } from '../src/modules/resumes/resume-intake.service.ts';
 import { processResume } from '../src/modules/resumes/process-resume.ts';
 import { findTenantRegion } from '../src/modules/resumes/resumes.repository.ts';
@@ -22,10 +20,10 @@ import { FIXTURE_DIR, PEOPLE } from './fixtures/resumes/generate.ts';
 /** The tenant's region for phone numbers (passed to parseResume), and how processResume treats a stopped parse. */
 
 const log = createLogger('resume-region-test');
-let url: string;
 let orm: TOrm;
 let sender: JobSender;
 let client: pg.Client;
+let db: TJobDatabase;
 
 const BELGIAN = 1;
 const NOWHERE = 2;
@@ -48,29 +46,25 @@ function tenant(id: number, locations: Array<ReturnType<typeof location>>) {
 }
 
 beforeAll(async () => {
-  url = await createTestDatabase();
-  await installJobQueues(url);
-  orm = await openOrm(url);
-  await importTenantDocument(orm, {
-    tenants: [
-      // Codes are compared case-insensitively: be + BE outnumber nl.
-      tenant(BELGIAN, [location(101, 'be'), location(102, 'BE'), location(103, 'nl'), location(104, null)]),
-      tenant(NOWHERE, [location(201, null)]),
-      tenant(TIED, [location(301, 'DE'), location(302, 'at')]),
-      // Many French sites elsewhere do not make the other tenants French.
-      tenant(FRENCH, [101, 102, 103, 104, 105].map((n) => location(300 + n, 'FR'))),
-      tenant(SCRATCH, []),
-    ],
-  });
-  sender = new JobSender(url, (error) => log.error({ err: error }, 'sender error'));
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
+  db = await startJobDatabase(
+    {
+      tenants: [
+        // Codes are compared case-insensitively: be + BE outnumber nl.
+        tenant(BELGIAN, [location(101, 'be'), location(102, 'BE'), location(103, 'nl'), location(104, null)]),
+        tenant(NOWHERE, [location(201, null)]),
+        tenant(TIED, [location(301, 'DE'), location(302, 'at')]),
+        // Many French sites elsewhere do not make the other tenants French.
+        tenant(FRENCH, [101, 102, 103, 104, 105].map((n) => location(300 + n, 'FR'))),
+        tenant(SCRATCH, []),
+      ],
+    },
+    log,
+  );
+  ({ orm, sender, client } = db);
 });
 
 afterAll(async () => {
-  await client?.end();
-  await sender?.close();
-  await orm?.close();
+  await db?.close();
 });
 
 const regionOf = (tenantId: number) => findTenantRegion(tenantKysely(orm.em.fork(), tenantId));

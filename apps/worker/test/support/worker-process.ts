@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { PgBoss } from 'pg-boss';
+import { createBoss } from '@careers/core/jobs/boss.ts';
 import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
+import { startPipeline, type TPipeline } from './pipeline.ts';
 
 export const WORKER_MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
@@ -80,5 +83,26 @@ export async function startWorker(databaseUrl: string, env: Record<string, strin
     output: () => output,
     residentMb: () => [pid, ...descendants(pid)].reduce((sum, each) => sum + residentBytes(each), 0) / 1024 / 1024,
     ownResidentMb: () => residentBytes(pid) / 1024 / 1024,
+  };
+}
+
+export type TWorkerPipeline = { pipeline: TPipeline; inspector: PgBoss; close: () => Promise<void> };
+
+/**
+ * A pipeline for worker processes, with a pg-boss client (sender role) to look into its queues; `close` kills the
+ * workers the test file started, then stops both.
+ */
+export async function startWorkerPipeline(): Promise<TWorkerPipeline> {
+  const pipeline = await startPipeline();
+  const inspector = createBoss(pipeline.url, { role: 'sender' });
+  await inspector.start();
+  return {
+    pipeline,
+    inspector,
+    close: async () => {
+      killWorkers();
+      await inspector.stop({ graceful: false });
+      await pipeline.close();
+    },
   };
 }

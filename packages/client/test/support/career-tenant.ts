@@ -3,6 +3,7 @@
  * departments and two job types (enough for a second page), one that takes no applications, and an invisible draft.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { tenantWithKeys } from '../../../../apps/api/test/support/seed.ts';
 
 export const DEPARTMENTS = [
   { id: 1, name: { en: 'Engineering' } },
@@ -51,27 +52,7 @@ export function departmentCount(departmentId: number): number {
 }
 
 export function careerTenant(slug: string, apiKeys: Array<Record<string, unknown>>): Record<string, unknown> {
-  return {
-    slug,
-    name: slug.toUpperCase(),
-    default_language: 'en',
-    api_enabled: true,
-    career_site: { domain: `careers.${slug}.example`, url_pattern: `https://careers.${slug}.example/vacancies/{slug}` },
-    domains: [`${slug}.example`],
-    api_keys: apiKeys,
-    users: [],
-    locations: LOCATIONS,
-    companies: [],
-    departments: DEPARTMENTS,
-    job_types: JOB_TYPES,
-    experience_levels: [],
-    education_levels: [],
-    tags: [],
-    vacancies: careerVacancies(),
-    team_members: [],
-    articles: [],
-    candidates: [],
-  };
+  return tenantWithKeys(slug, [], { api_keys: apiKeys, locations: LOCATIONS, departments: DEPARTMENTS, job_types: JOB_TYPES, vacancies: careerVacancies() });
 }
 
 /** A one-page PDF with a line of text (a resume to upload). */

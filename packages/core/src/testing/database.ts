@@ -19,3 +19,14 @@ export async function createTestDatabase(): Promise<string> {
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** Runs one query on a connection of its own and returns the rows (to check what a request stored). */
+export async function queryRows(databaseUrl: string, text: string, values: unknown[] = []): Promise<Record<string, any>[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}

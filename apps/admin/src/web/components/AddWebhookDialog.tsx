@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from './Dialog.tsx';
+import { DoneAction, FormActions, TextField } from './DialogForm.tsx';
 import { SecretOutput } from './SecretOutput.tsx';
 import { queryKeys, useCreateWebhook } from '../queries.ts';
 import { errorMessage, fieldErrors } from '../trpc.ts';
@@ -13,8 +14,7 @@ export function AddWebhookDialog({ open, eventTypes, onClose }: { open: boolean;
   const [all, setAll] = useState(true);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [secret, setSecret] = useState<string | undefined>();
-  const urlId = useId();
-  const urlErrorId = useId();
+  const eventsId = useId();
 
   const close = () => {
     setUrl('');
@@ -55,66 +55,29 @@ export function AddWebhookDialog({ open, eventTypes, onClose }: { open: boolean;
       {secret ? (
         <div className="created-key">
           <SecretOutput label="Signing secret" value={secret} warning="It will not be shown again: it is stored encrypted." />
-          <div className="dialog-actions">
-            <button type="button" className="button button-primary" onClick={close}>
-              Done
-            </button>
-          </div>
+          <DoneAction onDone={close} />
         </div>
       ) : (
         <form onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor={urlId}>Endpoint URL</label>
-            <input
-              id={urlId}
-              className="input"
-              type="url"
-              value={url}
-              maxLength={2048}
-              required
-              autoFocus
-              autoComplete="off"
-              placeholder="https://example.com/webhooks/careers"
-              aria-invalid={urlError ? true : undefined}
-              aria-describedby={urlError ? urlErrorId : undefined}
-              onChange={(event) => setUrl(event.target.value)}
-            />
-            {urlError && (
-              <p id={urlErrorId} className="field-error">
-                {urlError}
-              </p>
-            )}
-          </div>
+          <TextField label="Endpoint URL" type="url" value={url} maxLength={2048} placeholder="https://example.com/webhooks/careers" error={urlError} onChange={setUrl} />
           <fieldset className="scopes">
             <legend>Events</legend>
             <div className="scope">
-              <input id={`${urlId}-all`} type="checkbox" checked={all} onChange={(event) => setAll(event.target.checked)} />
-              <label htmlFor={`${urlId}-all`}>All events</label>
+              <input id={`${eventsId}-all`} type="checkbox" checked={all} onChange={(event) => setAll(event.target.checked)} />
+              <label htmlFor={`${eventsId}-all`}>All events</label>
             </div>
             {!all &&
               eventTypes.map((type) => (
                 <div key={type} className="scope">
-                  <input id={`${urlId}-${type}`} type="checkbox" checked={selected.has(type)} onChange={(event) => toggle(type, event.target.checked)} />
-                  <label htmlFor={`${urlId}-${type}`} className="mono">
+                  <input id={`${eventsId}-${type}`} type="checkbox" checked={selected.has(type)} onChange={(event) => toggle(type, event.target.checked)} />
+                  <label htmlFor={`${eventsId}-${type}`} className="mono">
                     {type}
                   </label>
                 </div>
               ))}
             {typesError && <p className="field-error">{typesError}</p>}
           </fieldset>
-          {otherError && (
-            <p className="form-error" role="alert">
-              {otherError}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={close}>
-              Cancel
-            </button>
-            <button type="submit" className="button button-primary" disabled={create.isPending} aria-busy={create.isPending}>
-              Add endpoint
-            </button>
-          </div>
+          <FormActions error={otherError} pending={create.isPending} submitLabel="Add endpoint" onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -1,6 +1,8 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from './Dialog.tsx';
+import { DoneAction, FormActions, TextField } from './DialogForm.tsx';
+import { SecretOutput } from './SecretOutput.tsx';
 import { queryKeys, useCreateKey } from '../queries.ts';
 import { errorMessage, fieldErrors } from '../trpc.ts';
 import { isPublishableScope, normalizeOrigin, SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES, type TKeyKind, type TScope } from '../scopes.ts';
@@ -19,11 +21,7 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
   const [kind, setKind] = useState<TKeyKind>('secret');
   const [origins, setOrigins] = useState<string[]>(['']);
   const [created, setCreated] = useState<TCreated | undefined>();
-  const [copied, setCopied] = useState(false);
-  const keyInput = useRef<HTMLInputElement>(null);
   const nameId = useId();
-  const nameErrorId = useId();
-  const warningId = useId();
 
   const close = () => {
     setName('');
@@ -31,7 +29,6 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
     setKind('secret');
     setOrigins(['']);
     setCreated(undefined);
-    setCopied(false);
     createKey.reset();
     onClose();
   };
@@ -78,18 +75,6 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
     );
   };
 
-  const copy = async () => {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.plaintext);
-    } catch {
-      // Without clipboard permission, select the key so the user can copy it by hand.
-      keyInput.current?.select();
-      document.execCommand('copy');
-    }
-    setCopied(true);
-  };
-
   const errors = createKey.error ? fieldErrors(createKey.error) : {};
   const nameError = errors.name?.[0];
   const originsError = errors.origins?.[0];
@@ -109,58 +94,18 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
     <Dialog open={open} title={created ? 'API key created' : 'Create API key'} onClose={close}>
       {created ? (
         <div className="created-key">
-          <p id={warningId} className="warning" role="note">
-            <strong>Copy this key now.</strong> It will not be shown again: only its first characters are stored.
-          </p>
-          <div className="key-output">
-            <input
-              ref={keyInput}
-              className="input mono"
-              type="text"
-              readOnly
-              aria-label="New API key"
-              aria-describedby={warningId}
-              value={created.plaintext}
-              onFocus={(event) => event.currentTarget.select()}
-              autoFocus
-            />
-            <button type="button" className="button" onClick={() => void copy()}>
-              Copy
-            </button>
-          </div>
-          <p className="muted" role="status">
-            {copied ? 'Copied to the clipboard.' : `Key “${created.name}” is ready to use.`}
-          </p>
-          <div className="dialog-actions">
-            <button type="button" className="button button-primary" onClick={close}>
-              Done
-            </button>
-          </div>
+          <SecretOutput
+            label="New API key"
+            value={created.plaintext}
+            heading="Copy this key now."
+            warning="It will not be shown again: only its first characters are stored."
+            note={`Key “${created.name}” is ready to use.`}
+          />
+          <DoneAction onDone={close} />
         </div>
       ) : (
         <form onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor={nameId}>Name</label>
-            <input
-              id={nameId}
-              className="input"
-              type="text"
-              value={name}
-              maxLength={255}
-              required
-              autoFocus
-              autoComplete="off"
-              placeholder="e.g. Career website (production)"
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={nameError ? nameErrorId : undefined}
-              onChange={(event) => setName(event.target.value)}
-            />
-            {nameError && (
-              <p id={nameErrorId} className="field-error">
-                {nameError}
-              </p>
-            )}
-          </div>
+          <TextField label="Name" type="text" value={name} maxLength={255} placeholder="e.g. Career website (production)" error={nameError} onChange={setName} />
           <div className="presets" role="group" aria-label="Presets">
             <span className="presets-label" aria-hidden="true">
               Presets
@@ -253,19 +198,7 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
             {scopes.size === 0 && <p className="muted hint">Without a scope the key can only call /health.</p>}
             {scopesError && <p className="field-error">{scopesError}</p>}
           </fieldset>
-          {otherError && (
-            <p className="form-error" role="alert">
-              {otherError}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={close}>
-              Cancel
-            </button>
-            <button type="submit" className="button button-primary" disabled={createKey.isPending} aria-busy={createKey.isPending}>
-              Create key
-            </button>
-          </div>
+          <FormActions error={otherError} pending={createKey.isPending} submitLabel="Create key" onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -1,7 +1,20 @@
 import { useId, useRef, useState } from 'react';
 
 /** A secret shown once, with a copy button (falls back to selecting it when the clipboard is refused). */
-export function SecretOutput({ label, value, warning }: { label: string; value: string; warning: string }) {
+export function SecretOutput({
+  label,
+  value,
+  warning,
+  heading = 'Copy this secret now.',
+  note = 'Receivers verify each delivery with it (Standard Webhooks).',
+}: {
+  label: string;
+  value: string;
+  warning: string;
+  heading?: string;
+  /** Shown until it is copied. */
+  note?: string;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
   const warningId = useId();
@@ -9,6 +22,7 @@ export function SecretOutput({ label, value, warning }: { label: string; value: 
     try {
       await navigator.clipboard.writeText(value);
     } catch {
+      // Without clipboard permission, select it so the user can copy it by hand.
       input.current?.select();
       document.execCommand('copy');
     }
@@ -17,7 +31,7 @@ export function SecretOutput({ label, value, warning }: { label: string; value: 
   return (
     <>
       <p id={warningId} className="warning" role="note">
-        <strong>Copy this secret now.</strong> {warning}
+        <strong>{heading}</strong> {warning}
       </p>
       <div className="key-output">
         <input
@@ -36,7 +50,7 @@ export function SecretOutput({ label, value, warning }: { label: string; value: 
         </button>
       </div>
       <p className="muted" role="status">
-        {copied ? 'Copied to the clipboard.' : 'Receivers verify each delivery with it (Standard Webhooks).'}
+        {copied ? 'Copied to the clipboard.' : note}
       </p>
     </>
   );

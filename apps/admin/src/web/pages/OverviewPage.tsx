@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { DataTable } from '../components/DataTable.tsx';
 import { useOverview } from '../queries.ts';
 import { errorMessage } from '../trpc.ts';
 import { formatDateTime, formatRelative } from '../format.ts';
@@ -82,31 +83,19 @@ export function OverviewPage({ onOpenKeys }: { onOpenKeys: () => void }) {
         {data.applications_per_vacancy.length === 0 ? (
           <p className="empty">No vacancies yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="table" aria-labelledby="vacancy-applications-heading">
-              <thead>
-                <tr>
-                  <th scope="col">Vacancy</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Applications</th>
-                  <th scope="col">Last 7 days</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.applications_per_vacancy.map((vacancy) => (
-                  <tr key={vacancy.id}>
-                    <th scope="row" className="key-name">
-                      {vacancy.title}
-                      <span className="muted mono small">{vacancy.slug}</span>
-                    </th>
-                    <td>{vacancy.status}</td>
-                    <td>{vacancy.applications}</td>
-                    <td>{vacancy.applications_last_7_days}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Vacancy', 'Status', 'Applications', 'Last 7 days']} labelledBy="vacancy-applications-heading">
+            {data.applications_per_vacancy.map((vacancy) => (
+              <tr key={vacancy.id}>
+                <th scope="row" className="key-name">
+                  {vacancy.title}
+                  <span className="muted mono small">{vacancy.slug}</span>
+                </th>
+                <td>{vacancy.status}</td>
+                <td>{vacancy.applications}</td>
+                <td>{vacancy.applications_last_7_days}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
 
@@ -129,35 +118,23 @@ export function OverviewPage({ onOpenKeys }: { onOpenKeys: () => void }) {
         {data.latest_failures.length === 0 ? (
           <p className="empty">No failed resumes. Everything uploaded was processed or is on its way.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Error</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Failed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.latest_failures.map((failure) => (
-                  <tr key={failure.processing_id}>
-                    <th scope="row" className="key-name">
-                      {failure.filename}
-                      <span className="muted mono small">{failure.processing_id}</span>
-                    </th>
-                    <td className="error-text">{failure.error ?? 'No error recorded'}</td>
-                    <td>{failure.attempts}</td>
-                    <td>
-                      <time dateTime={failure.failed_at} title={formatDateTime(failure.failed_at)}>
-                        {formatRelative(failure.failed_at)}
-                      </time>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['File', 'Error', 'Attempts', 'Failed']}>
+            {data.latest_failures.map((failure) => (
+              <tr key={failure.processing_id}>
+                <th scope="row" className="key-name">
+                  {failure.filename}
+                  <span className="muted mono small">{failure.processing_id}</span>
+                </th>
+                <td className="error-text">{failure.error ?? 'No error recorded'}</td>
+                <td>{failure.attempts}</td>
+                <td>
+                  <time dateTime={failure.failed_at} title={formatDateTime(failure.failed_at)}>
+                    {formatRelative(failure.failed_at)}
+                  </time>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
     </>

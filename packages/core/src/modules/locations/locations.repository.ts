@@ -11,10 +11,8 @@ export type TLocationFilters = {
   search?: string;
 };
 
-export type TLocationRow = {
-  id: number;
-  slug: string;
-  name: string;
+/** A location's postal address (also what a vacancy's structured data shows). */
+export type TPostalAddressRow = {
   address_line_1: string | null;
   address_line_2: string | null;
   address_line_3: string | null;
@@ -22,6 +20,12 @@ export type TLocationRow = {
   administrative_area: string | null;
   postal_code: string | null;
   country_code: string | null;
+};
+
+export type TLocationRow = TPostalAddressRow & {
+  id: number;
+  slug: string;
+  name: string;
   /** Double precision; the driver's type admits strings, the DTO makes numbers. */
   latitude: number | string | null;
   longitude: number | string | null;

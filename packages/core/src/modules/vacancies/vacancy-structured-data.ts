@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES } from '../taxonomies/taxonomy.entity.ts';
 import type { TVacancyDetail } from './vacancy.dto.ts';
-import type { TJobPostingFacts, TPostalAddressRow } from './vacancy.repository.ts';
+import type { TPostalAddressRow } from '../locations/locations.repository.ts';
+import type { TJobPostingFacts } from './vacancy.repository.ts';
 
 /**
  * A vacancy as a schema.org `JobPosting` in JSON-LD, with the properties Google for Jobs requires (title,

@@ -4,6 +4,7 @@ import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TDB, TDb } from '../../db/kysely.ts';
 import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from './vacancy.entity.ts';
+import type { TPostalAddressRow } from '../locations/locations.repository.ts';
 import type { TFilterReference, TFilterTable, TVacancyFilters } from './vacancy-filters.ts';
 import { MAX_DB_ID } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
@@ -314,17 +315,6 @@ export async function findVacancyReferences(db: TDb): Promise<TVacancyReferences
     tags: byId(row?.tags as TTaxonomyRef[] | undefined),
   };
 }
-
-/** A location's postal address, as the vacancy's structured data shows it. */
-export type TPostalAddressRow = {
-  address_line_1: string | null;
-  address_line_2: string | null;
-  address_line_3: string | null;
-  locality: string | null;
-  administrative_area: string | null;
-  postal_code: string | null;
-  country_code: string | null;
-};
 
 /** What a vacancy's JobPosting says beyond the vacancy row: its location's address, its job types' kinds of employment. */
 export type TJobPostingFacts = { address: TPostalAddressRow | null; employmentTypes: TEmploymentType[] };
