@@ -8,7 +8,7 @@ const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 /** Runs the API unit until it exits (it must: nothing to serve), and returns its exit code and output. */
 function runUntilExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
