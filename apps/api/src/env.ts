@@ -20,11 +20,11 @@ const ZApiEnv = z.object({
   CONTENT_CACHE_MB: z.coerce.number().min(0).max(4096).default(24),
   /**
    * Reads that need real database work (content-cache misses, uncached lists) one key may run at once in this
-   * process, and all keys together. The defaults follow the cores: more at once than the machine can run only makes
-   * every other key wait.
+   * process, and all keys together. The defaults follow the cores (a read mostly waits on the database, so two per
+   * core): far more at once than the machine can run only makes every other key wait.
    */
-  EXPENSIVE_READS_PER_KEY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism())),
-  EXPENSIVE_READS_PER_PROCESS: z.coerce.number().int().min(1).max(256).default(Math.max(2, 2 * availableParallelism())),
+  EXPENSIVE_READS_PER_KEY: z.coerce.number().int().min(1).max(64).default(2 * availableParallelism()),
+  EXPENSIVE_READS_PER_PROCESS: z.coerce.number().int().min(1).max(256).default(4 * availableParallelism()),
 });
 export type TApiEnv = z.infer<typeof ZApiEnv>;
 
