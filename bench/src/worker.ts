@@ -8,7 +8,7 @@ import { openOrm } from '@careers/core/db/orm.ts';
 import { kyselyOf, type TDb } from '@careers/core/db/kysely.ts';
 import { procStatusKb, type TBenchEnvironment } from './harness.ts';
 import type { TLoadScenario, TScenarioResult } from './scenario.ts';
-import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
+import { WORKER_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url));
 /** pdf-lib and docx are core's (test-fixture) dependencies; they are loaded from there. */

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    globalSetup: ['../../packages/core/src/testing/global-setup.ts'],
+    globalSetup: ['../../packages/core/test/support/global-setup.ts'],
     include: ['test/**/*.test.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { openOrm, type TOrm } from '@careers/core/db/orm.ts';
 import { webhookSecretKey } from '@careers/core/env.ts';
-import { startWebhookRunner, type TWebhookRunner } from '@careers/core/jobs/webhook-runner.ts';
+import { startWebhookRunner, type TWebhookRunner } from '@careers/core/modules/webhooks/webhook-runner.ts';
 import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
 import { startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing/webhook-receiver.ts';
 import { ARTIFACTS, openDashboardBrowser, type TDashboardBrowser } from './support/browser.ts';

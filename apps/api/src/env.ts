@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { parseEnv } from '@careers/core/lib/boot.ts';
+import { parseEnv } from '@careers/core/runtime/boot.ts';
 import { DEFAULT_METRICS_HOST } from '@careers/core/lib/metrics-server.ts';
 
 const ZApiEnv = z.object({

@@ -1,6 +1,6 @@
 import { createCoreServices, createLogger } from '@careers/core';
 import { API_DB_TIMEOUTS } from '@careers/core/db/orm.ts';
-import { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from '@careers/core/lib/boot.ts';
+import { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from '@careers/core/runtime/boot.ts';
 import { createMetrics } from '@careers/core/lib/metrics.ts';
 import { startMetricsServer } from '@careers/core/lib/metrics-server.ts';
 import { createApiApp } from './app.ts';

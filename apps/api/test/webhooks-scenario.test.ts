@@ -7,7 +7,7 @@ import { importTenantDocument } from '@careers/core/modules/tenants/import/tenan
 import { announceTimePassing } from '@careers/core/modules/events/events.jobs.service.ts';
 import { createWebhookEndpoint } from '@careers/core/modules/webhooks/webhook.service.ts';
 import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
-import { startWebhookRunner, type TWebhookRunner } from '@careers/core/jobs/webhook-runner.ts';
+import { startWebhookRunner, type TWebhookRunner } from '@careers/core/modules/webhooks/webhook-runner.ts';
 import { webhookSecretKey } from '@careers/core/env.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
 

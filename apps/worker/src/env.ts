@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEnv } from '@careers/core/lib/boot.ts';
+import { parseEnv } from '@careers/core/runtime/boot.ts';
 import { DEFAULT_METRICS_HOST } from '@careers/core/lib/metrics-server.ts';
 
 const wholeNumber = (min: number) => z.coerce.number().int().min(min);

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDeploymentOrm } from '@careers/core/lib/boot.ts';
+import { openDeploymentOrm } from '@careers/core/runtime/boot.ts';
 import { WORKER_DB_TIMEOUTS, poolOf } from '@careers/core/db/orm.ts';
 import { coreEnv, webhookSecretKey } from '@careers/core/env.ts';
 import { createLogger } from '@careers/core/lib/logger.ts';
@@ -10,7 +10,7 @@ import { jobDefinitions } from '@careers/core/jobs/registry.ts';
 import { workerEnv } from './env.ts';
 import { startResumeWorker } from './resume-worker.ts';
 import { startMetricsServer } from './metrics-server.ts';
-import { startWebhookRunner } from '@careers/core/jobs/webhook-runner.ts';
+import { startWebhookRunner } from '@careers/core/modules/webhooks/webhook-runner.ts';
 import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
 import { webhookAttemptMetrics } from '@careers/core/modules/webhooks/webhook-metrics.ts';
 import { startEventSchedule } from './events-schedule.ts';

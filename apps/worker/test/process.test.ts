@@ -5,7 +5,7 @@ import type { PgBoss } from 'pg-boss';
 import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
 import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
 import { PEOPLE, fixture, type TPipeline } from './support/pipeline.ts';
-import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
+import { WORKER_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
 import { WORKER_MAIN as MAIN, startWorker as startWorkerProcess, startWorkerPipeline, type TWorkerPipeline } from './support/worker-process.ts';
 
 let pipeline: TPipeline;

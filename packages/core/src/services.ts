@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiKeyVerifier } from './modules/api-keys/api-key.verifier.ts';
-import { ViewCounter } from './lib/view-counter.ts';
+import { ViewCounter } from './modules/content/view-counter.ts';
 import { ContentCache } from './modules/content/content-cache.ts';
 import { ReadLimiter, type TReadLimits } from './modules/content/read-limiter.ts';
 import type { Logger } from './lib/logger.ts';

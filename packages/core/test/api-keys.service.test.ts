@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createTestDatabase } from '../src/testing/database.ts';
+import { createTestDatabase } from './support/database.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { SCOPES } from '../src/lib/scopes.ts';

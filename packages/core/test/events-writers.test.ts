@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgBoss } from 'pg-boss';
-import { createTestDatabase } from '../src/testing/database.ts';
+import { createTestDatabase } from './support/database.ts';
 import { openOrm, type TOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
 import { createLogger } from '../src/lib/logger.ts';

@@ -14,7 +14,7 @@ import {
   sameField,
   type TCorpusField,
   type TCorpusOutcome,
-} from '../src/testing/resume-corpus.ts';
+} from './support/resume-corpus.ts';
 
 /**
  * Extraction quality on the generated resume corpus (test/fixtures/resume-corpus; generator:

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { TOrm } from '../src/db/orm.ts';
-import { startJobDatabase, type TJobDatabase } from '../src/testing/job-database.ts';
+import { startJobDatabase, type TJobDatabase } from './support/job-database.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createBoss } from '../src/jobs/boss.ts';

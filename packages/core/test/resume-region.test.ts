@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { TOrm } from '../src/db/orm.ts';
-import { startJobDatabase, type TJobDatabase } from '../src/testing/job-database.ts';
+import { startJobDatabase, type TJobDatabase } from './support/job-database.ts';
 import { tenantKysely } from '../src/db/kysely.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import type { JobSender } from '../src/jobs/sender.ts';

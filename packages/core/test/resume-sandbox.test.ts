@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR, PEOPLE } from './fixtures/resumes/generate.ts';
-import { docxBomb, loopingDoc, pdfBomb } from '../src/testing/crafted-resumes.ts';
+import { docxBomb, loopingDoc, pdfBomb } from './support/crafted-resumes.ts';
 import { RESUME_LIMITS_ERROR, ResumeLimitError, ResumeSandbox, type TResumeSandboxLimits, type TSandboxStop } from '../src/modules/resumes/resume-sandbox.ts';
 import { ResumeParseError } from '../src/modules/resumes/resume-text.ts';
 
@@ -121,7 +121,7 @@ describe('ResumeSandbox', () => {
 
   it('leaves no parse process behind when the worker is SIGKILLed mid-parse', async () => {
     const sandboxUrl = new URL('../src/modules/resumes/resume-sandbox.ts', import.meta.url).href;
-    const craftedUrl = new URL('../src/testing/crafted-resumes.ts', import.meta.url).href;
+    const craftedUrl = new URL('./support/crafted-resumes.ts', import.meta.url).href;
     // A stand-in worker: starts a long parse, then says which process is parsing.
     const script = `
       import { spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createTestDatabase } from '../src/testing/database.ts';
+import { createTestDatabase } from './support/database.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
 import { appRouter } from '../src/trpc/router.ts';

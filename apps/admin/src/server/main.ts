@@ -1,5 +1,5 @@
 import { createCoreServices, createLogger } from '@careers/core';
-import { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from '@careers/core/lib/boot.ts';
+import { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from '@careers/core/runtime/boot.ts';
 import { createAdminApp } from './app.ts';
 import { DEFAULT_DIST_DIR, ensureDashboardBuilt } from './build.ts';
 import { adminEnv } from './env.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@careers/core';
-import { API_NODE_FLAGS } from '@careers/core/lib/boot.ts';
+import { API_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 

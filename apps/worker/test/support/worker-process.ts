@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PgBoss } from 'pg-boss';
 import { createBoss } from '@careers/core/jobs/boss.ts';
-import { WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
+import { WORKER_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
 import { startPipeline, type TPipeline } from './pipeline.ts';
 
 export const WORKER_MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));

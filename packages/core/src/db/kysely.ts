@@ -1,6 +1,6 @@
 import type { InsertObject, Kysely } from 'kysely';
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
-import { entities } from './entities.ts';
+import { entities } from '../modules/entities.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
 
 type TPivotTables = {

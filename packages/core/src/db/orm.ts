@@ -1,7 +1,7 @@
 import { MikroORM, defineConfig, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { fileURLToPath } from 'node:url';
-import { entities } from './entities.ts';
+import { entities } from '../modules/entities.ts';
 import type { TPoolStats } from '../lib/metrics.ts';
 
 export const migrationsPath = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -30,7 +30,7 @@ import {
   type UnknownRow,
   type UpdateQueryNode,
 } from 'kysely';
-import { entities } from './entities.ts';
+import { entities } from '../modules/entities.ts';
 
 /** Tables that carry a tenant_id column, read from the entity metadata (so a new entity is covered too). */
 export const TENANT_SCOPED_TABLES: ReadonlySet<string> = new Set(

@@ -2,7 +2,7 @@ import type { TDb } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import { pageOffset, paginate, type TPage } from '../../lib/pagination.ts';
 import { attributeName } from '../../lib/validation.ts';
-import type { ViewCounter } from '../../lib/view-counter.ts';
+import type { ViewCounter } from '../content/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
 import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
 import { FILTER_ID_FIELDS, ZVacancyFilterFields, filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createTestDatabase } from '../src/testing/database.ts';
-import { openOrm } from '../src/db/orm.ts';
-import { hashApiKey } from '../src/modules/api-keys/api-key.crypto.ts';
-import type { TTenantDocument } from '../src/modules/tenants/import/tenant-document.schema.ts';
+import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { openOrm } from '@careers/core/db/orm.ts';
+import { hashApiKey } from '@careers/core/modules/api-keys/api-key.crypto.ts';
+import type { TTenantDocument } from '@careers/core/modules/tenants/import/tenant-document.schema.ts';
 
 /** `pnpm careers …` from the repository root, as CONTRACT.md documents it. */
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { assertSchemaCurrent } from '../db/migrate.ts';
 import { openOrm, type TDbTimeouts } from '../db/orm.ts';
 import { coreEnv } from '../env.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../lib/logger.ts';
 
 /** Reads a deployment unit's environment with its zod schema; a bad value stops the start with a clear line. */
 export function parseEnv<T extends z.ZodType>(schema: T, source: NodeJS.ProcessEnv = process.env): z.infer<T> {

@@ -1,9 +1,9 @@
 import pg from 'pg';
-import { openOrm, type TOrm } from '../db/orm.ts';
-import { installJobQueues } from '../jobs/install.ts';
-import { JobSender } from '../jobs/sender.ts';
-import type { Logger } from '../lib/logger.ts';
-import { importTenantDocument } from '../modules/tenants/import/tenant-import.service.ts';
+import { openOrm, type TOrm } from '../../src/db/orm.ts';
+import { installJobQueues } from '../../src/jobs/install.ts';
+import { JobSender } from '../../src/jobs/sender.ts';
+import type { Logger } from '../../src/lib/logger.ts';
+import { importTenantDocument } from '../../src/modules/tenants/import/tenant-import.service.ts';
 import { createTestDatabase } from './database.ts';
 
 export type TJobDatabase = { url: string; orm: TOrm; sender: JobSender; client: pg.Client; close: () => Promise<void> };

@@ -3,9 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../db/embedded.ts';
-import { openOrm } from '../db/orm.ts';
-import { migrateUp } from '../db/migrate.ts';
+import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { openOrm } from '../../src/db/orm.ts';
+import { migrateUp } from '../../src/db/migrate.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -18,21 +18,21 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { isAppError } from '../lib/errors.ts';
-import { LEGACY_FULL_ACCESS, SCOPES, isKnownScope } from '../lib/scopes.ts';
-import type { TApiKeyDto } from '../modules/api-keys/api-key.service.ts';
-import type { TImportCounts } from '../modules/tenants/import/tenant-import.service.ts';
+import { isAppError } from '@careers/core/lib/errors.ts';
+import { LEGACY_FULL_ACCESS, SCOPES, isKnownScope } from '@careers/core/lib/scopes.ts';
+import type { TApiKeyDto } from '@careers/core/modules/api-keys/api-key.service.ts';
+import type { TImportCounts } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
 
 // The database stack (MikroORM, Kysely, pg, pg-boss, argon2) loads only for the commands that use it, so
 // help, usage errors and demo-document answer quickly.
 const lazy = {
-  orm: () => import('../db/orm.ts'),
-  migrate: () => import('../db/migrate.ts'),
-  jobs: () => import('../jobs/install.ts'),
-  kysely: () => import('../db/kysely.ts'),
-  keys: () => import('../modules/api-keys/api-key.service.ts'),
-  importer: () => import('../modules/tenants/import/tenant-import.service.ts'),
-  webhooks: () => import('../modules/webhooks/webhook.service.ts'),
+  orm: () => import('@careers/core/db/orm.ts'),
+  migrate: () => import('@careers/core/db/migrate.ts'),
+  jobs: () => import('@careers/core/jobs/install.ts'),
+  kysely: () => import('@careers/core/db/kysely.ts'),
+  keys: () => import('@careers/core/modules/api-keys/api-key.service.ts'),
+  importer: () => import('@careers/core/modules/tenants/import/tenant-import.service.ts'),
+  webhooks: () => import('@careers/core/modules/webhooks/webhook.service.ts'),
 };
 
 const USAGE = `Usage: pnpm careers <command>
@@ -355,11 +355,11 @@ async function demoDocument(args: string[], io: TOutput): Promise<void> {
   if (values.large !== undefined) {
     const vacancies = parseId(values.large, '--large');
     const seed = values.seed === undefined ? 1 : parseId(values.seed, '--seed');
-    const { buildLargeDocument } = await import('../demo/large-tenant.ts');
+    const { buildLargeDocument } = await import('@careers/core/demo/large-tenant.ts');
     document = buildLargeDocument({ vacancies, seed });
   } else {
     if (values.seed !== undefined) throw usageError('--seed only applies with --large');
-    const { buildDemoDocument } = await import('../demo/demo-tenant.ts');
+    const { buildDemoDocument } = await import('@careers/core/demo/demo-tenant.ts');
     document = buildDemoDocument();
   }
   const json = values.large !== undefined ? JSON.stringify(document) : JSON.stringify(document, null, 2);

@@ -8,10 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DOC_MIME, DOCX_MIME, PDF_MIME, detectResumeType, type ResumeKind } from '../modules/resumes/resume-file.ts';
-import { parseResume } from '../modules/resumes/resume-parse.ts';
+import { DOC_MIME, DOCX_MIME, PDF_MIME, detectResumeType, type ResumeKind } from '../../src/modules/resumes/resume-file.ts';
+import { parseResume } from '../../src/modules/resumes/resume-parse.ts';
 
-export const RESUME_CORPUS_DIR = fileURLToPath(new URL('../../test/fixtures/resume-corpus/', import.meta.url));
+export const RESUME_CORPUS_DIR = fileURLToPath(new URL('../fixtures/resume-corpus/', import.meta.url));
 export const RESUME_CORPUS_TRUTH_FILE = 'truth.json';
 
 /** The fields measured, in the order they are reported. */

@@ -3,9 +3,9 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createTestDatabase } from '../src/testing/database.ts';
-import { openOrm } from '../src/db/orm.ts';
-import { kyselyOf } from '../src/db/kysely.ts';
+import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { openOrm } from '@careers/core/db/orm.ts';
+import { kyselyOf } from '@careers/core/db/kysely.ts';
 
 /** `pnpm careers …` from the repository root, as CONTRACT.md documents it. */
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { kyselyOf } from '../db/kysely.ts';
+import { kyselyOf } from '../../db/kysely.ts';
 
 type TCountedTable = 'vacancies' | 'articles';
 

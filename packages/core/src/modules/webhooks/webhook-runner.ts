@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../lib/logger.ts';
-import { attemptDelivery, type TDeliverySettings } from '../modules/webhooks/webhook-delivery.ts';
-import { dispatchEvents } from '../modules/webhooks/webhook-dispatcher.ts';
-import { claimDueDeliveries, pruneFinishedDeliveries, type TClaimedDelivery } from '../modules/webhooks/webhook.repository.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { attemptDelivery, type TDeliverySettings } from './webhook-delivery.ts';
+import { dispatchEvents } from './webhook-dispatcher.ts';
+import { claimDueDeliveries, pruneFinishedDeliveries, type TClaimedDelivery } from './webhook.repository.ts';
 
 export type TWebhookRunnerOptions = {
   orm: MikroORM;
