@@ -12,7 +12,7 @@ import { createContext, type TAdminSession, type TContext } from '../src/trpc/co
 import { createCoreServices, type TCoreServices } from '../src/services.ts';
 import type { AppError } from '../src/lib/errors.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
-import { createAdminContext } from '../src/modules/admin/admin-context.ts';
+import { createAdminContext } from '../src/trpc/admin-context.ts';
 import { createAdminSession, resolveAdminSession } from '../src/modules/admin/admin-session.service.ts';
 import { sessionTokenFromCookies } from '../src/modules/admin/admin-session.cookie.ts';
 import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGN_IN_WINDOW_SECONDS } from '../src/modules/admin/sign-in-throttle.ts';

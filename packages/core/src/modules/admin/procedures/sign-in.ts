@@ -1,7 +1,7 @@
 import { publicProcedure } from '../../../trpc/init.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { signIn } from '../admin-auth.service.ts';
-import { clientIpOf } from '../admin-context.ts';
+import { clientIpOf } from '../../../trpc/admin-context.ts';
 import { isSecureRequest, sessionCookie } from '../admin-session.cookie.ts';
 import { revokeAdminSession } from '../admin-session.service.ts';
 import { toAdminTenant, toAdminUser } from '../admin.dto.ts';

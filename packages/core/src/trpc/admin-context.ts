@@ -1,7 +1,7 @@
-import { createContext, type TContext } from '../../trpc/context.ts';
-import type { TCoreServices } from '../../services.ts';
-import { resolveAdminSession } from './admin-session.service.ts';
-import { isSecureRequest, sessionTokenFromCookies } from './admin-session.cookie.ts';
+import { createContext, type TContext } from './context.ts';
+import type { TCoreServices } from '../services.ts';
+import { resolveAdminSession } from '../modules/admin/admin-session.service.ts';
+import { isSecureRequest, sessionTokenFromCookies } from '../modules/admin/admin-session.cookie.ts';
 
 type TClientAddress = { clientIp?: string };
 
