@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { TCoreServices } from '../services.ts';
 import type { TKeyVerification } from '../modules/api-keys/api-key.verifier.ts';
 import type { Logger } from '../lib/logger.ts';
+import type { TAdminSession } from '../modules/admin/admin-session.service.ts';
 
-export type TAdminSession = { userId: number; tenantId: number; role: string; sessionId: string };
+export type { TAdminSession };
 
 /** What a transport (REST facade, tRPC endpoint, worker, CLI) hands to the procedures. */
 export type TContext = {

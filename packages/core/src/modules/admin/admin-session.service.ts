@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash, randomBytes } from 'node:crypto';
 import { kyselyOf } from '../../db/kysely.ts';
 import { AdminSession } from './admin-session.entity.ts';
-import type { TAdminSession } from '../../trpc/context.ts';
+
+/** A signed-in dashboard user, as the admin procedures see it. */
+export type TAdminSession = { userId: number; tenantId: number; role: string; sessionId: string };
 
 /** How long a dashboard session lasts after sign-in (a working day). */
 export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
