@@ -7,7 +7,7 @@ import { ATTACKS, type TAttack, type TAttackContext, type TCheck } from './abuse
 import { gzipBombBody, tinyObjectsBody } from './abuse/bodies.ts';
 import { abuseDocument, attackerKey, ATTACKER_VACANCIES } from './abuse/document.ts';
 import { send } from './abuse/http.ts';
-import { docxBomb, loopingDoc } from '@careers/core/testing/crafted-resumes.ts';
+import { docxBomb, loopingDoc } from '@careers/core/testing';
 
 /**
  * `pnpm abuse [attack…]` — runs each attack of issue "One caller cannot hurt the others" against a started API and

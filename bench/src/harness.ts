@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, migrateUp, openOrm, startEmbeddedPostgres } from '@careers/core';
-import { API_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
+import { freePort, migrateUp, openOrm, startEmbeddedPostgres, API_NODE_FLAGS } from '@careers/core';
+import { importTenantDocument } from '@careers/core/operations';
 
 const API_MAIN = fileURLToPath(new URL('../../apps/api/src/main.ts', import.meta.url));
 

@@ -1,4 +1,5 @@
-import { buildLargeDocument, LARGE_API_KEY } from '@careers/core/demo/large-tenant.ts';
+import { buildLargeDocument } from '@careers/core/operations';
+import { LARGE_API_KEY } from '@careers/core/testing';
 import type { TBenchEnvironment } from './harness.ts';
 import { measure, type TBenchOptions, type TLoadScenario, type TScenarioResult } from './scenario.ts';
 

@@ -1,4 +1,4 @@
-import { evaluateCorpus, formatCorpusReport } from '@careers/core/testing/resume-corpus.ts';
+import { evaluateCorpus, formatCorpusReport } from '@careers/core/testing';
 import type { TReportScenario } from './scenario.ts';
 
 /**

@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LARGE_API_KEY } from '@careers/core/demo/large-tenant.ts';
-import { seededRandom } from '@careers/core/demo/random.ts';
-import { openOrm } from '@careers/core/db/orm.ts';
-import { kyselyOf } from '@careers/core/db/kysely.ts';
+import { LARGE_API_KEY, seededRandom } from '@careers/core/testing';
+import { openOrm } from '@careers/core';
+import { kyselyOf } from '@careers/core/operations';
 import { startBenchEnvironment } from './harness.ts';
 import { keyPool, soakDocument, SOAK_VACANCIES, WRITE_LIMITS, type TPhase, type TWrite } from './soak/document.ts';
 import { emptyWindow, percentile, record, runLoad, type TUnexpected, type TWindow } from './soak/load.ts';

@@ -3,12 +3,11 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { crc32, deflateSync } from 'node:zlib';
-import { installJobQueues } from '@careers/core/jobs/install.ts';
-import { openOrm } from '@careers/core/db/orm.ts';
-import { kyselyOf, type TDb } from '@careers/core/db/kysely.ts';
+import { installJobQueues, kyselyOf } from '@careers/core/operations';
+import { openOrm, WORKER_NODE_FLAGS } from '@careers/core';
+import type { TDb } from '@careers/core/testing';
 import { procStatusKb, type TBenchEnvironment } from './harness.ts';
 import type { TLoadScenario, TScenarioResult } from './scenario.ts';
-import { WORKER_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url));
 /** pdf-lib and docx are core's (test-fixture) dependencies; they are loaded from there. */

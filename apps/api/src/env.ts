@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { parseEnv } from '@careers/core/runtime/boot.ts';
-import { DEFAULT_METRICS_HOST } from '@careers/core/lib/metrics-server.ts';
+import { parseEnv, DEFAULT_METRICS_HOST } from '@careers/core';
 
 const ZApiEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -1,8 +1,13 @@
-import { createCoreServices, createLogger } from '@careers/core';
-import { API_DB_TIMEOUTS } from '@careers/core/db/orm.ts';
-import { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from '@careers/core/runtime/boot.ts';
-import { createMetrics } from '@careers/core/lib/metrics.ts';
-import { startMetricsServer } from '@careers/core/lib/metrics-server.ts';
+import {
+  createCoreServices,
+  createLogger,
+  API_DB_TIMEOUTS,
+  announceListening,
+  openDeploymentOrm,
+  stopGracefullyOnSignal,
+  createMetrics,
+  startMetricsServer,
+} from '@careers/core';
 import { createApiApp } from './app.ts';
 import { apiEnv } from './env.ts';
 

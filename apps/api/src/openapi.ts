@@ -1,9 +1,15 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import type { ZodType } from 'zod';
-import { AppError, appRouter, listProcedures, type TMeta } from '@careers/core';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '@careers/core/lib/json-body.ts';
-import { RETRY_AFTER_SECONDS } from '@careers/core/lib/errors.ts';
-import { isPublishableScope } from '@careers/core/modules/api-keys/api-key.origins.ts';
+import {
+  AppError,
+  appRouter,
+  listProcedures,
+  type TMeta,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+  RETRY_AFTER_SECONDS,
+  isPublishableScope,
+} from '@careers/core';
 import { BODY_LIMIT_BYTES } from './rest/request-body.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from './rest/facade.ts';
 

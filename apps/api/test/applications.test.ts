@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { decodeBase64Strict } from '@careers/core/modules/applications/base64.ts';
+import { createTestDatabase, decodeBase64Strict } from '@careers/core/testing';
 import { startTestApi, validatedFetch, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess } from './support/processes.ts';

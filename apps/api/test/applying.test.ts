@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { installJobQueues } from '@careers/core/jobs/install.ts';
-import { PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
+import { createTestDatabase, PDF_MIME } from '@careers/core/testing';
+import { installJobQueues } from '@careers/core/operations';
 import { FIXTURE_DIR, PEOPLE } from '../../../packages/core/test/fixtures/resumes/generate.ts';
 import { startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { freePort, openOrm } from '@careers/core';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { revokeApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { revokeApiKey } from '@careers/core/operations';
 import { startTestApi, validatedFetch, type TTestApi } from './support/api.ts';
 import { seed, tenantWithKeys } from './support/seed.ts';
 

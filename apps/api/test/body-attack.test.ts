@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase } from '@careers/core/testing';
 import { BODY_BUDGET_BYTES } from '../src/rest/request-body.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { seed } from './support/seed.ts';

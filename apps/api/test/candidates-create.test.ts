@@ -3,14 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createLogger } from '@careers/core';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase, DOCX_MIME, PDF_MIME } from '@careers/core/testing';
+import { installJobQueues } from '@careers/core/operations';
+import { createBoss, processResumeJob, processResume } from '@careers/core/worker';
 // Brings in the types of what the global setup provides to createTestDatabase (erased at run time).
-import type {} from '@careers/core/testing/global-setup.ts';
-import { installJobQueues } from '@careers/core/jobs/install.ts';
-import { createBoss } from '@careers/core/jobs/boss.ts';
-import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
-import { processResume } from '@careers/core/modules/resumes/process-resume.ts';
-import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
 import { FIXTURE_DIR, PEOPLE } from '../../../packages/core/test/fixtures/resumes/generate.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { seed, tenantWithKeys } from './support/seed.ts';

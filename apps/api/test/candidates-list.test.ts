@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import pg from 'pg';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { importTenantDocument } from '@careers/core/operations';
 import { startTestApi, type TTestApi } from './support/api.ts';
 
 const KEY = 'ck_test_candidates_acme_full_1';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase } from '@careers/core/testing';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { keyRing, keys, query, rateHeaders, suffix, tenant, vacancy } from './support/write-fixtures.ts';

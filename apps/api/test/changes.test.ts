@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { pruneExpiredEvents } from '@careers/core/modules/events/events.jobs.service.ts';
-import { announceTimePassing } from '@careers/core/modules/events/events.jobs.service.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { importTenantDocument } from '@careers/core/operations';
+import { pruneExpiredEvents, announceTimePassing } from '@careers/core/worker';
 import { startTestApi, type TTestApi } from './support/api.ts';
 
 const KEYS = {

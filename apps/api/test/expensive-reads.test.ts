@@ -2,13 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { ReadLimiter } from '@careers/core/modules/content/read-limiter.ts';
-import { ContentCache, estimateBytes } from '@careers/core/modules/content/content-cache.ts';
-import { tenantKysely } from '@careers/core/db/kysely.ts';
-import { findVacancyPageAnchors, NO_FILTERS, vacancyPageQuery, type TVacancySort } from '@careers/core/modules/vacancies/vacancy.repository.ts';
-import { ANCHOR_SPACING, DEEP_OFFSET } from '@careers/core/modules/vacancies/vacancy.service.ts';
+import {
+  createTestDatabase,
+  ReadLimiter,
+  ContentCache,
+  estimateBytes,
+  tenantKysely,
+  findVacancyPageAnchors,
+  NO_FILTERS,
+  vacancyPageQuery,
+  type TVacancySort,
+  ANCHOR_SPACING,
+  DEEP_OFFSET,
+} from '@careers/core/testing';
+import { importTenantDocument } from '@careers/core/operations';
 import { startTestApi, type TResponse, type TTestApi } from './support/api.ts';
 import { query } from './support/write-fixtures.ts';
 import { DAY, emptyTenant, type TVacancyDoc } from './support/vacancy-fixtures.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase } from '@careers/core/testing';
 import { fetchChecked, startTestApi, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 

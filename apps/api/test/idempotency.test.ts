@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openOrm } from '@careers/core';
+import { createTestDatabase, sweepExpiredIdempotencyRecords } from '@careers/core/testing';
 type MikroORM = Awaited<ReturnType<typeof openOrm>>;
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { sweepExpiredIdempotencyRecords } from '@careers/core/modules/idempotency/idempotency.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { applicationBody, base64Of, keyRing, keys, query, rateHeaders, suffix, tenant, vacancy, type TKeySpec } from './support/write-fixtures.ts';

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase, hashApiKey } from '@careers/core/testing';
+import { installJobQueues } from '@careers/core/operations';
 // Brings in the types of what the global setup provides to createTestDatabase (erased at run time).
-import type {} from '@careers/core/testing/global-setup.ts';
-import { installJobQueues } from '@careers/core/jobs/install.ts';
-import { hashApiKey } from '@careers/core/modules/api-keys/api-key.crypto.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { seed } from './support/seed.ts';
 import { query, suffix, tenant, vacancy } from './support/write-fixtures.ts';

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { startMetricsServer, type TMetricsServer } from '@careers/core';
 // Brings in the types of what the global setup provides to createTestDatabase (erased at run time).
-import type {} from '@careers/core/testing/global-setup.ts';
 import { networkInterfaces } from 'node:os';
-import { startMetricsServer, type TMetricsServer } from '@careers/core/lib/metrics-server.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { apiEnv } from '../src/env.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { listProcedures } from '@careers/core';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase } from '@careers/core/testing';
 import { buildOpenApiDocument } from '../src/openapi.ts';
 import { DocumentValidator, startTestApi, UndocumentedResponseError, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';

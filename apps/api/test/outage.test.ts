@@ -5,8 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreServices, createLogger, freePort, migrateUp, openOrm, startEmbeddedPostgres } from '@careers/core';
-import type { TEmbeddedPostgres } from '@careers/core/db/embedded.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
+import { type TEmbeddedPostgres, importTenantDocument } from '@careers/core/operations';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { applicationBody, query, tenant, vacancy } from './support/write-fixtures.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { toAppError } from '@careers/core';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase } from '@careers/core/testing';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { applicationBody, keys, suffix, tenant, vacancy } from './support/write-fixtures.ts';
@@ -14,8 +14,9 @@ import { applicationBody, keys, suffix, tenant, vacancy } from './support/write-
 
 // The application DTO answers with a number where the schema wants a name (only while `broken` is set).
 const broken = vi.hoisted(() => ({ on: false }));
-vi.mock('@careers/core/modules/applications/application.dto.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@careers/core/modules/applications/application.dto.ts')>();
+// An internal module is mocked by its file: the package's exports map does not (and should not) name it.
+vi.mock('../../../packages/core/src/modules/applications/application.dto.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../packages/core/src/modules/applications/application.dto.ts')>();
   return {
     ...original,
     toApplicationResponse: (...args: Parameters<typeof original.toApplicationResponse>) => {

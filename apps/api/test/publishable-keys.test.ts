@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrm } from '@careers/core';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { createApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { createApiKey } from '@careers/core/operations';
 import { startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openOrm } from '@careers/core';
+import { createTestDatabase, hitRateLimit, RATE_LIMITS } from '@careers/core/testing';
 type MikroORM = Awaited<ReturnType<typeof openOrm>>;
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { hitRateLimit, RATE_LIMITS } from '@careers/core/modules/rate-limits/rate-limits.ts';
 import { startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';

@@ -2,7 +2,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase } from '@careers/core/testing';
 import { fetchChecked, startTestApi, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { keyRing, keys, suffix, tenant, vacancy } from './support/write-fixtures.ts';

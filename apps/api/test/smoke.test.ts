@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { hashApiKey } from '@careers/core/modules/api-keys/api-key.crypto.ts';
+import { createTestDatabase, hashApiKey } from '@careers/core/testing';
 import { startTestApi, type TTestApi } from './support/api.ts';
 
 let api: TTestApi;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { API_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
+import { API_NODE_FLAGS } from '@careers/core';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { ContentCache, estimateBytes } from '@careers/core/modules/content/content-cache.ts';
-import { ContentStateReader } from '@careers/core/modules/content/content.repository.ts';
-import { tenantKysely } from '@careers/core/db/kysely.ts';
+import { createTestDatabase, ContentCache, estimateBytes, ContentStateReader, tenantKysely } from '@careers/core/testing';
+import { importTenantDocument } from '@careers/core/operations';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { query } from './support/write-fixtures.ts';
 import { DAY, emptyTenant, type TTenantDoc, type TVacancyDoc } from './support/vacancy-fixtures.ts';

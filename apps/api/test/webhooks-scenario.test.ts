@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { startWebhookReceiver, type TWebhookReceiver, type TReceivedWebhook } from '@careers/core/testing/webhook-receiver.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { announceTimePassing } from '@careers/core/modules/events/events.jobs.service.ts';
-import { createWebhookEndpoint } from '@careers/core/modules/webhooks/webhook.service.ts';
-import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
-import { startWebhookRunner, type TWebhookRunner } from '@careers/core/modules/webhooks/webhook-runner.ts';
-import { webhookSecretKey } from '@careers/core/env.ts';
+import { createTestDatabase, startWebhookReceiver, type TWebhookReceiver, type TReceivedWebhook } from '@careers/core/testing';
+import { importTenantDocument, createWebhookEndpoint } from '@careers/core/operations';
+import { announceTimePassing, DEFAULT_DELIVERY_SETTINGS, startWebhookRunner, type TWebhookRunner, webhookSecretKey } from '@careers/core/worker';
 import { startTestApi, type TTestApi } from './support/api.ts';
 
 // The receiver is plain http on 127.0.0.1: allowed for this test process only.

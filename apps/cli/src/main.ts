@@ -18,22 +18,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { isAppError } from '@careers/core/lib/errors.ts';
-import { LEGACY_FULL_ACCESS, SCOPES, isKnownScope } from '@careers/core/lib/scopes.ts';
-import type { TApiKeyDto } from '@careers/core/modules/api-keys/api-key.service.ts';
-import type { TImportCounts } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
+import { isAppError, LEGACY_FULL_ACCESS, SCOPES, isKnownScope } from '@careers/core/contract';
+import type { TApiKeyDto, TImportCounts } from '@careers/core/operations';
 
 // The database stack (MikroORM, Kysely, pg, pg-boss, argon2) loads only for the commands that use it, so
-// help, usage errors and demo-document answer quickly.
-const lazy = {
-  orm: () => import('@careers/core/db/orm.ts'),
-  migrate: () => import('@careers/core/db/migrate.ts'),
-  jobs: () => import('@careers/core/jobs/install.ts'),
-  kysely: () => import('@careers/core/db/kysely.ts'),
-  keys: () => import('@careers/core/modules/api-keys/api-key.service.ts'),
-  importer: () => import('@careers/core/modules/tenants/import/tenant-import.service.ts'),
-  webhooks: () => import('@careers/core/modules/webhooks/webhook.service.ts'),
-};
+// help and usage errors answer quickly.
+const operations = () => import('@careers/core/operations');
 
 const USAGE = `Usage: pnpm careers <command>
 
@@ -84,7 +74,7 @@ function userPath(file: string): string {
 async function withOrm<T>(run: (orm: MikroORM) => Promise<T>): Promise<T> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new CliError('DATABASE_URL is not set: point it at the PostgreSQL database, e.g. DATABASE_URL=postgres://user:pass@host:5432/careers');
-  const { openOrm } = await lazy.orm();
+  const { openOrm } = await operations();
   let orm: MikroORM;
   try {
     orm = await openOrm(url, { pool: { min: 0, max: 2 } });
@@ -100,7 +90,7 @@ async function withOrm<T>(run: (orm: MikroORM) => Promise<T>): Promise<T> {
 }
 
 async function tenantIdOf(orm: MikroORM, slug: string): Promise<number> {
-  const { kyselyOf } = await lazy.kysely();
+  const { kyselyOf } = await operations();
   const row = await kyselyOf(orm.em.fork()).selectFrom('tenants').select('id').where('slug', '=', slug).executeTakeFirst();
   if (!row) throw new CliError(`no tenant with slug ${JSON.stringify(slug)}`);
   return row.id;
@@ -138,8 +128,8 @@ function table(rows: string[][]): string {
 
 async function migrate(args: string[], io: TOutput): Promise<void> {
   parseArgs({ args, options: {}, allowPositionals: false });
-  const { migrateUp } = await lazy.migrate();
-  const { installJobQueues } = await lazy.jobs();
+  const { migrateUp } = await operations();
+  const { installJobQueues } = await operations();
   await withOrm(async (orm) => {
     const applied = await migrateUp(orm);
     await installJobQueues(orm.config.get('clientUrl') ?? '');
@@ -166,7 +156,7 @@ async function importCommand(args: string[], io: TOutput): Promise<void> {
   } catch (error) {
     throw new CliError(`${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const { importTenantDocument } = await lazy.importer();
+  const { importTenantDocument } = await operations();
   await withOrm(async (orm) => {
     const summary = await importTenantDocument(orm, document);
     io.out(`Imported ${summary.tenants.length} tenant(s) from ${path} in ${(summary.duration_ms / 1000).toFixed(2)} s`);
@@ -214,7 +204,7 @@ async function keys(args: string[], io: TOutput): Promise<void> {
       const origins = values.origins === undefined ? null : values.origins.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0);
       const tenantSlug = values.tenant;
       const name = values.name;
-      const { createApiKey } = await lazy.keys();
+      const { createApiKey } = await operations();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenantSlug);
         const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name, scopes, kind, origins });
@@ -234,7 +224,7 @@ async function keys(args: string[], io: TOutput): Promise<void> {
       const { values } = parseArgs({ args: rest, options: { tenant: { type: 'string' }, json: { type: 'boolean' } } });
       if (!values.tenant) throw usageError('keys list needs --tenant SLUG');
       const tenantSlug = values.tenant;
-      const { listApiKeys } = await lazy.keys();
+      const { listApiKeys } = await operations();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenantSlug);
         const list = await listApiKeys(orm.em.fork(), tenantId);
@@ -248,7 +238,7 @@ async function keys(args: string[], io: TOutput): Promise<void> {
       const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
       if (positionals.length > 1) throw usageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
       const id = parseId(positionals[0], 'key ID');
-      const { revokeApiKey } = await lazy.keys();
+      const { revokeApiKey } = await operations();
       await withOrm(async (orm) => {
         try {
           const key = await revokeApiKey(orm.em.fork(), null, id);
@@ -282,7 +272,7 @@ async function onEndpoint<T>(id: number | null, run: () => Promise<T>): Promise<
 
 async function webhooks(args: string[], io: TOutput): Promise<void> {
   const [action, ...rest] = args;
-  const service = await lazy.webhooks();
+  const service = await operations();
   switch (action) {
     case 'create': {
       const { values } = parseArgs({ args: rest, options: { tenant: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } } });
@@ -355,11 +345,11 @@ async function demoDocument(args: string[], io: TOutput): Promise<void> {
   if (values.large !== undefined) {
     const vacancies = parseId(values.large, '--large');
     const seed = values.seed === undefined ? 1 : parseId(values.seed, '--seed');
-    const { buildLargeDocument } = await import('@careers/core/demo/large-tenant.ts');
+    const { buildLargeDocument } = await operations();
     document = buildLargeDocument({ vacancies, seed });
   } else {
     if (values.seed !== undefined) throw usageError('--seed only applies with --large');
-    const { buildDemoDocument } = await import('@careers/core/demo/demo-tenant.ts');
+    const { buildDemoDocument } = await operations();
     document = buildDemoDocument();
   }
   const json = values.large !== undefined ? JSON.stringify(document) : JSON.stringify(document, null, 2);

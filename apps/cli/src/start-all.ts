@@ -10,15 +10,21 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startEmbeddedPostgres, type TEmbeddedPostgres } from '@careers/core/db/embedded.ts';
-import { openOrm } from '@careers/core/db/orm.ts';
-import { migrateUp } from '@careers/core/db/migrate.ts';
-import { kyselyOf } from '@careers/core/db/kysely.ts';
-import { coreEnv } from '@careers/core/env.ts';
-import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { buildDemoDocument, DEMO_ADMIN, DEMO_API_KEY } from '@careers/core/demo/demo-tenant.ts';
-import { DEMO_PUBLISHABLE_KEY, ensureDemoSiteKey } from '@careers/core/demo/demo-site-key.ts';
+import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from '@careers/core';
+import {
+  buildDemoDocument,
+  coreEnv,
+  DEMO_ADMIN,
+  DEMO_API_KEY,
+  DEMO_PUBLISHABLE_KEY,
+  ensureDemoSiteKey,
+  importTenantDocument,
+  kyselyOf,
+  migrateUp,
+  openOrm,
+  startEmbeddedPostgres,
+  type TEmbeddedPostgres,
+} from '@careers/core/operations';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const env = coreEnv();

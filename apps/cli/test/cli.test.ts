@@ -5,10 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { openOrm } from '@careers/core/db/orm.ts';
-import { hashApiKey } from '@careers/core/modules/api-keys/api-key.crypto.ts';
-import type { TTenantDocument } from '@careers/core/modules/tenants/import/tenant-document.schema.ts';
+import { createTestDatabase, hashApiKey, type TTenantDocument } from '@careers/core/testing';
+import { openOrm } from '@careers/core';
 
 /** `pnpm careers …` from the repository root, as CONTRACT.md documents it. */
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');

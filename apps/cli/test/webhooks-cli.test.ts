@@ -3,9 +3,9 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { openOrm } from '@careers/core/db/orm.ts';
-import { kyselyOf } from '@careers/core/db/kysely.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { openOrm } from '@careers/core';
+import { kyselyOf } from '@careers/core/operations';
 
 /** `pnpm careers …` from the repository root, as CONTRACT.md documents it. */
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { parseEnv } from '@careers/core/runtime/boot.ts';
-import { DEFAULT_METRICS_HOST } from '@careers/core/lib/metrics-server.ts';
+import { parseEnv, DEFAULT_METRICS_HOST } from '@careers/core';
 
 const wholeNumber = (min: number) => z.coerce.number().int().min(min);
 

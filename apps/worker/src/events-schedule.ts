@@ -1,8 +1,6 @@
 import type { Job, PgBoss } from 'pg-boss';
-import type { TOrm } from '@careers/core/db/orm.ts';
-import type { Logger } from '@careers/core/lib/logger.ts';
-import { announceVisibilityJob, pruneEventsJob } from '@careers/core/jobs/events.jobs.ts';
-import { announceTimePassing, pruneExpiredEvents } from '@careers/core/modules/events/events.jobs.service.ts';
+import type { TOrm, Logger } from '@careers/core';
+import { announceVisibilityJob, pruneEventsJob, announceTimePassing, pruneExpiredEvents } from '@careers/core/worker';
 
 export type TEventScheduleOptions = {
   orm: TOrm;

@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDeploymentOrm } from '@careers/core/runtime/boot.ts';
-import { WORKER_DB_TIMEOUTS, poolOf } from '@careers/core/db/orm.ts';
-import { coreEnv, webhookSecretKey } from '@careers/core/env.ts';
-import { createLogger } from '@careers/core/lib/logger.ts';
-import { createMetrics } from '@careers/core/lib/metrics.ts';
-import { createBoss } from '@careers/core/jobs/boss.ts';
-import { ensureQueues } from '@careers/core/jobs/define-job.ts';
-import { jobDefinitions } from '@careers/core/jobs/registry.ts';
+import { openDeploymentOrm, poolOf, coreEnv, createLogger, createMetrics } from '@careers/core';
+import {
+  WORKER_DB_TIMEOUTS,
+  webhookSecretKey,
+  createBoss,
+  ensureQueues,
+  jobDefinitions,
+  startWebhookRunner,
+  DEFAULT_DELIVERY_SETTINGS,
+  webhookAttemptMetrics,
+} from '@careers/core/worker';
 import { workerEnv } from './env.ts';
 import { startResumeWorker } from './resume-worker.ts';
 import { startMetricsServer } from './metrics-server.ts';
-import { startWebhookRunner } from '@careers/core/modules/webhooks/webhook-runner.ts';
-import { DEFAULT_DELIVERY_SETTINGS } from '@careers/core/modules/webhooks/webhook-delivery.ts';
-import { webhookAttemptMetrics } from '@careers/core/modules/webhooks/webhook-metrics.ts';
 import { startEventSchedule } from './events-schedule.ts';
 
 const log = createLogger('worker');

@@ -1,6 +1,4 @@
-import type { Logger } from '@careers/core/lib/logger.ts';
-import type { TMetrics } from '@careers/core/lib/metrics.ts';
-import { startMetricsServer as startOperationsEndpoint, type TMetricsServer } from '@careers/core/lib/metrics-server.ts';
+import { type Logger, type TMetrics, startMetricsServer as startOperationsEndpoint, type TMetricsServer } from '@careers/core';
 
 export type { TMetricsServer };
 

@@ -1,10 +1,14 @@
-import type { TOrm } from '@careers/core/db/orm.ts';
+import type { TOrm, Logger, TMetrics } from '@careers/core';
+import {
+  processResumeJob,
+  ZProcessResumePayload,
+  markResumeExhausted,
+  processResume,
+  type TProcessResumeOptions,
+  ResumeSandbox,
+  type TResumeSandboxLimits,
+} from '@careers/core/worker';
 import type { Job, JobResult, PgBoss } from 'pg-boss';
-import type { Logger } from '@careers/core/lib/logger.ts';
-import type { TMetrics } from '@careers/core/lib/metrics.ts';
-import { processResumeJob, ZProcessResumePayload } from '@careers/core/jobs/process-resume.job.ts';
-import { markResumeExhausted, processResume, type TProcessResumeOptions } from '@careers/core/modules/resumes/process-resume.ts';
-import { ResumeSandbox, type TResumeSandboxLimits } from '@careers/core/modules/resumes/resume-sandbox.ts';
 
 export type TResumeWorkerOptions = {
   orm: TOrm;

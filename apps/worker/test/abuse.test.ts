@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgBoss } from 'pg-boss';
-import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
-import { DOC_MIME, DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
-import { RESUME_LIMITS_ERROR } from '@careers/core/modules/resumes/resume-sandbox.ts';
-import { docxBomb, loopingDoc, pdfBomb } from '@careers/core/testing/crafted-resumes.ts';
+import { processResumeJob, RESUME_LIMITS_ERROR } from '@careers/core/worker';
+import { DOC_MIME, DOCX_MIME, PDF_MIME, docxBomb, loopingDoc, pdfBomb } from '@careers/core/testing';
 import { PEOPLE, fixture, type TPipeline } from './support/pipeline.ts';
 import { startWorker, startWorkerPipeline, type TWorkerPipeline } from './support/worker-process.ts';
 

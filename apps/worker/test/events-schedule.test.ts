@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgBoss } from 'pg-boss';
 import { createLogger } from '@careers/core';
-import { createBoss } from '@careers/core/jobs/boss.ts';
-import { ensureQueues } from '@careers/core/jobs/define-job.ts';
-import { jobDefinitions } from '@careers/core/jobs/registry.ts';
+import { createBoss, ensureQueues, jobDefinitions } from '@careers/core/worker';
 import { startEventSchedule } from '../src/events-schedule.ts';
 import { TENANT_ID, startPipeline, type TPipeline } from './support/pipeline.ts';
 

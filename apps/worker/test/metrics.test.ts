@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgBoss } from 'pg-boss';
-import { createLogger } from '@careers/core';
-import { createBoss } from '@careers/core/jobs/boss.ts';
-import { ensureQueues } from '@careers/core/jobs/define-job.ts';
-import { jobDefinitions } from '@careers/core/jobs/registry.ts';
-import { poolOf } from '@careers/core/db/orm.ts';
-import { createMetrics, type TMetrics } from '@careers/core/lib/metrics.ts';
-import { DOC_MIME, DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
-import { RESUME_LIMITS_ERROR } from '@careers/core/modules/resumes/resume-sandbox.ts';
-import { loopingDoc } from '@careers/core/testing/crafted-resumes.ts';
+import { createLogger, poolOf, createMetrics, type TMetrics } from '@careers/core';
+import { createBoss, ensureQueues, jobDefinitions, RESUME_LIMITS_ERROR } from '@careers/core/worker';
+import { DOC_MIME, DOCX_MIME, PDF_MIME, loopingDoc } from '@careers/core/testing';
 import { startResumeWorker, type TResumeWorker } from '../src/resume-worker.ts';
 import { startMetricsServer, type TMetricsServer } from '../src/metrics-server.ts';
 import { networkInterfaces } from 'node:os';

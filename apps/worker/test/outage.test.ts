@@ -7,13 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { freePort, migrateUp, openOrm, startEmbeddedPostgres } from '@careers/core';
-import type { TEmbeddedPostgres } from '@careers/core/db/embedded.ts';
-import type { TOrm } from '@careers/core/db/orm.ts';
-import { JobSender } from '@careers/core/jobs/sender.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { acceptResume } from '@careers/core/modules/resumes/resume-intake.service.ts';
-import { PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
+import { freePort, migrateUp, openOrm, startEmbeddedPostgres, type TOrm } from '@careers/core';
+import { type TEmbeddedPostgres, importTenantDocument } from '@careers/core/operations';
+import { JobSender, acceptResume, PDF_MIME } from '@careers/core/testing';
 import { buildPdf } from './support/pipeline.ts';
 
 /**

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
-import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
-import { DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
+import { processResumeJob } from '@careers/core/worker';
+import { DOCX_MIME, PDF_MIME } from '@careers/core/testing';
+import { WORKER_NODE_FLAGS } from '@careers/core';
 import { PEOPLE, fixture, type TPipeline } from './support/pipeline.ts';
-import { WORKER_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
 import { WORKER_MAIN as MAIN, startWorker as startWorkerProcess, startWorkerPipeline, type TWorkerPipeline } from './support/worker-process.ts';
 
 let pipeline: TPipeline;

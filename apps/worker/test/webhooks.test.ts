@@ -1,10 +1,8 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { kyselyOf } from '@careers/core/db/kysely.ts';
-import { recordEvent } from '@careers/core/modules/events/events.service.ts';
-import { createWebhookEndpoint, listWebhookDeliveries } from '@careers/core/modules/webhooks/webhook.service.ts';
-import { startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing/webhook-receiver.ts';
+import { kyselyOf, createWebhookEndpoint } from '@careers/core/operations';
+import { recordEvent, listWebhookDeliveries, startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing';
 import { TENANT_ID, startPipeline, type TPipeline } from './support/pipeline.ts';
 import { killWorkers, startWorker as startWorkerProcess, type TWorkerProcess } from './support/worker-process.ts';
 

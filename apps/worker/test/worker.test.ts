@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgBoss } from 'pg-boss';
 import { createLogger } from '@careers/core';
-import { createBoss } from '@careers/core/jobs/boss.ts';
-import { ensureQueues } from '@careers/core/jobs/define-job.ts';
-import { jobDefinitions } from '@careers/core/jobs/registry.ts';
-import { processResumeJob } from '@careers/core/jobs/process-resume.job.ts';
-import { EXHAUSTED_ERROR } from '@careers/core/modules/resumes/process-resume.ts';
-import { DOC_MIME, DOCX_MIME, PDF_MIME } from '@careers/core/modules/resumes/resume-file.ts';
+import { createBoss, ensureQueues, jobDefinitions, processResumeJob, EXHAUSTED_ERROR } from '@careers/core/worker';
+import { DOC_MIME, DOCX_MIME, PDF_MIME } from '@careers/core/testing';
 import { startResumeWorker, type TResumeWorker } from '../src/resume-worker.ts';
 import { PEOPLE, USER_ID, buildPdf, fixture, startPipeline, type TPipeline } from './support/pipeline.ts';
 

@@ -1,6 +1,6 @@
-import { buildLargeDocument, LARGE_API_KEY } from '@careers/core/demo/large-tenant.ts';
-import { SCOPES } from '@careers/core/lib/scopes.ts';
-import type { TTenantDocument } from '@careers/core/modules/tenants/import/tenant-document.schema.ts';
+import { buildLargeDocument } from '@careers/core/operations';
+import { LARGE_API_KEY, type TTenantDocument } from '@careers/core/testing';
+import { SCOPES } from '@careers/core/contract';
 
 /**
  * Two tenants: the attacker's (enough vacancies that deep pages and searches cost real work, a pool of keys so

@@ -14,13 +14,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import {
-  RESUME_CORPUS_DIR,
-  RESUME_CORPUS_TRUTH_FILE,
-  ZCorpusTruth,
-  type TCorpusTruth,
-  type TCorpusTruthEntry,
-} from '@careers/core/testing/resume-corpus.ts';
+import { RESUME_CORPUS_DIR, RESUME_CORPUS_TRUTH_FILE, ZCorpusTruth, type TCorpusTruth, type TCorpusTruthEntry } from '@careers/core/testing';
 import { PEOPLE, type TPerson } from './people.ts';
 import { renderResume } from './templates.ts';
 

@@ -1,5 +1,5 @@
-import { buildLargeDocument } from '@careers/core/demo/large-tenant.ts';
-import type { TTenantDocument } from '@careers/core/modules/tenants/import/tenant-document.schema.ts';
+import { buildLargeDocument } from '@careers/core/operations';
+import type { TTenantDocument } from '@careers/core/testing';
 
 /** The three rate-limited writes of the mix, with their per-key limit per minute (CONTRACT). */
 export const WRITE_LIMITS = { applications: 10, canonical: 60, candidates: 10 } as const;

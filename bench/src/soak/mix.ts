@@ -1,4 +1,4 @@
-import type { TRandom } from '@careers/core/demo/random.ts';
+import type { TRandom } from '@careers/core/testing';
 import { CAREER_DOMAIN, RECRUITER_ID, TENANT_SLUG, type TWrite } from './document.ts';
 
 /** The operations of the mix and their share (percent) of the requests. */

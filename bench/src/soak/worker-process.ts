@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '@careers/core/db/embedded.ts';
-import { WORKER_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
+import { freePort, WORKER_NODE_FLAGS } from '@careers/core';
 import { procStatusKb } from '../harness.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../../apps/worker/src/main.ts', import.meta.url));

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { buildDemoDocument } from '@careers/core/demo/demo-tenant.ts';
-import { DEMO_PUBLISHABLE_KEY, ensureDemoSiteKey } from '@careers/core/demo/demo-site-key.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { importTenantDocument, buildDemoDocument, DEMO_PUBLISHABLE_KEY, ensureDemoSiteKey } from '@careers/core/operations';
 import { createCareersClient } from '@careers/client';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { createTestDatabase, queryRows } from '@careers/core/testing/database.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
+import { createTestDatabase, queryRows } from '@careers/core/testing';
+import { importTenantDocument, createApiKey } from '@careers/core/operations';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
-import { createApiKey } from '@careers/core/modules/api-keys/api-key.service.ts';
 import { CareersApiError, createCareersClient, toBase64, type TCareersClient, type TErrorCode, type TErrorOf } from '../src/index.ts';
 import { careerTenant, careerVacancies, departmentCount, resumePdf } from './support/career-tenant.ts';
 

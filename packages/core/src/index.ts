@@ -1,12 +1,18 @@
+/** `@careers/core`: what the REST facade and every deployment unit (API, worker, admin server) stand on. */
 export { appRouter, listProcedures, type TAppRouter } from './trpc/router.ts';
 export { createCallerFactory, toAppError, type TMeta } from './trpc/init.ts';
 export { createContext, type TContext, type TAdminSession } from './trpc/context.ts';
 export { createCoreServices, type TCoreServices } from './services.ts';
-export { AppError, isAppError, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
+export { AppError, isAppError, RETRY_AFTER_SECONDS, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
 export { fieldErrorsFromZod } from './lib/validation.ts';
-export { createLogger, type Logger } from './lib/logger.ts';
-export { openOrm, ormConfig } from './db/orm.ts';
+export { createLogger, describeError, type Logger } from './lib/logger.ts';
+export { createMetrics, type TMetrics } from './lib/metrics.ts';
+export { DEFAULT_METRICS_HOST, startMetricsServer, type TMetricsServer } from './lib/metrics-server.ts';
+export { MAX_JSON_DEPTH, MAX_JSON_VALUES, UnparsedJsonBody } from './lib/json-body.ts';
+export { API_DB_TIMEOUTS, openOrm, ormConfig, poolOf, type TOrm } from './db/orm.ts';
 export { migrateUp, assertSchemaCurrent } from './db/migrate.ts';
 export { startEmbeddedPostgres, freePort } from './db/embedded.ts';
 export { coreEnv } from './env.ts';
+export { announceListening, API_NODE_FLAGS, openDeploymentOrm, parseEnv, stopGracefullyOnSignal, WORKER_NODE_FLAGS } from './runtime/boot.ts';
 export { corsAllowed, requireActiveKey, type TKeyVerification } from './modules/api-keys/api-key.verifier.ts';
+export { isPublishableScope } from './modules/api-keys/api-key.origins.ts';

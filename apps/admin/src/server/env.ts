@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEnv } from '@careers/core/runtime/boot.ts';
+import { parseEnv } from '@careers/core';
 
 const ZAdminEnv = z.object({
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(3001),

@@ -1,5 +1,4 @@
-import { createCoreServices, createLogger } from '@careers/core';
-import { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from '@careers/core/runtime/boot.ts';
+import { createCoreServices, createLogger, announceListening, openDeploymentOrm, stopGracefullyOnSignal } from '@careers/core';
 import { createAdminApp } from './app.ts';
 import { DEFAULT_DIST_DIR, ensureDashboardBuilt } from './build.ts';
 import { adminEnv } from './env.ts';

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { appRouter, toAppError, type TCoreServices } from '@careers/core';
-import { createAdminContext } from '@careers/core/trpc/admin-context.ts';
+import { createAdminContext } from '@careers/core/admin';
 import { ownOrigin, requireSameOriginJson } from './csrf.ts';
 
 /** Only the dashboard's procedures are reachable here; API-key procedures are served by the API. */

@@ -1,5 +1,4 @@
-import { SCOPES, type TScope } from '@careers/core/lib/scopes.ts';
-import { isPublishableScope, normalizeOrigin, PUBLISHABLE_SCOPES } from '@careers/core/modules/api-keys/api-key.origins.ts';
+import { SCOPES, type TScope, isPublishableScope, normalizeOrigin, PUBLISHABLE_SCOPES } from '@careers/core/contract';
 
 export { SCOPES, type TScope, isPublishableScope, normalizeOrigin, PUBLISHABLE_SCOPES };
 export type TKeyKind = 'secret' | 'publishable';

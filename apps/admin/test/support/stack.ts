@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { createCoreServices, openOrm, type TCoreServices } from '@careers/core';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { importTenantDocument } from '@careers/core/operations';
 // Brings the globalSetup's `provide` types (pgServerUrl…) into this program for the type checker.
-import type {} from '@careers/core/testing/global-setup.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
 import { createApiApp } from '@careers/api';
 import { createAdminApp } from '../../src/server/app.ts';
 import { buildDashboard } from '../../src/server/build.ts';

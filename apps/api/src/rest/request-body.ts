@@ -1,6 +1,5 @@
 import type { Request } from 'express';
-import { AppError } from '@careers/core';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES, UnparsedJsonBody } from '@careers/core/lib/json-body.ts';
+import { AppError, MAX_JSON_DEPTH, MAX_JSON_VALUES, UnparsedJsonBody } from '@careers/core';
 import { JsonScanner } from './json-scanner.ts';
 
 /** CONTRACT: request bodies up to 40 MB; larger is 413. */

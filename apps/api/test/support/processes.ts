@@ -2,8 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '@careers/core';
-import { API_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
+import { freePort, API_NODE_FLAGS } from '@careers/core';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 

@@ -1,5 +1,5 @@
 import { openOrm } from '@careers/core';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
+import { importTenantDocument } from '@careers/core/operations';
 
 /** Loads a tenant document into the database (the same import `pnpm careers import` runs). */
 export async function seed(databaseUrl: string, document: unknown): Promise<void> {

@@ -2,15 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { createLogger, openOrm } from '@careers/core';
-import type { TOrm } from '@careers/core/db/orm.ts';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
+import { createLogger, openOrm, type TOrm } from '@careers/core';
+import { createTestDatabase, JobSender, acceptResume, type TAcceptResume } from '@careers/core/testing';
+import { installJobQueues, importTenantDocument } from '@careers/core/operations';
 // Brings in the types of what the global setup provides to createTestDatabase (erased at run time).
-import type {} from '@careers/core/testing/global-setup.ts';
-import { installJobQueues } from '@careers/core/jobs/install.ts';
-import { JobSender } from '@careers/core/jobs/sender.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
-import { acceptResume, type TAcceptResume } from '@careers/core/modules/resumes/resume-intake.service.ts';
 import { FIXTURE_DIR } from '../../../../packages/core/test/fixtures/resumes/generate.ts';
 
 export { PEOPLE, buildDocx, buildPdf } from '../../../../packages/core/test/fixtures/resumes/generate.ts';

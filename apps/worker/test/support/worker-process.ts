@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PgBoss } from 'pg-boss';
-import { createBoss } from '@careers/core/jobs/boss.ts';
-import { WORKER_NODE_FLAGS } from '@careers/core/runtime/boot.ts';
+import { createBoss } from '@careers/core/worker';
+import { WORKER_NODE_FLAGS } from '@careers/core';
 import { startPipeline, type TPipeline } from './pipeline.ts';
 
 export const WORKER_MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));

@@ -1,0 +1,30 @@
+/**
+ * `@careers/core/testing`: test support for every package's tests and the benchmarks — throw-away databases,
+ * crafted files, a webhook receiver — and the internals their tests set up or assert on directly.
+ */
+import type {} from './global-setup.ts';
+
+export * from './database.ts';
+export * from './job-database.ts';
+export * from './crafted-resumes.ts';
+export * from './resume-corpus.ts';
+export * from './webhook-receiver.ts';
+
+export { kyselyOf, tenantKysely, type TDb } from '../../src/db/kysely.ts';
+export { JobSender } from '../../src/jobs/sender.ts';
+export { LARGE_API_KEY } from '../../src/demo/large-tenant.ts';
+export { seededRandom, type TRandom } from '../../src/demo/random.ts';
+export { hashApiKey } from '../../src/modules/api-keys/api-key.crypto.ts';
+export { decodeBase64Strict } from '../../src/modules/applications/base64.ts';
+export { ContentCache, estimateBytes } from '../../src/modules/content/content-cache.ts';
+export { ContentStateReader } from '../../src/modules/content/content.repository.ts';
+export { ReadLimiter } from '../../src/modules/content/read-limiter.ts';
+export { recordEvent } from '../../src/modules/events/events.service.ts';
+export { sweepExpiredIdempotencyRecords } from '../../src/modules/idempotency/idempotency.ts';
+export { hitRateLimit, RATE_LIMITS } from '../../src/modules/rate-limits/rate-limits.ts';
+export { DOC_MIME, DOCX_MIME, PDF_MIME } from '../../src/modules/resumes/resume-file.ts';
+export { acceptResume, type TAcceptResume } from '../../src/modules/resumes/resume-intake.service.ts';
+export type { TTenantDocument } from '../../src/modules/tenants/import/tenant-document.schema.ts';
+export { findVacancyPageAnchors, NO_FILTERS, vacancyPageQuery, type TVacancySort } from '../../src/modules/vacancies/vacancy.repository.ts';
+export { ANCHOR_SPACING, DEEP_OFFSET } from '../../src/modules/vacancies/vacancy.service.ts';
+export { listWebhookDeliveries } from '../../src/modules/webhooks/webhook.service.ts';
