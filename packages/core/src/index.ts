@@ -13,6 +13,7 @@ export { API_DB_TIMEOUTS, openOrm, ormConfig, poolOf, type TOrm } from './db/orm
 export { migrateUp, assertSchemaCurrent } from './db/migrate.ts';
 export { startEmbeddedPostgres, freePort } from './db/embedded.ts';
 export { coreEnv } from './env.ts';
-export { announceListening, API_NODE_FLAGS, openDeploymentOrm, parseEnv, stopGracefullyOnSignal, WORKER_NODE_FLAGS } from './runtime/boot.ts';
+export { announceListening, openDeploymentOrm, parseEnv, stopGracefullyOnSignal } from './runtime/boot.ts';
+export { API_NODE_FLAGS, WORKER_NODE_FLAGS } from './runtime/node-flags.ts';
 export { corsAllowed, requireActiveKey, type TKeyVerification } from './modules/api-keys/api-key.verifier.ts';
 export { isPublishableScope } from './modules/api-keys/api-key.origins.ts';

@@ -75,19 +75,3 @@ export function stopGracefullyOnSignal(server: Server, log: Logger, timeoutMs: n
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
-
-/**
- * Node flags of the API process (`pnpm start:api` passes the same in apps/api/package.json), chosen with
- * `pnpm bench reads`. An API of small, short-lived requests keeps little alive, but V8's defaults size its heap
- * for throughput: the young generation grows to 64 MB per semi-space and the old generation to several times
- * what is live before a full collection. Capping the semi-spaces at 16 MB and the growing factor at 1.3 keeps
- * the resident set of a loaded API near 230 MB instead of 330–440 MB, with equal or better latency.
- */
-export const API_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=30'];
-
-/**
- * Node flags of the worker (`pnpm start:worker` passes the same in apps/worker/package.json): the API's sizing.
- * A resume job allocates a lot for a moment (the file, pdf.js's structures) and keeps nothing; with V8's
- * default growing factor each burst left the old generation larger (`pnpm soak`: +12 % RSS over 10 minutes).
- */
-export const WORKER_NODE_FLAGS = API_NODE_FLAGS;
