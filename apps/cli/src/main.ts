@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { isAppError, LEGACY_FULL_ACCESS, SCOPES, isKnownScope } from '@careers/core/contract';
 import type { TApiKeyDto, TImportCounts } from '@careers/core/operations';
+import { cliEnv } from './env.ts';
 
 // The database stack (MikroORM, Kysely, pg, pg-boss, argon2) loads only for the commands that use it, so
 // help and usage errors answer quickly.
@@ -68,11 +69,11 @@ const usageError = (message: string) => new CliError(`${message}\n\n${USAGE}`, 2
 type TOutput = { out: (line: string) => void; err: (line: string) => void };
 
 function userPath(file: string): string {
-  return isAbsolute(file) ? file : resolve(process.env.INIT_CWD ?? process.cwd(), file);
+  return isAbsolute(file) ? file : resolve(cliEnv().INIT_CWD ?? process.cwd(), file);
 }
 
 async function withOrm<T>(run: (orm: MikroORM) => Promise<T>): Promise<T> {
-  const url = process.env.DATABASE_URL;
+  const url = cliEnv().DATABASE_URL;
   if (!url) throw new CliError('DATABASE_URL is not set: point it at the PostgreSQL database, e.g. DATABASE_URL=postgres://user:pass@host:5432/careers');
   const { openOrm } = await operations();
   let orm: MikroORM;
@@ -410,7 +411,7 @@ export async function runCli(argv: string[], io: TOutput): Promise<number> {
       return 2;
     }
     io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
-    if (process.env.CAREERS_DEBUG === '1' && error instanceof Error && error.stack) io.err(error.stack);
+    if (cliEnv().CAREERS_DEBUG === '1' && error instanceof Error && error.stack) io.err(error.stack);
     return 1;
   }
 }

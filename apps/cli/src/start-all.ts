@@ -25,12 +25,11 @@ import {
   startEmbeddedPostgres,
   type TEmbeddedPostgres,
 } from '@careers/core/operations';
+import { starterEnv } from './env.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const env = coreEnv();
-const apiPort = Number(process.env.PORT ?? 3000);
-const adminPort = Number(process.env.ADMIN_PORT ?? 3001);
-const careerSitePort = Number(process.env.CAREER_SITE_PORT ?? 3002);
+const { PORT: apiPort, ADMIN_PORT: adminPort, CAREER_SITE_PORT: careerSitePort } = starterEnv();
 // The example career site calls the API from the browser with a publishable key allowed for exactly this origin.
 const careerSiteUrl = `http://127.0.0.1:${careerSitePort}`;
 

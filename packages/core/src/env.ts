@@ -26,18 +26,21 @@ const ZEnv = z.object({
 });
 export type TEnv = z.infer<typeof ZEnv>;
 
+/** Reads a package's environment with its zod schema; a bad value stops the start with a clear line. */
+export function parseEnv<T extends z.ZodType>(schema: T, source: NodeJS.ProcessEnv = process.env): z.infer<T> {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`Invalid environment: ${first?.path.join('.')}: ${first?.message}`);
+  }
+  return parsed.data;
+}
+
 let cached: TEnv | undefined;
 
 /** The environment of the core package, validated once. */
 export function coreEnv(): TEnv {
-  if (!cached) {
-    const parsed = ZEnv.safeParse(process.env);
-    if (!parsed.success) {
-      const first = parsed.error.issues[0];
-      throw new Error(`Invalid environment: ${first?.path.join('.')}: ${first?.message}`);
-    }
-    cached = parsed.data;
-  }
+  cached ??= parseEnv(ZEnv);
   return cached;
 }
 

@@ -12,8 +12,8 @@ export { MAX_JSON_DEPTH, MAX_JSON_VALUES, UnparsedJsonBody } from './lib/json-bo
 export { API_DB_TIMEOUTS, openOrm, ormConfig, poolOf, type TOrm } from './db/orm.ts';
 export { migrateUp, assertSchemaCurrent } from './db/migrate.ts';
 export { startEmbeddedPostgres, freePort } from './db/embedded.ts';
-export { coreEnv } from './env.ts';
-export { announceListening, openDeploymentOrm, parseEnv, stopGracefullyOnSignal } from './runtime/boot.ts';
+export { coreEnv, parseEnv } from './env.ts';
+export { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from './runtime/boot.ts';
 export { API_NODE_FLAGS, WORKER_NODE_FLAGS } from './runtime/node-flags.ts';
 export { corsAllowed, requireActiveKey, type TKeyVerification } from './modules/api-keys/api-key.verifier.ts';
 export { isPublishableScope } from './modules/api-keys/api-key.origins.ts';

@@ -1,20 +1,9 @@
 import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { z } from 'zod';
 import { assertSchemaCurrent } from '../db/migrate.ts';
 import { openOrm, type TDbTimeouts } from '../db/orm.ts';
 import { coreEnv } from '../env.ts';
 import type { Logger } from '../lib/logger.ts';
-
-/** Reads a deployment unit's environment with its zod schema; a bad value stops the start with a clear line. */
-export function parseEnv<T extends z.ZodType>(schema: T, source: NodeJS.ProcessEnv = process.env): z.infer<T> {
-  const parsed = schema.safeParse(source);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new Error(`Invalid environment: ${first?.path.join('.')}: ${first?.message}`);
-  }
-  return parsed.data;
-}
 
 /**
  * The database of a deployment unit (API, worker, admin): DATABASE_URL must be set and the schema must be
