@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PgBoss } from 'pg-boss';
 import { createTestDatabase } from './support/database.ts';
 import { openOrm, type TOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';

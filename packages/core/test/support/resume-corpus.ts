@@ -81,7 +81,7 @@ export async function evaluateCorpusFile(dir: string, file: string, truth: TCorp
   const bytes = new Uint8Array(readFileSync(join(dir, file)));
   const type = await detectResumeType(bytes, mime);
   if (!type.ok) return failed(type.error);
-  let fields;
+  let fields: Awaited<ReturnType<typeof parseResume>>;
   try {
     fields = await parseResume(bytes, type.kind, { defaultRegion: truth.tenant_region });
   } catch (error) {

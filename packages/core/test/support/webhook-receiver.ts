@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 export type TReceivedWebhook = { headers: Record<string, string>; body: string; at: number };
-export type TReceiverReply = (request: TReceivedWebhook, index: number) => void | { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+export type TReceiverReply = (request: TReceivedWebhook, index: number) => undefined | { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /**
  * A real HTTP receiver for webhook tests: records every POST and answers as `reply` says (200 by default;

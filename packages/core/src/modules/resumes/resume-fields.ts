@@ -124,10 +124,10 @@ export function findLinkedinUrl(text: string): string | null {
 const DEFAULT_REGION = 'NL';
 
 /** An international number as written: `+` then 8–15 digits with the usual separators. */
-const INTERNATIONAL_RE = /(?<![\w+])\+\d[\d ().\/-]{5,24}\d(?![\w])/g;
+const INTERNATIONAL_RE = /(?<![\w+])\+\d[\d ()./-]{5,24}\d(?![\w])/g;
 /** A national number right after a label such as "Tel:" or "Mobile". */
 const LABELLED_RE =
-  /(?<![\p{L}])(?:phone|telephone|tel|telefoon|telefoonnummer|mobile|mobiel|mob|gsm|cell|telefon|handy|mobil|téléphone|tél|portable|teléfono|móvil|celular|komórka|kom|t|m)(?![\p{L}])\.?\s*[:.]?\s*(\(?\d[\d ().\/-]{6,24}\d)(?![\w])/giu;
+  /(?<![\p{L}])(?:phone|telephone|tel|telefoon|telefoonnummer|mobile|mobiel|mob|gsm|cell|telefon|handy|mobil|téléphone|tél|portable|teléfono|móvil|celular|komórka|kom|t|m)(?![\p{L}])\.?\s*[:.]?\s*(\(?\d[\d ()./-]{6,24}\d)(?![\w])/giu;
 
 /** URLs, blanked out before looking for numbers (both patterns only start at the start of a run: linear). */
 const URL_RE = /(?:https?:\/\/|www\.)\S+|(?<![\w.-])[\w.-]*linkedin\.com\/\S*/giu;
@@ -203,7 +203,7 @@ function writtenPhone(text: string, region: string): string | null {
 function possibleE164(written: string, region: string): string | null {
   try {
     const parsed = parsePhoneNumberFromString(written, region as CountryCode);
-    return parsed !== undefined && parsed.isPossible() ? parsed.number : null;
+    return parsed?.isPossible() ? parsed.number : null;
   } catch {
     return null;
   }
