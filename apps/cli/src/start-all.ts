@@ -6,11 +6,10 @@
  * stops them gracefully, then PostgreSQL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from '@careers/core';
 import {
   buildDemoDocument,
   coreEnv,
@@ -57,14 +56,18 @@ await orm.close();
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
-function run(name: string, entry: string, extraEnv: Record<string, string>, nodeFlags: string[] = []): void {
-  const path = join(root, entry);
-  if (!existsSync(path)) {
-    console.log(`(${name} not available: ${entry} is missing)`);
+/** Runs a unit the way its package starts it (the package's script, Node flags included), in that package's folder. */
+function run(name: string, packageDir: string, script: string, extraEnv: Record<string, string>): void {
+  const dir = join(root, packageDir);
+  const manifest = join(dir, 'package.json');
+  const command: unknown = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).scripts?.[script] : undefined;
+  if (typeof command !== 'string') {
+    console.log(`(${name} not available: ${packageDir} has no ${script} script)`);
     return;
   }
-  const child = spawn(process.execPath, [...nodeFlags, path], {
-    cwd: root,
+  // The scripts `exec` node, so the child is the unit itself and gets the signals sent to it.
+  const child = spawn('sh', ['-c', command], {
+    cwd: dir,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, DATABASE_URL: databaseUrl, ...extraEnv },
   });
@@ -97,13 +100,13 @@ async function stop(exitCode: number): Promise<void> {
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
-run('api', 'apps/api/src/main.ts', { PORT: String(apiPort) }, API_NODE_FLAGS);
-run('worker', 'apps/worker/src/main.ts', {}, WORKER_NODE_FLAGS);
-run('admin', 'apps/admin/src/server/main.ts', { ADMIN_PORT: String(adminPort) });
+run('api', 'apps/api', 'start', { PORT: String(apiPort) });
+run('worker', 'apps/worker', 'start', {});
+run('admin', 'apps/admin', 'start', { ADMIN_PORT: String(adminPort) });
 
 const apiBase = `http://127.0.0.1:${apiPort}/v1`;
 if (careerSiteKey) {
-  run('career-site', 'examples/career-site/scripts/serve.ts', {
+  run('career-site', 'examples/career-site', 'serve', {
     CAREER_SITE_PORT: String(careerSitePort),
     CAREERS_API_URL: apiBase,
     CAREERS_KEY: DEMO_PUBLISHABLE_KEY,
