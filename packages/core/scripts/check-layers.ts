@@ -104,7 +104,7 @@ function report(): void {
     counts.set(key, entry);
   }
   // Outside the package: which paths of @careers/core each workspace package imports.
-  for (const dir of ['apps', 'bench', 'examples', 'packages/client', 'packages/core/test']) {
+  for (const dir of ['apps', 'bench', 'examples', 'packages/client']) {
     const root = join(REPO, dir);
     try {
       statSync(root);
@@ -118,7 +118,7 @@ function report(): void {
       for (const specifier of importsOf(file)) {
         const match = /^@careers\/core(?:\/(.*))?$/.exec(specifier);
         if (!match) continue;
-        const deep = match[1] && !/^(admin|worker|testing|cli)$/.test(match[1]);
+        const deep = match[1] && !/^(contract|env|admin|worker|operations|testing)$/.test(match[1]);
         const key = `${label} -> @careers/core${deep ? ' (deep path)' : match[1] ? `/${match[1]}` : ''}`;
         const entry = counts.get(key) ?? { all: 0, up: 0 };
         entry.all += 1;
