@@ -1,8 +1,9 @@
 export { appRouter, listProcedures, type TAppRouter } from './trpc/router.ts';
 export { createCallerFactory, toAppError, type TMeta } from './trpc/init.ts';
+export { documentedErrors, type TOperationErrors } from './trpc/operation-errors.ts';
 export { createContext, type TContext, type TAdminSession } from './trpc/context.ts';
 export { createCoreServices, type TCoreServices } from './services.ts';
-export { AppError, isAppError, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
+export { AppError, isAppError, type TAppErrorCode, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
 export { fieldErrorsFromZod } from './lib/validation.ts';
 export { createLogger, type Logger } from './lib/logger.ts';
 export { openOrm, ormConfig } from './db/orm.ts';

@@ -11,7 +11,7 @@ async function findUser(db: TDb, userId: number): Promise<{ id: number } | undef
   return isStorableId(userId) ? db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst() : undefined;
 }
 
-export const createCandidateProcedure = apiKeyProcedure({ idempotent: true })
+export const createCandidateProcedure = apiKeyProcedure()
   .meta(createCandidateMeta)
   // One 422 lists an unknown user with the body's other errors.
   .use(async ({ ctx, getRawInput, next }) =>

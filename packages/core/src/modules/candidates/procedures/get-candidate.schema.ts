@@ -14,7 +14,8 @@ export const getCandidateMeta = {
     protect: true,
   },
   scope: 'candidates:read',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
+  extension: true,
 } satisfies TMeta;
 
 export const ZGetCandidateInput = z.object({

@@ -15,7 +15,8 @@ export const getProcessingMeta = {
     protect: true,
   },
   scope: 'candidates:read',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
+  extension: true,
 } satisfies TMeta;
 
 export const ZGetProcessingInput = z.object({

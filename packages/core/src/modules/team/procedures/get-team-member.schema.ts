@@ -14,7 +14,7 @@ export const getTeamMemberMeta = {
   },
   scope: 'team:read',
   expensiveRead: 'always',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
 } satisfies TMeta;
 
 export const ZGetTeamMemberInput = z.object({

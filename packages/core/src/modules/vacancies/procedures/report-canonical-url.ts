@@ -12,7 +12,7 @@ function isTenantHost(url: string, tenant: TTenantContext): boolean {
   return allowed.some((domain) => domain.toLowerCase() === host);
 }
 
-export const reportCanonicalUrlProcedure = apiKeyProcedure({ idempotent: true })
+export const reportCanonicalUrlProcedure = apiKeyProcedure()
   .meta(reportCanonicalUrlMeta)
   .input(ZReportCanonicalUrlInput)
   .output(ZReportCanonicalUrlOutput)
