@@ -1,6 +1,6 @@
 import type { TOrm } from '@careers/core/db/orm.ts';
 import type { Job, JobResult, PgBoss } from 'pg-boss';
-import type { Logger } from '@careers/core/lib/logger.ts';
+import { describeError, type Logger } from '@careers/core/lib/logger.ts';
 import type { TMetrics } from '@careers/core/lib/metrics.ts';
 import { processResumeJob, ZProcessResumePayload } from '@careers/core/jobs/process-resume.job.ts';
 import { markResumeExhausted, processResume, type TProcessResumeOptions } from '@careers/core/modules/resumes/process-resume.ts';
@@ -26,12 +26,6 @@ export type TResumeWorker = {
   /** Kills the parse processes; call after the queue has stopped. */
   close: () => void;
 };
-
-/** What may be logged of an error: no pg `detail` (it can quote the values of a row, e.g. an email). */
-function describeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
-  return { name: error.name, message: error.message, code: (error as { code?: unknown }).code };
-}
 
 /**
  * Jobs fetched at a time by each of the `concurrency` consumers. With a full batch pg-boss fetches again at once
