@@ -7,7 +7,8 @@ import { importTenantDocument } from '@careers/core/modules/tenants/import/tenan
 import { ReadLimiter } from '@careers/core/modules/content/read-limiter.ts';
 import { ContentCache, estimateBytes } from '@careers/core/modules/content/content-cache.ts';
 import { tenantKysely } from '@careers/core/db/kysely.ts';
-import { findVacancyPageAnchors, NO_FILTERS, vacancyPageQuery, type TVacancySort } from '@careers/core/modules/vacancies/vacancy.repository.ts';
+import { findVacancyPageAnchors, vacancyPageQuery, type TVacancySort } from '@careers/core/modules/vacancies/vacancy.repository.ts';
+import { NO_VACANCY_FILTERS as NO_FILTERS } from '@careers/core/modules/vacancies/vacancy-filters.ts';
 import { ANCHOR_SPACING, DEEP_OFFSET } from '@careers/core/modules/vacancies/vacancy.service.ts';
 import { startTestApi, type TResponse, type TTestApi } from './support/api.ts';
 import { query } from './support/write-fixtures.ts';
