@@ -101,16 +101,9 @@ export function fixParameters(op: TJson, input: TJson | undefined, meta: TMeta):
     parameter.description ??= parameter.schema?.description ?? field?.description ?? PARAMETER_DESCRIPTIONS[parameter.name];
     if (parameter.in === 'path') {
       parameter.required = true;
-      if (parameter.name === 'id') {
-        parameter.schema = { type: 'integer', minimum: 0, description: parameter.schema?.description };
-        parameter.description = `${parameter.description ?? 'The id'}. A value that is not an integer is 404.`;
-      } else if (parameter.name === 'processing_id') {
-        parameter.schema = { type: 'string', format: 'uuid', description: parameter.schema?.description };
-        parameter.description = `${parameter.description ?? 'The processing id'}. A value that is not a UUID is 404.`;
-      } else {
-        // Any slug is looked up: one that names nothing (also an over-long one) is 404, never 422.
-        delete parameter.schema?.maxLength;
-      }
+      // Any segment is looked up: one that names nothing (also an over-long slug) is 404, never 422. Ids say their
+      // type themselves (zPathIntegerId, zPathUuid).
+      delete parameter.schema?.maxLength;
     }
     if (parameter.in === 'query') {
       parameter.schema = queryValueSchema(parameter.schema ?? {}, field);
