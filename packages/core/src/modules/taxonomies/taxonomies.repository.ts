@@ -1,21 +1,25 @@
-import { sql } from 'kysely';
-import type { TDb } from '../../db/kysely.ts';
+import { sql, type QueryCreator } from 'kysely';
+import type { TDB, TDb } from '../../db/kysely.ts';
 import { isStorableId } from '../../lib/query.ts';
 
+/** The recursive CTE `tag_tree(id, root_id)`: each tag (`id`) with a tag at or above it (`root_id`). */
+export type TTagTreeDb = TDB & { tag_tree: { id: number; root_id: number } };
+
 /**
- * The tag tree below the given tags: every tag at any depth (`id`) with the requested tag it lies below (`root_id`),
- * the requested ones included (as their own root). UNION (not ALL) also stops at a cycle, should one slip into the data.
+ * The body of `tag_tree`: every tag at any depth below the roots (`id`) with the root it lies below (`root_id`),
+ * the roots included as their own. Roots: the given tags, or every tag (the whole closure, for facet counts).
+ * UNION (not ALL) also stops at a cycle, should one slip into the data.
  */
+export function tagTreeBody(qc: QueryCreator<TTagTreeDb>, rootIds?: readonly number[]) {
+  const roots = qc.selectFrom('tags as root').select(['root.id', 'root.id as root_id']);
+  return (rootIds ? roots.where('root.id', 'in', [...rootIds]) : roots).union(
+    qc.selectFrom('tags as child').innerJoin('tag_tree as tree', 'tree.id', 'child.parent_id').select(['child.id', 'tree.root_id']),
+  );
+}
+
+/** The tag tree below the given tags. */
 function tagTree(db: TDb, rootIds: readonly number[]) {
-  return db
-    .withRecursive('tag_tree(id, root_id)', (qc) =>
-      qc
-        .selectFrom('tags as root')
-        .select(['root.id', 'root.id as root_id'])
-        .where('root.id', 'in', [...rootIds])
-        .union(qc.selectFrom('tags as child').innerJoin('tag_tree as tree', 'tree.id', 'child.parent_id').select(['child.id', 'tree.root_id'])),
-    )
-    .selectFrom('tag_tree');
+  return db.withRecursive('tag_tree(id, root_id)', (qc) => tagTreeBody(qc, rootIds)).selectFrom('tag_tree');
 }
 
 /** Ids of the given tags and of every tag below them, as a subquery (a vacancy carrying any of them matches). */

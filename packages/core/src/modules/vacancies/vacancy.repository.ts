@@ -6,7 +6,7 @@ import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.enti
 import type { TImageSet } from './vacancy.entity.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';
 import { NO_VACANCY_FILTERS, VACANCY_ID_FILTERS, type TVacancyFilters, type TVacancyIdFilter } from './vacancy-filters.ts';
-import { tagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
+import { tagTreeBody, tagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
 import { isStorableText } from '../../lib/validation.ts';
 
 /**
@@ -324,17 +324,8 @@ export type TFacetCountRow = {
 
 function facetQuery(db: TDb, filters: TVacancyFilters) {
   return db
-    .withRecursive('tag_closure(ancestor_id, descendant_id)', (qc) =>
-      qc
-        .selectFrom('tags')
-        .select(['tags.id as ancestor_id', 'tags.id as descendant_id'])
-        .union(
-          qc
-            .selectFrom('tag_closure as tc')
-            .innerJoin('tags as child', 'child.parent_id', 'tc.descendant_id')
-            .select(['tc.ancestor_id', 'child.id as descendant_id']),
-        ),
-    )
+    // Every tag with each tag at or above it: the counts of a tag include the vacancies of the tags below it.
+    .withRecursive('tag_tree(id, root_id)', (qc) => tagTreeBody(qc))
     .with(
       (cte) => cte('m').materialized(),
       // No ORDER BY: it would turn the heap scan into a full primary-key scan; the planner sorts the ids
@@ -427,8 +418,8 @@ export async function countFacets(db: TDb, filters: TVacancyFilters): Promise<TF
       // Each ancestor once per set, however many of the set's tags lie below it.
       const setAncestors = eb
         .selectFrom(setTags)
-        .innerJoin('tag_closure as tc', 'tc.descendant_id', 'st.tag_id')
-        .select(['st.tag_set', 'st.vacancies', 'tc.ancestor_id'])
+        .innerJoin('tag_tree as tc', 'tc.id', 'st.tag_id')
+        .select(['st.tag_set', 'st.vacancies', 'tc.root_id as ancestor_id'])
         .distinct()
         .as('sa');
       return eb
