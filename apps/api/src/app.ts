@@ -1,13 +1,11 @@
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import swaggerUi from 'swagger-ui-express';
-import { AppError, type TCoreServices, describeError } from '@careers/core';
+import { AppError, type TCoreServices, describeError, requestIdOf, trustProxySetting } from '@careers/core';
 import { corsPreflight, createRestFacade } from './rest/facade.ts';
 import { parseQueryString } from './rest/query.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/v1/livez', '/v1/readyz']);
 /** Label of requests that matched no route: raw URLs would make one time series per probe of a scanner. */
 const UNMATCHED_ROUTE = 'unmatched';
@@ -48,11 +46,10 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', parseQueryString);
-  if (options.trustProxy) app.set('trust proxy', /^\d+$/.test(options.trustProxy) ? Number(options.trustProxy) : options.trustProxy);
+  if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
 
   app.use((req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(req.get('x-request-id'));
     res.locals.requestId = requestId;
     res.set('X-Request-Id', requestId);
     next();

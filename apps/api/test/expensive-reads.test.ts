@@ -9,7 +9,7 @@ import {
   estimateBytes,
   tenantKysely,
   findVacancyPageAnchors,
-  NO_FILTERS,
+  NO_VACANCY_FILTERS as NO_FILTERS,
   vacancyPageQuery,
   type TVacancySort,
   ANCHOR_SPACING,

@@ -1,4 +1,4 @@
-import type { TOrm, Logger, TMetrics } from '@careers/core';
+import { describeError, type TOrm, type Logger, type TMetrics } from '@careers/core';
 import {
   processResumeJob,
   ZProcessResumePayload,
@@ -30,12 +30,6 @@ export type TResumeWorker = {
   /** Kills the parse processes; call after the queue has stopped. */
   close: () => void;
 };
-
-/** What may be logged of an error: no pg `detail` (it can quote the values of a row, e.g. an email). */
-function describeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
-  return { name: error.name, message: error.message, code: (error as { code?: unknown }).code };
-}
 
 /**
  * Jobs fetched at a time by each of the `concurrency` consumers. With a full batch pg-boss fetches again at once

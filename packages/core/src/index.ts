@@ -1,9 +1,10 @@
 /** `@careers/core`: what the REST facade and every deployment unit (API, worker, admin server) stand on. */
 export { appRouter, listProcedures, type TAppRouter } from './trpc/router.ts';
 export { createCallerFactory, toAppError, type TMeta } from './trpc/init.ts';
+export { documentedErrors, type TOperationErrors } from './trpc/operation-errors.ts';
 export { createContext, type TContext, type TAdminSession } from './trpc/context.ts';
 export { createCoreServices, type TCoreServices } from './services.ts';
-export { AppError, isAppError, RETRY_AFTER_SECONDS, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
+export { AppError, isAppError, RETRY_AFTER_SECONDS, type TAppErrorCode, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
 export { fieldErrorsFromZod } from './lib/validation.ts';
 export { createLogger, describeError, type Logger } from './lib/logger.ts';
 export { createMetrics, type TMetrics } from './lib/metrics.ts';
@@ -17,3 +18,4 @@ export { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from './
 export { API_NODE_FLAGS, WORKER_NODE_FLAGS } from './runtime/node-flags.ts';
 export { corsAllowed, requireActiveKey, type TKeyVerification } from './modules/api-keys/api-key.verifier.ts';
 export { isPublishableScope } from './modules/api-keys/api-key.origins.ts';
+export { requestIdOf, trustProxySetting } from './lib/http-request.ts';

@@ -1,7 +1,8 @@
 import express, { type Express } from 'express';
-import { randomUUID } from 'node:crypto';
-import type { TCoreServices } from '@careers/core';
+import { AppError, type TAppErrorCode, type TCoreServices } from '@careers/core';
+import { requestIdOf, trustProxySetting } from '@careers/core';
 import { createTrpcEndpoint } from './trpc-endpoint.ts';
+import { sendAppError } from './send-error.ts';
 import { serveDashboard } from './static-files.ts';
 
 export type TAdminAppOptions = {
@@ -10,19 +11,19 @@ export type TAdminAppOptions = {
   trustProxy?: string;
 };
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** What express's own failures (the JSON parser's above all) answer, in core's public words. */
+const PARSER_ERRORS: Partial<Record<number, TAppErrorCode>> = { 400: 'MALFORMED_JSON', 404: 'NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE' };
 
 /** One small server: the tRPC endpoint of the dashboard's procedures and the built app. */
 export function createAdminApp(services: TCoreServices, options: TAdminAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (options.trustProxy) app.set('trust proxy', /^\d+$/.test(options.trustProxy) ? Number(options.trustProxy) : options.trustProxy);
+  if (options.trustProxy) app.set('trust proxy', trustProxySetting(options.trustProxy));
 
   app.use((req, res, next) => {
-    const incoming = req.get('x-request-id');
     res.set({
-      'X-Request-Id': incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID(),
+      'X-Request-Id': requestIdOf(req.get('x-request-id')),
       // Only our own files run here; nothing may frame the dashboard (clickjacking on "Revoke").
       'Content-Security-Policy':
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -41,16 +42,13 @@ export function createAdminApp(services: TCoreServices, options: TAdminAppOption
   app.use(serveDashboard(options.distDir));
 
   app.use((_req, res) => {
-    res.status(404).json({ message: 'Resource not found.' });
+    sendAppError(res, new AppError('NOT_FOUND'));
   });
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) services.log.error({ err: error }, 'unhandled error');
     if (res.headersSent) return;
-    if (status === 400) res.status(400).json({ message: 'Malformed JSON body.' });
-    else if (status === 404) res.status(404).json({ message: 'Resource not found.' });
-    else if (status === 413) res.status(413).json({ message: 'Payload too large.' });
-    else res.status(500).json({ message: 'Server Error.' });
+    sendAppError(res, new AppError(PARSER_ERRORS[status] ?? 'INTERNAL'));
   });
   return app;
 }

@@ -1,4 +1,6 @@
 import type { Request, RequestHandler } from 'express';
+import { AppError } from '@careers/core';
+import { sendAppError } from './send-error.ts';
 
 /** The origin the browser used to reach this server (scheme and host, as trusted proxies report them). */
 export function ownOrigin(req: Request): string {
@@ -14,14 +16,14 @@ export function requireSameOriginJson(): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     if (!req.is('application/json')) {
-      res.status(415).json({ message: 'Requests that change data must have a JSON body.' });
+      sendAppError(res, new AppError('JSON_BODY_REQUIRED'));
       return;
     }
     const origin = req.get('origin');
     const fetchSite = req.get('sec-fetch-site');
     const sameOrigin = origin !== undefined ? origin === ownOrigin(req) : fetchSite === 'same-origin';
     if (!sameOrigin) {
-      res.status(403).json({ message: 'Cross-site request refused.' });
+      sendAppError(res, new AppError('CROSS_SITE_REQUEST'));
       return;
     }
     next();

@@ -1,8 +1,9 @@
 import express, { type Router } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import { appRouter, toAppError, type TCoreServices } from '@careers/core';
+import { AppError, appRouter, toAppError, type TCoreServices } from '@careers/core';
 import { createAdminContext } from '@careers/core/admin';
 import { ownOrigin, requireSameOriginJson } from './csrf.ts';
+import { sendAppError } from './send-error.ts';
 
 /** Only the dashboard's procedures are reachable here; API-key procedures are served by the API. */
 const ADMIN_PATH = /^admin\.[A-Za-z.]+$/;
@@ -11,7 +12,8 @@ export function createTrpcEndpoint(services: TCoreServices): Router {
   const endpoint = express.Router();
   endpoint.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'POST') {
-      res.status(405).set('Allow', 'GET, POST').json({ message: 'Method not allowed.' });
+      res.set('Allow', 'GET, POST');
+      sendAppError(res, new AppError('METHOD_NOT_ALLOWED'));
       return;
     }
     let paths: string[];
@@ -21,7 +23,7 @@ export function createTrpcEndpoint(services: TCoreServices): Router {
       paths = [];
     }
     if (paths.length === 0 || !paths.every((path) => ADMIN_PATH.test(path))) {
-      res.status(404).json({ message: 'Resource not found.' });
+      sendAppError(res, new AppError('NOT_FOUND'));
       return;
     }
     next();

@@ -94,6 +94,29 @@ export function parsePathId(value: string): number | undefined {
   return DIGITS.test(value) ? Number(value) : undefined;
 }
 
+/** An OpenAPI override (zod-openapi meta): the parameter's schema is `schema`, whatever zod accepts besides. */
+const documentedAs = (schema: Record<string, unknown>) => ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+  for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
+  Object.assign(jsonSchema, schema);
+};
+
+/**
+ * A path segment that names a row by its integer id. Any string is accepted — one that is not an integer names
+ * nothing (404, never 422) — and the OpenAPI document shows it as what a client sends: an integer.
+ */
+export function zPathIntegerId(description: string) {
+  // A number too, for callers of the procedure that are not HTTP (tRPC, tests); it is looked up as its digits.
+  return z
+    .union([z.string(), z.number()])
+    .transform(String)
+    .meta({ description, override: documentedAs({ type: 'integer', minimum: 0 }), param: { description: `${description}. A value that is not an integer is 404.` } });
+}
+
+/** A path segment that names a row by its UUID; any other string names nothing (404, never 422). */
+export function zPathUuid(description: string) {
+  return z.string().meta({ description, override: { format: 'uuid' }, param: { description: `${description}. A value that is not a UUID is 404.` } });
+}
+
 /** The largest id a PostgreSQL integer column holds; larger ids name nothing and must not reach a query. */
 export const MAX_DB_ID = 2_147_483_647;
 

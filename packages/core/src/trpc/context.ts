@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import type { TCoreServices } from '../services.ts';
-import type { TKeyVerification } from '../modules/api-keys/api-key.verifier.ts';
+import type { TActiveKey } from '../modules/api-keys/api-key.verifier.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { TAdminSession } from '../modules/admin/admin-session.service.ts';
 
@@ -19,8 +19,11 @@ export type TContext = {
   origin?: string;
   /** The client's address (express req.ip, honouring TRUST_PROXY): publishable keys' writes are limited per address. */
   clientIp?: string;
-  /** Set when the transport already verified the key (the REST facade does it before reading a body). */
-  verifiedKey?: TKeyVerification;
+  /**
+   * Set when the transport already verified the key and ran the active-key checks (the REST facade does both before
+   * reading a body): the procedure then trusts it, so a request verifies its key once.
+   */
+  verifiedKey?: TActiveKey;
   /** Admin dashboard session, when signed in. */
   session?: TAdminSession;
   /** Absolute URL of the request, as the client sees it (for pagination links). */

@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { TContext } from './context.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, type TAppErrorCode } from '../lib/errors.ts';
 import { fieldErrorsFromZod } from '../lib/validation.ts';
 import { isDatabaseUnavailable } from '../db/orm.ts';
 import type { TScope } from '../lib/scopes.ts';
@@ -11,8 +11,8 @@ import type { TRateLimitedOperation } from '../modules/rate-limits/rate-limits.t
 export type TMeta = OpenApiMeta & {
   /** Success status of a REST call (default 200). */
   successStatus?: 200 | 201 | 202;
-  /** Scope the API key needs; documented in OpenAPI. */
-  scope?: TScope;
+  /** Scope the API key needs; `null`: any valid key (every REST operation says which). Documented in OpenAPI. */
+  scope?: TScope | null;
   rateLimit?: TRateLimitedOperation;
   /**
    * A read that costs real database work and may be shed (429 with `Retry-After`) when its key has too many in
@@ -25,10 +25,17 @@ export type TMeta = OpenApiMeta & {
    * body, so a body field of the same name never counts; OpenAPI documents them as query parameters.
    */
   queryParameters?: readonly string[];
-  /** Documented error statuses besides the common ones. */
-  errorStatuses?: number[];
+  /**
+   * The operation's own errors (existence and business rules), besides those every operation of its kind answers
+   * (see `documentedErrors`): what the OpenAPI document lists per status.
+   */
+  errors?: readonly TAppErrorCode[];
   /** Further scopes a 403 may name (an operation whose entries each need a scope of their own). */
   otherScopes?: TScope[];
+  /** Honour an `Idempotency-Key` header (extension): after the rate limit, before input validation. */
+  idempotent?: boolean;
+  /** An operation beyond the original interface (CONTRACT "(extension)"). */
+  extension?: boolean;
 };
 
 /** Maps anything a procedure throws to the one public error type. */

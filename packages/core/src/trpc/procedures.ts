@@ -20,7 +20,7 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
   const scope = meta?.scope;
   const rateLimit = meta?.rateLimit;
-  const { tenant, apiKey } = requireActiveKey(ctx.verifiedKey ?? (await ctx.services.keys.verify(ctx.authorization)), ctx.origin);
+  const { tenant, apiKey } = ctx.verifiedKey ?? requireActiveKey(await ctx.services.keys.verify(ctx.authorization), ctx.origin);
   // `otherScopes`: the operation serves keys with any of the scopes (the procedure decides what each one may read).
   const accepted = scope ? [scope, ...(meta?.otherScopes ?? [])] : [];
   if (scope && !accepted.some((candidate) => hasScope(apiKey.scopes, candidate))) throw AppError.insufficientScope(scope);
@@ -73,17 +73,16 @@ export async function withDatabaseFieldErrors<TResult extends { ok: boolean }>(r
   throw AppError.validation(merged);
 }
 
-export type TApiKeyProcedureOptions = {
-  /** Honour an Idempotency-Key header (extension): after the rate limit, before input validation. */
-  idempotent?: boolean;
-};
-
-/** A procedure for API keys; its meta (`.meta()`) names the scope and the rate-limited operation. */
-export function apiKeyProcedure(options: TApiKeyProcedureOptions = {}) {
+/**
+ * A procedure for API keys. Its meta (`.meta()`) is the one declaration of what the operation needs and does —
+ * scope, rate-limited operation, idempotency, expensive reads, documented errors —; these middlewares and the
+ * OpenAPI document both read it.
+ */
+export function apiKeyProcedure() {
   return publicProcedure.use(apiKeyMiddleware).use(parseBodyMiddleware).use(async ({ ctx, path, meta, getRawInput, next }) => {
     // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
     if (meta?.expensiveRead === 'always') return ctx.services.reads.run(ctx, () => next());
-    if (!options.idempotent || ctx.idempotencyKey === undefined) return next();
+    if (!meta?.idempotent || ctx.idempotencyKey === undefined) return next();
     // A dry run stores nothing, not even an idempotency record, and replays nothing.
     if (isValidateOnly(await getRawInput())) return next();
     const outcome = await runIdempotently({

@@ -25,6 +25,8 @@ export { hitRateLimit, RATE_LIMITS } from '../../src/modules/rate-limits/rate-li
 export { DOC_MIME, DOCX_MIME, PDF_MIME } from '../../src/modules/resumes/resume-file.ts';
 export { acceptResume, type TAcceptResume } from '../../src/modules/resumes/resume-intake.service.ts';
 export type { TTenantDocument } from '../../src/modules/tenants/import/tenant-document.schema.ts';
-export { findVacancyPageAnchors, NO_FILTERS, vacancyPageQuery, type TVacancySort } from '../../src/modules/vacancies/vacancy.repository.ts';
+export { findVacancyPageAnchors, vacancyPageQuery, type TVacancySort } from '../../src/modules/vacancies/vacancy.repository.ts';
+export { NO_VACANCY_FILTERS } from '../../src/modules/vacancies/vacancy-filters.ts';
 export { ANCHOR_SPACING, DEEP_OFFSET } from '../../src/modules/vacancies/vacancy.service.ts';
 export { listWebhookDeliveries } from '../../src/modules/webhooks/webhook.service.ts';
+export { APP_ERROR_STATUS } from '../../src/lib/errors.ts';

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { PROCESSING_STATUSES } from '../resumes/resume-processing.entity.ts';
+import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 
 export type TProcessingStatus = (typeof PROCESSING_STATUSES)[number];
 
@@ -16,14 +16,10 @@ export type TProcessingFailure = { id: string; filename: string; error: string |
 export async function overviewCounts(db: TDb, now: Date): Promise<TOverviewCounts> {
   const since = new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000);
   const [vacancies, applications, processings] = await Promise.all([
-    // CONTRACT's visibility: published, on the api channel, published_at <= now, not ended.
     db
       .selectFrom('vacancies')
       .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('status', '=', 'published')
-      .where(sql<boolean>`'api' = any(channels)`)
-      .where('published_at', '<=', now)
-      .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
+      .where(visibleVacancy('vacancies', now))
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('applications')

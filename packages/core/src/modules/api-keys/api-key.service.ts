@@ -7,6 +7,8 @@ import { readRateLimit, type TRateLimitedOperation } from '../rate-limits/rate-l
 import type { TAuthenticatedKey } from './api-key.verifier.ts';
 import type { TGetMeOutput } from './procedures/get-me.schema.ts';
 import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from './api-key.origins.ts';
+import { iso } from '../../lib/dates.ts';
+import { isStorableId } from '../../lib/query.ts';
 
 /** An API key as administrators see it: never the key itself, only its first characters. */
 export type TApiKeyDto = {
@@ -35,10 +37,6 @@ type TApiKeyRow = {
 };
 
 const COLUMNS = ['id', 'name', 'start', 'kind', 'scopes', 'origins', 'created_at', 'last_used_at', 'revoked_at'] as const;
-
-function iso(value: string | Date): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
 
 function toDto(row: TApiKeyRow): TApiKeyDto {
   return {
@@ -145,7 +143,7 @@ export async function listApiKeys(em: EntityManager, tenantId: number): Promise<
  * tenant (the operator's CLI); otherwise a key of another tenant is NOT_FOUND, like a key that does not exist.
  */
 export async function revokeApiKey(em: EntityManager, tenantId: number | null, id: number): Promise<TApiKeyDto> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new AppError('NOT_FOUND');
+  if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   let query = kyselyOf(em)
     .updateTable('api_keys')
     .set({ revoked_at: new Date() })

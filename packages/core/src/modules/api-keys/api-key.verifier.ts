@@ -252,7 +252,7 @@ export class ApiKeyVerifier {
   }
 }
 
-type TActiveKey = Extract<TKeyVerification, { ok: true }>;
+export type TActiveKey = Extract<TKeyVerification, { ok: true }>;
 
 /** Whether the browser may read the answers to this key from this origin (a publishable key and an allowed origin). */
 export function corsAllowed(verification: TKeyVerification, origin: string | undefined): boolean {

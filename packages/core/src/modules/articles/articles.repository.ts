@@ -4,7 +4,6 @@ import { pageOffset } from '../../lib/pagination.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from '../vacancies/vacancy.entity.ts';
 import type { ARTICLE_TYPES } from './article.entity.ts';
-import { MAX_DB_ID } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
 
 export type TArticleType = (typeof ARTICLE_TYPES)[number];
@@ -156,34 +155,4 @@ export async function findArticleTags(db: TDb, articleIds: readonly number[]): P
     .orderBy('tg.id')
     .execute();
   return rows as TArticleTagRow[];
-}
-
-/**
- * The requested tags with all their descendants (any depth), and which requested ids exist in the
- * tenant — one recursive query.
- */
-export async function expandTags(db: TDb, tagIds: readonly number[]): Promise<{ found: Set<number>; withDescendants: number[] }> {
-  // Ids beyond int4 name no tag (and must not reach the database).
-  const candidates = tagIds.filter((id) => id <= MAX_DB_ID);
-  if (candidates.length === 0) return { found: new Set(), withDescendants: [] };
-  const rows = await db
-    .withRecursive('tag_tree(id, root_id)', (qb) =>
-      qb
-        .selectFrom('tags as root')
-        .select(['root.id', 'root.id as root_id'])
-        .where('root.id', 'in', candidates)
-        .union(
-          qb
-            .selectFrom('tags as child')
-            .innerJoin('tag_tree as tree', 'tree.id', 'child.parent_id')
-            .select(['child.id', 'tree.root_id']),
-        ),
-    )
-    .selectFrom('tag_tree')
-    .select(['tag_tree.id', 'tag_tree.root_id'])
-    .execute();
-  return {
-    found: new Set(rows.map((row) => row.root_id)),
-    withDescendants: [...new Set(rows.map((row) => row.id))],
-  };
 }

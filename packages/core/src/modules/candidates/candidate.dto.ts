@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { iso } from '../../lib/dates.ts';
 import { CANDIDATE_STATUSES, type TCandidateStatus } from './candidate.entity.ts';
-import type { TCandidateRow } from './candidates.repository.ts';
+import type { TCandidateProfileRow, TCandidateRow } from './candidates.repository.ts';
+import type { TCandidateProfile } from './procedures/get-candidate.schema.ts';
 
 export const ZCandidateListItem = z.object({
   id: z.number().int(),
@@ -27,5 +28,24 @@ export function toCandidateListItemDto(row: TCandidateRow, userId: number): TCan
     phone: row.phone,
     status: row.status as TCandidateStatus,
     created_at: iso(row.created_at),
+  };
+}
+
+/** The complete profile, with every user the candidate is associated with (the first one is its `user_id`). */
+export function toCandidateProfileDto(row: TCandidateProfileRow, userIds: number[]): TCandidateProfile {
+  return {
+    id: row.id,
+    slug: row.slug,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    linkedin_url: row.linkedin_url,
+    status: row.status as TCandidateStatus,
+    needs_completion: row.needs_completion,
+    user_id: userIds[0] ?? null,
+    user_ids: userIds,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
   };
 }

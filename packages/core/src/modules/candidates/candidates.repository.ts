@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { pageOffset } from '../../lib/pagination.ts';
 import type { TCandidateStatus } from './candidate.entity.ts';
-import { MAX_DB_ID } from '../../lib/query.ts';
+import { isStorableId } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
 
 export type TCandidateSort = 'created_at' | 'first_name' | 'last_name' | 'email';
@@ -28,12 +28,33 @@ export type TCandidateRow = {
 
 const COLUMNS = ['c.id', 'c.slug', 'c.first_name', 'c.last_name', 'c.email', 'c.phone', 'c.status', 'c.created_at'] as const;
 
-/** Largest id PostgreSQL's int4 holds; a larger one names nothing (and must not reach the database). */
-
+/** Whether the tenant has this user (the users table is tenant-scoped); an id no column holds names nobody. */
 export async function isUserOfTenant(db: TDb, userId: number): Promise<boolean> {
-  if (userId > MAX_DB_ID) return false;
+  if (!isStorableId(userId)) return false;
   const row = await db.selectFrom('users').select('users.id').where('users.id', '=', userId).executeTakeFirst();
   return row !== undefined;
+}
+
+export type TCandidateProfileRow = TCandidateRow & { linkedin_url: string | null; needs_completion: boolean; updated_at: Date };
+
+/** One candidate of the tenant with the users it is associated with, ascending; undefined when there is none. */
+export async function findCandidateProfile(db: TDb, id: number): Promise<{ row: TCandidateProfileRow; userIds: number[] } | undefined> {
+  if (!isStorableId(id)) return undefined;
+  const row = await db
+    .selectFrom('candidates')
+    .select(['id', 'slug', 'first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'status', 'needs_completion', 'created_at', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  // Only users of the candidate's tenant count (the join to users is tenant-scoped).
+  const users = await db
+    .selectFrom('candidate_users')
+    .innerJoin('users', 'users.id', 'candidate_users.user_id')
+    .select('candidate_users.user_id')
+    .where('candidate_users.candidate_id', '=', row.id)
+    .orderBy('candidate_users.user_id')
+    .execute();
+  return { row: row as TCandidateProfileRow, userIds: users.map((user) => user.user_id) };
 }
 
 function filtered(db: TDb, filters: TCandidateFilters) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
+import { publishedOnApi } from '../vacancies/vacancy-visibility.ts';
 
 /** The tables whose rows carry live fields the content cache lays over cached answers. */
 export type TViewCountedTable = 'vacancies' | 'articles';
@@ -92,7 +93,7 @@ export async function msUntilNextVisibilityChange(db: TDb): Promise<number | nul
     db
       .selectFrom('vacancies as v')
       .select(sql<Date>`min(${sql.ref(`v.${column}`)})`.as('at'))
-      .where(sql<boolean>`${sql.ref('v.status')} = 'published' and 'api' = any(${sql.ref('v.channels')})`)
+      .where(publishedOnApi('v'))
       .where(sql.ref(`v.${column}`), '>', sql<Date>`now()`);
   const row = await db
     .selectFrom('tenants')

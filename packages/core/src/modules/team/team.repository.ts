@@ -3,7 +3,7 @@ import type { TDb } from '../../db/kysely.ts';
 import { pageOffset } from '../../lib/pagination.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TAvatar } from './team-member.entity.ts';
-import { MAX_DB_ID } from '../../lib/query.ts';
+import { isStorableId } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
 
 export type TTeamSort = 'given_name' | 'family_name' | 'job_title';
@@ -93,10 +93,9 @@ export async function findTeamPage(
   return { rows: [], total: counted?.total ?? 0 };
 }
 
-/** Largest id PostgreSQL's int4 holds; a larger one names nothing (and must not reach the database). */
-
 export async function findTeamMember(db: TDb, id: number): Promise<TTeamMemberRow | undefined> {
-  if (id > MAX_DB_ID) return undefined;
+  // An id no int4 column holds names nobody (and must not reach the database).
+  if (!isStorableId(id)) return undefined;
   const row = await visibleMembers(db).select(COLUMNS).where('m.id', '=', id).executeTakeFirst();
   return row as TTeamMemberRow | undefined;
 }

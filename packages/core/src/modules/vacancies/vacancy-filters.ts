@@ -1,91 +1,131 @@
 import { z } from 'zod';
 import { idsWithPaths, zIdArray, zIdOrIds, zLanguage, zSearch } from '../../lib/query.ts';
+import type { TReference, TReferencedTable } from '../taxonomies/taxonomies.repository.ts';
 
 /**
- * The filter parameters GET /vacancies and GET /vacancies/facets share. `location_id`, `department_id`
- * and `company_location_id` take one id or an array (both forms at once are their union, which the query
- * parser already delivers as one array); the taxonomy filters are `name[]` arrays.
+ * The id filters GET /vacancies and GET /vacancies/facets share, one row each: the query parameter, its key in the
+ * parsed filters, the table its ids must exist in, how many ids it takes (`one-or-many`: one id or an array — both
+ * forms at once are their union, which the query parser already delivers as one array; `array`: `name[]`), and what
+ * of a vacancy it matches (a column of `vacancies`, or a link table). Everything else about a filter is derived
+ * from this table: the zod fields, the raw and parsed types, the empty filter, the references a 422 reports, the
+ * cache key, the SQL matcher.
  */
-export const ZVacancyFilterFields = {
-  language: zLanguage.optional().describe('Only vacancies in this language (2 letters); also the language of labels'),
-  location_id: zIdOrIds.optional().describe('One location id or an array (`location_id[]=1&location_id[]=2`)'),
-  department_id: zIdOrIds.optional().describe('One department id or an array'),
-  company_location_id: zIdOrIds.optional().describe('One company location id or an array (agency work sites)'),
-  search: zSearch.optional().describe('Case-insensitive substring of the title or the summary (at most 255 characters)'),
-  job_types: zIdArray.optional().describe('Job type ids (`job_types[]=1`); any of them matches'),
-  experience_levels: zIdArray.optional().describe('Experience level ids; any of them matches'),
-  education_levels: zIdArray.optional().describe('Education level ids; any of them matches'),
-  tags: zIdArray.optional().describe('Tag ids; a main tag also matches every tag below it'),
+export const VACANCY_ID_FILTERS = [
+  {
+    field: 'location_id',
+    key: 'locationIds',
+    table: 'locations',
+    form: 'one-or-many',
+    match: { column: 'location_id' },
+    description: 'One location id or an array (`location_id[]=1&location_id[]=2`)',
+  },
+  { field: 'department_id', key: 'departmentIds', table: 'departments', form: 'one-or-many', match: { column: 'department_id' }, description: 'One department id or an array' },
+  {
+    field: 'company_location_id',
+    key: 'companyLocationIds',
+    table: 'company_locations',
+    form: 'one-or-many',
+    match: { column: 'company_location_id' },
+    description: 'One company location id or an array (agency work sites)',
+  },
+  {
+    field: 'job_types',
+    key: 'jobTypeIds',
+    table: 'job_types',
+    form: 'array',
+    match: { link: 'vacancy_job_types', column: 'job_type_id' },
+    description: 'Job type ids (`job_types[]=1`); any of them matches',
+  },
+  {
+    field: 'experience_levels',
+    key: 'experienceLevelIds',
+    table: 'experience_levels',
+    form: 'array',
+    match: { link: 'vacancy_experience_levels', column: 'experience_level_id' },
+    description: 'Experience level ids; any of them matches',
+  },
+  {
+    field: 'education_levels',
+    key: 'educationLevelIds',
+    table: 'education_levels',
+    form: 'array',
+    match: { link: 'vacancy_education_levels', column: 'education_level_id' },
+    description: 'Education level ids; any of them matches',
+  },
+  {
+    field: 'tags',
+    key: 'tagIds',
+    table: 'tags',
+    form: 'array',
+    // A vacancy carrying a tag below a named one matches too.
+    match: { link: 'vacancy_tags', column: 'tag_id', withDescendants: true },
+    description: 'Tag ids; a main tag also matches every tag below it',
+  },
+] as const satisfies ReadonlyArray<{
+  field: string;
+  key: string;
+  table: TReferencedTable;
+  form: 'one-or-many' | 'array';
+  match: { column: string; link?: string; withDescendants?: boolean };
+  description: string;
+}>;
+
+export type TVacancyIdFilter = (typeof VACANCY_ID_FILTERS)[number];
+type TIdFilterField = TVacancyIdFilter['field'];
+type TIdFilterKey = TVacancyIdFilter['key'];
+
+type TIdFilterSchemas = {
+  [F in TVacancyIdFilter as F['field']]: z.ZodOptional<F['form'] extends 'array' ? typeof zIdArray : typeof zIdOrIds>;
 };
+
+const idFilterFields = (form: TVacancyIdFilter['form']) =>
+  Object.fromEntries(
+    VACANCY_ID_FILTERS.filter((filter) => filter.form === form).map((filter) => [filter.field, (form === 'array' ? zIdArray : zIdOrIds).optional().describe(filter.description)]),
+  );
+
+const ZLanguageFilter = zLanguage.optional().describe('Only vacancies in this language (2 letters); also the language of labels');
+const ZSearchFilter = zSearch.optional().describe('Case-insensitive substring of the title or the summary (at most 255 characters)');
+
+/** The filter parameters of the two operations (the id filters from the table, plus language and search). */
+export const ZVacancyFilterFields = {
+  language: ZLanguageFilter,
+  ...idFilterFields('one-or-many'),
+  search: ZSearchFilter,
+  ...idFilterFields('array'),
+} as { language: typeof ZLanguageFilter; search: typeof ZSearchFilter } & TIdFilterSchemas;
 
 /** The filters whose ids must exist in the tenant. */
-export const FILTER_ID_FIELDS = ['location_id', 'department_id', 'company_location_id', 'job_types', 'experience_levels', 'education_levels', 'tags'] as const;
-
-type TRawFilters = {
-  language?: string | undefined;
-  location_id?: number | number[] | undefined;
-  department_id?: number | number[] | undefined;
-  company_location_id?: number | number[] | undefined;
-  search?: string | undefined;
-  job_types?: number[] | undefined;
-  experience_levels?: number[] | undefined;
-  education_levels?: number[] | undefined;
-  tags?: number[] | undefined;
-};
-
-/** Filters as the repository applies them: every id filter a (possibly empty = no filter) list. */
-export type TVacancyFilters = {
-  language: string | undefined;
-  search: string | undefined;
-  locationIds: number[];
-  departmentIds: number[];
-  companyLocationIds: number[];
-  jobTypeIds: number[];
-  experienceLevelIds: number[];
-  educationLevelIds: number[];
-  tagIds: number[];
-  /**
-   * The tags a vacancy may carry to match `tagIds`: those and every tag below them, resolved before the
-   * vacancy queries so the planner sees the actual ids (and uses the tag → vacancy index). Unset: resolve in SQL.
-   */
-  matchingTagIds?: number[];
-};
-
-/** The tables a filter id must exist in (within the key's tenant). */
-export type TFilterTable = 'locations' | 'departments' | 'company_locations' | 'job_types' | 'experience_levels' | 'education_levels' | 'tags';
-
-/** A filter id with the table it must exist in and the field path a 422 reports it on. */
-export type TFilterReference = { table: TFilterTable; id: number; path: string };
-
-const asList = (value: number | number[] | undefined): number[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-
-export function toVacancyFilters(input: TRawFilters): TVacancyFilters {
-  return {
-    language: input.language,
-    search: input.search,
-    locationIds: asList(input.location_id),
-    departmentIds: asList(input.department_id),
-    companyLocationIds: asList(input.company_location_id),
-    jobTypeIds: input.job_types ?? [],
-    experienceLevelIds: input.experience_levels ?? [],
-    educationLevelIds: input.education_levels ?? [],
-    tagIds: input.tags ?? [],
-  };
-}
-
-/** Every filter id of the request, each with the path it is reported on (`location_id`, `location_id.1`, `tags.0`). */
-export function filterReferences(input: TRawFilters): TFilterReference[] {
-  const arrayPaths = (field: string, ids: number[] | undefined) => (ids ?? []).map((id, index) => ({ id, path: `${field}.${index}` }));
-  const groups: Array<[TFilterTable, Array<{ id: number; path: string }>]> = [
-    ['locations', idsWithPaths('location_id', input.location_id)],
-    ['departments', idsWithPaths('department_id', input.department_id)],
-    ['company_locations', idsWithPaths('company_location_id', input.company_location_id)],
-    ['job_types', arrayPaths('job_types', input.job_types)],
-    ['experience_levels', arrayPaths('experience_levels', input.experience_levels)],
-    ['education_levels', arrayPaths('education_levels', input.education_levels)],
-    ['tags', arrayPaths('tags', input.tags)],
-  ];
-  return groups.flatMap(([table, refs]) => refs.map((ref) => ({ table, ...ref })));
-}
+export const FILTER_ID_FIELDS: readonly TIdFilterField[] = VACANCY_ID_FILTERS.map((filter) => filter.field);
 
 export type TVacancyFilterInput = z.output<z.ZodObject<typeof ZVacancyFilterFields>>;
+type TRawFilters = Partial<TVacancyFilterInput>;
+
+/** Filters as the repository applies them: every id filter a (possibly empty = no filter) list. */
+export type TVacancyFilters = { language: string | undefined; search: string | undefined } & Record<TIdFilterKey, number[]> & {
+    /**
+     * The tags a vacancy may carry to match `tagIds`: those and every tag below them, resolved before the
+     * vacancy queries so the planner sees the actual ids (and uses the tag → vacancy index). Unset: resolve in SQL.
+     */
+    matchingTagIds?: number[];
+  };
+
+const asList = (value: number | readonly number[] | undefined): number[] => (value === undefined ? [] : Array.isArray(value) ? [...value] : [value as number]);
+
+export function toVacancyFilters(input: TRawFilters): TVacancyFilters {
+  const ids = Object.fromEntries(VACANCY_ID_FILTERS.map((filter) => [filter.key, asList(input[filter.field])])) as Record<TIdFilterKey, number[]>;
+  return { language: input.language, search: input.search, ...ids };
+}
+
+/** No filter at all: every visible vacancy. */
+export const NO_VACANCY_FILTERS: TVacancyFilters = Object.freeze(toVacancyFilters({}));
+
+/** Every filter id of the request, each with the path it is reported on (`location_id`, `location_id.1`, `tags.0`). */
+export function filterReferences(input: TRawFilters): TReference[] {
+  return VACANCY_ID_FILTERS.flatMap((filter) => idsWithPaths(filter.field, input[filter.field]).map((ref) => ({ table: filter.table, ...ref })));
+}
+
+/** Equal filters in any spelling (order, duplicates, one id or a list) share one key. */
+export function vacancyFiltersKey(filters: TVacancyFilters): string {
+  const ids = (list: number[]) => [...new Set(list)].sort((a, b) => a - b);
+  return JSON.stringify([filters.language ?? null, filters.search ?? null, ...VACANCY_ID_FILTERS.map((filter) => ids(filters[filter.key]))]);
+}

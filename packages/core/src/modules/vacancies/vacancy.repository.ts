@@ -5,8 +5,8 @@ import type { TDB, TDb } from '../../db/kysely.ts';
 import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from './vacancy.entity.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';
-import type { TFilterReference, TFilterTable, TVacancyFilters } from './vacancy-filters.ts';
-import { MAX_DB_ID } from '../../lib/query.ts';
+import { NO_VACANCY_FILTERS, VACANCY_ID_FILTERS, type TVacancyFilters, type TVacancyIdFilter } from './vacancy-filters.ts';
+import { tagTreeBody, tagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
 import { isStorableText } from '../../lib/validation.ts';
 
 /**
@@ -31,8 +31,8 @@ const LINKS = {
 type TLink = (typeof LINKS)[keyof typeof LINKS];
 
 /** The rows of one link table that belong to the vacancy `v` (alias `x`; no tenant column: reached through `v`). */
-function linksOf(eb: TVacancyScope, link: TLink) {
-  return eb.selectFrom(`${link.table} as x` as 'vacancy_tags as x').whereRef('x.vacancy_id', '=', 'v.id');
+function linksOf(eb: TVacancyScope, link: TLink | { link: string }) {
+  return eb.selectFrom(`${'table' in link ? link.table : link.link} as x` as 'vacancy_tags as x').whereRef('x.vacancy_id', '=', 'v.id');
 }
 
 /** LIKE pattern for a substring: `%`, `_` and the escape character `\` match themselves. */
@@ -40,34 +40,14 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Ids of the given tags and of every tag below them, at any depth. */
-function tagsWithDescendants(db: TDb, tagIds: number[]) {
-  return db
-    .withRecursive('tag_tree(id)', (qc) =>
-      qc
-        .selectFrom('tags')
-        .select('tags.id')
-        .where('tags.id', 'in', tagIds)
-        // UNION (not ALL) also stops at a cycle, should one ever slip into the data.
-        .union(qc.selectFrom('tags as child').innerJoin('tag_tree', 'tag_tree.id', 'child.parent_id').select('child.id')),
-    )
-    .selectFrom('tag_tree')
-    .select('tag_tree.id');
-}
-
-/** The given tags and every tag below them (ids of the tenant only). */
-export async function findTagsWithDescendants(db: TDb, tagIds: number[]): Promise<number[]> {
-  if (tagIds.length === 0) return [];
-  const rows = await tagsWithDescendants(db, tagIds).execute();
-  return rows.map((row) => row.id);
-}
-
 function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [visibleVacancy('v')];
   if (filters.language !== undefined) conditions.push(eb('v.language', '=', filters.language));
-  if (filters.locationIds.length > 0) conditions.push(eb('v.location_id', 'in', filters.locationIds));
-  if (filters.departmentIds.length > 0) conditions.push(eb('v.department_id', 'in', filters.departmentIds));
-  if (filters.companyLocationIds.length > 0) conditions.push(eb('v.company_location_id', 'in', filters.companyLocationIds));
+  const requested = VACANCY_ID_FILTERS.filter((filter) => filters[filter.key].length > 0);
+  // A filter on a column of the vacancy: any of the ids.
+  for (const filter of requested) {
+    if (!('link' in filter.match)) conditions.push(eb(sql.ref(`v.${filter.match.column}`), 'in', filters[filter.key]));
+  }
   if (filters.search !== undefined && !isStorableText(filters.search)) {
     // Stored text never contains NUL (PostgreSQL refuses it), so such a search matches nothing.
     conditions.push(sql<SqlBool>`false`);
@@ -77,16 +57,12 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
     const pattern = sql<string>`lower(${containsPattern(filters.search)})`;
     conditions.push(eb.or([eb(eb.fn('lower', ['v.title']), 'like', pattern), eb(eb.fn('lower', ['v.summary']), 'like', pattern)]));
   }
-  // Each: the link table, the ids the request names, the values a linked row must have (tags: with those below).
-  const links: Array<[TLink, readonly number[], unknown]> = [
-    [LINKS.jobTypes, filters.jobTypeIds, filters.jobTypeIds],
-    [LINKS.experienceLevels, filters.experienceLevelIds, filters.experienceLevelIds],
-    [LINKS.educationLevels, filters.educationLevelIds, filters.educationLevelIds],
-    [LINKS.tags, filters.tagIds, filters.matchingTagIds ?? tagsWithDescendants(db, filters.tagIds)],
-  ];
-  for (const [link, requested, values] of links) {
-    if (requested.length === 0) continue;
-    conditions.push(eb.exists(linksOf(eb, link).select('x.vacancy_id').where(sql.ref(`x.${link.column}`), 'in', values as never)));
+  // A filter through a link table: a linked row with any of the ids (tags: or with a tag below them).
+  for (const filter of requested) {
+    if (!('link' in filter.match)) continue;
+    const ids = filters[filter.key];
+    const values = 'withDescendants' in filter.match ? (filters.matchingTagIds ?? tagsWithDescendants(db, ids)) : ids;
+    conditions.push(eb.exists(linksOf(eb, filter.match).select('x.vacancy_id').where(sql.ref(`x.${filter.match.column}`), 'in', values as never)));
   }
   return eb.and(conditions);
 }
@@ -245,22 +221,10 @@ export async function countVacancies(db: TDb, filters: TVacancyFilters): Promise
   return row?.total ?? 0;
 }
 
-export const NO_FILTERS: TVacancyFilters = {
-  language: undefined,
-  search: undefined,
-  locationIds: [],
-  departmentIds: [],
-  companyLocationIds: [],
-  jobTypeIds: [],
-  experienceLevelIds: [],
-  educationLevelIds: [],
-  tagIds: [],
-};
-
 export async function findVisibleVacancyBySlug(db: TDb, slug: string): Promise<TVacancyBaseDetailRow | undefined> {
   // No stored slug is longer or contains NUL (which PostgreSQL would refuse as a parameter).
   if (slug.length > 255 || !isStorableText(slug)) return undefined;
-  return (await vacancyRows(db, NO_FILTERS)
+  return (await vacancyRows(db, NO_VACANCY_FILTERS)
     .select(['v.description', 'v.requirements', 'v.offer'])
     .where('v.slug', '=', slug)
     .executeTakeFirst()) as TVacancyBaseDetailRow | undefined;
@@ -344,20 +308,6 @@ export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow
   return { address: (row?.address as TPostalAddressRow | null | undefined) ?? null, employmentTypes: [...new Set(types)] };
 }
 
-/** The filter ids that refer to nothing in the tenant, checked in one query. */
-export async function findUnknownFilterReferences(db: TDb, references: TFilterReference[]): Promise<TFilterReference[]> {
-  const idsByTable = new Map<TFilterTable, number[]>();
-  // Ids beyond the integer column's range exist nowhere (and would make PostgreSQL fail the query).
-  for (const { table, id } of references) if (id <= MAX_DB_ID) idsByTable.set(table, [...(idsByTable.get(table) ?? []), id]);
-  const existing = (table: TFilterTable, ids: number[]) =>
-    db.selectFrom(table).select([sql<string>`${sql.lit(table)}::text`.as('table_name'), `${table}.id as id`]).where(`${table}.id`, 'in', ids);
-  const [first, ...rest] = [...idsByTable].map(([table, ids]) => existing(table, ids));
-  if (!first) return references;
-  const rows = await rest.reduce((query, next) => query.unionAll(next), first).execute();
-  const found = new Set(rows.map((row) => `${row.table_name}:${row.id}`));
-  return references.filter((ref) => !found.has(`${ref.table}:${ref.id}`));
-}
-
 export type TFacetGroup = 'locations' | 'departments' | 'job_types' | 'experience_levels' | 'education_levels' | 'tags' | 'languages' | 'total';
 
 export type TFacetCountRow = {
@@ -374,17 +324,8 @@ export type TFacetCountRow = {
 
 function facetQuery(db: TDb, filters: TVacancyFilters) {
   return db
-    .withRecursive('tag_closure(ancestor_id, descendant_id)', (qc) =>
-      qc
-        .selectFrom('tags')
-        .select(['tags.id as ancestor_id', 'tags.id as descendant_id'])
-        .union(
-          qc
-            .selectFrom('tag_closure as tc')
-            .innerJoin('tags as child', 'child.parent_id', 'tc.descendant_id')
-            .select(['tc.ancestor_id', 'child.id as descendant_id']),
-        ),
-    )
+    // Every tag with each tag at or above it: the counts of a tag include the vacancies of the tags below it.
+    .withRecursive('tag_tree(id, root_id)', (qc) => tagTreeBody(qc))
     .with(
       (cte) => cte('m').materialized(),
       // No ORDER BY: it would turn the heap scan into a full primary-key scan; the planner sorts the ids
@@ -399,6 +340,31 @@ const nullText = <TAlias extends 'code' | 'city' | 'country_code'>(alias: TAlias
 const translations = (ref: string) => sql<string | TTranslations | null>`${sql.ref(ref)}`.as('name');
 const nullJson = () => sql<null>`null::jsonb`.as('name');
 const countAll = sql<number>`count(*)::int`.as('count');
+
+/** What the facet arms select from: the tenant's tables and the matching vacancies `m`. */
+type TFacetScope = TDB & { m: { id: number; location_id: number | null; department_id: number | null; language: string } };
+
+/** The flat taxonomies a vacancy links to (job types, experience and education levels): one facet arm each. */
+const TAXONOMY_FACETS = VACANCY_ID_FILTERS.filter(
+  (filter): filter is Extract<TVacancyIdFilter, { match: { link: string } }> => 'link' in filter.match && !('withDescendants' in filter.match),
+);
+
+/** A taxonomy's counts over the matching vacancies `m`, joined to its labels (the link table and table the filter names). */
+function taxonomyFacetArm(eb: ExpressionBuilder<TFacetScope, never>, filter: (typeof TAXONOMY_FACETS)[number]) {
+  // The names differ per taxonomy; the shape is one (typed as the job types').
+  const { link, column } = filter.match;
+  return eb
+    .selectFrom(
+      eb
+        .selectFrom('m')
+        .innerJoin(`${link} as x` as 'vacancy_job_types as x', 'x.vacancy_id', 'm.id')
+        .select([`x.${column} as id` as 'x.job_type_id as id', countAll])
+        .groupBy(`x.${column}` as 'x.job_type_id')
+        .as('g'),
+    )
+    .innerJoin(`${filter.table} as t` as 'job_types as t', 't.id', 'g.id')
+    .select([facet(filter.table), 't.id', nullText('code'), 'g.count', translations('t.name'), nullText('city'), nullText('country_code'), nullInt('parent_id')]);
+}
 
 /**
  * Facet counts over the vacancies matching every filter, in one round trip: the matching vacancies are
@@ -433,40 +399,7 @@ export async function countFacets(db: TDb, filters: TVacancyFilters): Promise<TF
         .innerJoin('departments as d', 'd.id', 'g.id')
         .select([facet('departments'), 'd.id', nullText('code'), 'g.count', translations('d.name'), nullText('city'), nullText('country_code'), nullInt('parent_id')]),
     )
-    .unionAll((eb) =>
-      eb
-        .selectFrom(
-          eb.selectFrom('m').innerJoin('vacancy_job_types as x', 'x.vacancy_id', 'm.id').select(['x.job_type_id as id', countAll]).groupBy('x.job_type_id').as('g'),
-        )
-        .innerJoin('job_types as t', 't.id', 'g.id')
-        .select([facet('job_types'), 't.id', nullText('code'), 'g.count', translations('t.name'), nullText('city'), nullText('country_code'), nullInt('parent_id')]),
-    )
-    .unionAll((eb) =>
-      eb
-        .selectFrom(
-          eb
-            .selectFrom('m')
-            .innerJoin('vacancy_experience_levels as x', 'x.vacancy_id', 'm.id')
-            .select(['x.experience_level_id as id', countAll])
-            .groupBy('x.experience_level_id')
-            .as('g'),
-        )
-        .innerJoin('experience_levels as t', 't.id', 'g.id')
-        .select([facet('experience_levels'), 't.id', nullText('code'), 'g.count', translations('t.name'), nullText('city'), nullText('country_code'), nullInt('parent_id')]),
-    )
-    .unionAll((eb) =>
-      eb
-        .selectFrom(
-          eb
-            .selectFrom('m')
-            .innerJoin('vacancy_education_levels as x', 'x.vacancy_id', 'm.id')
-            .select(['x.education_level_id as id', countAll])
-            .groupBy('x.education_level_id')
-            .as('g'),
-        )
-        .innerJoin('education_levels as t', 't.id', 'g.id')
-        .select([facet('education_levels'), 't.id', nullText('code'), 'g.count', translations('t.name'), nullText('city'), nullText('country_code'), nullInt('parent_id')]),
-    )
+    .unionAll((eb) => TAXONOMY_FACETS.map((filter) => taxonomyFacetArm(eb, filter)).reduce((arms, arm) => arms.unionAll(arm)))
     .unionAll((eb) => {
       // Each distinct tag set of the matching vacancies, with the number of vacancies that carry it.
       const tagSets = eb
@@ -485,8 +418,8 @@ export async function countFacets(db: TDb, filters: TVacancyFilters): Promise<TF
       // Each ancestor once per set, however many of the set's tags lie below it.
       const setAncestors = eb
         .selectFrom(setTags)
-        .innerJoin('tag_closure as tc', 'tc.descendant_id', 'st.tag_id')
-        .select(['st.tag_set', 'st.vacancies', 'tc.ancestor_id'])
+        .innerJoin('tag_tree as tc', 'tc.id', 'st.tag_id')
+        .select(['st.tag_set', 'st.vacancies', 'tc.root_id as ancestor_id'])
         .distinct()
         .as('sa');
       return eb

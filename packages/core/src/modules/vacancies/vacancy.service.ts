@@ -1,18 +1,25 @@
 import type { TDb } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import { pageOffset, paginate, type TPage } from '../../lib/pagination.ts';
-import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../content/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
 import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
-import { FILTER_ID_FIELDS, ZVacancyFilterFields, filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
+import {
+  FILTER_ID_FIELDS,
+  ZVacancyFilterFields,
+  filterReferences,
+  toVacancyFilters,
+  vacancyFiltersKey,
+  type TVacancyFilterInput,
+  type TVacancyFilters,
+} from './vacancy-filters.ts';
+import { checkReferences } from '../taxonomies/taxonomy-references.ts';
+import { findTagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
 import {
   countFacets,
   countVacancies,
-  findUnknownFilterReferences,
   findVacancyPage,
   findVacancyPageAnchors,
-  findTagsWithDescendants,
   findVacancyReferences,
   findVisibleVacancyBySlug,
   findJobPostingFacts,
@@ -52,9 +59,7 @@ function viewOf(ctx: TVacancyReadContext, language: string | undefined, flags?: 
 }
 
 async function unknownFilterErrors(db: TDb, input: Parameters<typeof filterReferences>[0]): Promise<TFieldErrors> {
-  const errors: TFieldErrors = {};
-  for (const { path } of await findUnknownFilterReferences(db, filterReferences(input))) errors[path] = [`The selected ${attributeName(path.split('.'))} is invalid.`];
-  return errors;
+  return checkReferences(db, filterReferences(input));
 }
 
 /**
@@ -80,25 +85,9 @@ async function resolveFilters(ctx: TVacancyReadContext, input: TVacancyFilterInp
   return { ...filters, matchingTagIds: await findTagsWithDescendants(ctx.db, filters.tagIds) };
 }
 
-/** Equal filters in any spelling (order, duplicates, one id or a list) share one key. */
-function filtersKey(filters: TVacancyFilters): string {
-  const ids = (list: number[]) => [...new Set(list)].sort((a, b) => a - b);
-  return JSON.stringify([
-    filters.language ?? null,
-    filters.search ?? null,
-    ids(filters.locationIds),
-    ids(filters.departmentIds),
-    ids(filters.companyLocationIds),
-    ids(filters.jobTypeIds),
-    ids(filters.experienceLevelIds),
-    ids(filters.educationLevelIds),
-    ids(filters.tagIds),
-  ]);
-}
-
 /** Facet counts of a filter (GET /vacancies/facets and include=facets share them), once per version. */
 function facetCounts(ctx: TVacancyReadContext, filters: TVacancyFilters, version: string | undefined) {
-  return ctx.services.content.shared(ctx, `vacancies.facets:${filtersKey(filters)}`, version, () => countFacets(ctx.db, filters));
+  return ctx.services.content.shared(ctx, `vacancies.facets:${vacancyFiltersKey(filters)}`, version, () => countFacets(ctx.db, filters));
 }
 
 /** Pages that start deeper than this many rows start from an anchor instead of walking every row before them. */
@@ -115,7 +104,7 @@ async function vacancyPage(ctx: TVacancyReadContext, filters: TVacancyFilters, i
   const order = { sort: input.sort, direction: input.sort_direction };
   const offset = pageOffset(input.page, input.per_page);
   if (offset < DEEP_OFFSET) return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
-  const anchors = await ctx.services.content.shared(ctx, `vacancies.anchors:${filtersKey(filters)}:${order.sort}:${order.direction}`, version, () =>
+  const anchors = await ctx.services.content.shared(ctx, `vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`, version, () =>
     findVacancyPageAnchors(ctx.db, filters, order, ANCHOR_SPACING),
   );
   const from = anchors[Math.floor(offset / ANCHOR_SPACING)];
@@ -147,7 +136,7 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
       const [rows, total, facetRows] = await Promise.all([
         vacancyPage(ctx, filters, input, version),
         // Every page and sort of one filter shows the same total (and facets): computed once per version.
-        ctx.services.content.shared(ctx, `vacancies.total:${filtersKey(filters)}`, version, () => countVacancies(ctx.db, filters)),
+        ctx.services.content.shared(ctx, `vacancies.total:${vacancyFiltersKey(filters)}`, version, () => countVacancies(ctx.db, filters)),
         input.include === 'facets' ? facetCounts(ctx, filters, version) : undefined,
       ]);
       const refs = await referencesFor(ctx, version, rows);

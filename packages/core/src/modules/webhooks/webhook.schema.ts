@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DB_ID } from '../../lib/query.ts';
 
 /** Response shapes the dashboard's webhook procedures share (see webhook.dto.ts). */
 export const ZWebhookEndpoint = z.object({
@@ -26,4 +27,4 @@ export const ZWebhookDelivery = z.object({
   created_at: z.string(),
 });
 
-export const ZId = z.number().int().positive().max(2_147_483_647);
+export const ZId = z.number().int().positive().max(MAX_DB_ID);

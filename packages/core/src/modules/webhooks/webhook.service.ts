@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from './webhook.crypto.ts';
 import { toDeliveryDto, toEndpointDto, type TWebhookDeliveryDto, type TWebhookEndpointDto } from './webhook.dto.ts';
 import { endpointUrlProblem } from './webhook-http.ts';
+import { isStorableId } from '../../lib/query.ts';
 import {
   deleteEndpointRow,
   enableEndpointRow,
@@ -27,8 +28,6 @@ export const WEBHOOK_EVENT_TYPES = [
 export const TEST_EVENT_TYPE = 'webhook.test';
 /** How long the previous secret keeps signing after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-
-const MAX_ID = 2_147_483_647;
 
 function secretKey(): Buffer {
   const key = webhookSecretKey();
@@ -77,7 +76,7 @@ export async function listWebhookEndpoints(em: EntityManager, tenantId: number):
 
 /** `tenantId` null: any tenant (the operator's CLI); otherwise another tenant's endpoint is NOT_FOUND. */
 export async function deleteWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   const row = await deleteEndpointRow(em, tenantId, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpointDto(row);
@@ -85,7 +84,7 @@ export async function deleteWebhookEndpoint(em: EntityManager, tenantId: number 
 
 /** Enables an endpoint again (after a 410 disabled it); events from now on, and its pending deliveries, are sent. */
 export async function enableWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   const row = await enableEndpointRow(em, tenantId, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpointDto(row);
@@ -101,7 +100,7 @@ export async function rotateWebhookSecret(
   id: number,
   now = new Date(),
 ): Promise<{ endpoint: TWebhookEndpointDto; secret: string }> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   const key = secretKey();
   return em.transactional(async (tx) => {
     const current = await selectEndpointSecrets(tx, tenantId, id);
@@ -130,7 +129,7 @@ export function signingSecrets(
 
 /** Queues a `webhook.test` event for this endpoint only (whatever types it subscribes to). */
 export async function sendTestEvent(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   const endpoint = await selectEndpointSecrets(em, tenantId, id);
   if (!endpoint) throw new AppError('NOT_FOUND');
   const tenant = await kyselyOf(em).selectFrom('tenants').select('slug').where('id', '=', endpoint.tenant_id).executeTakeFirstOrThrow();
@@ -144,14 +143,14 @@ export async function sendTestEvent(em: EntityManager, tenantId: number | null, 
 
 /** The endpoint's most recent deliveries, newest first. */
 export async function listWebhookDeliveries(em: EntityManager, tenantId: number, endpointId: number, limit = 50): Promise<TWebhookDeliveryDto[]> {
-  if (!Number.isSafeInteger(endpointId) || endpointId < 1 || endpointId > MAX_ID) throw new AppError('NOT_FOUND');
+  if (!isStorableId(endpointId)) throw new AppError('NOT_FOUND');
   if (!(await selectEndpointSecrets(em, tenantId, endpointId))) throw new AppError('NOT_FOUND');
   return (await selectDeliveries(em, tenantId, endpointId, limit)).map(toDeliveryDto);
 }
 
 /** Sends a delivery again, now: the same event id (`webhook-id`) and body, freshly signed. */
 export async function replayWebhookDelivery(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new AppError('NOT_FOUND');
+  if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   const row = await requeueDelivery(em, tenantId, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toDeliveryDto(row);

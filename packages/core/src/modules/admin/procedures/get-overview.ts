@@ -2,6 +2,7 @@ import { adminProcedure } from '../../../trpc/admin-procedure.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { applicationsPerVacancy, latestProcessingFailures, overviewCounts } from '../admin-overview.repository.ts';
 import { toProcessingFailure } from '../admin.dto.ts';
+import { findApiAccess } from '../admin-tenant.repository.ts';
 import { ZGetOverviewInput, ZGetOverviewOutput } from './get-overview.schema.ts';
 
 /** How many of the latest failed resume processings the overview lists. */
@@ -14,23 +15,18 @@ export const getOverviewProcedure = adminProcedure
   .output(ZGetOverviewOutput)
   .query(async ({ ctx }) => {
     const now = new Date();
-    const [counts, failures, tenant, keys, perVacancy] = await Promise.all([
+    const [counts, failures, access, perVacancy] = await Promise.all([
       overviewCounts(ctx.db, now),
       latestProcessingFailures(ctx.db, LATEST_FAILURES),
-      ctx.db.selectFrom('tenants').select('api_enabled').executeTakeFirst(),
-      ctx.db
-        .selectFrom('api_keys')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('revoked_at', 'is', null)
-        .executeTakeFirstOrThrow(),
+      findApiAccess(ctx.db),
       applicationsPerVacancy(ctx.db, now, VACANCIES_LISTED),
     ]);
-    if (!tenant) throw new AppError('UNAUTHENTICATED');
+    if (!access) throw new AppError('UNAUTHENTICATED');
     return {
-      api_enabled: tenant.api_enabled,
+      api_enabled: access.apiEnabled,
       visible_vacancies: counts.visibleVacancies,
       applications_last_7_days: counts.applicationsLast7Days,
-      active_api_keys: Number(keys.n),
+      active_api_keys: access.activeKeys,
       resume_processings: counts.processingsByStatus,
       latest_failures: failures.map(toProcessingFailure),
       applications_per_vacancy: perVacancy.rows.map((row) => ({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ZAdminApiKey } from '../admin.schema.ts';
+import { MAX_DB_ID } from '../../../lib/query.ts';
 
-export const ZRevokeKeyInput = z.object({ id: z.number().int().min(1).max(2_147_483_647) });
+export const ZRevokeKeyInput = z.object({ id: z.number().int().min(1).max(MAX_DB_ID) });
 export type TRevokeKeyInput = z.infer<typeof ZRevokeKeyInput>;
 
 export const ZRevokeKeyOutput = z.object({ key: ZAdminApiKey });

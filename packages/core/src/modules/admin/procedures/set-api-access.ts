@@ -1,5 +1,6 @@
 import { adminProcedure } from '../../../trpc/admin-procedure.ts';
 import { AppError } from '../../../lib/errors.ts';
+import { updateApiAccess } from '../admin-tenant.repository.ts';
 import { ZSetApiAccessInput, ZSetApiAccessOutput } from './set-api-access.schema.ts';
 
 /**
@@ -10,9 +11,9 @@ export const setApiAccessProcedure = adminProcedure
   .input(ZSetApiAccessInput)
   .output(ZSetApiAccessOutput)
   .mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.updateTable('tenants').set({ api_enabled: input.enabled }).returning('api_enabled').executeTakeFirst();
-    if (!row) throw new AppError('NOT_FOUND');
+    const apiEnabled = await updateApiAccess(ctx.db, input.enabled);
+    if (apiEnabled === undefined) throw new AppError('NOT_FOUND');
     ctx.services.keys.evictAll();
-    ctx.log.info({ api_enabled: row.api_enabled }, 'tenant API access switched');
-    return { api_enabled: row.api_enabled };
+    ctx.log.info({ api_enabled: apiEnabled }, 'tenant API access switched');
+    return { api_enabled: apiEnabled };
   });

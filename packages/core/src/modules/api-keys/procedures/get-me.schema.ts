@@ -13,6 +13,8 @@ export const getMeMeta = {
       'client address. Answers for any valid key; needs no scope.',
     protect: true,
   },
+  // Any valid key of a tenant with API access.
+  scope: null,
 } satisfies TMeta;
 
 const ZBudget = z.object({

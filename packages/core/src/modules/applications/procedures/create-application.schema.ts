@@ -29,7 +29,8 @@ export const createApplicationMeta = {
   scope: 'applications:write',
   rateLimit: 'applications.create',
   queryParameters: ['validate_only'],
-  errorStatuses: [400, 404, 409],
+  errors: ['VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'DUPLICATE_APPLICATION'],
+  idempotent: true,
 } satisfies TMeta;
 
 /** 10 MB of decoded file content. */

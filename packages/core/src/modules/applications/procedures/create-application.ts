@@ -4,7 +4,7 @@ import { answerErrorsOf, submitApplication, validateApplication } from '../appli
 import { toApplicationResponse } from '../application.dto.ts';
 import { ZApplicationResponse, ZCreateApplicationInput, createApplicationMeta } from './create-application.schema.ts';
 
-export const createApplicationProcedure = apiKeyProcedure({ idempotent: true })
+export const createApplicationProcedure = apiKeyProcedure()
   .meta(createApplicationMeta)
   // One 422 lists every invalid field: when the body fails validation, the answers are checked against the
   // questions of the vacancy it names (if that one is visible) and their errors join the body's.

@@ -16,7 +16,7 @@ export const getArticleMeta = {
   },
   scope: 'articles:read',
   expensiveRead: 'always',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
 } satisfies TMeta;
 
 export const ZGetArticleInput = z.object({

@@ -4,14 +4,16 @@ import type { TFieldErrors } from '../../../lib/errors.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { paginate } from '../../../lib/pagination.ts';
 import { toArticleDto } from '../article.dto.ts';
-import { expandTags, findArticleTags, findArticlesPage, type TContentChoice } from '../articles.repository.ts';
+import { findArticleTags, findArticlesPage, type TContentChoice } from '../articles.repository.ts';
+import { expandTags } from '../../taxonomies/taxonomies.repository.ts';
+import { unknownReferenceErrors } from '../../taxonomies/taxonomy-references.ts';
 import { ZListArticlesInput, ZListArticlesOutput, listArticlesMeta } from './list-articles.schema.ts';
 
 /** A 422 on `tags.N` for each tag id that is no tag of the tenant. */
 async function unknownTagErrors(db: TDb, ids: number[]): Promise<{ errors: TFieldErrors; withDescendants: number[] }> {
   const tags = await expandTags(db, ids);
-  const unknown = ids.flatMap((id, index) => (tags.found.has(id) ? [] : [`tags.${index}`]));
-  return { errors: Object.fromEntries(unknown.map((path) => [path, [`The selected ${path} is invalid.`]])), withDescendants: tags.withDescendants };
+  const unknown = ids.flatMap((id, index) => (tags.found.has(id) ? [] : [{ path: `tags.${index}` }]));
+  return { errors: unknownReferenceErrors(unknown), withDescendants: tags.withDescendants };
 }
 
 export const listArticlesProcedure = apiKeyProcedure()

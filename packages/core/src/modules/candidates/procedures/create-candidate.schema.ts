@@ -25,7 +25,8 @@ export const createCandidateMeta = {
   rateLimit: 'candidates.create',
   successStatus: 202,
   queryParameters: ['validate_only'],
-  errorStatuses: [500],
+  errors: ['PROCESSING_FAILED'],
+  idempotent: true,
 } satisfies TMeta;
 
 const INVALID_BASE64 = 'The :attribute must be valid base64.';

@@ -1,30 +1,19 @@
 import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedures.ts';
-import type { TDb } from '../../../db/kysely.ts';
-import { AppError } from '../../../lib/errors.ts';
 import { acceptResume } from '../../resumes/resume-intake.service.ts';
 import { ZCreateCandidateInput, ZCreateCandidateOutput, createCandidateMeta } from './create-candidate.schema.ts';
-import { VALID_OUTPUT, isStorableId } from '../../../lib/query.ts';
+import { VALID_OUTPUT } from '../../../lib/query.ts';
+import { requireUserOfTenant, unknownUserErrors } from '../candidates.service.ts';
 
-const UNKNOWN_USER = { user_id: ['The selected user id is invalid.'] };
-
-async function findUser(db: TDb, userId: number): Promise<{ id: number } | undefined> {
-  return isStorableId(userId) ? db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst() : undefined;
-}
-
-export const createCandidateProcedure = apiKeyProcedure({ idempotent: true })
+export const createCandidateProcedure = apiKeyProcedure()
   .meta(createCandidateMeta)
   // One 422 lists an unknown user with the body's other errors.
   .use(async ({ ctx, getRawInput, next }) =>
-    withDatabaseFieldErrors(await next(), async () => {
-      const userId = ZCreateCandidateInput.shape.user_id.safeParse(((await getRawInput()) as Record<string, unknown> | null)?.user_id);
-      return userId.success && !(await findUser(ctx.db, userId.data)) ? UNKNOWN_USER : {};
-    }),
+    withDatabaseFieldErrors(await next(), async () => unknownUserErrors(ctx.db, await getRawInput(), ZCreateCandidateInput.shape.user_id)),
   )
   .input(ZCreateCandidateInput)
   .output(ZCreateCandidateOutput)
   .mutation(async ({ ctx, input }) => {
-    const user = await findUser(ctx.db, input.user_id);
-    if (!user) throw AppError.validation(UNKNOWN_USER);
+    await requireUserOfTenant(ctx.db, input.user_id);
     if (input.validate_only) {
       // Nothing stored: no processing row, no file, no job.
       ctx.response.status = 200;
@@ -33,7 +22,7 @@ export const createCandidateProcedure = apiKeyProcedure({ idempotent: true })
 
     const processingId = await acceptResume(ctx.em, ctx.services.jobs, {
       tenantId: ctx.tenant.id,
-      userId: user.id,
+      userId: input.user_id,
       filename: input.resume.filename,
       mimeType: input.resume.mime_type,
       content: input.resume.content,

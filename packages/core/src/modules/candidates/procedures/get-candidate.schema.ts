@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TMeta } from '../../../trpc/init.ts';
 import { CANDIDATE_STATUSES } from '../candidate.entity.ts';
+import { zPathIntegerId } from '../../../lib/query.ts';
 
 export const getCandidateMeta = {
   openapi: {
@@ -14,11 +15,12 @@ export const getCandidateMeta = {
     protect: true,
   },
   scope: 'candidates:read',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
+  extension: true,
 } satisfies TMeta;
 
 export const ZGetCandidateInput = z.object({
-  id: z.string().describe('The candidate id (an integer)'),
+  id: zPathIntegerId('The candidate id (an integer)'),
 });
 export type TGetCandidateInput = z.infer<typeof ZGetCandidateInput>;
 

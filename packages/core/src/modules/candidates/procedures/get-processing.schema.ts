@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TMeta } from '../../../trpc/init.ts';
 import { ZResumeProcessing } from '../../resumes/resume-processing.dto.ts';
+import { zPathUuid } from '../../../lib/query.ts';
 
 export const getProcessingMeta = {
   openapi: {
@@ -15,11 +16,12 @@ export const getProcessingMeta = {
     protect: true,
   },
   scope: 'candidates:read',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
+  extension: true,
 } satisfies TMeta;
 
 export const ZGetProcessingInput = z.object({
-  processing_id: z.string().describe('The processing_id POST /candidates returned'),
+  processing_id: zPathUuid('The processing_id POST /candidates returned'),
 });
 export type TGetProcessingInput = z.infer<typeof ZGetProcessingInput>;
 

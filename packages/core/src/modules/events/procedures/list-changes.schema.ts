@@ -20,7 +20,7 @@ export const listChangesMeta = {
   // What the 403 names when the key has neither scope (the procedure checks the scopes per entry type).
   scope: 'vacancies:read',
   otherScopes: ['articles:read'],
-  errorStatuses: [410],
+  errors: ['CURSOR_EXPIRED'],
 } satisfies TMeta;
 
 export const ZListChangesInput = z.object({

@@ -10,6 +10,8 @@ export const getHealthMeta = {
     description: 'Answers for any valid key of a tenant with API access; needs no scope. Returns the tenant of the key.',
     protect: true,
   },
+  // Any valid key of a tenant with API access.
+  scope: null,
 } satisfies TMeta;
 
 export const ZGetHealthInput = z.object({});

@@ -14,7 +14,7 @@ export const getLocationMeta = {
   },
   scope: 'locations:read',
   expensiveRead: 'misses',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
 } satisfies TMeta;
 
 export const ZGetLocationInput = z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TMeta } from '../../../trpc/init.ts';
 import { zFlag } from '../../../lib/query.ts';
 import { ZTeamMember } from '../team-member.dto.ts';
+import { zPathIntegerId } from '../../../lib/query.ts';
 
 export const getTeamMemberMeta = {
   openapi: {
@@ -14,12 +15,11 @@ export const getTeamMemberMeta = {
   },
   scope: 'team:read',
   expensiveRead: 'always',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
 } satisfies TMeta;
 
 export const ZGetTeamMemberInput = z.object({
-  // Kept a string so that a non-integer id is a 404 (CONTRACT), not a 422.
-  id: z.union([z.string(), z.number()]).transform(String).describe('The team member id'),
+  id: zPathIntegerId('The team member id'),
   include_phone: zFlag.describe('Add phone (E.164, or null)'),
   include_role: zFlag.describe("Add role: the role's label (or null)"),
 });

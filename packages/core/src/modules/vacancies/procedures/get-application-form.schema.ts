@@ -18,7 +18,8 @@ export const getApplicationFormMeta = {
   },
   scope: 'vacancies:read',
   expensiveRead: 'always',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
+  extension: true,
 } satisfies TMeta;
 
 export const ZGetApplicationFormInput = z.object({

@@ -18,7 +18,7 @@ export const getVacancyMeta = {
   },
   scope: 'vacancies:read',
   expensiveRead: 'misses',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
 } satisfies TMeta;
 
 export const ZGetVacancyInput = z.object({

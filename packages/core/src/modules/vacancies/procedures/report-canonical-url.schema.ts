@@ -19,7 +19,8 @@ export const reportCanonicalUrlMeta = {
   },
   scope: 'vacancies:write',
   rateLimit: 'vacancies.canonicalUrl',
-  errorStatuses: [404],
+  errors: ['NOT_FOUND'],
+  idempotent: true,
 } satisfies TMeta;
 
 export const MAX_CANONICAL_URL_LENGTH = 2048;
