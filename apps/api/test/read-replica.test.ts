@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openOrm } from '@careers/core';
 import { migrateUp } from '@careers/core/db/migrate.ts';
-import { canStartReplicatedPostgres, startReplicatedPostgres, type TReplicatedPostgres } from '@careers/core/testing/replicated-postgres.ts';
-import { startTestApi, type TTestApi } from './support/api.ts';
+import { canStartPgBouncer, canStartReplicatedPostgres, startReplicatedPostgres, type TReplicatedPostgres } from '@careers/core/testing/replicated-postgres.ts';
+import { fetchChecked, startTestApi, type TTestApi } from './support/api.ts';
+import { startApiProcess } from './support/processes.ts';
 import { seed } from './support/seed.ts';
 import { keys, query, tenant, vacancy } from './support/write-fixtures.ts';
 
@@ -158,6 +159,32 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
     }
     await cluster.caughtUp();
   });
+
+  it.skipIf(!canStartPgBouncer())('serves through PgBouncer in transaction mode: two API processes, replay paused, a write through one read through the other', async () => {
+    const bouncerUrl = await cluster.startPgBouncer();
+    // PgBouncer refuses the startup parameters that carry session settings; DB_TRANSACTION_POOLING leaves them out.
+    await expect(startApiProcess(bouncerUrl)).rejects.toThrow(/unsupported startup parameter/);
+    const env = { DB_TRANSACTION_POOLING: '1', DATABASE_READ_URL: cluster.replicaUrl };
+    const processes = await Promise.all([startApiProcess(bouncerUrl, env), startApiProcess(bouncerUrl, env)]);
+    const [one, other] = processes.map((api) => ({
+      get: (path: string) => fetchChecked(api.baseUrl + path, { headers: { authorization: `Bearer ${reader.key}` } }),
+      post: (path: string, body: unknown) =>
+        fetchChecked(api.baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${writer.key}` }, body: JSON.stringify(body) }),
+    }));
+    try {
+      expect((await other!.get('/vacancies/job-4')).body.data.title).toBe('Job 4');
+      await cluster.pauseReplay();
+      const url = `https://${DOMAIN}/jobs/job-4?via=bouncer`;
+      expect((await one!.post('/vacancies/job-4/canonical-url', { url })).status).toBe(200);
+      expect((await other!.get('/vacancies/job-4')).body.data.url).toBe(url);
+      await sql(`update vacancies set title = 'Job 4 via bouncer' where slug = 'job-4'`);
+      expect((await one!.get('/vacancies/job-4')).body.data.title).toBe('Job 4 via bouncer');
+      expect((await other!.get('/vacancies?per_page=10')).body.data.map((v: { title: string }) => v.title)).toContain('Job 4 via bouncer');
+    } finally {
+      await cluster.resumeReplay();
+      await Promise.all(processes.map((api) => api.stop()));
+    }
+  }, 60_000);
 
   it('uses the replica again once it is back and the breaker has let a read through', async () => {
     const replica = first.services.replica!;
