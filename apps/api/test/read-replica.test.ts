@@ -80,6 +80,8 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
       expect(withoutViews(fromReplica.body), path).toEqual(withoutViews(fromPrimary.body));
     }
     expect(first.services.replica!.stats.onReplica - before).toBe(READS.length);
+    const { body: metrics } = await first.services.metrics.render();
+    expect(metrics).toMatch(new RegExp(`careers_content_cache_computations_total\\{database="replica"\\} ${first.services.replica!.stats.onReplica}\\n`));
   });
 
   it("shows a client its own writes on every process while the replica's replay is paused", async () => {
