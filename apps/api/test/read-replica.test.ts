@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Socket } from 'node:net';
+import { createTestDatabase } from '@careers/core/testing/database.ts';
 import fc from 'fast-check';
 import { openOrm } from '@careers/core';
 import { migrateUp } from '@careers/core/db/migrate.ts';
@@ -196,5 +198,35 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
     const onReplica = replica.stats.onReplica;
     expect(await titleOf(first, 'job-3')).toBe('Job 3 back');
     expect(replica.stats.onReplica).toBe(onReplica + 1);
+  });
+});
+
+describe('a read replica that never answers', () => {
+  it('costs the first read at most the connect timeout, and the next ones nothing while the breaker is open', async () => {
+    // Accepts connections and never says a word: a frozen server or a partition, not a refusal.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const databaseUrl = await createTestDatabase();
+    await seed(databaseUrl, {
+      tenants: [tenant('silent', { api_keys: [{ ...reader, name: 'reader' }], vacancies: [vacancy(1, 'job-1', { title: 'Job 1' })] })],
+    });
+    const { port } = silent.address() as { port: number };
+    const api = await startTestApi(databaseUrl, { core: { readReplicaUrl: `postgres://postgres@127.0.0.1:${port}/careers` } });
+    try {
+      let started = Date.now();
+      expect(await titleOf(api, 'job-1')).toBe('Job 1');
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(api.services.replica!.stats).toMatchObject({ onReplica: 0, onPrimary: 1, failures: 1 });
+      await query(databaseUrl, `update vacancies set title = 'Job 1 again' where slug = 'job-1'`);
+      started = Date.now();
+      expect(await titleOf(api, 'job-1')).toBe('Job 1 again');
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(api.services.replica!.stats).toMatchObject({ onPrimary: 2, failures: 1 });
+    } finally {
+      await api.close();
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+    }
   });
 });
