@@ -7,6 +7,7 @@ import {
   stopGracefullyOnSignal,
   createMetrics,
   startMetricsServer,
+  coreEnv,
 } from '@careers/core';
 import { createApiApp } from './app.ts';
 import { apiEnv } from './env.ts';
@@ -18,6 +19,7 @@ const services = createCoreServices(orm, log, {
   metrics: createMetrics({ processMetrics: true }),
   contentCacheBytes: env.CONTENT_CACHE_MB * 1024 * 1024,
   readLimits: { perKey: env.EXPENSIVE_READS_PER_KEY, total: Math.max(env.EXPENSIVE_READS_PER_KEY, env.EXPENSIVE_READS_PER_PROCESS) },
+  readReplicaUrl: coreEnv().DATABASE_READ_URL,
 });
 const server = createApiApp(services, { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY }).listen(env.PORT, env.HOST);
 announceListening(server, log, 'API', '/v1');

@@ -30,3 +30,4 @@ export { NO_VACANCY_FILTERS } from '../../src/modules/vacancies/vacancy-filters.
 export { ANCHOR_SPACING, DEEP_OFFSET } from '../../src/modules/vacancies/vacancy.service.ts';
 export { listWebhookDeliveries } from '../../src/modules/webhooks/webhook.service.ts';
 export { APP_ERROR_STATUS } from '../../src/lib/errors.ts';
+export * from './replicated-postgres.ts';
