@@ -184,11 +184,12 @@ export async function startReferenceProcess(databaseUrl: string, env: Record<str
   };
 }
 
+/** SIGTERM, then SIGKILL after 30 s (longer than the API's own 10 s grace for open connections, so a CPU profile gets written). */
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
+  if (!(await Promise.race([exited.then(() => true), sleep(30_000).then(() => false)]))) {
     child.kill('SIGKILL');
     await exited;
   }
