@@ -7,6 +7,7 @@ import { workerScenario } from './worker.ts';
 import { readsScenario } from './reads.ts';
 import { resumesScenario } from './resumes.ts';
 import { comparisonScenarios } from './compare.ts';
+import { importScenario } from './import.ts';
 
 /** Every benchmark by name. A new scenario is one file and one line here. */
 const scenarios: Record<string, TScenario> = {
@@ -15,6 +16,7 @@ const scenarios: Record<string, TScenario> = {
   worker: workerScenario,
   resumes: resumesScenario,
   ...comparisonScenarios,
+  import: importScenario,
 };
 
 const { values, positionals } = parseArgs({
