@@ -189,20 +189,19 @@ export async function vacancyFacets(pool: Pool, caller: TCaller, request: TReque
     `with recursive closure(ancestor_id, descendant_id) as (
        select id, id from tags where tenant_id = $1
        union select c.ancestor_id, t.id from closure c join tags t on t.parent_id = c.descendant_id and t.tenant_id = $1),
-     m as materialized (select v.id, v.location_id, v.department_id, v.language from vacancies v where ${where})
+     m as materialized (select v.id, v.location_id, v.department_id, v.language from vacancies v where ${where}),
+     -- A tag counts the vacancies carrying it or a tag below it, each once: count per distinct set of tags, then per
+     -- ancestor of each set (far fewer sets than vacancies).
+     tag_sets as (select array_agg(x.tag_id order by x.tag_id) as tags from m join vacancy_tags x on x.vacancy_id = m.id group by x.vacancy_id),
+     set_ancestors as (select distinct s.tags, s.vacancies, c.ancestor_id
+       from (select tags, count(*) as vacancies from tag_sets group by tags) s cross join unnest(s.tags) as u(tag_id) join closure c on c.descendant_id = u.tag_id)
      select 'locations'::text as facet, t.id, null::text as code, g.count, to_jsonb(t.name) as name, t.locality as city, t.country_code, null::int as parent_id
        from (select location_id as id, count(*)::int as count from m where location_id is not null group by 1) g join locations t on t.id = g.id and t.tenant_id = $1
      union all ${counted('departments', 'departments', 'select department_id as id, count(*)::int as count from m where department_id is not null group by 1', 't.name')}
      union all ${counted('job_types', 'job_types', pivot('vacancy_job_types', 'job_type_id'), 't.name')}
      union all ${counted('experience_levels', 'experience_levels', pivot('vacancy_experience_levels', 'experience_level_id'), 't.name')}
      union all ${counted('education_levels', 'education_levels', pivot('vacancy_education_levels', 'education_level_id'), 't.name')}
-     union all ${counted(
-       'tags',
-       'tags',
-       'select c.ancestor_id as id, count(distinct m.id)::int as count from m join vacancy_tags x on x.vacancy_id = m.id join closure c on c.descendant_id = x.tag_id group by 1',
-       't.name',
-       'null, null, t.parent_id',
-     )}
+     union all ${counted('tags', 'tags', 'select ancestor_id as id, sum(vacancies)::int as count from set_ancestors group by 1', 't.name', 'null, null, t.parent_id')}
      union all select 'languages', null, m.language, count(*)::int, null, null, null, null from m group by m.language
      union all select 'total', null, null, count(*)::int, null, null, null, null from m`,
     sql.values,
