@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startReferenceProcess, type TBenchEnvironment } from './harness.ts';
 import { measure, type TBenchOptions, type TLoadScenario, type TScenarioResult } from './scenario.ts';
-import { benchDocument, comparisons, readBenchData, type TBenchRequest, type TComparison } from './compare/requests.ts';
+import { benchDocument, COMPARISON_NAMES, comparisons, readBenchData, type TBenchRequest, type TComparison } from './compare/requests.ts';
 import { newestProfile, summariseProfile } from './profile-summary.ts';
 
 /**
@@ -119,11 +119,8 @@ function comparisonScenario(only: string[]): TLoadScenario {
   };
 }
 
-/** The names of the comparison scenarios (they do not depend on the data). */
-const NAMES = comparisons({ jobTypes: [], tag: 0, location: 0, slugs: [''], unseen: [], applyTo: '' }).map((comparison) => comparison.name);
-
 /** `compare` (the whole ratio table) and each of its scenarios alone in its own environment (`pnpm bench detail --profile`). */
 export const comparisonScenarios: Record<string, TLoadScenario> = {
   compare: comparisonScenario([]),
-  ...Object.fromEntries(NAMES.map((name) => [name, comparisonScenario([name])])),
+  ...Object.fromEntries(COMPARISON_NAMES.map((name) => [name, comparisonScenario([name])])),
 };

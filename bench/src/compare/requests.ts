@@ -129,3 +129,6 @@ export function comparisons(data: TBenchData): TComparison[] {
     { name: 'post-applications', minRatio: 1, request: applicationBody(data.applyTo), distinct: Number.POSITIVE_INFINITY },
   ];
 }
+
+/** The names of the comparison scenarios, in order (they do not depend on the data). */
+export const COMPARISON_NAMES = comparisons({ jobTypes: [], tag: 0, location: 0, slugs: [''], unseen: [], applyTo: '' }).map((comparison) => comparison.name);
