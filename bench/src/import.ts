@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -147,6 +147,7 @@ export const importScenario: TReportScenario = {
       if (ratio > MAX_IMPORT_RATIO || imported !== copiedCounts) process.exitCode = 1;
     } finally {
       await postgres.stop();
+      rmSync(folder, { recursive: true, force: true });
     }
   },
 };
