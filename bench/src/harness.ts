@@ -8,6 +8,7 @@ import { freePort, migrateUp, openOrm, startEmbeddedPostgres, API_NODE_FLAGS } f
 import { importTenantDocument } from '@careers/core/operations';
 
 const API_MAIN = fileURLToPath(new URL('../../apps/api/src/main.ts', import.meta.url));
+const REFERENCE_MAIN = fileURLToPath(new URL('./reference/main.ts', import.meta.url));
 
 export type TBenchEnvironment = {
   /** Base address of the API, with /v1. */
@@ -23,8 +24,11 @@ export type TBenchEnvironment = {
   apiPid: () => number;
   /** Whether the API process has ended (crashed, or killed by a caller). */
   apiExited: () => boolean;
-  /** Starts the API again on the same port after it ended (`pnpm abuse` goes on after an attack kills it). */
-  restartApi: () => Promise<void>;
+  /**
+   * Starts the API again on the same port after it ended (`pnpm abuse` goes on after an attack kills it), or stops
+   * and restarts it, with extra Node flags if given (a CPU profile of one scenario).
+   */
+  restartApi: (nodeFlags?: string[]) => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -79,7 +83,13 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
     const port = await freePort();
     const metricsPort = await freePort();
     const baseUrl = `http://127.0.0.1:${port}/v1`;
-    const launch = () => startApiProcess(postgres.url, port, { METRICS_PORT: String(metricsPort), ...options.env });
+    const launch = (nodeFlags: string[] = []) =>
+      startServerProcess(API_MAIN, [...API_NODE_FLAGS, ...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), ...nodeFlags], {
+        DATABASE_URL: postgres.url,
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        ...options.env,
+      });
     api = await launch();
     let child = api;
 
@@ -105,9 +115,9 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
       },
       apiPid: () => child.pid ?? 0,
       apiExited: () => child.exitCode !== null || child.signalCode !== null,
-      restartApi: async () => {
+      restartApi: async (nodeFlags) => {
         await stopProcess(child);
-        child = await launch();
+        child = await launch(nodeFlags);
         api = child;
         peakKb = procStatusKb(child.pid ?? 0, 'VmRSS');
       },
@@ -124,17 +134,18 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
   }
 }
 
-/** The API as its own process (as `pnpm start:api` runs it) on `port`, once it answers /livez. */
-async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), API_MAIN], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+/** A server of the benchmarks (the API, as `pnpm start:api` runs it, or the reference) on env.PORT, once it answers. */
+async function startServerProcess(main: string, nodeFlags: string[], env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, main], {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
     for (let waited = 0; ; waited += 50) {
-      if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
-      if (waited > 30_000) throw new Error('the API did not become live within 30 s');
-      if (await fetch(`http://127.0.0.1:${port}/v1/livez`).then((r) => r.ok, () => false)) return child;
+      if (child.exitCode !== null) throw new Error(`${main} exited with ${child.exitCode}`);
+      if (waited > 30_000) throw new Error(`${main} did not become live within 30 s`);
+      // Any HTTP answer will do (the reference has no /livez: its 404 says it listens).
+      if (await fetch(`http://127.0.0.1:${env.PORT}/v1/livez`).then(() => true, () => false)) return child;
       await sleep(50);
     }
   } catch (error) {
@@ -143,11 +154,41 @@ async function startApiProcess(databaseUrl: string, port: number, env: Record<st
   }
 }
 
+export type TReferenceProcess = { baseUrl: string; pid: number; rss: () => { currentMb: number; peakMb: number }; resetPeak: () => void; stop: () => Promise<void> };
+
+/** The reference server (bench/src/reference) as its own process on the benchmark's database, with the API's Node flags. */
+export async function startReferenceProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<TReferenceProcess> {
+  const port = await freePort();
+  const child = await startServerProcess(REFERENCE_MAIN, API_NODE_FLAGS, { DATABASE_URL: databaseUrl, PORT: String(port), ...env });
+  const pid = child.pid ?? 0;
+  let peakKb = procStatusKb(pid, 'VmRSS');
+  const sampler = setInterval(() => {
+    peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
+  }, 50);
+  sampler.unref();
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    pid,
+    rss: () => {
+      peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
+      return { currentMb: Math.round(procStatusKb(pid, 'VmRSS') / 102.4) / 10, peakMb: Math.round(peakKb / 102.4) / 10 };
+    },
+    resetPeak: () => {
+      peakKb = procStatusKb(pid, 'VmRSS');
+    },
+    stop: async () => {
+      clearInterval(sampler);
+      await stopProcess(child);
+    },
+  };
+}
+
+/** SIGTERM, then SIGKILL after 30 s (longer than the API's own 10 s grace for open connections, so a CPU profile gets written). */
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
+  if (!(await Promise.race([exited.then(() => true), sleep(30_000).then(() => false)]))) {
     child.kill('SIGKILL');
     await exited;
   }

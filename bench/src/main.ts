@@ -6,6 +6,8 @@ import { applicationsScenario } from './applications.ts';
 import { workerScenario } from './worker.ts';
 import { readsScenario } from './reads.ts';
 import { resumesScenario } from './resumes.ts';
+import { comparisonScenarios } from './compare.ts';
+import { importScenario } from './import.ts';
 
 /** Every benchmark by name. A new scenario is one file and one line here. */
 const scenarios: Record<string, TScenario> = {
@@ -13,16 +15,21 @@ const scenarios: Record<string, TScenario> = {
   applications: applicationsScenario,
   worker: workerScenario,
   resumes: resumesScenario,
+  ...comparisonScenarios,
+  import: importScenario,
 };
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    duration: { type: 'string', default: '20' },
+    duration: { type: 'string' },
     connections: { type: 'string', default: '10' },
     json: { type: 'string' },
     worst: { type: 'string', default: '40' },
     list: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    vacancies: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 
@@ -31,16 +38,20 @@ if (values.list) {
   process.exit(0);
 }
 
-const names = positionals.length > 0 ? positionals : Object.keys(scenarios);
+// Without a name: the ratio table against the reference (issue #12).
+const names = positionals.length > 0 ? positionals : ['compare'];
 const unknown = names.filter((name) => !scenarios[name]);
 if (unknown.length > 0) {
   console.error(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${Object.keys(scenarios).join(', ')}`);
   process.exit(2);
 }
 const options: TBenchOptions = {
-  durationSeconds: Number(values.duration),
+  durationSeconds: Number(values.duration ?? (values.quick ? 5 : 20)),
   connections: Number(values.connections),
   worst: Number(values.worst),
+  quick: values.quick,
+  vacancies: values.vacancies === undefined ? undefined : Number(values.vacancies),
+  profile: values.profile,
 };
 
 const results: TScenarioResult[] = [];

@@ -7,6 +7,12 @@ export type TBenchOptions = {
   connections: number;
   /** How many wrong cases a quality report lists (`--worst 40`). */
   worst: number;
+  /** A smaller tenant and shorter runs, for a busy machine (`--quick`). */
+  quick?: boolean;
+  /** Vacancies of the generated tenant (`--vacancies`; default 100 000, 10 000 with --quick). */
+  vacancies?: number;
+  /** Profile the API during each comparison scenario and print where its CPU time goes (`--profile`). */
+  profile?: boolean;
 };
 
 export type TScenarioResult = {
@@ -41,7 +47,7 @@ export type TScenario = TLoadScenario | TReportScenario;
 /** Runs autocannon and turns its result into the common figures (peak RSS over the measured run only). */
 export async function measure(
   scenario: string,
-  environment: TBenchEnvironment,
+  environment: Pick<TBenchEnvironment, 'resetPeak'> & { rss: () => { peakMb: number } },
   options: autocannon.Options,
 ): Promise<TScenarioResult> {
   environment.resetPeak();

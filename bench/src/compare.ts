@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startReferenceProcess, type TBenchEnvironment } from './harness.ts';
+import { measure, type TBenchOptions, type TLoadScenario, type TScenarioResult } from './scenario.ts';
+import { benchDocument, COMPARISON_NAMES, comparisons, readBenchData, type TBenchRequest, type TComparison } from './compare/requests.ts';
+import { newestProfile, summariseProfile } from './profile-summary.ts';
+
+/**
+ * Issue #12's yardstick: every scenario against the API and against the hand-written reference (bench/src/reference,
+ * node:http + pg, no cache) on the same database in the same run, so every figure is a ratio; then the budgets.
+ */
+const CONNECTIONS = 32;
+const WARM_UP_SECONDS = 2;
+const MAX_API_RSS_MB = 300;
+
+const vacanciesOf = (options: TBenchOptions) => options.vacancies ?? (options.quick ? 10_000 : 100_000);
+
+type TTarget = Parameters<typeof measure>[1] & { baseUrl: string };
+type TRow = { comparison: TComparison; api: TScenarioResult; reference: TScenarioResult; ratio: number };
+
+/** autocannon with the scenario's n-th request, n counted over every connection (and on from the previous run). */
+function load(target: TTarget, request: (n: number) => TBenchRequest, counter: { n: number }, connections: number, seconds: number): autocannon.Options {
+  const first = request(0);
+  return {
+    url: target.baseUrl.replace(/\/v1$/, ''),
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: first.method,
+        path: first.path,
+        setupRequest: (current) => {
+          const next = request(counter.n++);
+          return { ...current, method: next.method, path: next.path, headers: next.headers, body: next.body };
+        },
+      },
+    ],
+  };
+}
+
+async function run(target: TTarget, comparison: TComparison, counter: { n: number }, options: TBenchOptions): Promise<TScenarioResult> {
+  await measure(`${comparison.name} (warm-up)`, target, load(target, comparison.warmUp ?? comparison.request, counter, 4, WARM_UP_SECONDS));
+  return measure(comparison.name, target, load(target, comparison.request, counter, CONNECTIONS, options.durationSeconds));
+}
+
+/** Restarts the API under --cpu-prof for one scenario and prints where its CPU time went. */
+async function profiled<T>(environment: TBenchEnvironment, name: string, body: () => Promise<T>): Promise<T> {
+  const folder = mkdtempSync(join(tmpdir(), 'careers-bench-prof-'));
+  await environment.restartApi(['--cpu-prof', `--cpu-prof-dir=${folder}`]);
+  const result = await body();
+  // Stopping the API writes the profile; it comes back without the profiler for what follows.
+  await environment.restartApi();
+  const file = newestProfile(folder);
+  console.log(`\n  CPU profile of the API during ${name} (API start-up included): ${file}`);
+  if (file) console.log(summariseProfile(JSON.parse(readFileSync(file, 'utf8'))));
+  return result;
+}
+
+function printTable(rows: TRow[]): void {
+  const cells = (values: Array<string | number>, widths: number[]) => values.map((value, i) => String(value)[i === 0 ? 'padEnd' : 'padStart'](widths[i]!)).join(' ');
+  const widths = [18, 12, 14, 7, 8, 12, 14];
+  console.log(`\n${cells(['scenario', 'project r/s', 'reference r/s', 'ratio', 'p99 ms', 'ref p99 ms', 'API peak RSS'], widths)}`);
+  for (const { comparison, api, reference, ratio } of rows) {
+    console.log(cells([comparison.name, api.requestsPerSecond, reference.requestsPerSecond, `${ratio.toFixed(2)}×`, api.latencyP99Ms, reference.latencyP99Ms, `${api.peakRssMb} MB`], widths));
+  }
+}
+
+/** The budgets of issue #12, each PASS or FAIL; true when all pass. */
+function checkBudgets(rows: TRow[]): boolean {
+  const checks: Array<[string, boolean]> = [];
+  for (const { comparison, api, reference, ratio } of rows) {
+    checks.push([`${comparison.name}: ${ratio.toFixed(2)}× the reference (budget ≥ ${comparison.minRatio}×)`, ratio >= comparison.minRatio]);
+    if (comparison.maxP99Ms !== undefined) checks.push([`${comparison.name}: p99 ${api.latencyP99Ms} ms (budget ≤ ${comparison.maxP99Ms} ms)`, api.latencyP99Ms <= comparison.maxP99Ms]);
+    // A run with failures measures something else than the scenario: on either side it is a failed check.
+    for (const [side, result] of [['API', api], ['reference', reference]] as const) {
+      const failed = result.errors + Object.entries(result.statuses).filter(([status]) => !status.startsWith('2')).reduce((sum, [, count]) => sum + count, 0);
+      if (failed > 0) checks.push([`${comparison.name}: ${failed} ${side} answers were errors or not 2xx ${JSON.stringify(result.statuses)}`, false]);
+    }
+  }
+  const peak = Math.max(...rows.map((row) => row.api.peakRssMb));
+  checks.push([`API peak RSS ${peak} MB (budget ≤ ${MAX_API_RSS_MB} MB)`, peak <= MAX_API_RSS_MB]);
+  console.log('\nbudgets:');
+  for (const [text, pass] of checks) console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${text}`);
+  return checks.every(([, pass]) => pass);
+}
+
+/** The comparison scenarios named in `only` (all when empty), API then reference for each, one environment. */
+async function compare(environment: TBenchEnvironment, options: TBenchOptions, only: string[]): Promise<TScenarioResult[]> {
+  const data = await readBenchData(environment.databaseUrl);
+  const selected = comparisons(data).filter((comparison) => only.length === 0 || only.includes(comparison.name));
+  const reference = await startReferenceProcess(environment.databaseUrl);
+  const api: TTarget = { baseUrl: environment.baseUrl, resetPeak: environment.resetPeak, rss: environment.rss };
+  const rows: TRow[] = [];
+  try {
+    for (const comparison of selected) {
+      const counter = { n: 0 };
+      const measureApi = () => run(api, comparison, counter, options);
+      const apiResult = options.profile ? await profiled(environment, comparison.name, measureApi) : await measureApi();
+      const referenceResult = await run(reference, comparison, counter, options);
+      const ratio = apiResult.requestsPerSecond / Math.max(referenceResult.requestsPerSecond, 0.1);
+      console.log(`  ${comparison.name.padEnd(18)} API ${apiResult.requestsPerSecond} r/s (p99 ${apiResult.latencyP99Ms} ms) · reference ${referenceResult.requestsPerSecond} r/s (p99 ${referenceResult.latencyP99Ms} ms) · ${ratio.toFixed(2)}×`);
+      rows.push({ comparison, api: apiResult, reference: referenceResult, ratio });
+    }
+  } finally {
+    await reference.stop();
+  }
+  printTable(rows);
+  if (!checkBudgets(rows)) process.exitCode = 1;
+  return rows.flatMap((row) => [row.api, { ...row.reference, scenario: `${row.comparison.name} (reference)` }]);
+}
+
+function comparisonScenario(only: string[]): TLoadScenario {
+  return {
+    description: `${only.length === 0 ? 'every scenario' : only.join(', ')}: the API against the reference (node:http + pg, no cache), ${CONNECTIONS} connections; --quick, --vacancies N, --profile`,
+    document: (options) => benchDocument(vacanciesOf(options)),
+    run: (environment, options) => compare(environment, options, only),
+  };
+}
+
+/** `compare` (the whole ratio table) and each of its scenarios alone in its own environment (`pnpm bench detail --profile`). */
+export const comparisonScenarios: Record<string, TLoadScenario> = {
+  compare: comparisonScenario([]),
+  ...Object.fromEntries(COMPARISON_NAMES.map((name) => [name, comparisonScenario([name])])),
+};
