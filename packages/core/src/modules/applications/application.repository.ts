@@ -123,7 +123,8 @@ export type TStoredApplication = { id: number; created_at: Date; candidate_id: n
 export async function storeApplication(db: TDb, application: TNewApplication): Promise<TStoredApplication> {
   const { candidate, tenantId } = application;
   const base = slugBase(`${candidate.givenName} ${candidate.familyName}`);
-  const [firstSlug, secondSlug] = [1, 2].map(() => `${base}-${randomBytes(4).toString('hex')}`) as [string, string];
+  const random = randomBytes(8).toString('hex');
+  const [firstSlug, secondSlug] = [`${base}-${random.slice(0, 8)}`, `${base}-${random.slice(8)}`];
   let statement = db
     .with('candidate', (qc) =>
       qc
