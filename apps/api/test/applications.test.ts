@@ -245,6 +245,30 @@ describe('POST /applications — success', () => {
     const [row] = await query(databaseUrl, 'select length(content) as n, md5(content) as md5 from documents where application_id = $1', [response.body.data.id]);
     expect(row).toEqual({ n: 10 * MB, md5: (await import('node:crypto')).createHash('md5').update(file.bytes).digest('hex') });
   });
+
+  it('stores nothing when the write fails half-way: no candidate, application, document or event', async () => {
+    const failing = `explode-${suffix()}.pdf`;
+    await query(
+      databaseUrl,
+      `create function refuse_document_${s}() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$;
+       create trigger refuse_document_${s} before insert on documents for each row when (new.filename = '${failing}') execute function refuse_document_${s}();`,
+    );
+    try {
+      const email = `half.way.${suffix()}@example.org`;
+      const events = await query(databaseUrl, "select count(*)::int as n from events where type = 'application.created'");
+      const good = { filename: 'fine.pdf', content: base64Of(2000).content, mime_type: 'application/pdf' };
+      const response = await post(
+        applicationBody(slugs.open, { candidate: { given_name: 'Half', family_name: 'Way', email }, documents: { resume: good, additional: [good, { ...good, filename: failing }] } }),
+      );
+      expect(response.status, response.text).toBe(500);
+      expect(response.body).toEqual({ message: 'Server Error.' });
+      expect(await query(databaseUrl, 'select id from candidates where email = $1', [email])).toEqual([]);
+      expect(await query(databaseUrl, "select d.id from documents d join applications a on a.id = d.application_id join candidates c on c.id = a.candidate_id where c.email = $1", [email])).toEqual([]);
+      expect(await query(databaseUrl, "select count(*)::int as n from events where type = 'application.created'")).toEqual(events);
+    } finally {
+      await query(databaseUrl, `drop trigger refuse_document_${s} on documents; drop function refuse_document_${s}();`);
+    }
+  });
 });
 
 describe('POST /applications — vacancy rules (after validation)', () => {

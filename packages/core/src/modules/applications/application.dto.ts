@@ -8,7 +8,7 @@ export type TSubmittedApplication = {
   vacancy: TVacancyRef;
   /** The candidate's id with the names and email as submitted: never what is stored about an existing candidate. */
   candidate: TCandidateRow;
-  documents: TNewDocument[];
+  documents: readonly TNewDocument[];
   privacyPolicyAccepted: boolean;
   answers: TAnswers;
 };

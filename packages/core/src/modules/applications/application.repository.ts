@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
-import { serialRow, type TDb } from '../../db/kysely.ts';
+import { sql, type InsertObject } from 'kysely';
+import { serialRow, type TDB, type TDb } from '../../db/kysely.ts';
 import type { DOCUMENT_TYPES } from './application.entity.ts';
 import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 import { isStorableId } from '../../lib/query.ts';
@@ -8,19 +8,31 @@ import { isStorableText } from '../../lib/validation.ts';
 import type { TVacancyQuestion } from '../vacancies/vacancy-question.ts';
 import type { TDuplicateApplicationPolicy } from '../tenants/tenant.entity.ts';
 
-export type TVacancyRef = { id: number; slug: string; title: string; accepts_applications: boolean; questions: TVacancyQuestion[] };
+export type TVacancyRef = {
+  id: number;
+  slug: string;
+  title: string;
+  accepts_applications: boolean;
+  questions: TVacancyQuestion[];
+  /** The tenant's setting, read with the vacancy (one round trip for both). */
+  duplicate_applications: TDuplicateApplicationPolicy;
+};
 
 /**
  * The visible vacancy an application names: a JSON integer is an id; a string is a slug, and a string of
  * digits that is no visible vacancy's slug is tried as an id.
  */
 export async function findVisibleVacancy(db: TDb, reference: number | string): Promise<TVacancyRef | undefined> {
-  const visible = db.selectFrom('vacancies').select(['id', 'slug', 'title', 'accepts_applications', 'questions']).where(visibleVacancy('vacancies'));
-  const byId = (id: number) => (isStorableId(id) ? visible.where('id', '=', id).executeTakeFirst() : Promise.resolve(undefined));
+  const visible = db
+    .selectFrom('vacancies')
+    .innerJoin('tenants', 'tenants.id', 'vacancies.tenant_id')
+    .select(['vacancies.id', 'vacancies.slug', 'vacancies.title', 'vacancies.accepts_applications', 'vacancies.questions', 'tenants.duplicate_applications'])
+    .where(visibleVacancy('vacancies'));
+  const byId = (id: number) => (isStorableId(id) ? visible.where('vacancies.id', '=', id).executeTakeFirst() : Promise.resolve(undefined));
   if (typeof reference === 'number') return byId(reference);
   // No stored slug holds NUL or an unpaired surrogate (PostgreSQL would refuse the first as a parameter).
   if (!isStorableText(reference)) return undefined;
-  const bySlug = await visible.where('slug', '=', reference).executeTakeFirst();
+  const bySlug = await visible.where('vacancies.slug', '=', reference).executeTakeFirst();
   if (bySlug || !/^\d{1,10}$/.test(reference)) return bySlug;
   return byId(Number(reference));
 }
@@ -48,61 +60,6 @@ function slugBase(text: string): string {
 }
 
 /**
- * The tenant's candidate with this email (case-insensitive), or a new one (status potential, a generated
- * slug, no user). Safe against a concurrent application with the same new email: the unique index on
- * (tenant_id, lower(email)) makes the second insert wait and then find the first one's candidate.
- */
-export async function findOrCreateCandidate(db: TDb, tenantId: number, candidate: TNewCandidate): Promise<TCandidateRow> {
-  const byEmail = db
-    .selectFrom('candidates')
-    .select(['id', 'first_name', 'last_name', 'email'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', eb.fn('lower', [eb.val(candidate.email)])))
-    .orderBy('id')
-    .limit(1);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await byEmail.executeTakeFirst();
-    if (existing) return existing;
-    const created = await db
-      .insertInto('candidates')
-      .values(
-        serialRow<'candidates'>({
-          tenant_id: tenantId,
-          slug: `${slugBase(`${candidate.givenName} ${candidate.familyName}`)}-${randomBytes(4).toString('hex')}`,
-          first_name: candidate.givenName,
-          last_name: candidate.familyName,
-          email: candidate.email,
-          phone: candidate.phone,
-          linkedin_url: candidate.linkedinUrl,
-          status: 'potential',
-        }),
-      )
-      // Either the email appeared meanwhile (found on the next round) or the random slug was taken (retried).
-      .onConflict((oc) => oc.doNothing())
-      .returning(['id', 'first_name', 'last_name', 'email'])
-      .executeTakeFirst();
-    if (created) return created;
-  }
-  throw new Error('could not find or create the candidate');
-}
-
-export type TNewApplication = {
-  tenantId: number;
-  vacancyId: number;
-  candidateId: number;
-  apiKeyId: number;
-  privacyPolicyAccepted: boolean;
-  ipAddress: string | null;
-  userAgent: string | null;
-  referrer: string | null;
-  answers: Record<string, unknown>;
-};
-
-export async function duplicatePolicyOf(db: TDb, tenantId: number): Promise<TDuplicateApplicationPolicy> {
-  const tenant = await db.selectFrom('tenants').select('duplicate_applications').where('id', '=', tenantId).executeTakeFirstOrThrow();
-  return tenant.duplicate_applications;
-}
-
-/**
  * Holds, until the transaction ends, the lock on (tenant, vacancy, lower(email)): a concurrent application with
  * the same vacancy and email, in any process, waits here and then finds this one's row.
  */
@@ -125,51 +82,123 @@ export async function findApplicationByEmail(db: TDb, vacancyId: number, email: 
   return row?.id;
 }
 
-export async function insertApplication(db: TDb, application: TNewApplication): Promise<{ id: number; created_at: Date }> {
-  return db
-    .insertInto('applications')
-    .values(
-      serialRow<'applications'>({
-        tenant_id: application.tenantId,
-        vacancy_id: application.vacancyId,
-        candidate_id: application.candidateId,
-        api_key_id: application.apiKeyId,
-        privacy_policy_accepted: application.privacyPolicyAccepted,
-        // The moment of consent is the moment the application was made (same transaction clock).
-        privacy_policy_accepted_at: application.privacyPolicyAccepted ? sql<Date>`now()` : null,
-        tracking_ip_address: application.ipAddress,
-        tracking_user_agent: application.userAgent,
-        tracking_referrer: application.referrer,
-        answers: application.answers,
-      }),
-    )
-    .returning(['id', 'created_at'])
-    .executeTakeFirstOrThrow();
-}
-
 export type TNewDocument = {
   type: (typeof DOCUMENT_TYPES)[number];
   position: number;
   filename: string;
   mimeType: string;
+  /** The decoded bytes, sent to PostgreSQL as a binary parameter (no hex or base64 text on the way). */
   content: Buffer;
 };
 
-/** One statement per document, so no more than one file's bytes are in a query message at a time. */
-export async function insertDocument(db: TDb, tenantId: number, applicationId: number, document: TNewDocument): Promise<void> {
-  await db
-    .insertInto('documents')
-    .values(
-      serialRow<'documents'>({
-        tenant_id: tenantId,
-        application_id: applicationId,
-        type: document.type,
-        position: document.position,
-        filename: document.filename,
-        mime_type: document.mimeType,
-        size: document.content.length,
-        content: document.content,
-      }),
+export type TNewApplication = {
+  tenantId: number;
+  vacancyId: number;
+  apiKeyId: number;
+  candidate: TNewCandidate;
+  privacyPolicyAccepted: boolean;
+  ipAddress: string | null;
+  userAgent: string | null;
+  referrer: string | null;
+  answers: Record<string, unknown>;
+  documents: readonly TNewDocument[];
+};
+
+/** An events row whose `seq` is a bigserial (the entity-derived row type requires it). */
+function eventRow(row: Omit<InsertObject<TDB, 'events'>, 'seq'>): InsertObject<TDB, 'events'> {
+  return row as InsertObject<TDB, 'events'>;
+}
+
+export type TStoredApplication = { id: number; created_at: Date; candidate_id: number };
+
+/**
+ * Stores an application in ONE statement (one round trip, atomic by itself, or part of the caller's transaction):
+ * the tenant's candidate with this email (case-insensitive) or a new one (status potential, a generated slug, no
+ * user), the application, its documents and its `application.created` event.
+ *
+ * The candidate is an upsert on the unique (tenant_id, lower(email)) index, so a concurrent application with the same
+ * new email waits for the other's insert and then gets that candidate: the statement never fails on that race. Its slug
+ * takes a second random suffix when the first is taken (a clash of both is not a practical concern).
+ */
+export async function storeApplication(db: TDb, application: TNewApplication): Promise<TStoredApplication> {
+  const { candidate, tenantId } = application;
+  const base = slugBase(`${candidate.givenName} ${candidate.familyName}`);
+  const random = randomBytes(8).toString('hex');
+  const [firstSlug, secondSlug] = [`${base}-${random.slice(0, 8)}`, `${base}-${random.slice(8)}`];
+  let statement = db
+    .with('candidate', (qc) =>
+      qc
+        .insertInto('candidates')
+        .values((eb) =>
+          serialRow<'candidates'>({
+            tenant_id: tenantId,
+            slug: eb
+              .case()
+              .when(eb.exists(eb.selectFrom('candidates').select('candidates.id').where('candidates.slug', '=', firstSlug)))
+              .then(secondSlug)
+              .else(firstSlug)
+              .end(),
+            first_name: candidate.givenName,
+            last_name: candidate.familyName,
+            email: candidate.email,
+            phone: candidate.phone,
+            linkedin_url: candidate.linkedinUrl,
+            status: 'potential',
+          }),
+        )
+        // An existing candidate is found, not changed (the update writes the email it already has).
+        .onConflict((oc) => oc.expression(sql`tenant_id, lower(email)`).doUpdateSet({ email: (eb) => eb.ref('candidates.email') }))
+        .returning('candidates.id'),
     )
-    .execute();
+    .with('application', (qc) =>
+      qc
+        .insertInto('applications')
+        .values((eb) =>
+          serialRow<'applications'>({
+            tenant_id: tenantId,
+            vacancy_id: application.vacancyId,
+            candidate_id: eb.selectFrom('candidate').select('candidate.id'),
+            api_key_id: application.apiKeyId,
+            privacy_policy_accepted: application.privacyPolicyAccepted,
+            // The moment of consent is the moment the application was made (same transaction clock).
+            privacy_policy_accepted_at: application.privacyPolicyAccepted ? sql<Date>`now()` : null,
+            tracking_ip_address: application.ipAddress,
+            tracking_user_agent: application.userAgent,
+            tracking_referrer: application.referrer,
+            answers: application.answers,
+          }),
+        )
+        .returning(['applications.id', 'applications.created_at', 'applications.candidate_id']),
+    )
+    // recordEvent's shape: `data` carries the object's id beside the event's own fields.
+    // recordEvent's shape: `data` carries the object's id beside the event's own fields. seq, id and occurred_at
+    // come from their column defaults. (The raw parts read only this statement's `application` row.)
+    .with('event', (qc) =>
+      qc.insertInto('events').values(eventRow({
+        tenant_id: tenantId,
+        type: 'application.created',
+        object: 'application',
+        object_id: sql<string>`(select application.id::text from application)`,
+        data: sql<Record<string, unknown>>`(select jsonb_build_object('id', application.id, 'vacancy_id', ${application.vacancyId}::int, 'candidate_id', application.candidate_id) from application)`,
+      })),
+    );
+  if (application.documents.length > 0) {
+    statement = statement.with('document', (qc) =>
+      qc.insertInto('documents').values((eb) =>
+        application.documents.map((document) =>
+          serialRow<'documents'>({
+            tenant_id: tenantId,
+            application_id: eb.selectFrom('application').select('application.id'),
+            type: document.type,
+            position: document.position,
+            filename: document.filename,
+            mime_type: document.mimeType,
+            size: document.content.length,
+            content: document.content,
+          }),
+        ),
+      ),
+    ) as unknown as typeof statement;
+  }
+  return statement.selectFrom('application').select(['application.id', 'application.created_at', 'application.candidate_id']).executeTakeFirstOrThrow();
 }

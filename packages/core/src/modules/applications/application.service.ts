@@ -3,19 +3,16 @@ import { tenantKysely, type TDb } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import { ZCreateApplicationInput, type TApplicationDocumentInput, type TCreateApplicationInput } from './procedures/create-application.schema.ts';
 import {
-  duplicatePolicyOf,
   findApplicationByEmail,
-  findOrCreateCandidate,
   findVisibleVacancy,
-  insertApplication,
-  insertDocument,
   lockApplicationsOf,
+  storeApplication,
+  type TNewApplication,
   type TNewDocument,
   type TVacancyRef,
 } from './application.repository.ts';
 import { checkAnswers, type TAnswers } from './application-answers.ts';
 import type { TSubmittedApplication } from './application.dto.ts';
-import { recordEvent } from '../events/events.service.ts';
 
 function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[] {
   const toDocument = (type: TNewDocument['type'], position: number, document: TApplicationDocumentInput): TNewDocument => ({
@@ -73,49 +70,57 @@ export async function answerErrorsOf(em: EntityManager, tenantId: number, rawInp
 export async function validateApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<void> {
   const db = tenantKysely(em, key.tenantId);
   const { vacancy } = await checkVacancyAndAnswers(db, input);
-  if ((await duplicatePolicyOf(db, key.tenantId)) === 'reject') await rejectDuplicate(db, vacancy.id, input.candidate.email);
+  if (vacancy.duplicate_applications === 'reject') await rejectDuplicate(db, vacancy.id, input.candidate.email);
 }
 
 /**
  * Submits an application: the vacancy must be visible (404), the answers fit its questions (422), it must
  * accept applications (400) and, when the tenant rejects duplicates, have no application with this email (409).
- * The candidate, the application and its documents are written in one transaction, committed before this returns.
+ * The candidate, the application, its documents and its event are written by one statement (storeApplication),
+ * committed before this returns (or with the caller's transaction, e.g. an Idempotency-Key's).
+ * Round trips: the vacancy (with the tenant's duplicate policy), then the write; a tenant that rejects duplicates
+ * adds a transaction holding the lock on (vacancy, email) around the check and the write.
  */
 export async function submitApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<TSubmittedApplication> {
   const { vacancy, answers } = await checkVacancyAndAnswers(tenantKysely(em, key.tenantId), input);
-  const policy = await duplicatePolicyOf(tenantKysely(em, key.tenantId), key.tenantId);
-  const documents = documentsOf(input.documents);
-  return em.transactional(async (tx) => {
-    const db = tenantKysely(tx, key.tenantId);
-    if (policy === 'reject') {
-      // Serialises applications with this vacancy and email across processes until this transaction ends.
-      await lockApplicationsOf(db, key.tenantId, vacancy.id, input.candidate.email);
-      await rejectDuplicate(db, vacancy.id, input.candidate.email);
-    }
-    const candidate = await findOrCreateCandidate(db, key.tenantId, {
-      givenName: input.candidate.given_name,
-      familyName: input.candidate.family_name,
-      email: input.candidate.email,
+  const { candidate } = input;
+  const application: TNewApplication = {
+    tenantId: key.tenantId,
+    vacancyId: vacancy.id,
+    apiKeyId: key.apiKeyId,
+    candidate: {
+      givenName: candidate.given_name,
+      familyName: candidate.family_name,
+      email: candidate.email,
       // The candidate record has one phone number: the mobile one when both are given.
-      phone: input.candidate.mobile_phone ?? input.candidate.fixed_phone ?? null,
-      linkedinUrl: input.candidate.linkedin_url ?? null,
-    });
-    const application = await insertApplication(db, {
-      tenantId: key.tenantId,
-      vacancyId: vacancy.id,
-      candidateId: candidate.id,
-      apiKeyId: key.apiKeyId,
-      privacyPolicyAccepted: input.privacy_policy_accepted,
-      ipAddress: input.tracking?.ip_address ?? null,
-      userAgent: input.tracking?.user_agent ?? null,
-      referrer: input.tracking?.referrer ?? null,
-      answers,
-    });
-    for (const document of documents) await insertDocument(db, key.tenantId, application.id, document);
+      phone: candidate.mobile_phone ?? candidate.fixed_phone ?? null,
+      linkedinUrl: candidate.linkedin_url ?? null,
+    },
+    privacyPolicyAccepted: input.privacy_policy_accepted,
+    ipAddress: input.tracking?.ip_address ?? null,
+    userAgent: input.tracking?.user_agent ?? null,
+    referrer: input.tracking?.referrer ?? null,
+    answers,
+    documents: documentsOf(input.documents),
+  };
+  const stored =
+    vacancy.duplicate_applications === 'reject'
+      ? await em.transactional(async (tx) => {
+          const db = tenantKysely(tx, key.tenantId);
+          // Serialises applications with this vacancy and email across processes until this transaction ends.
+          await lockApplicationsOf(db, key.tenantId, vacancy.id, candidate.email);
+          await rejectDuplicate(db, vacancy.id, candidate.email);
+          return storeApplication(db, application);
+        })
+      : await storeApplication(tenantKysely(em, key.tenantId), application);
+  return {
+    application: { id: stored.id, created_at: stored.created_at },
+    vacancy,
     // Echo what was submitted: answering with the stored names of a matched candidate would let any key
     // holding applications:write look people up by email.
-    const submitted = { id: candidate.id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email };
-    await recordEvent(db, { tenantId: key.tenantId, type: 'application.created', object: 'application', objectId: application.id, data: { vacancy_id: vacancy.id, candidate_id: candidate.id } });
-    return { application, vacancy, candidate: submitted, documents, privacyPolicyAccepted: input.privacy_policy_accepted, answers };
-  });
+    candidate: { id: stored.candidate_id, first_name: candidate.given_name, last_name: candidate.family_name, email: candidate.email },
+    documents: application.documents,
+    privacyPolicyAccepted: input.privacy_policy_accepted,
+    answers,
+  };
 }

@@ -85,24 +85,17 @@ function errorFromStoredBody(status: number, body: TErrorBody): AppError {
   return new AppError(codes[0] ?? 'INTERNAL', options);
 }
 
+/** The record of one key: per API key and operation. */
+const sameKey = (call: TIdempotentCall<TCallResult>) => ({ api_key_id: call.apiKeyId, operation: call.operation, key: call.key });
+
 type TRecord = { request_hash: string; response_status: number | null; response_body: unknown; response_headers: unknown };
 
-/** Inserts the key's record, or returns the committed record another request made first. */
+/**
+ * Inserts the key's record, or returns the committed record another request made first. The insert comes first
+ * (one round trip for a new key); an expired record found instead is removed and the insert tried again.
+ */
 async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string): Promise<TRecord | undefined> {
-  const sameKey = db
-    .selectFrom('idempotency_records')
-    .where('api_key_id', '=', call.apiKeyId)
-    .where('operation', '=', call.operation)
-    .where('key', '=', call.key);
   for (let attempt = 0; attempt < 3; attempt++) {
-    // An expired record does not count: remove it so this request starts afresh.
-    await db
-      .deleteFrom('idempotency_records')
-      .where('api_key_id', '=', call.apiKeyId)
-      .where('operation', '=', call.operation)
-      .where('key', '=', call.key)
-      .where('expires_at', '<=', sql<Date>`now()`)
-      .execute();
     // Blocks while another transaction holds an uncommitted record for the same key.
     const inserted = await db
       .insertInto('idempotency_records')
@@ -117,11 +110,20 @@ async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string):
       .returning('id')
       .executeTakeFirst();
     if (inserted) return undefined;
-    const record = await sameKey
-      .select(['request_hash', 'response_status', 'response_body', 'response_headers'])
-      .where('expires_at', '>', sql<Date>`now()`)
+    const record = await db
+      .selectFrom('idempotency_records')
+      .select(['request_hash', 'response_status', 'response_body', 'response_headers', sql<boolean>`expires_at <= now()`.as('expired')])
+      .where((eb) => eb.and(sameKey(call)))
       .executeTakeFirst();
-    if (record) return record;
+    if (record && !record.expired) return record;
+    // An expired record does not count: remove it so this request starts afresh.
+    if (record) {
+      await db
+        .deleteFrom('idempotency_records')
+        .where((eb) => eb.and(sameKey(call)))
+        .where('expires_at', '<=', sql<Date>`now()`)
+        .execute();
+    }
   }
   throw new Error('idempotency key could not be claimed');
 }
@@ -135,9 +137,7 @@ async function store(db: TDb, call: TIdempotentCall<TCallResult>, response: TSto
       response_body: sql<unknown>`to_jsonb(${JSON.stringify(response.body ?? null)}::text)`,
       response_headers: sql<Record<string, string>>`cast(${JSON.stringify(response.headers)} as jsonb)`,
     })
-    .where('api_key_id', '=', call.apiKeyId)
-    .where('operation', '=', call.operation)
-    .where('key', '=', call.key)
+    .where((eb) => eb.and(sameKey(call)))
     .execute();
 }
 
