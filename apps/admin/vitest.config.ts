@@ -1,13 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { careersTestConfig } from '../../packages/core/test/support/vitest.ts';
 
-export default defineConfig({
-  test: {
-    // Quiet runs: the processes' JSON logs stay out of the results (LOG_LEVEL=info pnpm test shows them).
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
-    globalSetup: ['../../packages/core/test/support/global-setup.ts'],
-    include: ['test/**/*.test.ts'],
-    testTimeout: 90_000,
-    hookTimeout: 180_000,
-    pool: 'forks',
-  },
-});
+export default careersTestConfig({ testTimeout: 90_000, hookTimeout: 180_000 });

@@ -1,13 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { careersTestConfig } from '../../packages/core/test/support/vitest.ts';
 
-export default defineConfig({
-  test: {
-    globalSetup: ['../../packages/core/test/support/global-setup.ts'],
-    include: ['test/**/*.test.ts'],
-    testTimeout: 90_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
-    // The started API logs every request; the page and the database are what the test checks.
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
-  },
-});
+// The started API logs every request; the page and the database are what the test checks.
+export default careersTestConfig({ testTimeout: 90_000, logLevel: 'warn' });

@@ -1,13 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { careersTestConfig } from '../core/test/support/vitest.ts';
 
-export default defineConfig({
-  test: {
-    globalSetup: ['../core/test/support/global-setup.ts'],
-    include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
-    // The started API logs every request; the answers are what the tests check.
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
-  },
-});
+// The started API logs every request; the answers are what the tests check.
+export default careersTestConfig({ logLevel: 'warn' });
