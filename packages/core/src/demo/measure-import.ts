@@ -112,15 +112,20 @@ async function copyOut(source: pg.Client): Promise<Map<string, Buffer>> {
   return out;
 }
 
-/** Loads the rows with one plain COPY per table in one transaction (triggers, indexes and constraints as they are); returns ms. */
-async function copyIn(target: pg.Client, rows: Map<string, Buffer>): Promise<number> {
+/** Loads the rows with one plain COPY per table in one transaction (triggers, indexes and constraints as they are). */
+async function copyIn(target: pg.Client, rows: Map<string, Buffer>): Promise<{ ms: number; phases: [string, number][] }> {
   const started = performance.now();
+  const phases: [string, number][] = [];
   await target.query('begin');
   for (const table of IMPORTED_TABLES) {
+    const t = performance.now();
     await pipeline(Readable.from([rows.get(table) ?? Buffer.alloc(0)]), target.query(copyFrom(`copy "${table}" from stdin`)));
+    phases.push([table, performance.now() - t]);
   }
+  const t = performance.now();
   await target.query('commit');
-  return performance.now() - started;
+  phases.push(['commit', performance.now() - t]);
+  return { ms: performance.now() - started, phases };
 }
 
 async function main(): Promise<void> {
@@ -164,9 +169,10 @@ async function main(): Promise<void> {
     await Promise.all([source.connect(), target.connect()]);
     try {
       const rows = await copyOut(source);
-      const copyMs = await copyIn(target, rows);
+      const { ms: copyMs, phases } = await copyIn(target, rows);
       const megabytes = [...rows.values()].reduce((n, b) => n + b.length, 0) / 1024 / 1024;
       console.log(`plain COPY of the same rows (${megabytes.toFixed(1)} MiB of COPY text) into the same tables: ${seconds(copyMs)}`);
+      console.log(`  tables ≥ 0.1 s: ${phases.filter(([, ms]) => ms >= 100).map(([table, ms]) => `${table} ${seconds(ms)}`).join('; ')}`);
       console.log(`import / plain COPY: ${(first.importMs / copyMs).toFixed(2)}×; with reading and parsing the file: ${((first.readMs + first.parseMs + first.importMs) / copyMs).toFixed(2)}×`);
     } finally {
       await Promise.all([source.end(), target.end()]);
