@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql, type RawBuilder } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { TDb } from '../../../db/kysely.ts';
-import type { TImportTransaction } from './import-transaction.ts';
+import { countWritten, type TImportTransaction } from './import-transaction.ts';
 
 /**
  * Set-based writes for the tenant import. Rows new to a table are streamed in with `COPY … FROM STDIN`, the
@@ -82,10 +82,12 @@ function* copyText(columns: readonly TColumn[], rows: Iterable<readonly unknown[
   if (chunk) yield chunk;
 }
 
-/** Streams `rows` (values in the order of `columns`, all of them or those at `indexes`) into `table` with one COPY. */
-async function copyRows(trx: TImportTransaction, table: string, columns: readonly TColumn[], rows: Iterable<readonly unknown[]>, indexes = columns.map((_, i) => i)): Promise<void> {
+/** Streams `rows` (values in the order of `columns`, all of them or those at `indexes`) into `table` with one COPY; returns the row count. */
+async function copyRows(trx: TImportTransaction, table: string, columns: readonly TColumn[], rows: Iterable<readonly unknown[]>, indexes = columns.map((_, i) => i)): Promise<number> {
   const names = indexes.map((i) => quote((columns[i] as TColumn).name)).join(', ');
-  await pipeline(Readable.from(copyText(columns, rows, indexes)), trx.client.query(copyFrom(`copy ${quote(table)} (${names}) from stdin`)));
+  const copy = trx.client.query(copyFrom(`copy ${quote(table)} (${names}) from stdin`));
+  await pipeline(Readable.from(copyText(columns, rows, indexes)), copy);
+  return copy.rowCount;
 }
 
 /**
@@ -110,7 +112,7 @@ function groupByDefaults(columns: readonly TColumn[], rows: Iterable<readonly un
 /** Inserts rows that are new to `table` with COPY (one per group of defaulted columns). */
 async function copyNewRows(trx: TImportTransaction, table: string, columns: readonly TColumn[], rows: readonly (readonly unknown[])[]): Promise<void> {
   if (rows.length === 0) return;
-  for (const group of groupByDefaults(columns, rows)) await copyRows(trx, table, columns, group.rows, group.indexes);
+  for (const group of groupByDefaults(columns, rows)) countWritten(trx, table, await copyRows(trx, table, columns, group.rows, group.indexes));
 }
 
 /** A temporary table named after `table` holding `rows`; it lives until the import's transaction ends. */
@@ -161,7 +163,8 @@ export async function writeById(
   const merge = mergeAssignments(columns, ['id']);
   if (known.length > 0 && merge) {
     const staged = await stage(trx, table, columns, known);
-    await trx.client.query(`update ${quote(table)} t set ${merge.set} from ${staged} s where t.id = s.id and ${merge.changed}`);
+    const updated = await trx.client.query(`update ${quote(table)} t set ${merge.set} from ${staged} s where t.id = s.id and ${merge.changed}`);
+    countWritten(trx, table, updated.rowCount);
   }
   return new Set(fresh.map((row) => row[0] as number));
 }
@@ -192,16 +195,21 @@ export async function replaceOwnedRows(
   const knownOwners = owners.filter((id) => !newOwners.has(id));
   if (knownOwners.length === 0) return;
   const staged = await stage(trx, table, columns, known);
-  await trx.client.query(
+  const deleted = await trx.client.query(
     `delete from ${quote(table)} t where t.${owner} = any($1::int4[]) and not exists (select 1 from ${staged} s where ${keyMatch(key)})`,
     [knownOwners],
   );
+  countWritten(trx, table, deleted.rowCount);
   const merge = mergeAssignments(columns, key);
-  if (merge) await trx.client.query(`update ${quote(table)} t set ${merge.set} from ${staged} s where ${keyMatch(key)} and ${merge.changed}`);
+  if (merge) {
+    const updated = await trx.client.query(`update ${quote(table)} t set ${merge.set} from ${staged} s where ${keyMatch(key)} and ${merge.changed}`);
+    countWritten(trx, table, updated.rowCount);
+  }
   const names = columns.map((c) => quote(c.name)).join(', ');
-  await trx.client.query(
+  const inserted = await trx.client.query(
     `insert into ${quote(table)} (${names}) select ${names} from ${staged} s where not exists (select 1 from ${quote(table)} t where ${keyMatch(key)})`,
   );
+  countWritten(trx, table, inserted.rowCount);
 }
 
 // ---------------------------------------------------------------------------------------------------------

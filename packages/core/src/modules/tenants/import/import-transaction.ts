@@ -4,7 +4,17 @@ import type pg from 'pg';
 import type { TDB, TDb } from '../../../db/kysely.ts';
 
 /** The import's one transaction: a pooled connection of its own (COPY needs the driver's client) and Kysely on it. */
-export type TImportTransaction = { client: pg.PoolClient; db: TDb };
+export type TImportTransaction = {
+  client: pg.PoolClient;
+  db: TDb;
+  /** Rows inserted, updated or deleted so far, per table. */
+  written: Map<string, number>;
+};
+
+/** Counts rows written to `table` (for deciding which tables need fresh planner statistics). */
+export function countWritten(trx: TImportTransaction, table: string, rows: number | null | undefined): void {
+  if (rows) trx.written.set(table, (trx.written.get(table) ?? 0) + rows);
+}
 
 /**
  * Runs `work` in one transaction on a connection taken from the ORM's pool, committing when it resolves and
@@ -21,7 +31,7 @@ export async function inImportTransaction<T>(orm: MikroORM, work: (trx: TImportT
   try {
     await client.query('begin');
     try {
-      const result = await work({ client, db });
+      const result = await work({ client, db, written: new Map() });
       await client.query('commit');
       return result;
     } catch (error) {

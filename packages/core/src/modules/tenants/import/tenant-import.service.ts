@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { TDb } from '../../../db/kysely.ts';
+import { kyselyOf, type TDb } from '../../../db/kysely.ts';
 import { displayStart, hashApiKey } from '../../api-keys/api-key.crypto.ts';
 import { hashPassword, verifyPassword } from '../../users/password.ts';
 import { replaceOwnedRows, upsertRows, writeById, type TColumn } from './bulk-sql.ts';
@@ -72,17 +72,6 @@ const SEQUENCE_TABLES = [
   'candidates',
 ] as const;
 
-/** The tables an import fills in bulk: those with given ids, and the pivot tables between them. */
-const ANALYZED_TABLES = [
-  ...SEQUENCE_TABLES,
-  'vacancy_job_types',
-  'vacancy_experience_levels',
-  'vacancy_education_levels',
-  'vacancy_tags',
-  'article_tags',
-  'candidate_users',
-];
-
 /**
  * Loads a tenant document (CONTRACT.md, "Tenant document"): validates all of it first (a bad document throws
  * TenantDocumentError naming the first bad path and writes nothing), then writes every tenant in one
@@ -98,20 +87,19 @@ export async function importTenantDocument(orm: MikroORM, input: unknown, option
   const document: TParsedTenantDocument = parsed.document;
 
   let commitStarted = performance.now();
+  let written = new Map<string, number>();
   const tenants = await inImportTransaction(orm, async (trx) => {
     const results: TImportSummary['tenants'] = [];
     for (const [index, tenant] of document.tenants.entries()) {
       results.push(await importTenant(trx, tenant, index, options));
     }
     await timed(options, 'sequences', () => moveSequences(trx.db));
+    written = trx.written;
     commitStarted = performance.now();
     return results;
   });
   options.onPhase?.('commit', performance.now() - commitStarted);
-  // A bulk load leaves the planner's statistics behind the data (autovacuum catches up only later): without
-  // fresh ones it can pick a scan of the whole tenant over the (tenant, slug) index for a single vacancy.
-  // VACUUM also marks the new pages all-visible, so list pages are cut by index-only scans from the start.
-  await timed(options, 'analyze', () => orm.em.fork().execute(`vacuum (analyze) ${ANALYZED_TABLES.join(', ')}`));
+  await timed(options, 'analyze', () => refreshStatistics(orm, written));
 
   const totals = emptyCounts();
   for (const { counts } of tenants) {
@@ -668,6 +656,22 @@ function parentsFirst<T extends { id: number; parent_id: number | null }>(tags: 
   };
   for (const tag of tags) place(tag);
   return out;
+}
+
+/**
+ * A bulk load leaves the planner's statistics behind the data (autovacuum catches up only later): without fresh
+ * ones it can pick a scan of the whole tenant over the (tenant, slug) index for a single vacancy. So the tables
+ * that autovacuum would analyze for this import's writes (more than 50 rows + 10 % of the table, its defaults)
+ * are analyzed now; VACUUM also marks the new pages all-visible, so list pages are cut by index-only scans from
+ * the start. An import that changed little (a re-import) leaves the statistics to autovacuum.
+ */
+async function refreshStatistics(orm: MikroORM, written: ReadonlyMap<string, number>): Promise<void> {
+  if (written.size === 0) return;
+  const db = kyselyOf(orm.em.fork());
+  const { rows: sizes } = await sql<{ table: string; rows: number }>`select c.relname as "table", greatest(c.reltuples, 0)::float8 as "rows"
+    from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relname = any(${[...written.keys()]}::text[])`.execute(db);
+  const stale = sizes.filter(({ table, rows }) => (written.get(table) ?? 0) > 50 + 0.1 * rows).map(({ table }) => sql.table(table));
+  if (stale.length > 0) await sql`vacuum (analyze) ${sql.join(stale)}`.execute(db);
 }
 
 /** Moves each id sequence past the largest id in its table (never backwards), so new rows get fresh ids. */
