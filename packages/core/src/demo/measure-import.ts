@@ -21,35 +21,9 @@ import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
 import { openOrm } from '../db/orm.ts';
-import { importTenantDocument } from '../modules/tenants/import/tenant-import.service.ts';
+import { IMPORTED_TABLES, importTenantDocument } from '../modules/tenants/import/tenant-import.service.ts';
 import { buildLargeDocument } from './large-tenant.ts';
 
-/** The tables an import writes, parents before children (each is loaded by one COPY in this order). */
-const IMPORTED_TABLES = [
-  'tenants',
-  'api_keys',
-  'users',
-  'locations',
-  'companies',
-  'company_locations',
-  'departments',
-  'job_types',
-  'experience_levels',
-  'education_levels',
-  'tags',
-  'team_roles',
-  'team_members',
-  'articles',
-  'article_translations',
-  'article_tags',
-  'vacancies',
-  'vacancy_job_types',
-  'vacancy_experience_levels',
-  'vacancy_education_levels',
-  'vacancy_tags',
-  'candidates',
-  'candidate_users',
-] as const;
 
 type TChildReport = { readMs: number; parseMs: number; importMs: number; phases: [string, number][]; maxRssMb: number };
 

@@ -51,8 +51,8 @@ type TImportOptions = {
   onPhase?: (phase: string, ms: number) => void;
 };
 
-/** Tables whose ids the document gives (and whose sequences move past them afterwards). */
-const SEQUENCE_TABLES = [
+/** Every table an import writes, parents before children. */
+export const IMPORTED_TABLES = [
   'tenants',
   'api_keys',
   'users',
@@ -64,13 +64,25 @@ const SEQUENCE_TABLES = [
   'experience_levels',
   'education_levels',
   'tags',
-  'vacancies',
   'team_roles',
   'team_members',
   'articles',
   'article_translations',
+  'article_tags',
+  'vacancies',
+  'vacancy_job_types',
+  'vacancy_experience_levels',
+  'vacancy_education_levels',
+  'vacancy_tags',
   'candidates',
+  'candidate_users',
 ] as const;
+
+/** Link tables: rows without an id of their own. */
+const LINK_TABLES: ReadonlySet<string> = new Set(['article_tags', 'vacancy_job_types', 'vacancy_experience_levels', 'vacancy_education_levels', 'vacancy_tags', 'candidate_users']);
+
+/** Tables with an id sequence (moved past the document's ids after an import). */
+const SEQUENCE_TABLES = IMPORTED_TABLES.filter((table) => !LINK_TABLES.has(table));
 
 /**
  * Loads a tenant document (CONTRACT.md, "Tenant document"): validates all of it first (a bad document throws
