@@ -11,7 +11,7 @@
  * `COPY … FROM STDIN` per table in one transaction — the reference the import is held to.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ import { IMPORTED_TABLES, importTenantDocument } from '../modules/tenants/import
 import { buildLargeDocument } from './large-tenant.ts';
 
 
-type TChildReport = { readMs: number; parseMs: number; importMs: number; phases: [string, number][]; maxRssMb: number };
+type TChildReport = { readMs: number; parseMs: number; importMs: number; cpuMs: number; phases: [string, number][]; maxRssMb: number };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -43,11 +43,36 @@ async function importInChild(file: string, url: string): Promise<void> {
     const phases: [string, number][] = [];
     t = performance.now();
     await importTenantDocument(orm, document, { onPhase: (phase, ms) => phases.push([phase, ms]) });
-    const report: TChildReport = { readMs, parseMs, importMs: performance.now() - t, phases, maxRssMb: process.resourceUsage().maxRSS / 1024 };
+    const { user, system } = process.cpuUsage();
+    const report: TChildReport = { readMs, parseMs, importMs: performance.now() - t, cpuMs: (user + system) / 1000, phases, maxRssMb: process.resourceUsage().maxRSS / 1024 };
     console.log(JSON.stringify(report));
   } finally {
     await orm.close();
   }
+}
+
+/**
+ * CPU time used so far by a PostgreSQL cluster: its postmaster, its live processes and those that have ended
+ * (their time is added to the postmaster's children time when it reaps them). On a shared machine this is a
+ * steadier measure of the work than wall-clock time; Linux only.
+ */
+function clusterCpuMs(postmasterPid: number): number {
+  const fields = (pid: string): string[] => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  };
+  // After the command: [0] state, [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime (clock ticks).
+  const own = fields(String(postmasterPid));
+  let ticks = [11, 12, 13, 14].reduce((n, i) => n + Number(own[i]), 0);
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const f = fields(pid);
+      if (Number(f[1]) === postmasterPid) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // The process ended in between.
+    }
+  }
+  return ticks * 10;
 }
 
 function runChild(file: string, url: string): TChildReport {
@@ -110,11 +135,15 @@ async function main(): Promise<void> {
   }
   let stop = async () => {};
   let serverUrl = process.env.DATABASE_URL;
+  let postmasterPid: number | undefined;
   if (!serverUrl) {
     const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), 'careers-measure-')), port: 0, database: 'postgres', ephemeral: true });
     serverUrl = server.url;
     stop = server.stop;
+    postmasterPid = Number(readFileSync(join(server.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   }
+  /** CPU ms of the database cluster so far (0 when it is not ours to read). */
+  const databaseCpuMs = () => (postmasterPid ? clusterCpuMs(postmasterPid) : 0);
   const workDir = mkdtempSync(join(tmpdir(), 'careers-measure-doc-'));
   const urlOf = (database: string) => Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -133,7 +162,10 @@ async function main(): Promise<void> {
     writeFileSync(file, JSON.stringify(buildLargeDocument({ vacancies: count, seed: 42 })));
     console.log(`built a document with ${count} vacancies (${(readFileSync(file).length / 1024 / 1024).toFixed(1)} MiB) in ${seconds(performance.now() - t)}`);
 
+    let cpu = databaseCpuMs();
     const first = runChild(file, urlOf(importDb));
+    const firstDatabaseCpuMs = databaseCpuMs() - cpu;
+    const firstCpuMs = first.cpuMs + firstDatabaseCpuMs;
     describeImport('first import', first);
     const again = runChild(file, urlOf(importDb));
     describeImport('re-import of the same document', again);
@@ -143,11 +175,19 @@ async function main(): Promise<void> {
     await Promise.all([source.connect(), target.connect()]);
     try {
       const rows = await copyOut(source);
+      cpu = databaseCpuMs();
+      const nodeCpu = process.cpuUsage();
       const { ms: copyMs, phases } = await copyIn(target, rows);
+      const { user, system } = process.cpuUsage(nodeCpu);
+      const copyCpuMs = (user + system) / 1000 + databaseCpuMs() - cpu;
       const megabytes = [...rows.values()].reduce((n, b) => n + b.length, 0) / 1024 / 1024;
       console.log(`plain COPY of the same rows (${megabytes.toFixed(1)} MiB of COPY text) into the same tables: ${seconds(copyMs)}`);
       console.log(`  tables ≥ 0.1 s: ${phases.filter(([, ms]) => ms >= 100).map(([table, ms]) => `${table} ${seconds(ms)}`).join('; ')}`);
       console.log(`import / plain COPY: ${(first.importMs / copyMs).toFixed(2)}×; with reading and parsing the file: ${((first.readMs + first.parseMs + first.importMs) / copyMs).toFixed(2)}×`);
+      if (postmasterPid) {
+        const cpuRatio = firstCpuMs / copyCpuMs;
+        console.log(`CPU time: import process ${seconds(first.cpuMs)} (start-up, reading and parsing included) + database ${seconds(firstDatabaseCpuMs)}; plain COPY ${seconds(copyCpuMs)} (database and this process): ${cpuRatio.toFixed(2)}×`);
+      }
     } finally {
       await Promise.all([source.end(), target.end()]);
     }
