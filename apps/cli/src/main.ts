@@ -145,24 +145,28 @@ async function importCommand(args: string[], io: TOutput): Promise<void> {
   if (!file) throw usageError('import needs a FILE');
   if (extra.length > 0) throw usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
   const path = userPath(file);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const document = await readJsonFile(path);
   const { importTenantDocument } = await operations();
   await withOrm(async (orm) => {
     const summary = await importTenantDocument(orm, document);
     io.out(`Imported ${summary.tenants.length} tenant(s) from ${path} in ${(summary.duration_ms / 1000).toFixed(2)} s`);
     for (const tenant of summary.tenants) io.out(`  ${tenant.slug} (id ${tenant.id}): ${formatCounts(tenant.counts) || 'no records'}`);
   });
+}
+
+/** The parsed file; its text is garbage once this returns (a large document's text is not held during the import). */
+async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function keyRow(key: TApiKeyDto): string[] {

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { kyselyOf, type TDb } from '../../../db/kysely.ts';
 import { displayStart, hashApiKey } from '../../api-keys/api-key.crypto.ts';
 import { hashPassword, verifyPassword } from '../../users/password.ts';
-import { replacePivotRows, upsertById, upsertRows, type TColumn } from './bulk-sql.ts';
+import { replaceOwnedRows, upsertRows, writeById, type TColumn } from './bulk-sql.ts';
+import { inImportTransaction, type TImportTransaction } from './import-transaction.ts';
 import { formatPath, parseTenantDocument, type TParsedTenant, type TParsedTenantDocument } from './tenant-document.schema.ts';
 
 /** A document that breaks the rules of CONTRACT.md's tenant document, or clashes with the database. Nothing was written. */
@@ -46,14 +47,12 @@ export type TImportSummary = {
 };
 
 type TImportOptions = {
-  /** Rows per statement (default 5 000). */
-  chunkSize?: number;
   /** Called after each phase with its duration (for measurements). */
   onPhase?: (phase: string, ms: number) => void;
 };
 
-/** Tables whose ids the document gives (and whose sequences move past them afterwards). */
-const SEQUENCE_TABLES = [
+/** Every table an import writes, parents before children. */
+export const IMPORTED_TABLES = [
   'tenants',
   'api_keys',
   'users',
@@ -65,24 +64,25 @@ const SEQUENCE_TABLES = [
   'experience_levels',
   'education_levels',
   'tags',
-  'vacancies',
   'team_roles',
   'team_members',
   'articles',
   'article_translations',
-  'candidates',
-] as const;
-
-/** The tables an import fills in bulk: those with given ids, and the pivot tables between them. */
-const ANALYZED_TABLES = [
-  ...SEQUENCE_TABLES,
+  'article_tags',
+  'vacancies',
   'vacancy_job_types',
   'vacancy_experience_levels',
   'vacancy_education_levels',
   'vacancy_tags',
-  'article_tags',
+  'candidates',
   'candidate_users',
-];
+] as const;
+
+/** Link tables: rows without an id of their own. */
+const LINK_TABLES: ReadonlySet<string> = new Set(['article_tags', 'vacancy_job_types', 'vacancy_experience_levels', 'vacancy_education_levels', 'vacancy_tags', 'candidate_users']);
+
+/** Tables with an id sequence (moved past the document's ids after an import). */
+const SEQUENCE_TABLES = IMPORTED_TABLES.filter((table) => !LINK_TABLES.has(table));
 
 /**
  * Loads a tenant document (CONTRACT.md, "Tenant document"): validates all of it first (a bad document throws
@@ -99,21 +99,19 @@ export async function importTenantDocument(orm: MikroORM, input: unknown, option
   const document: TParsedTenantDocument = parsed.document;
 
   let commitStarted = performance.now();
-  const tenants = await orm.em.fork().transactional(async (em: EntityManager) => {
-    const db = kyselyOf(em);
+  let written = new Map<string, number>();
+  const tenants = await inImportTransaction(orm, async (trx) => {
     const results: TImportSummary['tenants'] = [];
     for (const [index, tenant] of document.tenants.entries()) {
-      results.push(await importTenant(db, tenant, index, options));
+      results.push(await importTenant(trx, tenant, index, options));
     }
-    await timed(options, 'sequences', () => moveSequences(db));
+    await timed(options, 'sequences', () => moveSequences(trx.db));
+    written = trx.written;
     commitStarted = performance.now();
     return results;
   });
   options.onPhase?.('commit', performance.now() - commitStarted);
-  // A bulk load leaves the planner's statistics behind the data (autovacuum catches up only later): without
-  // fresh ones it can pick a scan of the whole tenant over the (tenant, slug) index for a single vacancy.
-  // VACUUM also marks the new pages all-visible, so list pages are cut by index-only scans from the start.
-  await timed(options, 'analyze', () => orm.em.fork().execute(`vacuum (analyze) ${ANALYZED_TABLES.join(', ')}`));
+  await timed(options, 'analyze', () => refreshStatistics(orm, written));
 
   const totals = emptyCounts();
   for (const { counts } of tenants) {
@@ -171,11 +169,12 @@ function findPgError(error: unknown): TPgError | undefined {
   return undefined;
 }
 
-async function importTenant(db: TDb, tenant: TParsedTenant, index: number, options: TImportOptions): Promise<TImportSummary['tenants'][number]> {
+async function importTenant(trx: TImportTransaction, tenant: TParsedTenant, index: number, options: TImportOptions): Promise<TImportSummary['tenants'][number]> {
+  const { db } = trx;
   const at = (...rest: PropertyKey[]): string => formatPath(['tenants', index, ...rest]);
-  const chunk = { chunkSize: options.chunkSize };
   const tenantId = await upsertTenant(db, tenant, index);
-  await assertIdsOwned(db, tenant, tenantId, index);
+  const storedIds = await timed(options, 'stored ids', () => findStoredIds(db, tenant, tenantId, index));
+  const stored = (table: string): ReadonlySet<number> => storedIds.get(table) ?? new Set();
 
   const T = (name: string, type: TColumn['type'], extra: Partial<TColumn> = {}): TColumn => ({ name, type, ...extra });
   const id = T('id', 'int4');
@@ -183,9 +182,7 @@ async function importTenant(db: TDb, tenant: TParsedTenant, index: number, optio
   const createdAt = T('created_at', 'timestamptz', { defaultWhenNull: true });
 
   await step(options, at('api_keys'), () =>
-    upsertById(
-      db,
-      'api_keys',
+    writeById(trx, 'api_keys',
       [
         id,
         tenantCol,
@@ -198,29 +195,21 @@ async function importTenant(db: TDb, tenant: TParsedTenant, index: number, optio
         createdAt,
         // A key revoked before keeps its revocation time; an un-revoked key is active again.
         T('revoked_at', 'timestamptz', {
-          onUpdate: 'case when excluded."revoked_at" is null then null else coalesce("api_keys"."revoked_at", excluded."revoked_at") end',
+          onUpdate: (stored, given) => `case when ${given} is null then null else coalesce(${stored}, ${given}) end`,
         }),
       ],
-      tenant.api_keys.map((k) => [k.id, tenantId, k.name, hashApiKey(k.key), displayStart(k.key), k.scopes, k.kind, k.origins ?? null, k.created_at ?? null, k.revoked ? new Date().toISOString() : null]),
-      chunk,
-    ),
+      tenant.api_keys.map((k) => [k.id, tenantId, k.name, hashApiKey(k.key), displayStart(k.key), k.scopes, k.kind, k.origins ?? null, k.created_at ?? null, k.revoked ? new Date().toISOString() : null]), stored('api_keys')),
   );
 
   const passwordHashes = await passwordHashesFor(db, tenant, tenantId);
   await step(options, at('users'), () =>
-    upsertById(
-      db,
-      'users',
+    writeById(trx, 'users',
       [id, tenantCol, T('name', 'text'), T('email', 'text'), T('role', 'text'), T('password_hash', 'text'), createdAt],
-      tenant.users.map((u) => [u.id, tenantId, u.name, u.email, u.role, passwordHashes.get(u.id) ?? null, u.created_at ?? null]),
-      chunk,
-    ),
+      tenant.users.map((u) => [u.id, tenantId, u.name, u.email, u.role, passwordHashes.get(u.id) ?? null, u.created_at ?? null]), stored('users')),
   );
 
   await step(options, at('locations'), () =>
-    upsertById(
-      db,
-      'locations',
+    writeById(trx, 'locations',
       [
         id,
         tenantCol,
@@ -252,52 +241,36 @@ async function importTenant(db: TDb, tenant: TParsedTenant, index: number, optio
         l.latitude,
         l.longitude,
         l.created_at ?? null,
-      ]),
-      chunk,
-    ),
+      ]), stored('locations')),
   );
 
   await step(options, at('companies'), async () => {
-    await upsertById(db, 'companies', [id, tenantCol, T('name', 'text')], tenant.companies.map((c) => [c.id, tenantId, c.name]), chunk);
-    await upsertById(
-      db,
-      'company_locations',
+    await writeById(trx, 'companies', [id, tenantCol, T('name', 'text')], tenant.companies.map((c) => [c.id, tenantId, c.name]), stored('companies'));
+    await writeById(trx, 'company_locations',
       [id, tenantCol, T('company_id', 'int4'), T('name', 'text'), T('city', 'text'), T('country_code', 'text')],
-      tenant.companies.flatMap((c) => c.locations.map((l) => [l.id, tenantId, c.id, l.name, l.city, l.country_code])),
-      chunk,
-    );
+      tenant.companies.flatMap((c) => c.locations.map((l) => [l.id, tenantId, c.id, l.name, l.city, l.country_code])), stored('company_locations'));
   });
 
   for (const table of ['departments', 'experience_levels', 'education_levels'] as const) {
     await step(options, at(table), () =>
-      upsertById(db, table, [id, tenantCol, T('name', 'jsonb')], tenant[table].map((x) => [x.id, tenantId, x.name]), chunk),
+      writeById(trx, table, [id, tenantCol, T('name', 'jsonb')], tenant[table].map((x) => [x.id, tenantId, x.name]), stored(table)),
     );
   }
   await step(options, at('job_types'), () =>
-    upsertById(
-      db,
-      'job_types',
+    writeById(trx, 'job_types',
       [id, tenantCol, T('name', 'jsonb'), T('employment_type', 'text')],
-      tenant.job_types.map((x) => [x.id, tenantId, x.name, x.employment_type]),
-      chunk,
-    ),
+      tenant.job_types.map((x) => [x.id, tenantId, x.name, x.employment_type]), stored('job_types')),
   );
 
   await step(options, at('tags'), () =>
-    upsertById(
-      db,
-      'tags',
+    writeById(trx, 'tags',
       [id, tenantCol, T('name', 'jsonb'), T('parent_id', 'int4')],
-      parentsFirst(tenant.tags).map((t) => [t.id, tenantId, t.name, t.parent_id]),
-      chunk,
-    ),
+      parentsFirst(tenant.tags).map((t) => [t.id, tenantId, t.name, t.parent_id]), stored('tags')),
   );
 
   const roleIds = await step(options, at('team_members'), () => upsertRoles(db, tenant, tenantId));
   await step(options, at('team_members'), () =>
-    upsertById(
-      db,
-      'team_members',
+    writeById(trx, 'team_members',
       [
         id,
         tenantCol,
@@ -321,18 +294,14 @@ async function importTenant(db: TDb, tenant: TParsedTenant, index: number, optio
         m.role ? (roleIds.get(m.role.name) ?? null) : null,
         m.avatar,
         m.employed,
-      ]),
-      chunk,
-    ),
+      ]), stored('team_members')),
   );
 
-  await step(options, at('articles'), () => importArticles(db, tenant, tenantId, options));
-  await step(options, at('vacancies'), () => importVacancies(db, tenant, tenantId, options));
+  await step(options, at('articles'), () => importArticles(trx, tenant, tenantId, stored('articles'), options));
+  await step(options, at('vacancies'), () => importVacancies(trx, tenant, tenantId, stored('vacancies'), options));
 
   await step(options, at('candidates'), async () => {
-    const newCandidates = await upsertById(
-      db,
-      'candidates',
+    const newCandidates = await writeById(trx, 'candidates',
       [
         id,
         tenantCol,
@@ -358,12 +327,8 @@ async function importTenant(db: TDb, tenant: TParsedTenant, index: number, optio
         c.status,
         c.created_at ?? null,
         c.updated_at ?? c.created_at ?? null,
-      ]),
-      chunk,
-    );
-    await replacePivotRows(db, 'candidate_users', 'candidate_id', 'user_id', tenant.candidates.map((c) => [c.id, c.user_id === null ? [] : [c.user_id]]), {
-      newOwners: newCandidates,
-    });
+      ]), stored('candidates'));
+    await replaceLinks(trx, 'candidate_users', 'candidate_id', 'user_id', tenant.candidates.map((c) => [c.id, c.user_id === null ? [] : [c.user_id]]), newCandidates, options);
   });
 
   return {
@@ -432,8 +397,11 @@ async function upsertTenant(db: TDb, tenant: TParsedTenant, index: number): Prom
 
 type TOwnedCollection = { table: string; ids: number[]; path: (position: number) => PropertyKey[] };
 
-/** Refuses ids that already belong to another tenant (an import never moves another tenant's rows). */
-async function assertIdsOwned(db: TDb, tenant: TParsedTenant, tenantId: number, index: number): Promise<void> {
+/**
+ * The ids of the document that are already in the database, per table. Refuses ids that belong to another
+ * tenant (an import never moves another tenant's rows), naming the smallest such id of the first collection.
+ */
+async function findStoredIds(db: TDb, tenant: TParsedTenant, tenantId: number, index: number): Promise<Map<string, Set<number>>> {
   const simple = (key: Exclude<keyof TParsedTenant, 'companies'>, table: string): TOwnedCollection => {
     const records = tenant[key] as unknown as { id: number }[];
     return { table, ids: records.map((r) => r.id), path: (i) => [key, i, 'id'] };
@@ -455,16 +423,22 @@ async function assertIdsOwned(db: TDb, tenant: TParsedTenant, tenantId: number, 
     simple('vacancies', 'vacancies'),
     simple('candidates', 'candidates'),
   ];
+  const stored = new Map<string, Set<number>>();
   for (const { table, ids, path } of collections) {
+    const own = new Set<number>();
+    stored.set(table, own);
     if (ids.length === 0) continue;
-    const { rows } = await sql<{ id: number }>`select id from ${sql.id(table)}
-      where id = any(${ids}::int4[]) and tenant_id <> ${tenantId} order by id limit 1`.execute(db);
-    const taken = rows[0];
-    if (taken) {
-      const position = ids.indexOf(taken.id);
-      throw new TenantDocumentError(formatPath(['tenants', index, ...path(position)]), `id ${taken.id} belongs to another tenant`);
+    const { rows } = await sql<{ id: number; tenant_id: number }>`select id, tenant_id from ${sql.id(table)} where id = any(${ids}::int4[])`.execute(db);
+    let taken: number | undefined;
+    for (const row of rows) {
+      if (row.tenant_id === tenantId) own.add(row.id);
+      else if (taken === undefined || row.id < taken) taken = row.id;
+    }
+    if (taken !== undefined) {
+      throw new TenantDocumentError(formatPath(['tenants', index, ...path(ids.indexOf(taken))]), `id ${taken} belongs to another tenant`);
     }
   }
+  return stored;
 }
 
 /**
@@ -508,10 +482,9 @@ async function upsertRoles(db: TDb, tenant: TParsedTenant, tenantId: number): Pr
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
-async function importArticles(db: TDb, tenant: TParsedTenant, tenantId: number, options: TImportOptions): Promise<void> {
-  const chunk = { chunkSize: options.chunkSize };
-  const newArticles = await upsertById(
-    db,
+async function importArticles(trx: TImportTransaction, tenant: TParsedTenant, tenantId: number, stored: ReadonlySet<number>, options: TImportOptions): Promise<void> {
+  const newArticles = await writeById(
+    trx,
     'articles',
     [
       { name: 'id', type: 'int4' },
@@ -539,46 +512,42 @@ async function importArticles(db: TDb, tenant: TParsedTenant, tenantId: number, 
       a.created_at ?? null,
       a.featured_image,
     ]),
-    chunk,
+    stored,
   );
-  const articleIds = tenant.articles.map((a) => a.id);
-  const translations = tenant.articles.flatMap((a) =>
-    Object.entries(a.translations).map(([language, content]) => [
-      tenantId,
-      a.id,
-      language,
-      content.title,
-      content.excerpt,
-      content.body_html,
-      content.seo?.title ?? null,
-      content.seo?.description ?? null,
-    ]),
-  );
-  // Translations keep their ids across imports (upsert by article and language); languages no longer in
+  // Translations keep their ids across imports (matched by article and language); languages no longer in
   // the document are removed.
-  await upsertRows(
-    db,
-    'article_translations',
-    [
-      { name: 'tenant_id', type: 'int4' },
-      { name: 'article_id', type: 'int4' },
-      { name: 'language', type: 'text' },
-      { name: 'title', type: 'text' },
-      { name: 'excerpt', type: 'text' },
-      { name: 'body_html', type: 'text' },
-      { name: 'seo_title', type: 'text' },
-      { name: 'seo_description', type: 'text' },
-    ],
-    translations,
-    { conflict: ['article_id', 'language'], ...chunk },
+  await timed(options, 'article_translations', () =>
+    replaceOwnedRows(
+      trx,
+      'article_translations',
+      [
+        { name: 'tenant_id', type: 'int4' },
+        { name: 'article_id', type: 'int4' },
+        { name: 'language', type: 'text' },
+        { name: 'title', type: 'text' },
+        { name: 'excerpt', type: 'text' },
+        { name: 'body_html', type: 'text' },
+        { name: 'seo_title', type: 'text' },
+        { name: 'seo_description', type: 'text' },
+      ],
+      ['article_id', 'language'],
+      tenant.articles.map((a) => a.id),
+      tenant.articles.flatMap((a) =>
+        Object.entries(a.translations).map(([language, content]) => [
+          tenantId,
+          a.id,
+          language,
+          content.title,
+          content.excerpt,
+          content.body_html,
+          content.seo?.title ?? null,
+          content.seo?.description ?? null,
+        ]),
+      ),
+      newArticles,
+    ),
   );
-  if (articleIds.length > 0) {
-    await sql`delete from article_translations t
-      where t.article_id = any(${articleIds}::int4[])
-        and not exists (select 1 from unnest(${translations.map((t) => t[1])}::int4[], ${translations.map((t) => t[2])}::text[]) as k(article_id, language)
-                        where k.article_id = t.article_id and k.language = t.language)`.execute(db);
-  }
-  await replacePivot(db, 'article_tags', 'article_id', 'tag_id', tenant.articles.map((a) => [a.id, a.tag_ids]), newArticles, options);
+  await replaceLinks(trx, 'article_tags', 'article_id', 'tag_id', tenant.articles.map((a) => [a.id, a.tag_ids]), newArticles, options);
 }
 
 async function timed<T>(options: TImportOptions, phase: string, run: () => Promise<T>): Promise<T> {
@@ -588,77 +557,79 @@ async function timed<T>(options: TImportOptions, phase: string, run: () => Promi
   return result;
 }
 
-async function importVacancies(db: TDb, tenant: TParsedTenant, tenantId: number, options: TImportOptions): Promise<void> {
-  const newVacancies = await timed(options, 'vacancy rows', () => upsertById(
-    db,
-    'vacancies',
-    [
-      { name: 'id', type: 'int4' },
-      { name: 'tenant_id', type: 'int4' },
-      { name: 'slug', type: 'text' },
-      { name: 'title', type: 'text' },
-      { name: 'summary', type: 'text' },
-      { name: 'description', type: 'text' },
-      { name: 'requirements', type: 'text' },
-      { name: 'offer', type: 'text' },
-      { name: 'language', type: 'text' },
-      { name: 'status', type: 'text' },
-      { name: 'channels', type: 'text[]' },
-      { name: 'accepts_applications', type: 'bool' },
-      { name: 'published_at', type: 'timestamptz' },
-      { name: 'ends_at', type: 'timestamptz' },
-      { name: 'created_at', type: 'timestamptz', defaultWhenNull: true },
-      { name: 'views_count', type: 'int4' },
-      { name: 'location_id', type: 'int4' },
-      { name: 'department_id', type: 'int4' },
-      { name: 'company_location_id', type: 'int4' },
-      { name: 'compensation_min', type: 'float8' },
-      { name: 'compensation_max', type: 'float8' },
-      { name: 'compensation_currency', type: 'text' },
-      { name: 'compensation_period', type: 'text' },
-      { name: 'header_image', type: 'jsonb' },
-      { name: 'canonical_url', type: 'text' },
-      { name: 'questions', type: 'jsonb' },
-    ],
-    tenant.vacancies.map((v) => [
-      v.id,
-      tenantId,
-      v.slug,
-      v.title,
-      v.summary,
-      v.description,
-      v.requirements,
-      v.offer,
-      v.language,
-      v.status,
-      v.channels,
-      v.accepts_applications,
-      v.published_at,
-      v.ends_at,
-      v.created_at ?? null,
-      v.views_count,
-      v.location_id,
-      v.department_id,
-      v.company_location_id,
-      v.compensation?.min ?? null,
-      v.compensation?.max ?? null,
-      v.compensation?.currency ?? null,
-      v.compensation?.period ?? null,
-      v.header_image,
-      v.canonical_url,
-      v.questions,
-    ]),
-    { chunkSize: options.chunkSize },
-  ));
-  await replacePivot(db, 'vacancy_job_types', 'vacancy_id', 'job_type_id', tenant.vacancies.map((v) => [v.id, v.job_type_ids]), newVacancies, options);
-  await replacePivot(db, 'vacancy_experience_levels', 'vacancy_id', 'experience_level_id', tenant.vacancies.map((v) => [v.id, v.experience_level_ids]), newVacancies, options);
-  await replacePivot(db, 'vacancy_education_levels', 'vacancy_id', 'education_level_id', tenant.vacancies.map((v) => [v.id, v.education_level_ids]), newVacancies, options);
-  await replacePivot(db, 'vacancy_tags', 'vacancy_id', 'tag_id', tenant.vacancies.map((v) => [v.id, v.tag_ids]), newVacancies, options);
+async function importVacancies(trx: TImportTransaction, tenant: TParsedTenant, tenantId: number, stored: ReadonlySet<number>, options: TImportOptions): Promise<void> {
+  const newVacancies = await timed(options, 'vacancy rows', () =>
+    writeById(
+      trx,
+      'vacancies',
+      [
+        { name: 'id', type: 'int4' },
+        { name: 'tenant_id', type: 'int4' },
+        { name: 'slug', type: 'text' },
+        { name: 'title', type: 'text' },
+        { name: 'summary', type: 'text' },
+        { name: 'description', type: 'text' },
+        { name: 'requirements', type: 'text' },
+        { name: 'offer', type: 'text' },
+        { name: 'language', type: 'text' },
+        { name: 'status', type: 'text' },
+        { name: 'channels', type: 'text[]' },
+        { name: 'accepts_applications', type: 'bool' },
+        { name: 'published_at', type: 'timestamptz' },
+        { name: 'ends_at', type: 'timestamptz' },
+        { name: 'created_at', type: 'timestamptz', defaultWhenNull: true },
+        { name: 'views_count', type: 'int4' },
+        { name: 'location_id', type: 'int4' },
+        { name: 'department_id', type: 'int4' },
+        { name: 'company_location_id', type: 'int4' },
+        { name: 'compensation_min', type: 'float8' },
+        { name: 'compensation_max', type: 'float8' },
+        { name: 'compensation_currency', type: 'text' },
+        { name: 'compensation_period', type: 'text' },
+        { name: 'header_image', type: 'jsonb' },
+        { name: 'canonical_url', type: 'text' },
+        { name: 'questions', type: 'jsonb' },
+      ],
+      tenant.vacancies.map((v) => [
+        v.id,
+        tenantId,
+        v.slug,
+        v.title,
+        v.summary,
+        v.description,
+        v.requirements,
+        v.offer,
+        v.language,
+        v.status,
+        v.channels,
+        v.accepts_applications,
+        v.published_at,
+        v.ends_at,
+        v.created_at ?? null,
+        v.views_count,
+        v.location_id,
+        v.department_id,
+        v.company_location_id,
+        v.compensation?.min ?? null,
+        v.compensation?.max ?? null,
+        v.compensation?.currency ?? null,
+        v.compensation?.period ?? null,
+        v.header_image,
+        v.canonical_url,
+        v.questions,
+      ]),
+      stored,
+    ),
+  );
+  await replaceLinks(trx, 'vacancy_job_types', 'vacancy_id', 'job_type_id', tenant.vacancies.map((v) => [v.id, v.job_type_ids]), newVacancies, options);
+  await replaceLinks(trx, 'vacancy_experience_levels', 'vacancy_id', 'experience_level_id', tenant.vacancies.map((v) => [v.id, v.experience_level_ids]), newVacancies, options);
+  await replaceLinks(trx, 'vacancy_education_levels', 'vacancy_id', 'education_level_id', tenant.vacancies.map((v) => [v.id, v.education_level_ids]), newVacancies, options);
+  await replaceLinks(trx, 'vacancy_tags', 'vacancy_id', 'tag_id', tenant.vacancies.map((v) => [v.id, v.tag_ids]), newVacancies, options);
 }
 
-/** Makes the pivot rows of the given owners exactly the listed targets. */
-async function replacePivot(
-  db: TDb,
+/** Makes the link rows of the given owners exactly the listed (owner, target) pairs. */
+async function replaceLinks(
+  trx: TImportTransaction,
   table: string,
   ownerColumn: string,
   targetColumn: string,
@@ -666,7 +637,21 @@ async function replacePivot(
   newOwners: ReadonlySet<number>,
   options: TImportOptions,
 ): Promise<void> {
-  await timed(options, table, () => replacePivotRows(db, table, ownerColumn, targetColumn, owners, { chunkSize: options.chunkSize, newOwners }));
+  const pairs = owners.flatMap(([owner, targets]) => targets.map((target) => [owner, target]));
+  await timed(options, table, () =>
+    replaceOwnedRows(
+      trx,
+      table,
+      [
+        { name: ownerColumn, type: 'int4' },
+        { name: targetColumn, type: 'int4' },
+      ],
+      [ownerColumn, targetColumn],
+      owners.map(([owner]) => owner),
+      pairs,
+      newOwners,
+    ),
+  );
 }
 
 /** Tags in an order where every parent comes before its children (the document may list them any way). */
@@ -683,6 +668,23 @@ function parentsFirst<T extends { id: number; parent_id: number | null }>(tags: 
   };
   for (const tag of tags) place(tag);
   return out;
+}
+
+/**
+ * A bulk load leaves the planner's statistics behind the data (autovacuum catches up only later): without fresh
+ * ones it can pick a scan of the whole tenant over the (tenant, slug) index for a single vacancy. So the tables
+ * that autovacuum would analyze for this import's writes (more than 50 rows + 10 % of the table, its defaults)
+ * are analyzed now; VACUUM also marks the new pages all-visible, so list pages are cut by index-only scans from
+ * the start. An import that changed little (a re-import) leaves the statistics to autovacuum.
+ */
+async function refreshStatistics(orm: MikroORM, written: ReadonlyMap<string, number>): Promise<void> {
+  if (written.size === 0) return;
+  const db = kyselyOf(orm.em.fork());
+  const { rows: sizes } = await sql<{ table: string; rows: number }>`select c.relname as "table", greatest(c.reltuples, 0)::float8 as "rows"
+    from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relname = any(${[...written.keys()]}::text[])`.execute(db);
+  const stale = sizes.filter(({ table, rows }) => (written.get(table) ?? 0) > 50 + 0.1 * rows).map(({ table }) => table);
+  // One table per connection, side by side: each VACUUM uses one core, and the biggest table sets the pace.
+  await Promise.all(stale.map((table) => sql`vacuum (analyze) ${sql.table(table)}`.execute(kyselyOf(orm.em.fork()))));
 }
 
 /** Moves each id sequence past the largest id in its table (never backwards), so new rows get fresh ids. */
