@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createTestDatabase } from '../src/testing/database.ts';
+import { createTestDatabase } from './support/database.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
