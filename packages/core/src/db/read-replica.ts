@@ -6,6 +6,7 @@ import type { TDB, TDb } from './kysely.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
 import { driverOptions, isDatabaseUnavailable, type TDbTimeouts } from './orm.ts';
 import { AppError } from '../lib/errors.ts';
+import type { TReplicaStats } from '../lib/metrics.ts';
 
 /**
  * Replica work must give way fast: a replica that is down refuses at once, one that is frozen or unreachable
@@ -36,7 +37,7 @@ export function followReplicaScope(primary: TDb, tenantId: number): TDb {
 }
 
 /** How many computations ran where (tests, metrics). */
-export type TReplicaStats = { onReplica: number; onPrimary: number; failures: number };
+export type { TReplicaStats };
 
 /**
  * A streaming replica of the primary (DATABASE_READ_URL) for reads that can prove, in the replica's own

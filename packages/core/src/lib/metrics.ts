@@ -1,7 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { TReplicaStats } from '../db/read-replica.ts';
 
 /** The numbers a pg pool keeps about itself (pg-pool's Pool has these). */
+/** Where content-cache misses were computed, and replica failures (kept by db/read-replica.ts). */
+export type TReplicaStats = { onReplica: number; onPrimary: number; failures: number };
+
 export type TPoolStats = { totalCount: number; idleCount: number; waitingCount: number; options: { max?: number } };
 
 /** Where the key-cache counters live (ApiKeyVerifier). */

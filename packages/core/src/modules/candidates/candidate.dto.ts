@@ -2,7 +2,23 @@ import { z } from 'zod';
 import { iso } from '../../lib/dates.ts';
 import { CANDIDATE_STATUSES, type TCandidateStatus } from './candidate.entity.ts';
 import type { TCandidateProfileRow, TCandidateRow } from './candidates.repository.ts';
-import type { TCandidateProfile } from './procedures/get-candidate.schema.ts';
+
+export const ZCandidateProfile = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  linkedin_url: z.string().nullable(),
+  status: z.enum(CANDIDATE_STATUSES),
+  needs_completion: z.boolean().describe('Created from a resume without an email, or without a name read from it: to be completed by hand'),
+  user_id: z.number().int().nullable().describe('The user the candidate belongs to (the first associated one), as in the candidate list; null when none'),
+  user_ids: z.array(z.number().int()).describe('(extension) Every user the candidate is associated with, ascending'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TCandidateProfile = z.infer<typeof ZCandidateProfile>;
 
 export const ZCandidateListItem = z.object({
   id: z.number().int(),

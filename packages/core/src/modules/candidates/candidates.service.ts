@@ -6,7 +6,7 @@ import { findResumeProcessing } from '../resumes/resumes.repository.ts';
 import { toResumeProcessingDto, type TResumeProcessingDto } from '../resumes/resume-processing.dto.ts';
 import { toCandidateProfileDto } from './candidate.dto.ts';
 import { findCandidateProfile, isUserOfTenant } from './candidates.repository.ts';
-import type { TCandidateProfile } from './procedures/get-candidate.schema.ts';
+import type { TCandidateProfile } from './candidate.dto.ts';
 
 const UNKNOWN_USER: TFieldErrors = { user_id: ['The selected user id is invalid.'] };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TMeta } from '../../../trpc/init.ts';
-import { CANDIDATE_STATUSES } from '../candidate.entity.ts';
+import { ZCandidateProfile } from '../candidate.dto.ts';
 import { zPathIntegerId } from '../../../lib/query.ts';
 
 export const getCandidateMeta = {
@@ -24,21 +24,5 @@ export const ZGetCandidateInput = z.object({
 });
 export type TGetCandidateInput = z.infer<typeof ZGetCandidateInput>;
 
-export const ZCandidateProfile = z.object({
-  id: z.number().int(),
-  slug: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  linkedin_url: z.string().nullable(),
-  status: z.enum(CANDIDATE_STATUSES),
-  needs_completion: z.boolean().describe('Created from a resume without an email, or without a name read from it: to be completed by hand'),
-  user_id: z.number().int().nullable().describe('The user the candidate belongs to (the first associated one), as in the candidate list; null when none'),
-  user_ids: z.array(z.number().int()).describe('(extension) Every user the candidate is associated with, ascending'),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type TCandidateProfile = z.infer<typeof ZCandidateProfile>;
 
 export const ZGetCandidateOutput = z.object({ data: ZCandidateProfile });
