@@ -5,6 +5,9 @@ import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../../lib/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
 import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
+import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
+import { ZGetVacancyOutput, type TGetVacancyOutput } from './procedures/get-vacancy.schema.ts';
+import { ZListVacanciesOutput, type TListVacanciesOutput } from './procedures/list-vacancies.schema.ts';
 import { FILTER_ID_FIELDS, ZVacancyFilterFields, filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
 import {
   countFacets,
@@ -36,7 +39,8 @@ import {
 import { toJobPosting } from './vacancy-structured-data.ts';
 
 /** What the vacancy reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
-export type TVacancyReadContext = TContentReader & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
+export type TVacancyReadContext = TContentReader &
+  TAnswerTransport & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
 
 type TViewFlags = { include_media: boolean; include_compensation: boolean; include_company_name: boolean };
 
@@ -126,8 +130,6 @@ async function vacancyPage(ctx: TVacancyReadContext, filters: TVacancyFilters, i
 export type TListVacanciesRequest = TVacancyFilterInput &
   TViewFlags & { page: number; per_page: number; sort: TVacancySort; sort_direction: TSortDirection; include?: 'facets' | undefined };
 
-export type TVacancyList = TPage<TVacancyListItem> & { facets?: TVacancyFacets };
-
 /**
  * The names the rows refer to: the tenant's references at the content version the answer is cached under,
  * read again if the rows refer to something newer (they were read after a change committed meanwhile).
@@ -137,7 +139,7 @@ async function referencesFor(ctx: TVacancyReadContext, version: string | undefin
   return referencesCover(rows, shared) ? shared : findVacancyReferences(ctx.db);
 }
 
-export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TVacancyList> {
+export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TListVacanciesOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.list', ctx.tenant, input),
     viewCounts: 'vacancies',
@@ -153,12 +155,17 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
       const refs = await referencesFor(ctx, version, rows);
       const items = rows.map((row) => toVacancyListItem(row, refs, view));
       const facets = facetRows ? toVacancyFacets(facetRows, filters, view) : undefined;
-      return { value: { items, total, facets }, viewIds: items.map((item) => item.id) };
+      return { value: { items, total, facets, form: new SerializedForm() }, viewIds: items.map((item) => item.id) };
     },
   });
-  const { items, total, facets } = answer.value;
-  const page = paginate(withLiveFields(items, answer.live, ctx.tenant.urlPattern), total, input.page, input.per_page, ctx.url);
-  return facets ? { ...page, facets } : page;
+  const { items, total, facets, form } = answer.value;
+  const shown = withLiveFields(items, answer.live, ctx.tenant.urlPattern);
+  // Pagination links repeat the request's URL as it was spelled.
+  const formKey = JSON.stringify([ctx.url.href, shown.map((item) => item.url)]);
+  return servedAnswer(ctx, { form, live: answer.live }, ZListVacanciesOutput, formKey, () => {
+    const page = paginate(shown, total, input.page, input.per_page, ctx.url);
+    return facets ? { ...page, facets } : page;
+  });
 }
 
 export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<{ data: TVacancyFacets; meta: { total: number } }> {
@@ -181,7 +188,7 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
 export async function getVacancy(
   ctx: TVacancyReadContext & { views: Pick<ViewCounter, 'record'> },
   input: TViewFlags & { slug: string; language?: string | undefined; include_structured_data?: boolean | undefined },
-): Promise<{ data: TVacancyDetail }> {
+): Promise<TGetVacancyOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.detail', ctx.tenant, input),
     viewCounts: 'vacancies',
@@ -192,14 +199,17 @@ export async function getVacancy(
         referencesFor(ctx, version, [row]),
         input.include_structured_data ? findJobPostingFacts(ctx.db, row) : undefined,
       ]);
-      return { value: { detail: toVacancyDetail(row, refs, viewOf(ctx, input.language, input)), facts }, viewIds: [row.id] };
+      const detail = toVacancyDetail(row, refs, viewOf(ctx, input.language, input));
+      return { value: { detail, facts, form: new SerializedForm() }, viewIds: [row.id] };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
-  const { facts } = answer.value;
+  const { facts, form } = answer.value;
   ctx.views.record('vacancies', answer.value.detail.id);
   const detail = withLiveFields([answer.value.detail], answer.live, ctx.tenant.urlPattern)[0]!;
-  if (!facts) return { data: detail };
-  const organization = { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain };
-  return { data: { ...detail, structured_data: toJobPosting(detail, facts, organization) } };
+  const organization = facts ? { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain } : undefined;
+  const formKey = JSON.stringify([detail.url, organization]);
+  return servedAnswer(ctx, { form, live: answer.live }, ZGetVacancyOutput, formKey, () =>
+    facts && organization ? { data: { ...detail, structured_data: toJobPosting(detail, facts, organization) } } : { data: detail },
+  );
 }
