@@ -4,15 +4,15 @@ import { ReadLimiter, type TReader } from './read-limiter.ts';
 
 /**
  * A per-process cache of answers computed from a tenant's public content (vacancy pages, facets, details,
- * locations), exact across any number of API processes:
+ * locations, articles), exact across any number of API processes:
  *
  * - every read first asks the database for the tenant's content version (one trivial query, which also
  *   returns the current view counts of the cached rows, and which concurrent requests share — see
  *   `ContentStateReader`); an entry is used only if it was computed at that version, so a committed change — an
  *   import, a reported canonical URL, a hand-written UPDATE in psql — is seen by the very next request of every
  *   process;
- * - an entry never outlives the next moment a vacancy becomes visible or hidden by time alone
- *   (`published_at` / `ends_at` passing), nor `MAX_AGE_MS`;
+ * - an entry never outlives the next moment a vacancy or an article becomes visible or hidden by time alone
+ *   (`published_at` / `ends_at` / `expires_at` passing), nor `MAX_AGE_MS`;
  * - view counts (and vacancies' reported canonical URLs) are not part of the entry: they come fresh with the
  *   version, so they are as current as the batched counter has written them (at most a second late), never as
  *   old as the entry — and reporting a URL does not throw the tenant's cache away.
@@ -45,6 +45,8 @@ export type TContentRead<T> = {
   key: string;
   /** The table whose live fields (view counts, canonical URLs) the answer shows, if any. */
   viewCounts?: TViewCountedTable;
+  /** The answer depends on more than the content (an order by view count): computed for every read, never kept. */
+  uncached?: boolean;
   /** Computes the answer; `version` is the content version it will be cached under (unset: not cached). */
   compute: (version: string | undefined) => Promise<TComputed<T>>;
 };
@@ -73,7 +75,7 @@ export class ContentCache {
 
   async read<T>(ctx: TContentReader, request: TContentRead<T>): Promise<TContentAnswer<T>> {
     const tenantId = ctx.tenant.id;
-    if (this.#maxBytes === 0) {
+    if (this.#maxBytes === 0 || request.uncached) {
       this.misses++;
       return { value: (await this.#reads.run(ctx, () => request.compute(undefined))).value };
     }
