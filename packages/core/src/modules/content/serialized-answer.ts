@@ -32,6 +32,8 @@ export class CountedJson {
   /** Per counter, in order: the row it counts and the count it had when the answer was made. */
   readonly #counters: Array<{ id: number; views: number }>;
   readonly #schema: z.ZodType;
+  /** The answer of a text without counters: the same every time. */
+  #uncounted: SerializedAnswer | undefined;
   readonly etag: string;
 
   private constructor(parts: Buffer[], counters: Array<{ id: number; views: number }>, schema: z.ZodType) {
@@ -62,6 +64,7 @@ export class CountedJson {
 
   /** The answer's bytes with the live view counts (`live` absent or without a row: the counts it was made with). */
   render(live: Map<number, TLiveFields> | undefined): SerializedAnswer {
+    if (this.#counters.length === 0) return (this.#uncounted ??= new SerializedAnswer(this.#parts[0]!, this.etag, this.#schema));
     const chunks: Buffer[] = [this.#parts[0]!];
     this.#counters.forEach((counter, index) => {
       const views = live?.get(counter.id)?.views_count ?? counter.views;

@@ -17,7 +17,7 @@ export const getApplicationFormMeta = {
     protect: true,
   },
   scope: 'vacancies:read',
-  expensiveRead: 'always',
+  expensiveRead: 'misses',
   errorStatuses: [404],
 } satisfies TMeta;
 
