@@ -1,12 +1,13 @@
 import type { TDb } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
-import { pageOffset, paginate, type TPage } from '../../lib/pagination.ts';
+import { pageOffset, paginate } from '../../lib/pagination.ts';
 import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../../lib/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
 import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
 import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
 import { ZGetVacancyOutput, type TGetVacancyOutput } from './procedures/get-vacancy.schema.ts';
+import { ZGetVacancyFacetsOutput, type TGetVacancyFacetsOutput } from './procedures/get-vacancy-facets.schema.ts';
 import { ZListVacanciesOutput, type TListVacanciesOutput } from './procedures/list-vacancies.schema.ts';
 import { FILTER_ID_FIELDS, ZVacancyFilterFields, filterReferences, toVacancyFilters, type TVacancyFilterInput, type TVacancyFilters } from './vacancy-filters.ts';
 import {
@@ -31,9 +32,6 @@ import {
   toVacancyFacets,
   toVacancyListItem,
   withLiveFields,
-  type TVacancyDetail,
-  type TVacancyFacets,
-  type TVacancyListItem,
   type TVacancyView,
 } from './vacancy.dto.ts';
 import { toJobPosting } from './vacancy-structured-data.ts';
@@ -168,16 +166,18 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
   });
 }
 
-export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<{ data: TVacancyFacets; meta: { total: number } }> {
+export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<TGetVacancyFacetsOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.facets', ctx.tenant, input),
     compute: async (version) => {
       const filters = await resolveFilters(ctx, input);
       const rows = await facetCounts(ctx, filters, version);
-      return { value: { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } } };
+      const facets = { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } };
+      return { value: { facets, form: new SerializedForm() } };
     },
   });
-  return answer.value;
+  const { facets, form } = answer.value;
+  return servedAnswer(ctx, { form, live: undefined }, ZGetVacancyFacetsOutput, '', () => facets);
 }
 
 /**
