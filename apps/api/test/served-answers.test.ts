@@ -49,7 +49,7 @@ function document(articles: unknown[] = [ARTICLE]) {
         ...emptyTenant('initech', {
           career_site: { domain: 'initech.example', url_pattern: 'https://initech.example/jobs/{slug}' },
           api_keys: [{ id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read', 'articles:read'] }],
-          locations: [{ id: 1, slug: 'austin', name: 'Austin', locality: 'Austin', country_code: 'US', address_line_1: '4120 Freidrich Lane' }],
+          locations: [{ id: 1, slug: 'austin', name: 'Austin', locality: 'Austin', country_code: 'US' }],
           vacancies: [vacancy(1, { summary: '<p>Say "hi"</p>', description: '<p>TPS reports</p>' }), vacancy(2), vacancy(3)],
         }),
         articles,

@@ -167,7 +167,8 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
               return;
             }
           }
-          res.status(status).set(responseHeaders).type('json').send(body);
+          // Written as is: the bytes are final, and express's send would only look them over again.
+          res.writeHead(status, { ...responseHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length }).end(body);
         } catch (error) {
           Object.assign(responseHeaders, ctx.response.headers);
           throw error;
