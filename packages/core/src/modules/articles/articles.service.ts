@@ -8,7 +8,7 @@ import { contentKey, type ContentCache, type TContentReader } from '../content/c
 import { withLiveViews } from '../content/content.repository.ts';
 import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
 import { toArticleDetailDto, toArticleDto } from './article.dto.ts';
-import { expandTags, findArticleBySlug, findArticleTags, findArticlesPage, type TContentChoice } from './articles.repository.ts';
+import { expandTags, findArticleBySlug, findArticlesPage, type TContentChoice } from './articles.repository.ts';
 import { ZGetArticleOutput, type TGetArticleInput, type TGetArticleOutput } from './procedures/get-article.schema.ts';
 import { ZListArticlesOutput, type TListArticlesInput, type TListArticlesOutput } from './procedures/list-articles.schema.ts';
 
@@ -45,10 +45,7 @@ export async function listArticles(ctx: TArticleReadContext, input: TListArticle
         { sort: input.sort, direction: input.sort_direction },
         { page: input.page, perPage: input.per_page },
       );
-      const tags = await findArticleTags(ctx.db, rows.map((row) => row.id));
-      const items = rows.map((row) =>
-        toArticleDto(row, { language: input.language, defaultLanguage, includeMedia: input.include_media, tags: tags.filter((tag) => tag.article_id === row.id) }),
-      );
+      const items = rows.map((row) => toArticleDto(row, { language: input.language, defaultLanguage, includeMedia: input.include_media }));
       return { value: { items, total, form: new SerializedForm() }, viewIds: items.map((item) => item.id) };
     },
   });
@@ -71,8 +68,7 @@ export async function getArticle(ctx: TArticleReadContext, input: TGetArticleInp
       // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
       const row = isStorableText(input.slug) ? await findArticleBySlug(ctx.db, input.slug, { prefer }) : undefined;
       if (!row) return { value: null };
-      const tags = await findArticleTags(ctx.db, [row.id]);
-      const article = toArticleDetailDto(row, { language: input.language, defaultLanguage, includeMedia: input.include_media, tags });
+      const article = toArticleDetailDto(row, { language: input.language, defaultLanguage, includeMedia: input.include_media });
       return { value: { article, form: new SerializedForm() }, viewIds: [row.id] };
     },
   });
