@@ -47,8 +47,19 @@ export type TContentRead<T> = {
   viewCounts?: TViewCountedTable;
   /** The answer depends on more than the content (an order by view count): computed for every read, never kept. */
   uncached?: boolean;
-  /** Computes the answer; `version` is the content version it will be cached under (unset: not cached). */
-  compute: (version: string | undefined) => Promise<TComputed<T>>;
+  /** Computes the answer with what the cache hands it (the version, the tenant's values shared at it). */
+  compute: (computation: TComputation) => Promise<TComputed<T>>;
+};
+
+/**
+ * What the cache hands a computation: the content version its answer is cached under (unset: not cached), and the
+ * values shared by the computations of that version — the names every vacancy answer refers to, the total that
+ * every page of a filter shows — each computed once per version and, like every entry, never kept past the next
+ * time-driven visibility change.
+ */
+export type TComputation = {
+  version: string | undefined;
+  shared: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
 };
 
 /** The answer, and the live fields to show for its rows (absent when it was just computed, fields included). */
@@ -77,7 +88,7 @@ export class ContentCache {
     const tenantId = ctx.tenant.id;
     if (this.#maxBytes === 0 || request.uncached) {
       this.misses++;
-      return { value: (await this.#reads.run(ctx, () => request.compute(undefined))).value };
+      return { value: (await this.#reads.run(ctx, () => request.compute(this.#computation(ctx, undefined)))).value };
     }
     const ids = this.#tenants.get(tenantId)?.entries.get(request.key)?.ids;
     const state = await this.#states.read(ctx.db, tenantId, request.viewCounts && ids ? { table: request.viewCounts, ids } : undefined);
@@ -87,7 +98,7 @@ export class ContentCache {
       return { value: entry.value as T, live: request.viewCounts ? state.live[request.viewCounts] : undefined };
     }
     this.misses++;
-    const computed = await this.#computeOnce(ctx, request.key, state.version, () => request.compute(state.version), true);
+    const computed = await this.#computeOnce(ctx, request.key, state.version, () => request.compute(this.#computation(ctx, state.version)), true);
     return { value: computed.value };
   }
 
@@ -108,18 +119,18 @@ export class ContentCache {
     return this.#tenants.get(tenantId)?.bytes ?? 0;
   }
 
-  /**
-   * A value shared by the computations of one tenant at one content version (the names every vacancy answer
-   * refers to, the total of a filter that every page of it shows), computed once per version and, like every
-   * entry, never kept past the next time-driven visibility change. `version` comes from the `compute` of a
-   * `read`, which already holds the reader's turn.
-   */
-  async shared<T>(ctx: Pick<TContentReader, 'db' | 'tenant'>, key: string, version: string | undefined, compute: () => Promise<T>): Promise<T> {
-    if (version === undefined || this.#maxBytes === 0) return compute();
-    const fullKey = `shared\u0000${key}`;
-    const entry = this.#current(ctx.tenant.id, fullKey, version);
-    if (entry) return entry.value as T;
-    return (await this.#computeOnce(ctx, fullKey, version, async () => ({ value: await compute() }), false)).value;
+  /** The computation of a read at `version`: its shared values run in the turn the read already holds. */
+  #computation(ctx: Pick<TContentReader, 'db' | 'tenant'>, version: string | undefined): TComputation {
+    return {
+      version,
+      shared: async <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+        if (version === undefined || this.#maxBytes === 0) return compute();
+        const fullKey = `shared\u0000${key}`;
+        const entry = this.#current(ctx.tenant.id, fullKey, version);
+        if (entry) return entry.value as T;
+        return (await this.#computeOnce(ctx, fullKey, version, async () => ({ value: await compute() }), false)).value;
+      },
+    };
   }
 
   /** The entry under `key` if it was computed at `version` and has not expired (it becomes the most recently used). */

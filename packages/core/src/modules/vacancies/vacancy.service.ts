@@ -4,7 +4,7 @@ import { pageOffset, paginate } from '../../lib/pagination.ts';
 import { attributeName } from '../../lib/validation.ts';
 import type { ViewCounter } from '../../lib/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
-import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
+import { contentKey, type ContentCache, type TComputation, type TContentReader } from '../content/content-cache.ts';
 import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
 import { ZGetVacancyOutput, type TGetVacancyOutput } from './procedures/get-vacancy.schema.ts';
 import { ZGetVacancyFacetsOutput, type TGetVacancyFacetsOutput } from './procedures/get-vacancy-facets.schema.ts';
@@ -99,8 +99,8 @@ function filtersKey(filters: TVacancyFilters): string {
 }
 
 /** Facet counts of a filter (GET /vacancies/facets and include=facets share them), once per version. */
-function facetCounts(ctx: TVacancyReadContext, filters: TVacancyFilters, version: string | undefined) {
-  return ctx.services.content.shared(ctx, `vacancies.facets:${filtersKey(filters)}`, version, () => countFacets(ctx.db, filters));
+function facetCounts(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters) {
+  return computation.shared(`vacancies.facets:${filtersKey(filters)}`, () => countFacets(ctx.db, filters));
 }
 
 /** Pages that start deeper than this many rows start from an anchor instead of walking every row before them. */
@@ -113,11 +113,11 @@ export const ANCHOR_SPACING = 1_000;
  * and order, found in one pass per content version like the total — so no request walks more than DEEP_OFFSET
  * index entries, and a deep page past the end costs no page query.
  */
-async function vacancyPage(ctx: TVacancyReadContext, filters: TVacancyFilters, input: TListVacanciesRequest, version: string | undefined): Promise<TVacancyBaseRow[]> {
+async function vacancyPage(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters, input: TListVacanciesRequest): Promise<TVacancyBaseRow[]> {
   const order = { sort: input.sort, direction: input.sort_direction };
   const offset = pageOffset(input.page, input.per_page);
   if (offset < DEEP_OFFSET) return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
-  const anchors = await ctx.services.content.shared(ctx, `vacancies.anchors:${filtersKey(filters)}:${order.sort}:${order.direction}`, version, () =>
+  const anchors = await computation.shared(`vacancies.anchors:${filtersKey(filters)}:${order.sort}:${order.direction}`, () =>
     findVacancyPageAnchors(ctx.db, filters, order, ANCHOR_SPACING),
   );
   const from = anchors[Math.floor(offset / ANCHOR_SPACING)];
@@ -132,8 +132,8 @@ export type TListVacanciesRequest = TVacancyFilterInput &
  * The names the rows refer to: the tenant's references at the content version the answer is cached under,
  * read again if the rows refer to something newer (they were read after a change committed meanwhile).
  */
-async function referencesFor(ctx: TVacancyReadContext, version: string | undefined, rows: TVacancyBaseRow[]): Promise<TVacancyReferences> {
-  const shared = await ctx.services.content.shared(ctx, 'vacancy-references', version, () => findVacancyReferences(ctx.db));
+async function referencesFor(ctx: TVacancyReadContext, computation: TComputation, rows: TVacancyBaseRow[]): Promise<TVacancyReferences> {
+  const shared = await computation.shared('vacancy-references', () => findVacancyReferences(ctx.db));
   return referencesCover(rows, shared) ? shared : findVacancyReferences(ctx.db);
 }
 
@@ -141,16 +141,16 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.list', ctx.tenant, input),
     viewCounts: 'vacancies',
-    compute: async (version) => {
+    compute: async (computation) => {
       const filters = await resolveFilters(ctx, input);
       const view = viewOf(ctx, input.language, input);
       const [rows, total, facetRows] = await Promise.all([
-        vacancyPage(ctx, filters, input, version),
+        vacancyPage(ctx, computation, filters, input),
         // Every page and sort of one filter shows the same total (and facets): computed once per version.
-        ctx.services.content.shared(ctx, `vacancies.total:${filtersKey(filters)}`, version, () => countVacancies(ctx.db, filters)),
-        input.include === 'facets' ? facetCounts(ctx, filters, version) : undefined,
+        computation.shared(`vacancies.total:${filtersKey(filters)}`, () => countVacancies(ctx.db, filters)),
+        input.include === 'facets' ? facetCounts(ctx, computation, filters) : undefined,
       ]);
-      const refs = await referencesFor(ctx, version, rows);
+      const refs = await referencesFor(ctx, computation, rows);
       const items = rows.map((row) => toVacancyListItem(row, refs, view));
       const facets = facetRows ? toVacancyFacets(facetRows, filters, view) : undefined;
       return { value: { items, total, facets, form: new SerializedForm() }, viewIds: items.map((item) => item.id) };
@@ -169,9 +169,9 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
 export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<TGetVacancyFacetsOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.facets', ctx.tenant, input),
-    compute: async (version) => {
+    compute: async (computation) => {
       const filters = await resolveFilters(ctx, input);
-      const rows = await facetCounts(ctx, filters, version);
+      const rows = await facetCounts(ctx, computation, filters);
       const facets = { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } };
       return { value: { facets, form: new SerializedForm() } };
     },
@@ -192,11 +192,11 @@ export async function getVacancy(
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.detail', ctx.tenant, input),
     viewCounts: 'vacancies',
-    compute: async (version) => {
+    compute: async (computation) => {
       const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
       if (!row) return { value: null };
       const [refs, facts] = await Promise.all([
-        referencesFor(ctx, version, [row]),
+        referencesFor(ctx, computation, [row]),
         input.include_structured_data ? findJobPostingFacts(ctx.db, row) : undefined,
       ]);
       const detail = toVacancyDetail(row, refs, viewOf(ctx, input.language, input));
