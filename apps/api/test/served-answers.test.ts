@@ -167,6 +167,18 @@ describe('answers served in ready bytes', () => {
     await setLiveFields(7, null);
     expect((await api.get('/vacancies/job-1?include_structured_data=true', KEY)).headers.get('etag')).toBe(first.headers.get('etag'));
   });
+
+  it('answer HEAD with the headers of GET and no body', async () => {
+    for (const path of ['/vacancies/job-2', '/articles/launch', '/vacancies?per_page=2']) {
+      const get = await api.get(path, KEY);
+      const head = await fetch(`${api.baseUrl}${path}`, { method: 'HEAD', headers: { authorization: `Bearer ${KEY}` } });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+      expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(get.text));
+    }
+  });
 });
 
 describe('cached articles', () => {
