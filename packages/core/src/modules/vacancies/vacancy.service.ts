@@ -31,6 +31,7 @@ import {
   toVacancyDetail,
   toVacancyFacets,
   toVacancyListItem,
+  liveUrl,
   withLiveFields,
   type TVacancyView,
 } from './vacancy.dto.ts';
@@ -157,11 +158,11 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
     },
   });
   const { items, total, facets, form } = answer.value;
-  const shown = withLiveFields(items, answer.live, ctx.tenant.urlPattern);
+  const urlPattern = ctx.tenant.urlPattern;
   // Pagination links repeat the request's URL as it was spelled.
-  const formKey = JSON.stringify([ctx.url.href, shown.map((item) => item.url)]);
+  const formKey = JSON.stringify([ctx.url.href, items.map((item) => liveUrl(item, answer.live?.get(item.id), urlPattern))]);
   return servedAnswer(ctx, { form, live: answer.live }, ZListVacanciesOutput, formKey, () => {
-    const page = paginate(shown, total, input.page, input.per_page, ctx.url);
+    const page = paginate(withLiveFields(items, answer.live, urlPattern), total, input.page, input.per_page, ctx.url);
     return facets ? { ...page, facets } : page;
   });
 }
@@ -204,12 +205,13 @@ export async function getVacancy(
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
-  const { facts, form } = answer.value;
-  ctx.views.record('vacancies', answer.value.detail.id);
-  const detail = withLiveFields([answer.value.detail], answer.live, ctx.tenant.urlPattern)[0]!;
+  const { detail, facts, form } = answer.value;
+  ctx.views.record('vacancies', detail.id);
+  const urlPattern = ctx.tenant.urlPattern;
   const organization = facts ? { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain } : undefined;
-  const formKey = JSON.stringify([detail.url, organization]);
-  return servedAnswer(ctx, { form, live: answer.live }, ZGetVacancyOutput, formKey, () =>
-    facts && organization ? { data: { ...detail, structured_data: toJobPosting(detail, facts, organization) } } : { data: detail },
-  );
+  const formKey = JSON.stringify([liveUrl(detail, answer.live?.get(detail.id), urlPattern), organization]);
+  return servedAnswer(ctx, { form, live: answer.live }, ZGetVacancyOutput, formKey, () => {
+    const shown = withLiveFields([detail], answer.live, urlPattern)[0]!;
+    return facts && organization ? { data: { ...shown, structured_data: toJobPosting(shown, facts, organization) } } : { data: shown };
+  });
 }
