@@ -1,22 +1,13 @@
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
-import { AppError, type TCoreServices, describeError, requestIdOf, trustProxySetting } from '@careers/core';
+import { AppError, type TCoreServices, requestIdOf, trustProxySetting } from '@careers/core';
 import { corsPreflight, createRestFacade } from './rest/facade.ts';
 import { parseQueryString } from './rest/query.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { requestLog } from './request-log.ts';
 
-const QUIET_PATHS = new Set(['/v1/livez', '/v1/readyz']);
 /** Label of requests that matched no route: raw URLs would make one time series per probe of a scanner. */
 const UNMATCHED_ROUTE = 'unmatched';
-
-/** A key-shaped segment (a client that put its key in the URL): never written to a log. */
-const KEY_IN_PATH = /[cp]k_[A-Za-z0-9]+_[A-Za-z0-9_-]{8,}/g;
-
-/** The path of a request as logged: no query string (it may carry personal data), no key. */
-function loggablePath(url: string): string {
-  return (url.split('?')[0] ?? '').replace(KEY_IN_PATH, '[redacted]');
-}
 
 /** Names the route of a request for metrics (its template, never the raw URL). */
 function routeLabel(route: string): express.RequestHandler {
@@ -55,31 +46,7 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
     next();
   });
   app.use(recordRequestMetrics(services.metrics));
-  app.use(
-    pinoHttp({
-      logger: services.log,
-      genReqId: (_req, res) => (res as express.Response).locals.requestId as string,
-      // Every line of the request (req.log and the completion line) carries `request_id`, the key the procedures'
-      // loggers (ctx.log) use too, so one search finds every line of a request.
-      customAttributeKeys: { reqId: 'request_id' },
-      quietReqLogger: true,
-      customProps: (_req, res) => ({
-        tenant: (res as express.Response).locals.tenant,
-        api_key_id: (res as express.Response).locals.apiKeyId,
-      }),
-      // Only method and path: headers carry the API key, query strings may carry personal data.
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, path: loggablePath(req.url) }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-        err: describeError,
-      },
-      customLogLevel: (req, res, error) => {
-        if (error || res.statusCode >= 500) return 'error';
-        // Probes and scrapes arrive every few seconds: keep them out of the info log.
-        return QUIET_PATHS.has((req as express.Request).originalUrl.split('?')[0] ?? '') ? 'debug' : 'info';
-      },
-    }),
-  );
+  app.use(requestLog(services.log));
 
   // GET /metrics is not served here (a 404 like any unknown path): main.ts serves it on METRICS_PORT.
   const document = buildOpenApiDocument(options.publicUrl);

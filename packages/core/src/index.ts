@@ -3,6 +3,7 @@ export { appRouter, listProcedures, type TAppRouter } from './trpc/router.ts';
 export { createCallerFactory, toAppError, type TMeta } from './trpc/init.ts';
 export { documentedErrors, type TOperationErrors } from './trpc/operation-errors.ts';
 export { createContext, type TContext, type TAdminSession } from './trpc/context.ts';
+export { SerializedAnswer } from './modules/content/serialized-answer.ts';
 export { createCoreServices, type TCoreServices } from './services.ts';
 export { AppError, isAppError, RETRY_AFTER_SECONDS, type TAppErrorCode, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
 export { fieldErrorsFromZod } from './lib/validation.ts';

@@ -8,6 +8,7 @@ import {
   createContext,
   listProcedures,
   requireActiveKey,
+  SerializedAnswer,
   toAppError,
   type TCoreServices,
   type TMeta,
@@ -75,12 +76,12 @@ function sendError(res: Response, error: AppError, headers: Record<string, strin
   res.status(error.status).set({ ...headers, ...error.headers() }).json(error.toBody());
 }
 
-/** View counters in serialized JSON: a property named `views_count` (inside a string the quotes would be escaped). */
-const VIEW_COUNTERS = /"views_count":-?\d+/g;
-
-/** Weak ETag over the serialized representation without its view counters (they change on every detail read). */
-function etagOf(json: string): string {
-  return `W/"${hash('sha1', json.replace(VIEW_COUNTERS, ''), 'base64url')}"`;
+/**
+ * Weak ETag over a serialized representation. Answers that show view counters come as a `SerializedAnswer` with
+ * an ETag made without them; any other answer has none to leave out.
+ */
+function etagOf(body: Buffer): string {
+  return `W/"${hash('sha1', body, 'base64url')}"`;
 }
 
 function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
@@ -145,6 +146,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
           clientIp: req.ip,
           url: publicUrlOf(req, options.publicUrl),
           idempotencyKey: req.get('idempotency-key'),
+          serializedAnswers: true,
         });
         const call = route.procedurePath
           .split('.')
@@ -153,9 +155,11 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
           const data = await call(input);
           Object.assign(responseHeaders, ctx.response.headers);
           const status = ctx.response.status ?? route.meta.successStatus ?? 200;
-          const json = JSON.stringify(data);
+          // Cached reads answer in their final bytes; anything else is serialized here.
+          const serialized = data instanceof SerializedAnswer ? data : undefined;
+          const body = serialized?.body ?? Buffer.from(JSON.stringify(data));
           if (route.method === 'get') {
-            const etag = etagOf(json);
+            const etag = serialized?.etag ?? etagOf(body);
             responseHeaders.ETag = etag;
             responseHeaders['Cache-Control'] = 'private, max-age=0, must-revalidate';
             if (matchesIfNoneMatch(req.get('if-none-match'), etag)) {
@@ -163,7 +167,8 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
               return;
             }
           }
-          res.status(status).set(responseHeaders).type('json').send(json);
+          // Written as is: the bytes are final, and express's send would only look them over again.
+          res.writeHead(status, { ...responseHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length }).end(body);
         } catch (error) {
           Object.assign(responseHeaders, ctx.response.headers);
           throw error;

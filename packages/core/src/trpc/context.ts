@@ -29,6 +29,8 @@ export type TContext = {
   /** Absolute URL of the request, as the client sees it (for pagination links). */
   url: URL;
   idempotencyKey?: string;
+  /** The transport writes a `SerializedAnswer` a procedure returns as is (REST); without it, procedures return objects. */
+  serializedAnswers?: boolean;
   /** Headers and status the procedure wants on its response (rate-limit headers, 201/202). */
   response: { headers: Record<string, string>; status?: number };
 };

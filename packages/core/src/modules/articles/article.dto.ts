@@ -3,7 +3,7 @@ import { iso, isoOrNull } from '../../lib/dates.ts';
 import { pickTranslation } from '../../lib/i18n.ts';
 import { ARTICLE_TYPES } from './article.entity.ts';
 import { estimatedReadingTime, sanitizeArticleHtml } from './article-html.ts';
-import type { TArticleRow, TArticleTagRow } from './articles.repository.ts';
+import type { TArticleRow } from './articles.repository.ts';
 
 export const ZArticleTag = z.object({
   id: z.number().int(),
@@ -42,7 +42,6 @@ export type TArticleDtoOptions = {
   language: string | undefined;
   defaultLanguage: string;
   includeMedia: boolean;
-  tags: TArticleTagRow[];
 };
 
 export function toArticleDto(row: TArticleRow, options: TArticleDtoOptions): TArticle {
@@ -59,7 +58,7 @@ export function toArticleDto(row: TArticleRow, options: TArticleDtoOptions): TAr
     published_at: isoOrNull(row.published_at),
     expires_at: isoOrNull(row.expires_at),
     created_at: iso(row.created_at),
-    tags: options.tags.map((tag) => ({
+    tags: row.tags.map((tag) => ({
       id: tag.id,
       name: pickTranslation(tag.name, options.language, options.defaultLanguage),
       parent_id: tag.parent_id,

@@ -1,5 +1,5 @@
-import { sql, type SqlBool } from 'kysely';
-import type { TDb } from '../../db/kysely.ts';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { TDB, TDb } from '../../db/kysely.ts';
 import { pageOffset } from '../../lib/pagination.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from '../vacancies/vacancy.entity.ts';
@@ -40,9 +40,11 @@ export type TArticleRow = {
   body_html: string;
   seo_title: string | null;
   seo_description: string | null;
+  /** The article's tags, by id. */
+  tags: TArticleTagRow[];
 };
 
-export type TArticleTagRow = { article_id: number; id: number; name: TTranslations; parent_id: number | null };
+export type TArticleTagRow = { id: number; name: TTranslations; parent_id: number | null };
 
 
 const COLUMNS = [
@@ -62,6 +64,18 @@ const COLUMNS = [
   'c.seo_title',
   'c.seo_description',
 ] as const;
+
+/** An article's tags as a JSON array (by id), read with the article: one round trip for a page or a detail. */
+function articleTags(eb: ExpressionBuilder<TDB & { a: TDB['articles'] }, 'a'>) {
+  return eb
+    .selectFrom('article_tags as at')
+    .innerJoin('tags as tg', 'tg.id', 'at.tag_id')
+    .select(
+      sql<TArticleTagRow[]>`coalesce(json_agg(json_build_object('id', ${sql.ref('tg.id')}, 'name', ${sql.ref('tg.name')}, 'parent_id', ${sql.ref('tg.parent_id')}) order by ${sql.ref('tg.id')}), '[]'::json)`.as('tags'),
+    )
+    .whereRef('at.article_id', '=', 'a.id')
+    .as('tags');
+}
 
 /** Visible articles (CONTRACT: published, published_at ≤ now, not expired) joined to the chosen content. */
 function visibleArticles(db: TDb, choice: TContentChoice) {
@@ -126,6 +140,7 @@ export async function findArticlesPage(
   const base = filtered(db, choice, filters);
   const rows = await base
     .select(COLUMNS)
+    .select(articleTags)
     .select(sql<number>`(count(*) over ())::int`.as('total'))
     .orderBy(SORT_KEYS[order.sort], (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
     .orderBy('a.id', order.direction)
@@ -139,20 +154,6 @@ export async function findArticlesPage(
 }
 
 export async function findArticleBySlug(db: TDb, slug: string, choice: TContentChoice): Promise<TArticleRow | undefined> {
-  const row = await visibleArticles(db, choice).select(COLUMNS).where('a.slug', '=', slug).executeTakeFirst();
+  const row = await visibleArticles(db, choice).select(COLUMNS).select(articleTags).where('a.slug', '=', slug).executeTakeFirst();
   return row as TArticleRow | undefined;
-}
-
-/** The tags of a page of articles, in one query. */
-export async function findArticleTags(db: TDb, articleIds: readonly number[]): Promise<TArticleTagRow[]> {
-  if (articleIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('article_tags as at')
-    .innerJoin('tags as tg', 'tg.id', 'at.tag_id')
-    .select(['at.article_id', 'tg.id', 'tg.name', 'tg.parent_id'])
-    .where('at.article_id', 'in', [...articleIds])
-    .orderBy('at.article_id')
-    .orderBy('tg.id')
-    .execute();
-  return rows as TArticleTagRow[];
 }

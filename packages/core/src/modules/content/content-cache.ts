@@ -6,15 +6,15 @@ import type { ReadReplica } from '../../db/read-replica.ts';
 
 /**
  * A per-process cache of answers computed from a tenant's public content (vacancy pages, facets, details,
- * locations), exact across any number of API processes:
+ * locations, articles), exact across any number of API processes:
  *
  * - every read first asks the database for the tenant's content version (one trivial query, which also
  *   returns the current view counts of the cached rows, and which concurrent requests share — see
  *   `ContentStateReader`); an entry is used only if it was computed at that version, so a committed change — an
  *   import, a reported canonical URL, a hand-written UPDATE in psql — is seen by the very next request of every
  *   process;
- * - an entry never outlives the next moment a vacancy becomes visible or hidden by time alone
- *   (`published_at` / `ends_at` passing), nor `MAX_AGE_MS`;
+ * - an entry never outlives the next moment a vacancy or an article becomes visible or hidden by time alone
+ *   (`published_at` / `ends_at` / `expires_at` passing), nor `MAX_AGE_MS`;
  * - view counts (and vacancies' reported canonical URLs) are not part of the entry: they come fresh with the
  *   version, so they are as current as the batched counter has written them (at most a second late), never as
  *   old as the entry — and reporting a URL does not throw the tenant's cache away.
@@ -47,8 +47,21 @@ export type TContentRead<T> = {
   key: string;
   /** The table whose live fields (view counts, canonical URLs) the answer shows, if any. */
   viewCounts?: TViewCountedTable;
-  /** Computes the answer; `version` is the content version it will be cached under (unset: not cached). */
-  compute: (version: string | undefined) => Promise<TComputed<T>>;
+  /** The answer depends on more than the content (an order by view count): computed for every read, never kept. */
+  uncached?: boolean;
+  /** Computes the answer with what the cache hands it (the version, the tenant's values shared at it). */
+  compute: (computation: TComputation) => Promise<TComputed<T>>;
+};
+
+/**
+ * What the cache hands a computation: the content version its answer is cached under (unset: not cached), and the
+ * values shared by the computations of that version — the names every vacancy answer refers to, the total that
+ * every page of a filter shows — each computed once per version and, like every entry, never kept past the next
+ * time-driven visibility change.
+ */
+export type TComputation = {
+  version: string | undefined;
+  shared: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
 };
 
 /** The answer, and the live fields to show for its rows (absent when it was just computed, fields included). */
@@ -78,9 +91,9 @@ export class ContentCache {
 
   async read<T>(ctx: TContentReader, request: TContentRead<T>): Promise<TContentAnswer<T>> {
     const tenantId = ctx.tenant.id;
-    if (this.#maxBytes === 0) {
+    if (this.#maxBytes === 0 || request.uncached) {
       this.misses++;
-      return { value: (await this.#reads.run(ctx, () => request.compute(undefined))).value };
+      return { value: (await this.#reads.run(ctx, () => request.compute(this.#computation(ctx, undefined)))).value };
     }
     const ids = this.#tenants.get(tenantId)?.entries.get(request.key)?.ids;
     const state = await this.#states.read(ctx.db, tenantId, request.viewCounts && ids ? { table: request.viewCounts, ids } : undefined);
@@ -90,7 +103,7 @@ export class ContentCache {
       return { value: entry.value as T, live: request.viewCounts ? state.live[request.viewCounts] : undefined };
     }
     this.misses++;
-    const computed = await this.#computeOnce(ctx, request.key, state.version, () => computeAtVersion(this.#replica, tenantId, state.version, () => request.compute(state.version)), true);
+    const computed = await this.#computeOnce(ctx, request.key, state.version, () => computeAtVersion(this.#replica, tenantId, state.version, () => request.compute(this.#computation(ctx, state.version))), true);
     return { value: computed.value };
   }
 
@@ -111,18 +124,18 @@ export class ContentCache {
     return this.#tenants.get(tenantId)?.bytes ?? 0;
   }
 
-  /**
-   * A value shared by the computations of one tenant at one content version (the names every vacancy answer
-   * refers to, the total of a filter that every page of it shows), computed once per version and, like every
-   * entry, never kept past the next time-driven visibility change. `version` comes from the `compute` of a
-   * `read`, which already holds the reader's turn.
-   */
-  async shared<T>(ctx: Pick<TContentReader, 'db' | 'tenant'>, key: string, version: string | undefined, compute: () => Promise<T>): Promise<T> {
-    if (version === undefined || this.#maxBytes === 0) return compute();
-    const fullKey = `shared\u0000${key}`;
-    const entry = this.#current(ctx.tenant.id, fullKey, version);
-    if (entry) return entry.value as T;
-    return (await this.#computeOnce(ctx, fullKey, version, async () => ({ value: await compute() }), false)).value;
+  /** The computation of a read at `version`: its shared values run in the turn the read already holds. */
+  #computation(ctx: Pick<TContentReader, 'db' | 'tenant'>, version: string | undefined): TComputation {
+    return {
+      version,
+      shared: async <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+        if (version === undefined || this.#maxBytes === 0) return compute();
+        const fullKey = `shared\u0000${key}`;
+        const entry = this.#current(ctx.tenant.id, fullKey, version);
+        if (entry) return entry.value as T;
+        return (await this.#computeOnce(ctx, fullKey, version, async () => ({ value: await compute() }), false)).value;
+      },
+    };
   }
 
   /** The entry under `key` if it was computed at `version` and has not expired (it becomes the most recently used). */

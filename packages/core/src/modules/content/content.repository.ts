@@ -12,6 +12,15 @@ export type TViewCountedTable = 'vacancies' | 'articles';
  */
 export type TLiveFields = { views_count: number; canonical_url?: string | null };
 
+/** Answers of rows with only a view counter live (articles) with the live counts laid over them. */
+export function withLiveViews<T extends { id: number; views_count: number }>(items: readonly T[], live: Map<number, TLiveFields> | undefined): T[] {
+  if (!live) return items as T[];
+  return items.map((item) => {
+    const views = live.get(item.id)?.views_count;
+    return views === undefined || views === item.views_count ? item : { ...item, views_count: views };
+  });
+}
+
 export type TContentState = { version: string; live: Record<TViewCountedTable, Map<number, TLiveFields>> };
 
 /**
@@ -85,19 +94,28 @@ export class ContentStateReader {
 }
 
 /**
- * Milliseconds until the next moment a vacancy of the tenant becomes visible or stops being visible by time
- * alone (its `published_at` or `ends_at` passes), or null when none is ahead. Cached answers must not outlive it.
+ * Milliseconds until the next moment a vacancy or an article of the tenant becomes visible or stops being visible
+ * by time alone (its `published_at`, `ends_at` or `expires_at` passes), or null when none is ahead. Cached answers
+ * must not outlive it.
  */
 export async function msUntilNextVisibilityChange(db: TDb): Promise<number | null> {
-  const next = (column: 'published_at' | 'ends_at') =>
+  const nextVacancy = (column: 'published_at' | 'ends_at') =>
     db
       .selectFrom('vacancies as v')
       .select(sql<Date>`min(${sql.ref(`v.${column}`)})`.as('at'))
       .where(publishedOnApi('v'))
       .where(sql.ref(`v.${column}`), '>', sql<Date>`now()`);
+  const nextArticle = (column: 'published_at' | 'expires_at') =>
+    db
+      .selectFrom('articles as a')
+      .select(sql<Date>`min(${sql.ref(`a.${column}`)})`.as('at'))
+      .where('a.status', '=', 'published')
+      .where(sql.ref(`a.${column}`), '>', sql<Date>`now()`);
   const row = await db
     .selectFrom('tenants')
-    .select(sql<number | null>`extract(epoch from least((${next('published_at')}), (${next('ends_at')})) - now()) * 1000`.as('ms'))
+    .select(
+      sql<number | null>`extract(epoch from least((${nextVacancy('published_at')}), (${nextVacancy('ends_at')}), (${nextArticle('published_at')}), (${nextArticle('expires_at')})) - now()) * 1000`.as('ms'),
+    )
     .executeTakeFirst();
   return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms));
 }

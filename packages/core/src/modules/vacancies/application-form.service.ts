@@ -4,7 +4,10 @@ import { pickTranslation } from '../../lib/i18n.ts';
 import { isStorableText } from '../../lib/validation.ts';
 import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TVacancyQuestion } from './vacancy-question.ts';
-import type { TApplicationForm, TFormField } from './procedures/get-application-form.schema.ts';
+import { ZApplicationForm, type TApplicationForm, type TFormField, type TGetApplicationFormInput } from './procedures/get-application-form.schema.ts';
+import { contentKey } from '../content/content-cache.ts';
+import { SerializedForm, servedAnswer } from '../content/serialized-answer.ts';
+import type { TVacancyReadContext } from './vacancy.service.ts';
 
 type TStandardField = Omit<TFormField, 'label'> & { label: Record<string, string> };
 
@@ -90,25 +93,38 @@ function questionField(question: TVacancyQuestion, label: (names: Record<string,
   };
 }
 
-/**
- * The application form of a visible vacancy: the standard fields, then the vacancy's questions, with labels in
- * the requested language, else the tenant's default language, else the alphabetically first one.
- */
-export async function getApplicationForm(db: TDb, tenant: { defaultLanguage: string }, slug: string, language: string | undefined): Promise<TApplicationForm> {
-  // No stored slug holds NUL or an unpaired surrogate (PostgreSQL would refuse the first as a parameter).
-  if (!isStorableText(slug)) throw new AppError('NOT_FOUND');
+/** The application form of a visible vacancy, or null (no stored slug holds NUL or an unpaired surrogate). */
+async function applicationForm(db: TDb, tenant: { defaultLanguage: string }, input: TGetApplicationFormInput): Promise<TApplicationForm | null> {
+  if (!isStorableText(input.slug)) return null;
   const vacancy = await db
     .selectFrom('vacancies')
     .select(['id', 'slug', 'questions'])
     .where(visibleVacancy('vacancies'))
-    .where('slug', '=', slug)
+    .where('slug', '=', input.slug)
     .executeTakeFirst();
-  if (!vacancy) throw new AppError('NOT_FOUND');
-  const label = (names: Record<string, string>) => pickTranslation(names, language, tenant.defaultLanguage) ?? '';
+  if (!vacancy) return null;
+  const label = (names: Record<string, string>) => pickTranslation(names, input.language, tenant.defaultLanguage) ?? '';
   return {
     data: {
       vacancy: { id: vacancy.id, slug: vacancy.slug },
       fields: [...STANDARD_FIELDS.map((field) => ({ ...field, label: label(field.label) })), ...vacancy.questions.map((question) => questionField(question, label))],
     },
   };
+}
+
+/**
+ * The application form of a visible vacancy: the standard fields, then the vacancy's questions, with labels in
+ * the requested language, else the tenant's default language, else the alphabetically first one. 404 otherwise.
+ */
+export async function getApplicationForm(ctx: TVacancyReadContext, input: TGetApplicationFormInput): Promise<TApplicationForm> {
+  const answer = await ctx.services.content.read(ctx, {
+    key: contentKey('vacancies.application-form', ctx.tenant, input),
+    compute: async () => {
+      const form = await applicationForm(ctx.db, ctx.tenant, input);
+      return { value: form && { form, serialized: new SerializedForm() } };
+    },
+  });
+  if (!answer.value) throw new AppError('NOT_FOUND');
+  const { form, serialized } = answer.value;
+  return servedAnswer(ctx, { form: serialized, live: undefined }, ZApplicationForm, '', () => form);
 }

@@ -179,6 +179,11 @@ export function toVacancyListItem(row: TVacancyBaseRow, refs: TVacancyReferences
   return item;
 }
 
+/** A vacancy's `url` with its live canonical URL (read fresh with every request), else as it was computed. */
+export function liveUrl(item: Pick<TVacancyListItem, 'id' | 'slug' | 'url'>, fields: TLiveFields | undefined, urlPattern: string | null): string | null {
+  return fields ? vacancyUrl({ canonical_url: fields.canonical_url ?? null, slug: item.slug, id: item.id }, urlPattern) : item.url;
+}
+
 /**
  * Lays a vacancy's live fields (read fresh with every request: views, reported canonical URL) over an answer
  * computed earlier; `url` follows the canonical URL, else the tenant's pattern.
@@ -188,7 +193,7 @@ export function withLiveFields<T extends TVacancyListItem>(items: readonly T[], 
   return items.map((item) => {
     const fields = live.get(item.id);
     if (!fields) return item;
-    const url = vacancyUrl({ canonical_url: fields.canonical_url ?? null, slug: item.slug, id: item.id }, urlPattern);
+    const url = liveUrl(item, fields, urlPattern);
     return fields.views_count === item.views_count && url === item.url ? item : { ...item, views_count: fields.views_count, url };
   });
 }

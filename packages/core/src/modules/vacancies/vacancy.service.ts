@@ -1,9 +1,13 @@
 import type { TDb } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
-import { pageOffset, paginate, type TPage } from '../../lib/pagination.ts';
+import { pageOffset, paginate } from '../../lib/pagination.ts';
 import type { ViewCounter } from '../content/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
-import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
+import { contentKey, type ContentCache, type TComputation, type TContentReader } from '../content/content-cache.ts';
+import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
+import { ZGetVacancyOutput, type TGetVacancyOutput } from './procedures/get-vacancy.schema.ts';
+import { ZGetVacancyFacetsOutput, type TGetVacancyFacetsOutput } from './procedures/get-vacancy-facets.schema.ts';
+import { ZListVacanciesOutput, type TListVacanciesOutput } from './procedures/list-vacancies.schema.ts';
 import {
   FILTER_ID_FIELDS,
   ZVacancyFilterFields,
@@ -34,16 +38,15 @@ import {
   toVacancyDetail,
   toVacancyFacets,
   toVacancyListItem,
+  liveUrl,
   withLiveFields,
-  type TVacancyDetail,
-  type TVacancyFacets,
-  type TVacancyListItem,
   type TVacancyView,
 } from './vacancy.dto.ts';
 import { toJobPosting } from './vacancy-structured-data.ts';
 
 /** What the vacancy reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
-export type TVacancyReadContext = TContentReader & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
+export type TVacancyReadContext = TContentReader &
+  TAnswerTransport & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
 
 type TViewFlags = { include_media: boolean; include_compensation: boolean; include_company_name: boolean };
 
@@ -86,8 +89,8 @@ async function resolveFilters(ctx: TVacancyReadContext, input: TVacancyFilterInp
 }
 
 /** Facet counts of a filter (GET /vacancies/facets and include=facets share them), once per version. */
-function facetCounts(ctx: TVacancyReadContext, filters: TVacancyFilters, version: string | undefined) {
-  return ctx.services.content.shared(ctx, `vacancies.facets:${vacancyFiltersKey(filters)}`, version, () => countFacets(ctx.db, filters));
+function facetCounts(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters) {
+  return computation.shared(`vacancies.facets:${vacancyFiltersKey(filters)}`, () => countFacets(ctx.db, filters));
 }
 
 /** Pages that start deeper than this many rows start from an anchor instead of walking every row before them. */
@@ -100,11 +103,11 @@ export const ANCHOR_SPACING = 1_000;
  * and order, found in one pass per content version like the total — so no request walks more than DEEP_OFFSET
  * index entries, and a deep page past the end costs no page query.
  */
-async function vacancyPage(ctx: TVacancyReadContext, filters: TVacancyFilters, input: TListVacanciesRequest, version: string | undefined): Promise<TVacancyBaseRow[]> {
+async function vacancyPage(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters, input: TListVacanciesRequest): Promise<TVacancyBaseRow[]> {
   const order = { sort: input.sort, direction: input.sort_direction };
   const offset = pageOffset(input.page, input.per_page);
   if (offset < DEEP_OFFSET) return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
-  const anchors = await ctx.services.content.shared(ctx, `vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`, version, () =>
+  const anchors = await computation.shared(`vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`, () =>
     findVacancyPageAnchors(ctx.db, filters, order, ANCHOR_SPACING),
   );
   const from = anchors[Math.floor(offset / ANCHOR_SPACING)];
@@ -115,51 +118,56 @@ async function vacancyPage(ctx: TVacancyReadContext, filters: TVacancyFilters, i
 export type TListVacanciesRequest = TVacancyFilterInput &
   TViewFlags & { page: number; per_page: number; sort: TVacancySort; sort_direction: TSortDirection; include?: 'facets' | undefined };
 
-export type TVacancyList = TPage<TVacancyListItem> & { facets?: TVacancyFacets };
-
 /**
  * The names the rows refer to: the tenant's references at the content version the answer is cached under,
  * read again if the rows refer to something newer (they were read after a change committed meanwhile).
  */
-async function referencesFor(ctx: TVacancyReadContext, version: string | undefined, rows: TVacancyBaseRow[]): Promise<TVacancyReferences> {
-  const shared = await ctx.services.content.shared(ctx, 'vacancy-references', version, () => findVacancyReferences(ctx.db));
+async function referencesFor(ctx: TVacancyReadContext, computation: TComputation, rows: TVacancyBaseRow[]): Promise<TVacancyReferences> {
+  const shared = await computation.shared('vacancy-references', () => findVacancyReferences(ctx.db));
   return referencesCover(rows, shared) ? shared : findVacancyReferences(ctx.db);
 }
 
-export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TVacancyList> {
+export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TListVacanciesOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.list', ctx.tenant, input),
     viewCounts: 'vacancies',
-    compute: async (version) => {
+    compute: async (computation) => {
       const filters = await resolveFilters(ctx, input);
       const view = viewOf(ctx, input.language, input);
       const [rows, total, facetRows] = await Promise.all([
-        vacancyPage(ctx, filters, input, version),
+        vacancyPage(ctx, computation, filters, input),
         // Every page and sort of one filter shows the same total (and facets): computed once per version.
-        ctx.services.content.shared(ctx, `vacancies.total:${vacancyFiltersKey(filters)}`, version, () => countVacancies(ctx.db, filters)),
-        input.include === 'facets' ? facetCounts(ctx, filters, version) : undefined,
+        computation.shared(`vacancies.total:${vacancyFiltersKey(filters)}`, () => countVacancies(ctx.db, filters)),
+        input.include === 'facets' ? facetCounts(ctx, computation, filters) : undefined,
       ]);
-      const refs = await referencesFor(ctx, version, rows);
+      const refs = await referencesFor(ctx, computation, rows);
       const items = rows.map((row) => toVacancyListItem(row, refs, view));
       const facets = facetRows ? toVacancyFacets(facetRows, filters, view) : undefined;
-      return { value: { items, total, facets }, viewIds: items.map((item) => item.id) };
+      return { value: { items, total, facets, form: new SerializedForm() }, viewIds: items.map((item) => item.id) };
     },
   });
-  const { items, total, facets } = answer.value;
-  const page = paginate(withLiveFields(items, answer.live, ctx.tenant.urlPattern), total, input.page, input.per_page, ctx.url);
-  return facets ? { ...page, facets } : page;
+  const { items, total, facets, form } = answer.value;
+  const urlPattern = ctx.tenant.urlPattern;
+  // Pagination links repeat the request's URL as it was spelled.
+  const formKey = JSON.stringify([ctx.url.href, items.map((item) => liveUrl(item, answer.live?.get(item.id), urlPattern))]);
+  return servedAnswer(ctx, { form, live: answer.live }, ZListVacanciesOutput, formKey, () => {
+    const page = paginate(withLiveFields(items, answer.live, urlPattern), total, input.page, input.per_page, ctx.url);
+    return facets ? { ...page, facets } : page;
+  });
 }
 
-export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<{ data: TVacancyFacets; meta: { total: number } }> {
+export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<TGetVacancyFacetsOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.facets', ctx.tenant, input),
-    compute: async (version) => {
+    compute: async (computation) => {
       const filters = await resolveFilters(ctx, input);
-      const rows = await facetCounts(ctx, filters, version);
-      return { value: { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } } };
+      const rows = await facetCounts(ctx, computation, filters);
+      const facets = { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } };
+      return { value: { facets, form: new SerializedForm() } };
     },
   });
-  return answer.value;
+  const { facets, form } = answer.value;
+  return servedAnswer(ctx, { form, live: undefined }, ZGetVacancyFacetsOutput, '', () => facets);
 }
 
 /**
@@ -170,25 +178,29 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
 export async function getVacancy(
   ctx: TVacancyReadContext & { views: Pick<ViewCounter, 'record'> },
   input: TViewFlags & { slug: string; language?: string | undefined; include_structured_data?: boolean | undefined },
-): Promise<{ data: TVacancyDetail }> {
+): Promise<TGetVacancyOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.detail', ctx.tenant, input),
     viewCounts: 'vacancies',
-    compute: async (version) => {
+    compute: async (computation) => {
       const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
       if (!row) return { value: null };
       const [refs, facts] = await Promise.all([
-        referencesFor(ctx, version, [row]),
+        referencesFor(ctx, computation, [row]),
         input.include_structured_data ? findJobPostingFacts(ctx.db, row) : undefined,
       ]);
-      return { value: { detail: toVacancyDetail(row, refs, viewOf(ctx, input.language, input)), facts }, viewIds: [row.id] };
+      const detail = toVacancyDetail(row, refs, viewOf(ctx, input.language, input));
+      return { value: { detail, facts, form: new SerializedForm() }, viewIds: [row.id] };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
-  const { facts } = answer.value;
-  ctx.views.record('vacancies', answer.value.detail.id);
-  const detail = withLiveFields([answer.value.detail], answer.live, ctx.tenant.urlPattern)[0]!;
-  if (!facts) return { data: detail };
-  const organization = { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain };
-  return { data: { ...detail, structured_data: toJobPosting(detail, facts, organization) } };
+  const { detail, facts, form } = answer.value;
+  ctx.views.record('vacancies', detail.id);
+  const urlPattern = ctx.tenant.urlPattern;
+  const organization = facts ? { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain } : undefined;
+  const formKey = JSON.stringify([liveUrl(detail, answer.live?.get(detail.id), urlPattern), organization]);
+  return servedAnswer(ctx, { form, live: answer.live }, ZGetVacancyOutput, formKey, () => {
+    const shown = withLiveFields([detail], answer.live, urlPattern)[0]!;
+    return facts && organization ? { data: { ...shown, structured_data: toJobPosting(shown, facts, organization) } } : { data: shown };
+  });
 }

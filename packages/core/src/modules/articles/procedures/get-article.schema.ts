@@ -15,7 +15,7 @@ export const getArticleMeta = {
     protect: true,
   },
   scope: 'articles:read',
-  expensiveRead: 'always',
+  expensiveRead: 'misses',
   errors: ['NOT_FOUND'],
 } satisfies TMeta;
 
@@ -27,3 +27,4 @@ export const ZGetArticleInput = z.object({
 export type TGetArticleInput = z.infer<typeof ZGetArticleInput>;
 
 export const ZGetArticleOutput = z.object({ data: ZArticleDetail });
+export type TGetArticleOutput = z.infer<typeof ZGetArticleOutput>;

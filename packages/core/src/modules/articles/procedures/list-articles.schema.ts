@@ -18,7 +18,7 @@ export const listArticlesMeta = {
     protect: true,
   },
   scope: 'articles:read',
-  expensiveRead: 'always',
+  expensiveRead: 'misses',
 } satisfies TMeta;
 
 export const ZListArticlesInput = z.object({
@@ -35,3 +35,4 @@ export const ZListArticlesInput = z.object({
 export type TListArticlesInput = z.infer<typeof ZListArticlesInput>;
 
 export const ZListArticlesOutput = zPage(ZArticle);
+export type TListArticlesOutput = z.infer<typeof ZListArticlesOutput>;

@@ -14,7 +14,7 @@ export const getTeamMemberMeta = {
     protect: true,
   },
   scope: 'team:read',
-  expensiveRead: 'always',
+  expensiveRead: 'misses',
   errors: ['NOT_FOUND'],
 } satisfies TMeta;
 
@@ -26,3 +26,4 @@ export const ZGetTeamMemberInput = z.object({
 export type TGetTeamMemberInput = z.infer<typeof ZGetTeamMemberInput>;
 
 export const ZGetTeamMemberOutput = z.object({ data: ZTeamMember });
+export type TGetTeamMemberOutput = z.infer<typeof ZGetTeamMemberOutput>;

@@ -16,7 +16,7 @@ export const listTeamMembersMeta = {
     protect: true,
   },
   scope: 'team:read',
-  expensiveRead: 'always',
+  expensiveRead: 'misses',
 } satisfies TMeta;
 
 export const ZListTeamMembersInput = z.object({
@@ -34,3 +34,4 @@ export const ZListTeamMembersInput = z.object({
 export type TListTeamMembersInput = z.infer<typeof ZListTeamMembersInput>;
 
 export const ZListTeamMembersOutput = zPage(ZTeamMember);
+export type TListTeamMembersOutput = z.infer<typeof ZListTeamMembersOutput>;

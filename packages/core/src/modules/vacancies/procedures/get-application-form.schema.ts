@@ -17,7 +17,7 @@ export const getApplicationFormMeta = {
     protect: true,
   },
   scope: 'vacancies:read',
-  expensiveRead: 'always',
+  expensiveRead: 'misses',
   errors: ['NOT_FOUND'],
   extension: true,
 } satisfies TMeta;

@@ -1,3 +1,4 @@
+import { servedOutput } from '../../content/serialized-answer.ts';
 import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedures.ts';
 import { filterErrorsOf, vacancyFacets } from '../vacancy.service.ts';
 import { ZGetVacancyFacetsInput, ZGetVacancyFacetsOutput, getVacancyFacetsMeta } from './get-vacancy-facets.schema.ts';
@@ -7,5 +8,5 @@ export const getVacancyFacetsProcedure = apiKeyProcedure()
   // One 422 lists unknown filter ids with the query's other errors.
   .use(async ({ ctx, getRawInput, next }) => withDatabaseFieldErrors(await next(), async () => filterErrorsOf(ctx.db, await getRawInput())))
   .input(ZGetVacancyFacetsInput)
-  .output(ZGetVacancyFacetsOutput)
+  .output(servedOutput(ZGetVacancyFacetsOutput))
   .query(({ ctx, input }) => vacancyFacets(ctx, input));

@@ -1,3 +1,4 @@
+import { servedOutput } from '../../content/serialized-answer.ts';
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { getVacancy } from '../vacancy.service.ts';
 import { ZGetVacancyInput, ZGetVacancyOutput, getVacancyMeta } from './get-vacancy.schema.ts';
@@ -5,5 +6,5 @@ import { ZGetVacancyInput, ZGetVacancyOutput, getVacancyMeta } from './get-vacan
 export const getVacancyProcedure = apiKeyProcedure()
   .meta(getVacancyMeta)
   .input(ZGetVacancyInput)
-  .output(ZGetVacancyOutput)
+  .output(servedOutput(ZGetVacancyOutput))
   .query(({ ctx, input }) => getVacancy({ ...ctx, views: ctx.services.views }, input));

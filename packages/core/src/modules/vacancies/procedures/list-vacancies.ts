@@ -1,3 +1,4 @@
+import { servedOutput } from '../../content/serialized-answer.ts';
 import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedures.ts';
 import { filterErrorsOf, listVacancies } from '../vacancy.service.ts';
 import { ZListVacanciesInput, ZListVacanciesOutput, listVacanciesMeta } from './list-vacancies.schema.ts';
@@ -7,5 +8,5 @@ export const listVacanciesProcedure = apiKeyProcedure()
   // One 422 lists unknown filter ids with the query's other errors.
   .use(async ({ ctx, getRawInput, next }) => withDatabaseFieldErrors(await next(), async () => filterErrorsOf(ctx.db, await getRawInput())))
   .input(ZListVacanciesInput)
-  .output(ZListVacanciesOutput)
+  .output(servedOutput(ZListVacanciesOutput))
   .query(({ ctx, input }) => listVacancies(ctx, input));
