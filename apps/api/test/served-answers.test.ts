@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { appRouter, createCallerFactory, createContext } from '@careers/core';
-import { createTestDatabase } from '@careers/core/testing/database.ts';
-import { importTenantDocument } from '@careers/core/modules/tenants/import/tenant-import.service.ts';
+import { createTestDatabase } from '@careers/core/testing';
+import { importTenantDocument } from '@careers/core/operations';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { query } from './support/write-fixtures.ts';
 import { DAY, emptyTenant, type TVacancyDoc } from './support/vacancy-fixtures.ts';

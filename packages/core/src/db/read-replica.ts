@@ -4,7 +4,8 @@ import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TDB, TDb } from './kysely.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
-import { driverOptions, isDatabaseUnavailable, type TDbTimeouts } from './orm.ts';
+import { driverOptions, type TDbTimeouts } from './orm.ts';
+import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 import { AppError } from '../lib/errors.ts';
 import type { TReplicaStats } from '../lib/metrics.ts';
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { kyselyOf, serialRow, type TDb } from '../../db/kysely.ts';
 import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
-import { toAppError } from '../../trpc/init.ts';
+import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { DOCUMENT_TYPES } from '../application.entity.ts';
 import { base64DecodedLength, decodeBase64Strict } from '../base64.ts';
 import { ZIdempotencyKeyHeader } from '../../idempotency/idempotency-key.header.ts';

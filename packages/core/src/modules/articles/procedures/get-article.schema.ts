@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { zFlag, zLanguage } from '../../../lib/query.ts';
 import { ZArticleDetail } from '../article.dto.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { zPage } from '../../../lib/pagination.ts';
 import { zFlag, zIdArray, zLanguage, zPagination, zQueryBool, zSearch, zSort, zSortDirection } from '../../../lib/query.ts';
 import { ARTICLE_TYPES } from '../article.entity.ts';

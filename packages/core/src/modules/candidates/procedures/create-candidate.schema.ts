@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { RESUME_MIME_TYPES } from '../../resumes/resume-file.ts';
 import { zString } from '../../../lib/validation.ts';
 import { ZValidOutput, zValidateOnly } from '../../../lib/query.ts';

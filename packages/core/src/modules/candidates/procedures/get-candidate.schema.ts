@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { ZCandidateProfile } from '../candidate.dto.ts';
 import { zPathIntegerId } from '../../../lib/query.ts';
 

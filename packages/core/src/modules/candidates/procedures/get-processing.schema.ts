@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { ZResumeProcessing } from '../../resumes/resume-processing.dto.ts';
 import { zPathUuid } from '../../../lib/query.ts';
 

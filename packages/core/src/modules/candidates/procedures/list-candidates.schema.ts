@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { zPage } from '../../../lib/pagination.ts';
 import { zPagination, zSearch, zSort, zSortDirection, zText } from '../../../lib/query.ts';
 import { CANDIDATE_STATUSES } from '../candidate.entity.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { zIntInRange } from '../../../lib/query.ts';
 
 export const CHANGE_TYPES = ['vacancy', 'article'] as const;

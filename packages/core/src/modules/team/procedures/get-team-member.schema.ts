@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { zFlag } from '../../../lib/query.ts';
 import { ZTeamMember } from '../team-member.dto.ts';
 import { zPathIntegerId } from '../../../lib/query.ts';

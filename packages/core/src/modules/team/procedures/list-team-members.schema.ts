@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { zPage } from '../../../lib/pagination.ts';
 import { zFlag, zPagination, zSearch, zSort, zSortDirection, zText } from '../../../lib/query.ts';
 import { ZTeamMember } from '../team-member.dto.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { ZVacancyFilterFields } from '../vacancy-filters.ts';
 import { ZVacancyFacets } from '../vacancy.dto.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { zFlag, zPagination, zSort, zSortDirection } from '../../../lib/query.ts';
 import { zPage } from '../../../lib/pagination.ts';
 import { ZVacancyFilterFields } from '../vacancy-filters.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TMeta } from '../../../trpc/init.ts';
+import type { TMeta } from '../../operation-meta.ts';
 import { ZIdempotencyKeyHeader } from '../../idempotency/idempotency-key.header.ts';
 import { zString } from '../../../lib/validation.ts';
 
