@@ -104,6 +104,12 @@ export class ContentCache {
     }
     this.misses++;
     const computed = await this.#computeOnce(ctx, request.key, state.version, () => computeAtVersion(this.#replica, tenantId, state.version, () => request.compute(this.#computation(ctx, state.version))), true);
+    // A miss may have been computed on the replica, whose view counts and canonical URLs can be older than the
+    // primary's (reporting a URL changes no content version): its live fields come from the primary, as a hit's do.
+    if (this.#replica && request.viewCounts && computed.viewIds && computed.viewIds.length > 0) {
+      const live = await this.#states.read(ctx.db, tenantId, { table: request.viewCounts, ids: computed.viewIds });
+      return { value: computed.value, live: live.live[request.viewCounts] };
+    }
     return { value: computed.value };
   }
 
