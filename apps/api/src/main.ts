@@ -2,6 +2,7 @@ import { createCoreServices, createLogger } from '@careers/core';
 import { API_DB_TIMEOUTS } from '@careers/core/db/orm.ts';
 import { announceListening, openDeploymentOrm, stopGracefullyOnSignal } from '@careers/core/lib/boot.ts';
 import { createMetrics } from '@careers/core/lib/metrics.ts';
+import { coreEnv } from '@careers/core/env.ts';
 import { startMetricsServer } from '@careers/core/lib/metrics-server.ts';
 import { createApiApp } from './app.ts';
 import { apiEnv } from './env.ts';
@@ -13,6 +14,7 @@ const services = createCoreServices(orm, log, {
   metrics: createMetrics({ processMetrics: true }),
   contentCacheBytes: env.CONTENT_CACHE_MB * 1024 * 1024,
   readLimits: { perKey: env.EXPENSIVE_READS_PER_KEY, total: Math.max(env.EXPENSIVE_READS_PER_KEY, env.EXPENSIVE_READS_PER_PROCESS) },
+  readReplicaUrl: coreEnv().DATABASE_READ_URL,
 });
 const server = createApiApp(services, { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY }).listen(env.PORT, env.HOST);
 announceListening(server, log, 'API', '/v1');

@@ -10,6 +10,17 @@ const ZFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value ===
 
 const ZEnv = z.object({
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * A streaming replica for the cached public reads (optional): content-cache misses are computed there when it
+   * has replayed the tenant's current content version, else on DATABASE_URL (see db/read-replica.ts).
+   */
+  DATABASE_READ_URL: z.string().url().optional(),
+  /**
+   * The database URLs go through a transaction-pooling PgBouncer, which refuses the startup parameters that
+   * carry session settings (statement_timeout, options): none are sent; give the role those settings instead
+   * (`ALTER ROLE … SET`, see docs/operations.md).
+   */
+  DB_TRANSACTION_POOLING: ZFlag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Connections per process in the database pool. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

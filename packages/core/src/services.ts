@@ -7,6 +7,7 @@ import type { Logger } from './lib/logger.ts';
 import { JobSender } from './jobs/sender.ts';
 import { createMetrics, type TMetrics } from './lib/metrics.ts';
 import { poolOf } from './db/orm.ts';
+import { ReadReplica } from './db/read-replica.ts';
 
 /** Process-wide collaborators shared by every request: the ORM, the key cache, batched counters. */
 export type TCoreServices = {
@@ -16,6 +17,8 @@ export type TCoreServices = {
   views: ViewCounter;
   /** Answers computed from tenants' public content, exact across processes (see ContentCache). */
   content: ContentCache;
+  /** The read replica that content-cache misses run on when it is current enough (DATABASE_READ_URL), if any. */
+  replica: ReadReplica | undefined;
   /** Turns for the reads that cost real database work (cache misses, uncached lists), per key and process. */
   reads: ReadLimiter;
   /** Enqueues background jobs (send-only pg-boss, started on first use). */
@@ -33,7 +36,7 @@ export type TCoreServices = {
 export function createCoreServices(
   orm: MikroORM,
   log: Logger,
-  options: { flushIntervalMs?: number; metrics?: TMetrics; contentCacheBytes?: number; readLimits?: Partial<TReadLimits> } = {},
+  options: { flushIntervalMs?: number; metrics?: TMetrics; contentCacheBytes?: number; readLimits?: Partial<TReadLimits>; readReplicaUrl?: string } = {},
 ): TCoreServices {
   const keys = new ApiKeyVerifier(orm);
   const views = new ViewCounter(orm);
@@ -41,7 +44,8 @@ export function createCoreServices(
   const metrics = options.metrics ?? createMetrics();
   metrics.observeKeyCache(keys);
   const reads = new ReadLimiter(options.readLimits);
-  const content = new ContentCache({ maxBytes: options.contentCacheBytes, reads });
+  const replica = options.readReplicaUrl ? new ReadReplica(options.readReplicaUrl, orm) : undefined;
+  const content = new ContentCache({ maxBytes: options.contentCacheBytes, reads, replica });
   metrics.observeContentCache(content);
   metrics.observeReadLimiter(reads);
   void poolOf(orm).then((pool) => metrics.observePool(() => pool));
@@ -97,6 +101,7 @@ export function createCoreServices(
     keys,
     views,
     content,
+    replica,
     reads,
     jobs,
     metrics,
@@ -109,6 +114,7 @@ export function createCoreServices(
       // A database that is down at shutdown loses the last batch; it must not stop the shutdown itself.
       await flush().catch((error: unknown) => log.error({ err: error }, 'batched write failed at shutdown'));
       await jobs.close();
+      await replica?.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { InsertObject, Kysely } from 'kysely';
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
 import { entities } from './entities.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
+import { followReplicaScope } from './read-replica.ts';
 
 type TPivotTables = {
   vacancy_job_types: { vacancy_id: number; job_type_id: number };
@@ -21,9 +22,9 @@ export function kyselyOf(em: EntityManager): TDb {
   return em.getKysely<TDB>();
 }
 
-/** Kysely that can only see and change the rows of one tenant. */
+/** Kysely that can only see and change the rows of one tenant (on the read replica inside `ReadReplica.run`). */
 export function tenantKysely(em: EntityManager, tenantId: number): TDb {
-  return kyselyOf(em).withPlugin(new TenantScopePlugin(tenantId));
+  return followReplicaScope(kyselyOf(em).withPlugin(new TenantScopePlugin(tenantId)), tenantId);
 }
 
 /** A row whose id is serial (the entity-derived row type requires every id). */

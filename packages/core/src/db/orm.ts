@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { fileURLToPath } from 'node:url';
 import { entities } from './entities.ts';
 import type { TPoolStats } from '../lib/metrics.ts';
+import { coreEnv } from '../env.ts';
 
 export const migrationsPath = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -34,13 +35,25 @@ export const API_DB_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 3_
 /** Resume jobs: nobody waits on them, but a frozen database must not hold a job until its expiry. */
 export const WORKER_DB_TIMEOUTS = { connectTimeoutMs: 5_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000 } as const;
 
-function driverOptions(timeouts: TDbTimeouts): Record<string, unknown> {
+/**
+ * node-postgres options of a pool. The server-side settings travel as startup parameters, which a
+ * transaction-pooling PgBouncer refuses ("unsupported startup parameter"): behind one (DB_TRANSACTION_POOLING)
+ * they are left out and the role carries them (`ALTER ROLE … SET`); the client-side query timeout still holds.
+ * A `SET` on connect is no substitute there: it would stick to whichever server connection ran it.
+ */
+export function driverOptions(timeouts: TDbTimeouts, transactionPooling = coreEnv().DB_TRANSACTION_POOLING): Record<string, unknown> {
   return {
     connectionTimeoutMillis: timeouts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     // Notices a peer that vanished without closing the connection.
     keepAlive: true,
-    ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
     ...(timeouts.queryTimeoutMs ? { query_timeout: timeouts.queryTimeoutMs } : {}),
+    ...(transactionPooling ? {} : sessionSettings(timeouts)),
+  };
+}
+
+function sessionSettings(timeouts: TDbTimeouts): Record<string, unknown> {
+  return {
+    ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
     ...(timeouts.parallelWorkersPerQuery !== undefined ? { options: `-c max_parallel_workers_per_gather=${timeouts.parallelWorkersPerQuery}` } : {}),
   };
 }

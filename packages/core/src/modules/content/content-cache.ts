@@ -1,6 +1,8 @@
 import type { TDb } from '../../db/kysely.ts';
 import { ContentStateReader, msUntilNextVisibilityChange, type TLiveFields, type TViewCountedTable } from './content.repository.ts';
 import { ReadLimiter, type TReader } from './read-limiter.ts';
+import { computeAtVersion } from './replica-reads.ts';
+import type { ReadReplica } from '../../db/read-replica.ts';
 
 /**
  * A per-process cache of answers computed from a tenant's public content (vacancy pages, facets, details,
@@ -66,9 +68,12 @@ export class ContentCache {
   hits = 0;
   misses = 0;
 
-  constructor(options: { maxBytes?: number; reads?: ReadLimiter } = {}) {
+  readonly #replica: ReadReplica | undefined;
+
+  constructor(options: { maxBytes?: number; reads?: ReadLimiter; replica?: ReadReplica } = {}) {
     this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.#reads = options.reads ?? new ReadLimiter();
+    this.#replica = options.replica;
   }
 
   async read<T>(ctx: TContentReader, request: TContentRead<T>): Promise<TContentAnswer<T>> {
@@ -85,7 +90,7 @@ export class ContentCache {
       return { value: entry.value as T, live: request.viewCounts ? state.live[request.viewCounts] : undefined };
     }
     this.misses++;
-    const computed = await this.#computeOnce(ctx, request.key, state.version, () => request.compute(state.version), true);
+    const computed = await this.#computeOnce(ctx, request.key, state.version, () => computeAtVersion(this.#replica, tenantId, state.version, () => request.compute(state.version)), true);
     return { value: computed.value };
   }
 
