@@ -1,9 +1,30 @@
 import { rmSync } from 'node:fs';
+import { API_DB_TIMEOUTS, WORKER_DB_TIMEOUTS } from '@careers/core/db/orm.ts';
 import { join } from 'node:path';
 import { serviceFolder } from './os-user.ts';
 import { startPgBouncer, type TPgBouncer } from './pgbouncer.ts';
 import { DATABASE, startPrimary, startReplica, waitForReplay, type TPostgresServer } from './postgres.ts';
 import { careers, startApi, startWorker, type TUnit, type TUnitEnv } from './units.ts';
+
+/**
+ * Behind a transaction-pooling PgBouncer no session settings reach the server with the connection
+ * (DB_TRANSACTION_POOLING): each unit logs in as a role that carries them, as docs/operations.md advises. The API's
+ * settings are API_DB_TIMEOUTS (statement timeout, no parallel workers), the worker's WORKER_DB_TIMEOUTS. Both roles
+ * act as the owner of the schema (member of `postgres`).
+ */
+const UNIT_ROLES = ['careers_api', 'careers_worker'];
+const UNIT_ROLES_SQL = `
+  create role careers_api login in role postgres;
+  alter role careers_api set statement_timeout = '${API_DB_TIMEOUTS.statementTimeoutMs}ms';
+  alter role careers_api set max_parallel_workers_per_gather = ${API_DB_TIMEOUTS.parallelWorkersPerQuery};
+  create role careers_worker login in role postgres;
+  alter role careers_worker set statement_timeout = '${WORKER_DB_TIMEOUTS.statementTimeoutMs}ms';
+`;
+
+/** The generated tenant (`careers demo-document --large`) and its all-scopes key. */
+export const TENANT = 'bench';
+export { LARGE_API_KEY as TENANT_KEY } from '@careers/core/demo/large-tenant.ts';
+const WRITER_SCOPES = 'vacancies:read,vacancies:write,applications:write,candidates:read';
 
 /** The name under which PgBouncer serves the replica (DATABASE_READ_URL). */
 export const REPLICA_DATABASE = 'careers_replica';
@@ -12,12 +33,11 @@ export type TCluster = {
   primary: TPostgresServer;
   replica?: TPostgresServer;
   bouncer: TPgBouncer;
-  /** DATABASE_URL of the units: the primary through PgBouncer. */
-  writeUrl: string;
-  /** DATABASE_READ_URL of the units: the replica through PgBouncer (when there is one). */
-  readUrl?: string;
-  /** The environment of the units: both URLs, quiet, no operations ports. */
-  unitEnv: TUnitEnv;
+  /** The environment of the API processes and of the workers: their database URLs through PgBouncer. */
+  apiEnv: TUnitEnv;
+  workerEnv: TUnitEnv;
+  /** Keys with the write scopes, one rate-limit window each. */
+  writerKeys: string[];
   /** Waits until the replica has replayed everything written so far. */
   replicaCaughtUp: () => Promise<void>;
   stop: () => Promise<void>;
@@ -26,10 +46,14 @@ export type TCluster = {
 export type TClusterOptions = {
   /** A streaming replica next to the primary (default true). */
   replica?: boolean;
-  /** Vacancies of the generated tenant (`careers demo-document --large N`). */
-  vacancies: number;
+  /** Vacancies of the generated tenant (`careers demo-document --large N`); without it, an empty server. */
+  vacancies?: number;
   /** Connections per unit in its pool (DB_POOL_SIZE). */
   poolSize?: number;
+  /** The replica applies commits this late (recovery_min_apply_delay): a replica that is always behind. */
+  replicaApplyDelayMs?: number;
+  /** API keys to create for writers (`careers keys create`), besides the tenant's all-scopes key. */
+  writerKeys?: number;
 };
 
 /**
@@ -49,33 +73,46 @@ export async function startCluster(options: TClusterOptions): Promise<TCluster> 
   try {
     const primary = await startPrimary(root);
     stops.push(primary.stop);
-    const document = join(root, 'tenant.json');
-    await careers(['demo-document', '--large', String(options.vacancies), '--seed', '7', '--out', document], {});
-    await careers(['migrate'], { DATABASE_URL: primary.url });
-    await careers(['import', document], { DATABASE_URL: primary.url });
+    if (options.vacancies !== undefined) {
+      const document = join(root, 'tenant.json');
+      await careers(['demo-document', '--large', String(options.vacancies), '--seed', '7', '--out', document], {});
+      await careers(['migrate'], { DATABASE_URL: primary.url });
+      await careers(['import', document], { DATABASE_URL: primary.url });
+    }
+    await primary.sql(UNIT_ROLES_SQL);
+    const writerKeys: string[] = [];
+    for (let i = 0; i < (options.writerKeys ?? 0); i++) {
+      const created = await careers(['keys', 'create', '--tenant', TENANT, '--name', `writer-${i + 1}`, '--scopes', WRITER_SCOPES, '--json'], { DATABASE_URL: primary.url });
+      writerKeys.push((JSON.parse(created) as { key: string }).key);
+    }
 
     let replica: TPostgresServer | undefined;
     if (options.replica ?? true) {
-      replica = await startReplica(root, primary);
+      replica = await startReplica(root, primary, options.replicaApplyDelayMs ?? 0);
       stops.push(replica.stop);
     }
     const bouncer = await startPgBouncer(
       root,
       [{ name: DATABASE, port: primary.port }, ...(replica ? [{ name: REPLICA_DATABASE, port: replica.port, dbname: DATABASE }] : [])],
       primary.port,
+      UNIT_ROLES,
     );
     await bouncer.start();
     stops.push(bouncer.stop);
 
-    const writeUrl = bouncer.urlOf(DATABASE);
-    const readUrl = replica ? bouncer.urlOf(REPLICA_DATABASE) : undefined;
+    const unitEnv = (role: string): TUnitEnv => ({
+      DATABASE_URL: bouncer.urlOf(DATABASE, role),
+      ...(replica ? { DATABASE_READ_URL: bouncer.urlOf(REPLICA_DATABASE, role) } : {}),
+      DB_TRANSACTION_POOLING: '1',
+      DB_POOL_SIZE: String(options.poolSize ?? 5),
+    });
     return {
       primary,
       replica,
       bouncer,
-      writeUrl,
-      readUrl,
-      unitEnv: { DATABASE_URL: writeUrl, ...(readUrl ? { DATABASE_READ_URL: readUrl } : {}), DB_POOL_SIZE: String(options.poolSize ?? 5) },
+      apiEnv: unitEnv('careers_api'),
+      workerEnv: unitEnv('careers_worker'),
+      writerKeys,
       replicaCaughtUp: async () => {
         if (replica) await waitForReplay(primary, replica);
       },
@@ -95,8 +132,8 @@ export async function startUnits(cluster: TCluster, counts: { apis: number; work
     await Promise.all(started.map((unit) => unit.stop()));
   };
   try {
-    const apis = await Promise.all(Array.from({ length: counts.apis }, (_, i) => track(startApi(`api-${i + 1}`, { ...cluster.unitEnv, ...env }))));
-    const workers = await Promise.all(Array.from({ length: counts.workers }, (_, i) => track(startWorker(`worker-${i + 1}`, { ...cluster.unitEnv, ...env }))));
+    const apis = await Promise.all(Array.from({ length: counts.apis }, (_, i) => track(startApi(`api-${i + 1}`, { ...cluster.apiEnv, ...env }))));
+    const workers = await Promise.all(Array.from({ length: counts.workers }, (_, i) => track(startWorker(`worker-${i + 1}`, { ...cluster.workerEnv, ...env }))));
     return { apis, workers, stop };
   } catch (error) {
     await stop();

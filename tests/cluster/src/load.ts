@@ -1,6 +1,13 @@
 import { request } from 'node:http';
 
-export type TRequestSpec = { method?: 'GET' | 'POST'; path: string; body?: unknown; key: string };
+export type TRequestSpec = {
+  method?: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  key: string;
+  /** Sees every answer that is not a failure (e.g. to note which writes were acknowledged). */
+  onAnswer?: (response: { status: number; body: string }) => void;
+};
 
 /** What a load run saw: every request counted, and every failure (5xx or no answer) with its cause. */
 export type TLoadReport = {
@@ -9,6 +16,11 @@ export type TLoadReport = {
   failures: string[];
   /** Requests per second over the run. */
   rate: number;
+  /** The slowest answer (a fallback that takes seconds shows here). */
+  maxLatencyMs: number;
+  /** When each failure happened (ms since the run started). */
+  failureTimes: number[];
+  startedAt: number;
 };
 
 /**
@@ -43,20 +55,27 @@ export function send(baseUrl: string, spec: TRequestSpec): Promise<{ status: num
 
 /** `connections` loops sending `next()`'s requests until `stop` resolves. */
 export async function runLoad(baseUrl: string, connections: number, next: () => TRequestSpec, stop: Promise<unknown>): Promise<TLoadReport> {
-  const report: TLoadReport = { requests: 0, statuses: {}, failures: [], rate: 0 };
+  const report: TLoadReport = { requests: 0, statuses: {}, failures: [], rate: 0, maxLatencyMs: 0, failureTimes: [], startedAt: Date.now() };
   let running = true;
   void stop.then(() => (running = false));
-  const started = Date.now();
+  const started = report.startedAt;
+  const fail = (spec: TRequestSpec, why: string) => {
+    report.failures.push(`${spec.method ?? 'GET'} ${spec.path}: ${why}`);
+    report.failureTimes.push(Date.now() - started);
+  };
   const loop = async () => {
     while (running) {
       const spec = next();
+      const sent = Date.now();
       try {
-        const { status, body } = await send(baseUrl, spec);
-        report.statuses[status] = (report.statuses[status] ?? 0) + 1;
-        if (status >= 500) report.failures.push(`${spec.method ?? 'GET'} ${spec.path}: ${status} ${body.slice(0, 200)}`);
+        const response = await send(baseUrl, spec);
+        report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1;
+        if (response.status >= 500) fail(spec, `${response.status} ${response.body.slice(0, 200)}`);
+        else spec.onAnswer?.(response);
       } catch (error) {
-        report.failures.push(`${spec.method ?? 'GET'} ${spec.path}: ${(error as Error).message}`);
+        fail(spec, (error as Error).message);
       }
+      report.maxLatencyMs = Math.max(report.maxLatencyMs, Date.now() - sent);
       report.requests++;
     }
   };

@@ -7,8 +7,8 @@ import { startServerProcess, waitUntil, type TServerProcess } from './server-pro
 
 export type TPgBouncer = {
   port: number;
-  /** `postgres://…@127.0.0.1:port/NAME` for one of the configured databases. */
-  urlOf: (database: string) => string;
+  /** `postgres://ROLE@127.0.0.1:port/NAME` for one of the configured databases (role `postgres` by default). */
+  urlOf: (database: string, role?: string) => string;
   start: () => Promise<void>;
   /** SIGINT: immediate shutdown (every client connection is cut). */
   stop: () => Promise<void>;
@@ -26,11 +26,11 @@ export const POOL_SIZE = 20;
  * support (that came in 1.21), so only unnamed statements work, and nothing of a session survives a transaction.
  * `* =` forwards any other database name to `fallbackPort` (the API test suite creates a database per file).
  */
-export async function startPgBouncer(root: string, databases: TPgBouncerDatabase[], fallbackPort: number): Promise<TPgBouncer> {
+export async function startPgBouncer(root: string, databases: TPgBouncerDatabase[], fallbackPort: number, roles: string[] = []): Promise<TPgBouncer> {
   const port = await freePort();
   const entries = databases.map(({ name, port: target, dbname }) => `${name} = host=127.0.0.1 port=${target} dbname=${dbname ?? name}`);
   const ini = join(root, 'pgbouncer.ini');
-  writeFileSync(join(root, 'userlist.txt'), '"postgres" ""\n');
+  writeFileSync(join(root, 'userlist.txt'), ['postgres', ...roles].map((role) => `"${role}" ""\n`).join(''));
   writeFileSync(
     ini,
     [
@@ -57,7 +57,7 @@ export async function startPgBouncer(root: string, databases: TPgBouncerDatabase
   );
   const logFile = join(root, 'pgbouncer.log');
   let server: TServerProcess | undefined;
-  const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const urlOf = (database: string, role = 'postgres') => `postgres://${role}@127.0.0.1:${port}/${database}`;
   const admin = async (command: string) => {
     const client = new pg.Client({ connectionString: urlOf('pgbouncer'), connectionTimeoutMillis: 1_000 });
     await client.connect();

@@ -18,6 +18,8 @@ export type TPostgresServer = {
   /** Fast shutdown (SIGINT: active sessions are ended, nothing is lost). */
   stop: () => Promise<void>;
   running: () => boolean;
+  /** Runs SQL (several statements allowed) on the application database, as `postgres`. */
+  sql: (text: string) => Promise<Record<string, unknown>[]>;
 };
 
 /** Throw-away settings: nothing is synced to disk, which is fine for a cluster that lives for one test run. */
@@ -37,14 +39,24 @@ const SETTINGS = {
   hot_standby_feedback: 'on',
 };
 
-function postgresServer(dataDir: string, port: number, root: string, name: string): TPostgresServer {
+function postgresServer(dataDir: string, port: number, root: string, name: string, settings: Record<string, string> = {}): TPostgresServer {
   let server: TServerProcess | undefined;
-  const flags = Object.entries({ ...SETTINGS, port: String(port) }).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const flags = Object.entries({ ...SETTINGS, ...settings, port: String(port) }).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
   return {
     port,
     dataDir,
     url: `postgres://${USER}@127.0.0.1:${port}/${DATABASE}`,
     running: () => server?.running() ?? false,
+    sql: async (text) => {
+      const client = new pg.Client({ host: '127.0.0.1', port, user: USER, database: DATABASE });
+      await client.connect();
+      try {
+        const result = await client.query(text);
+        return (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows) as Record<string, unknown>[];
+      } finally {
+        await client.end();
+      }
+    },
     start: async () => {
       server = startServerProcess(join(PG_BIN, 'postgres'), ['-D', dataDir, ...flags], join(root, `${name}.log`));
       const started = server;
@@ -87,10 +99,10 @@ export async function startPrimary(root: string): Promise<TPostgresServer> {
 }
 
 /** A streaming replica of `primary`: pg_basebackup -R --checkpoint=fast (a spread checkpoint would take minutes; -R writes standby.signal and primary_conninfo), started. */
-export async function startReplica(root: string, primary: TPostgresServer): Promise<TPostgresServer> {
+export async function startReplica(root: string, primary: TPostgresServer, applyDelayMs = 0): Promise<TPostgresServer> {
   const dataDir = join(root, 'replica');
   await runAsServiceUser(join(PG_BIN, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', USER, '-D', dataDir, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
-  const replica = postgresServer(dataDir, await freePort(), root, 'replica');
+  const replica = postgresServer(dataDir, await freePort(), root, 'replica', { recovery_min_apply_delay: `${applyDelayMs}ms` });
   await replica.start();
   return replica;
 }
