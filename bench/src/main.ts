@@ -6,6 +6,7 @@ import { applicationsScenario } from './applications.ts';
 import { workerScenario } from './worker.ts';
 import { readsScenario } from './reads.ts';
 import { resumesScenario } from './resumes.ts';
+import { scaleScenario } from './scale.ts';
 
 /** Every benchmark by name. A new scenario is one file and one line here. */
 const scenarios: Record<string, TScenario> = {
@@ -13,6 +14,7 @@ const scenarios: Record<string, TScenario> = {
   applications: applicationsScenario,
   worker: workerScenario,
   resumes: resumesScenario,
+  scale: scaleScenario,
 };
 
 const { values, positionals } = parseArgs({

@@ -6,13 +6,13 @@ import apiConfig from '../../apps/api/vitest.config.ts';
  * The API test suite with TEST_DATABASE_URL pointing at PgBouncer in transaction pooling (test/api-suite.test.ts
  * starts the servers and runs this). API_SUITE_FILES picks the files (default: all of them).
  */
-const files = process.env.API_SUITE_FILES?.split(',').filter(Boolean);
+const files = process.env.API_SUITE_FILES?.split(',').filter(Boolean) ?? [];
 export default defineConfig({
   ...apiConfig,
   root: fileURLToPath(new URL('../../apps/api', import.meta.url)),
   test: {
     ...apiConfig.test,
-    include: files ?? apiConfig.test?.include,
+    include: files.length > 0 ? files : apiConfig.test?.include,
     globalSetup: [fileURLToPath(new URL('./src/api-suite-setup.ts', import.meta.url))],
   },
 });
