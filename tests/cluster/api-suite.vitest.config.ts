@@ -4,7 +4,7 @@ import apiConfig from '../../apps/api/vitest.config.ts';
 
 /**
  * The API test suite with TEST_DATABASE_URL pointing at PgBouncer in transaction pooling (test/api-suite.test.ts
- * starts the servers and runs this). API_SUITE_FILES picks the files (default: all of them).
+ * starts the servers and runs this; the suite's own global setup frees the template database from the pooler). API_SUITE_FILES picks the files (default: all of them).
  */
 const files = process.env.API_SUITE_FILES?.split(',').filter(Boolean) ?? [];
 export default defineConfig({
@@ -13,6 +13,5 @@ export default defineConfig({
   test: {
     ...apiConfig.test,
     include: files.length > 0 ? files : apiConfig.test?.include,
-    globalSetup: [fileURLToPath(new URL('./src/api-suite-setup.ts', import.meta.url))],
   },
 });

@@ -9,8 +9,7 @@ import { startCluster, type TCluster } from '../src/cluster.ts';
  * own database is reached through PgBouncer's `* =` fallback entry, and the API processes the files start send no
  * session settings (DB_TRANSACTION_POOLING=1). The files cover the reads the content cache serves, the writes with
  * their transactions, idempotency and rate limits (state shared across processes), jobs sent inside transactions,
- * the change feed and webhooks. API_SUITE_FILES=all runs every file (the whole suite passed that way, see
- * docs/operations.md).
+ * the change feed and webhooks. API_SUITE_FILES=all runs every file (~8 min here; see docs/operations.md "Scale").
  */
 const SUBSET = [
   'vacancies.test.ts',
