@@ -126,17 +126,22 @@ export async function startCluster(options: TClusterOptions): Promise<TCluster> 
 
 /** `apis` API processes and `workers` workers on the cluster, started side by side. */
 export async function startUnits(cluster: TCluster, counts: { apis: number; workers: number }, env: TUnitEnv = {}): Promise<{ apis: TUnit[]; workers: TUnit[]; stop: () => Promise<void> }> {
-  const started: TUnit[] = [];
-  const track = (unit: Promise<TUnit>) => unit.then((u) => (started.push(u), u));
+  const launches = [
+    ...Array.from({ length: counts.apis }, (_, i) => startApi(`api-${i + 1}`, { ...cluster.apiEnv, ...env })),
+    ...Array.from({ length: counts.workers }, (_, i) => startWorker(`worker-${i + 1}`, { ...cluster.workerEnv, ...env })),
+  ];
+  // All settle before anything is judged, so a unit that failed to start leaves none of the others running.
+  const settled = await Promise.allSettled(launches);
+  const started = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const stop = async () => {
     await Promise.all(started.map((unit) => unit.stop()));
   };
-  try {
-    const apis = await Promise.all(Array.from({ length: counts.apis }, (_, i) => track(startApi(`api-${i + 1}`, { ...cluster.apiEnv, ...env }))));
-    const workers = await Promise.all(Array.from({ length: counts.workers }, (_, i) => track(startWorker(`worker-${i + 1}`, { ...cluster.workerEnv, ...env }))));
-    return { apis, workers, stop };
-  } catch (error) {
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) {
     await stop();
-    throw error;
+    throw failed.reason;
   }
+  const apis = started.slice(0, counts.apis);
+  const workers = started.slice(counts.apis);
+  return { apis, workers, stop };
 }

@@ -13,23 +13,24 @@ export type TServerProcess = {
   stop: (signal?: NodeJS.Signals, graceMs?: number) => Promise<void>;
 };
 
-/** Every server still running: stopped when the test process exits, whatever way it ends. */
+/** Every child still running: killed when the test process exits, whatever way it ends (no orphaned servers). */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** Kills `child` if this process exits before it does. */
+export function killOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
 export function startServerProcess(command: string, args: string[], logFile: string): TServerProcess {
   const log = openSync(logFile, 'a');
   const child = spawnAsServiceUser(command, args, { stdio: ['ignore', log, log] });
   closeSync(log);
-  running.add(child);
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      running.delete(child);
-      resolve();
-    }),
-  );
+  killOnExit(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const isRunning = () => child.exitCode === null && child.signalCode === null;
   return {
     pid: () => child.pid ?? 0,

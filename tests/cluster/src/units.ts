@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@careers/core';
 import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from '@careers/core/lib/boot.ts';
+import { killOnExit } from './server-process.ts';
 
 const repoFile = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const API_MAIN = repoFile('apps/api/src/main.ts');
@@ -37,6 +38,7 @@ function launch(name: string, args: string[], env: NodeJS.ProcessEnv, ready: (ou
     output = '';
     // process.execPath is the Node 24 running this process, not the shell wrapper that would swallow SIGTERM.
     child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    killOnExit(child);
     const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
