@@ -138,7 +138,7 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
     await expect.poll(async () => (await vacancyScans(cluster)) - scansBefore, { timeout: 15_000, interval: 500 }).toBeGreaterThanOrEqual(paths.length);
   });
 
-  it('reads its own writes through another API process at once, although the replica is behind', async () => {
+  it('shows a canonical URL reported on one API process at once on the others, although the replica is behind', async () => {
     for (let i = 0; i < 12; i++) {
       const slug = slugs[100 + i] as string;
       const url = `https://careers.bench.example/jobs/${slug}/read-your-writes`;
@@ -152,6 +152,9 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
         for (const vacancy of listed.json.data as TJson[]) if (vacancy.slug === slug) expect(vacancy.url).toBe(url);
       }
     }
+  });
+
+  it('finds an application posted on one API process at once on another', async () => {
     for (let i = 0; i < 6; i++) {
       const email = `ryw.${i}.${Date.now()}@example.org`;
       const applied = await post(apis[i % 3] as TUnit, '/v1/applications', { vacancy: slugs[200 + i], candidate: { given_name: 'Ada', family_name: `Lovelace ${i}`, email } }, cluster.writerKeys[i % cluster.writerKeys.length] as string);
@@ -203,10 +206,7 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
     });
     expect(failuresAfterWindow).toEqual([]);
     expect(acknowledged.size).toBeGreaterThan(10);
-    for (const [slug, url] of acknowledged) {
-      const detail = await get(apis[0] as TUnit, `/v1/vacancies/${slug}`);
-      expect(detail.json.data?.url, slug).toBe(url);
-    }
+    expect(await storedUrls(cluster, [...acknowledged.keys()])).toEqual(acknowledged);
     for (const worker of units.workers) expect(worker.exited(), worker.name).toBe(false);
   });
 
@@ -228,7 +228,7 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
     expect(exitCodes).toEqual([0, 0, 0]);
     expect(report.failures).toEqual([]);
     expect(report.requests).toBeGreaterThan(100);
-    for (const [slug, url] of acknowledged) expect((await get(apis[1] as TUnit, `/v1/vacancies/${slug}`)).json.data?.url, slug).toBe(url);
+    expect(await storedUrls(cluster, [...acknowledged.keys()])).toEqual(acknowledged);
   });
 });
 
@@ -237,6 +237,13 @@ function withoutViews(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutViews);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'views_count').map(([key, v]) => [key, withoutViews(v)]));
   return value;
+}
+
+/** The canonical URLs stored on the primary for these vacancies (what "no acknowledged write lost" is about). */
+async function storedUrls(cluster: TCluster, slugs: string[]): Promise<Map<string, string>> {
+  const list = slugs.map((slug) => `'${slug.replaceAll("'", "''")}'`).join(',');
+  const rows = slugs.length === 0 ? [] : await cluster.primary.sql(`select slug, canonical_url from vacancies where slug in (${list})`);
+  return new Map(rows.map((row) => [row.slug as string, row.canonical_url as string]));
 }
 
 /** Scans of the vacancy table on the replica so far (only the API reads it there). */
