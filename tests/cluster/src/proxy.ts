@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * connection goes to the next backend in rotation. A backend that refuses the connection (ECONNREFUSED: it has
  * stopped listening) has received no byte, so the proxy tries the next one — the only retry that is always safe;
  * any other failure reaches the client. `leave` takes a backend out of rotation before it is stopped (as a load
- * balancer deregisters a target), `join` puts it back.
+ * balancer deregisters a target), `join` puts it back; the retry still covers a backend that goes away unannounced.
  */
 export type TProxy = {
   url: string;
