@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Socket } from 'node:net';
+import { createTestDatabase } from '@careers/core/testing/database.ts';
 import fc from 'fast-check';
 import { openOrm } from '@careers/core';
 import { migrateUp } from '@careers/core/db/migrate.ts';
-import { canStartReplicatedPostgres, startReplicatedPostgres, type TReplicatedPostgres } from '@careers/core/testing/replicated-postgres.ts';
-import { startTestApi, type TTestApi } from './support/api.ts';
+import { canStartPgBouncer, canStartReplicatedPostgres, startReplicatedPostgres, type TReplicatedPostgres } from '@careers/core/testing/replicated-postgres.ts';
+import { fetchChecked, startTestApi, type TTestApi } from './support/api.ts';
+import { startApiProcess } from './support/processes.ts';
 import { seed } from './support/seed.ts';
 import { keys, query, tenant, vacancy } from './support/write-fixtures.ts';
 
@@ -79,6 +82,8 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
       expect(withoutViews(fromReplica.body), path).toEqual(withoutViews(fromPrimary.body));
     }
     expect(first.services.replica!.stats.onReplica - before).toBe(READS.length);
+    const { body: metrics } = await first.services.metrics.render();
+    expect(metrics).toMatch(new RegExp(`careers_content_cache_computations_total\\{database="replica"\\} ${first.services.replica!.stats.onReplica}\\n`));
   });
 
   it("shows a client its own writes on every process while the replica's replay is paused", async () => {
@@ -159,6 +164,32 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
     await cluster.caughtUp();
   });
 
+  it.skipIf(!canStartPgBouncer())('serves through PgBouncer in transaction mode: two API processes, replay paused, a write through one read through the other', async () => {
+    const bouncerUrl = await cluster.startPgBouncer();
+    // PgBouncer refuses the startup parameters that carry session settings; DB_TRANSACTION_POOLING leaves them out.
+    await expect(startApiProcess(bouncerUrl)).rejects.toThrow(/unsupported startup parameter/);
+    const env = { DB_TRANSACTION_POOLING: '1', DATABASE_READ_URL: cluster.replicaUrl };
+    const processes = await Promise.all([startApiProcess(bouncerUrl, env), startApiProcess(bouncerUrl, env)]);
+    const [one, other] = processes.map((api) => ({
+      get: (path: string) => fetchChecked(api.baseUrl + path, { headers: { authorization: `Bearer ${reader.key}` } }),
+      post: (path: string, body: unknown) =>
+        fetchChecked(api.baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${writer.key}` }, body: JSON.stringify(body) }),
+    }));
+    try {
+      expect((await other!.get('/vacancies/job-4')).body.data.title).toBe('Job 4');
+      await cluster.pauseReplay();
+      const url = `https://${DOMAIN}/jobs/job-4?via=bouncer`;
+      expect((await one!.post('/vacancies/job-4/canonical-url', { url })).status).toBe(200);
+      expect((await other!.get('/vacancies/job-4')).body.data.url).toBe(url);
+      await sql(`update vacancies set title = 'Job 4 via bouncer' where slug = 'job-4'`);
+      expect((await one!.get('/vacancies/job-4')).body.data.title).toBe('Job 4 via bouncer');
+      expect((await other!.get('/vacancies?per_page=10')).body.data.map((v: { title: string }) => v.title)).toContain('Job 4 via bouncer');
+    } finally {
+      await cluster.resumeReplay();
+      await Promise.all(processes.map((api) => api.stop()));
+    }
+  }, 60_000);
+
   it('uses the replica again once it is back and the breaker has let a read through', async () => {
     const replica = first.services.replica!;
     await new Promise((resolve) => setTimeout(resolve, 5_100));
@@ -167,5 +198,35 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
     const onReplica = replica.stats.onReplica;
     expect(await titleOf(first, 'job-3')).toBe('Job 3 back');
     expect(replica.stats.onReplica).toBe(onReplica + 1);
+  });
+});
+
+describe('a read replica that never answers', () => {
+  it('costs the first read at most the connect timeout, and the next ones nothing while the breaker is open', async () => {
+    // Accepts connections and never says a word: a frozen server or a partition, not a refusal.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const databaseUrl = await createTestDatabase();
+    await seed(databaseUrl, {
+      tenants: [tenant('silent', { api_keys: [{ ...reader, name: 'reader' }], vacancies: [vacancy(1, 'job-1', { title: 'Job 1' })] })],
+    });
+    const { port } = silent.address() as { port: number };
+    const api = await startTestApi(databaseUrl, { core: { readReplicaUrl: `postgres://postgres@127.0.0.1:${port}/careers` } });
+    try {
+      let started = Date.now();
+      expect(await titleOf(api, 'job-1')).toBe('Job 1');
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(api.services.replica!.stats).toMatchObject({ onReplica: 0, onPrimary: 1, failures: 1 });
+      await query(databaseUrl, `update vacancies set title = 'Job 1 again' where slug = 'job-1'`);
+      started = Date.now();
+      expect(await titleOf(api, 'job-1')).toBe('Job 1 again');
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(api.services.replica!.stats).toMatchObject({ onPrimary: 2, failures: 1 });
+    } finally {
+      await api.close();
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+    }
   });
 });

@@ -48,6 +48,7 @@ export function createCoreServices(
   const content = new ContentCache({ maxBytes: options.contentCacheBytes, reads, replica });
   metrics.observeContentCache(content);
   metrics.observeReadLimiter(reads);
+  if (replica) metrics.observeReadReplica(replica.stats);
   void poolOf(orm).then((pool) => metrics.observePool(() => pool));
 
   // Each batch keeps what it could not write (both flushes put their entries back), so an outage loses nothing.

@@ -33,6 +33,9 @@ export function createBoss(databaseUrl: string, options: TBossOptions): PgBoss {
     supervise,
     // No cron schedules are used; a scheduler would also create its own queue on start.
     schedule: false,
+    // Polling only (pg-boss's default, kept on purpose): LISTEN needs a session, which PgBouncer's transaction
+    // pooling does not keep. pg-boss's own advisory locks are transaction-scoped.
+    useListenNotify: false,
     ...(supervise
       ? {
           superviseIntervalSeconds: options.superviseIntervalSeconds ?? 30,

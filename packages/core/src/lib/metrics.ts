@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TReplicaStats } from '../db/read-replica.ts';
 
 /** The numbers a pg pool keeps about itself (pg-pool's Pool has these). */
 export type TPoolStats = { totalCount: number; idleCount: number; waitingCount: number; options: { max?: number } };
@@ -32,6 +33,8 @@ export type TMetrics = {
   observeContentCache: (stats: TContentCacheStats) => void;
   /** Reads the expensive-read admission's counters at every scrape. */
   observeReadLimiter: (stats: TReadLimiterStats) => void;
+  /** Reads where content-cache misses ran (read replica or primary) at every scrape. */
+  observeReadReplica: (stats: TReplicaStats) => void;
   /** The Prometheus text exposition of everything registered. */
   render: () => Promise<{ contentType: string; body: string }>;
 };
@@ -132,6 +135,29 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     },
   });
 
+  let readReplica: TReplicaStats | undefined;
+  new Counter({
+    name: 'careers_content_cache_computations_total',
+    help: 'Content-cache misses by the database that computed them: the read replica, or the primary (replica behind, down or unset)',
+    labelNames: ['database'],
+    registers,
+    collect() {
+      this.reset();
+      if (!readReplica) return;
+      this.inc({ database: 'replica' }, readReplica.onReplica);
+      this.inc({ database: 'primary' }, readReplica.onPrimary);
+    },
+  });
+  new Counter({
+    name: 'careers_read_replica_failures_total',
+    help: 'Computations that failed on the read replica and were run again on the primary',
+    registers,
+    collect() {
+      this.reset();
+      if (readReplica) this.inc(readReplica.failures);
+    },
+  });
+
   let readLimiter: TReadLimiterStats | undefined;
   new Counter({
     name: 'careers_expensive_reads_shed_total',
@@ -206,6 +232,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     },
     observeReadLimiter: (stats) => {
       readLimiter = stats;
+    },
+    observeReadReplica: (stats) => {
+      readReplica = stats;
     },
     render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };

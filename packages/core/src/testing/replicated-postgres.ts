@@ -12,16 +12,17 @@ export const PGBOUNCER_BIN = '/usr/sbin/pgbouncer';
 
 /** Whether a primary with a streaming replica can be started here (tests skip without it). */
 export function canStartReplicatedPostgres(): boolean {
-  return ['initdb', 'postgres', 'pg_basebackup'].every((name) => existsSync(join(PG15_BIN, name))) && runsAsRootOrPostgres();
+  return ['initdb', 'postgres', 'pg_basebackup'].every((name) => existsSync(join(PG15_BIN, name))) && canRunPostgres();
 }
 
 /** Whether a transaction-pooling PgBouncer can be started in front of it. */
 export function canStartPgBouncer(): boolean {
-  return existsSync(PGBOUNCER_BIN) && runsAsRootOrPostgres();
+  return existsSync(PGBOUNCER_BIN) && canRunPostgres();
 }
 
-function runsAsRootOrPostgres(): boolean {
-  return process.getuid?.() === 0 || postgresUser() !== undefined;
+/** PostgreSQL refuses to run as root: as root, it runs as the `postgres` OS user, which must exist. */
+function canRunPostgres(): boolean {
+  return process.getuid?.() !== 0 || postgresUser() !== undefined;
 }
 
 function postgresUser(): { uid: number; gid: number } | undefined {
