@@ -8,6 +8,7 @@ import { readsScenario } from './reads.ts';
 import { resumesScenario } from './resumes.ts';
 import { comparisonScenarios } from './compare.ts';
 import { importScenario } from './import.ts';
+import { scaleScenario } from './scale.ts';
 
 /** Every benchmark by name. A new scenario is one file and one line here. */
 const scenarios: Record<string, TScenario> = {
@@ -17,6 +18,7 @@ const scenarios: Record<string, TScenario> = {
   resumes: resumesScenario,
   ...comparisonScenarios,
   import: importScenario,
+  scale: scaleScenario,
 };
 
 const { values, positionals } = parseArgs({

@@ -1,0 +1,148 @@
+import { rmSync } from 'node:fs';
+import { API_DB_TIMEOUTS } from '@careers/core';
+import { WORKER_DB_TIMEOUTS } from '@careers/core/worker';
+import { join } from 'node:path';
+import { serviceFolder } from './os-user.ts';
+import { startPgBouncer, type TPgBouncer } from './pgbouncer.ts';
+import { DATABASE, startPrimary, startReplica, waitForReplay, type TPostgresServer } from './postgres.ts';
+import { careers, startApi, startWorker, type TUnit, type TUnitEnv } from './units.ts';
+
+/**
+ * Behind a transaction-pooling PgBouncer no session settings reach the server with the connection
+ * (DB_TRANSACTION_POOLING): each unit logs in as a role that carries them, as docs/operations.md advises. The API's
+ * settings are API_DB_TIMEOUTS (statement timeout, no parallel workers), the worker's WORKER_DB_TIMEOUTS. Both roles
+ * act as the owner of the schema (member of `postgres`).
+ */
+const UNIT_ROLES = ['careers_api', 'careers_worker'];
+const UNIT_ROLES_SQL = `
+  create role careers_api login in role postgres;
+  alter role careers_api set statement_timeout = '${API_DB_TIMEOUTS.statementTimeoutMs}ms';
+  alter role careers_api set max_parallel_workers_per_gather = ${API_DB_TIMEOUTS.parallelWorkersPerQuery};
+  create role careers_worker login in role postgres;
+  alter role careers_worker set statement_timeout = '${WORKER_DB_TIMEOUTS.statementTimeoutMs}ms';
+`;
+
+/** The generated tenant (`careers demo-document --large`) and its all-scopes key. */
+export const TENANT = 'bench';
+export { LARGE_API_KEY as TENANT_KEY } from '@careers/core/bench';
+const WRITER_SCOPES = 'vacancies:read,vacancies:write,applications:write,candidates:read';
+
+/** The name under which PgBouncer serves the replica (DATABASE_READ_URL). */
+export const REPLICA_DATABASE = 'careers_replica';
+
+export type TCluster = {
+  primary: TPostgresServer;
+  replica?: TPostgresServer;
+  bouncer: TPgBouncer;
+  /** The environment of the API processes and of the workers: their database URLs through PgBouncer. */
+  apiEnv: TUnitEnv;
+  workerEnv: TUnitEnv;
+  /** Keys with the write scopes, one rate-limit window each. */
+  writerKeys: string[];
+  /** Waits until the replica has replayed everything written so far. */
+  replicaCaughtUp: () => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+export type TClusterOptions = {
+  /** A streaming replica next to the primary (default true). */
+  replica?: boolean;
+  /** Vacancies of the generated tenant (`careers demo-document --large N`); without it, an empty server. */
+  vacancies?: number;
+  /** Connections per unit in its pool (DB_POOL_SIZE). */
+  poolSize?: number;
+  /** The replica applies commits this late (recovery_min_apply_delay): a replica that is always behind. */
+  replicaApplyDelayMs?: number;
+  /** API keys to create for writers (`careers keys create`), besides the tenant's all-scopes key. */
+  writerKeys?: number;
+};
+
+/**
+ * A primary (PostgreSQL 15), optionally a streaming replica, and PgBouncer in transaction pooling in front of
+ * both. The schema is applied and a generated tenant imported the way operators do it: `careers migrate` and
+ * `careers import` against the primary, before the replica is cloned from it. Everything lives in one temp
+ * folder, removed on stop; a failed start stops what it started.
+ */
+export async function startCluster(options: TClusterOptions): Promise<TCluster> {
+  const root = serviceFolder('careers-cluster-');
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch(() => {});
+    stops.length = 0;
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const primary = await startPrimary(root);
+    stops.push(primary.stop);
+    if (options.vacancies !== undefined) {
+      const document = join(root, 'tenant.json');
+      await careers(['demo-document', '--large', String(options.vacancies), '--seed', '7', '--out', document], {});
+      await careers(['migrate'], { DATABASE_URL: primary.url });
+      await careers(['import', document], { DATABASE_URL: primary.url });
+    }
+    await primary.sql(UNIT_ROLES_SQL);
+    const writerKeys: string[] = [];
+    for (let i = 0; i < (options.writerKeys ?? 0); i++) {
+      const created = await careers(['keys', 'create', '--tenant', TENANT, '--name', `writer-${i + 1}`, '--scopes', WRITER_SCOPES, '--json'], { DATABASE_URL: primary.url });
+      writerKeys.push((JSON.parse(created) as { key: string }).key);
+    }
+
+    let replica: TPostgresServer | undefined;
+    if (options.replica ?? true) {
+      replica = await startReplica(root, primary, options.replicaApplyDelayMs ?? 0);
+      stops.push(replica.stop);
+    }
+    const bouncer = await startPgBouncer(
+      root,
+      [{ name: DATABASE, port: primary.port }, ...(replica ? [{ name: REPLICA_DATABASE, port: replica.port, dbname: DATABASE }] : [])],
+      primary.port,
+      UNIT_ROLES,
+    );
+    await bouncer.start();
+    stops.push(bouncer.stop);
+
+    const unitEnv = (role: string): TUnitEnv => ({
+      DATABASE_URL: bouncer.urlOf(DATABASE, role),
+      ...(replica ? { DATABASE_READ_URL: bouncer.urlOf(REPLICA_DATABASE, role) } : {}),
+      DB_TRANSACTION_POOLING: '1',
+      DB_POOL_SIZE: String(options.poolSize ?? 5),
+    });
+    return {
+      primary,
+      replica,
+      bouncer,
+      apiEnv: unitEnv('careers_api'),
+      workerEnv: unitEnv('careers_worker'),
+      writerKeys,
+      replicaCaughtUp: async () => {
+        if (replica) await waitForReplay(primary, replica);
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** `apis` API processes and `workers` workers on the cluster, started side by side. */
+export async function startUnits(cluster: TCluster, counts: { apis: number; workers: number }, env: TUnitEnv = {}): Promise<{ apis: TUnit[]; workers: TUnit[]; stop: () => Promise<void> }> {
+  const launches = [
+    ...Array.from({ length: counts.apis }, (_, i) => startApi(`api-${i + 1}`, { ...cluster.apiEnv, ...env })),
+    ...Array.from({ length: counts.workers }, (_, i) => startWorker(`worker-${i + 1}`, { ...cluster.workerEnv, ...env })),
+  ];
+  // All settle before anything is judged, so a unit that failed to start leaves none of the others running.
+  const settled = await Promise.allSettled(launches);
+  const started = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const stop = async () => {
+    await Promise.all(started.map((unit) => unit.stop()));
+  };
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  const apis = started.slice(0, counts.apis);
+  const workers = started.slice(counts.apis);
+  return { apis, workers, stop };
+}
