@@ -43,7 +43,7 @@ export async function listArticles(pool: Pool, caller: TCaller, request: TReques
   const { rows } = await pool.query(
     `select a.id, a.slug, a.type, a.is_featured, a.views_count, a.published_at, a.expires_at, a.created_at, a.featured_image,
        c.language, c.title, c.excerpt, c.body_html, (count(*) over ())::int as total,
-       (select coalesce(json_agg(json_build_object('article_id', a.id, 'id', g.id, 'name', g.name, 'parent_id', g.parent_id) order by g.id), '[]')
+       (select coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'parent_id', g.parent_id) order by g.id), '[]')
         from article_tags x join tags g on g.id = x.tag_id and g.tenant_id = $1 where x.article_id = a.id) as tags
      from articles a
      join lateral (select t.language, t.title, t.excerpt, t.body_html from article_translations t where t.article_id = a.id and t.tenant_id = $1 and ${content}) c on true
@@ -53,6 +53,6 @@ export async function listArticles(pool: Pool, caller: TCaller, request: TReques
   );
   if (rows.length === 0 && page > 1) throw new AppError('INTERNAL', { detail: 'the reference does not count past the last page of articles' });
   const total = rows[0]?.total ?? 0;
-  const items = rows.map((row) => toArticleDto(row, { language, defaultLanguage: caller.defaultLanguage, includeMedia: false, tags: row.tags }));
+  const items = rows.map((row) => toArticleDto(row, { language, defaultLanguage: caller.defaultLanguage, includeMedia: false }));
   return { status: 200, body: paginate(items, total, page, perPage, request.url) };
 }
