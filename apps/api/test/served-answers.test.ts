@@ -48,7 +48,7 @@ function document(articles: unknown[] = [ARTICLE]) {
       {
         ...emptyTenant('initech', {
           career_site: { domain: 'initech.example', url_pattern: 'https://initech.example/jobs/{slug}' },
-          api_keys: [{ id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read', 'articles:read'] }],
+          api_keys: [{ id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read', 'articles:read', 'locations:read'] }],
           locations: [{ id: 1, slug: 'austin', name: 'Austin', locality: 'Austin', country_code: 'US' }],
           vacancies: [vacancy(1, { summary: '<p>Say "hi"</p>', description: '<p>TPS reports</p>' }), vacancy(2), vacancy(3)],
         }),
@@ -136,6 +136,26 @@ describe('answers served in ready bytes', () => {
       record.mockRestore();
       await setLiveFields(0, null);
     }
+  });
+
+  it('serve locations (list and detail, with vacancy counts and coordinates) as a fresh computation serializes them', async () => {
+    for (const flags of ['', 'include_vacancy_count=true&include_coordinates=true&language=nl']) {
+      const listPath = `/locations?per_page=5${flags ? `&${flags}` : ''}`;
+      const detailPath = `/locations/austin${flags ? `?${flags}` : ''}`;
+      await api.get(listPath, KEY);
+      const list = await api.get(listPath, KEY);
+      expect(list.status).toBe(200);
+      expect(list.text).toBe(await freshJson(listPath, (caller) => caller.locations.list(Object.fromEntries(new URL(listPath, api.baseUrl).searchParams) as never)));
+      await api.get(detailPath, KEY);
+      const detail = await api.get(detailPath, KEY);
+      expect(detail.status).toBe(200);
+      expect(detail.text).toBe(
+        await freshJson(detailPath, (caller) => caller.locations.get({ slug: 'austin', ...Object.fromEntries(new URL(detailPath, api.baseUrl).searchParams) } as never)),
+      );
+    }
+    // A change of the location is seen by the very next read, in fresh bytes.
+    await query(databaseUrl, "update locations set name = 'Austin, TX' where id = 1");
+    expect((await api.get('/locations/austin', KEY)).body.data.name).toBe('Austin, TX');
   });
 
   it('keep their ETag when the view count changes, and change it with the canonical URL', async () => {

@@ -1,14 +1,17 @@
 import type { TDb } from '../../db/kysely.ts';
 import { AppError } from '../../lib/errors.ts';
-import { paginate, type TPage } from '../../lib/pagination.ts';
+import { paginate } from '../../lib/pagination.ts';
 import { isStorableText } from '../../lib/validation.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
 import { contentKey, type ContentCache, type TContentReader } from '../content/content-cache.ts';
-import { toLocationDto, type TLocation } from './location.dto.ts';
+import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
+import { toLocationDto } from './location.dto.ts';
 import { countVisibleVacancies, findLocationBySlug, findLocationsPage, type TLocationSort } from './locations.repository.ts';
+import { ZGetLocationOutput, type TGetLocationOutput } from './procedures/get-location.schema.ts';
+import { ZListLocationsOutput, type TListLocationsOutput } from './procedures/list-locations.schema.ts';
 
 /** What the location reads need from a request: its tenant-scoped database, tenant, content cache and URL. */
-export type TLocationReadContext = TContentReader & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
+export type TLocationReadContext = TContentReader & TAnswerTransport & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
 
 type TLocationView = { language?: string | undefined; include_coordinates: boolean; include_vacancy_count: boolean };
 
@@ -28,7 +31,7 @@ async function dtoOptions(ctx: TLocationReadContext, view: TLocationView, locati
 }
 
 /** One page of the tenant's locations (cached as a whole). */
-export async function listLocations(ctx: TLocationReadContext, input: TListLocationsRequest): Promise<TPage<TLocation>> {
+export async function listLocations(ctx: TLocationReadContext, input: TListLocationsRequest): Promise<TListLocationsOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('locations.list', ctx.tenant, input),
     compute: async () => {
@@ -39,22 +42,25 @@ export async function listLocations(ctx: TLocationReadContext, input: TListLocat
         { page: input.page, perPage: input.per_page },
       );
       const options = await dtoOptions(ctx, input, rows.map((row) => row.id));
-      return { value: { items: rows.map((row) => toLocationDto(row, options)), total } };
+      return { value: { items: rows.map((row) => toLocationDto(row, options)), total, form: new SerializedForm() } };
     },
   });
-  return paginate(answer.value.items, answer.value.total, input.page, input.per_page, ctx.url);
+  const { items, total, form } = answer.value;
+  // Pagination links repeat the request's URL as it was spelled.
+  return servedAnswer(ctx, { form, live: undefined }, ZListLocationsOutput, ctx.url.href, () => paginate(items, total, input.page, input.per_page, ctx.url));
 }
 
 /** A location by its slug (404 when the tenant has none). */
-export async function getLocation(ctx: TLocationReadContext, input: TLocationView & { slug: string }): Promise<TLocation> {
+export async function getLocation(ctx: TLocationReadContext, input: TLocationView & { slug: string }): Promise<TGetLocationOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('locations.detail', ctx.tenant, input),
     compute: async () => {
       // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
       const row = isStorableText(input.slug) ? await findLocationBySlug(ctx.db, input.slug) : undefined;
-      return { value: row ? toLocationDto(row, await dtoOptions(ctx, input, [row.id])) : null };
+      return { value: row ? { location: toLocationDto(row, await dtoOptions(ctx, input, [row.id])), form: new SerializedForm() } : null };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
-  return answer.value;
+  const { location, form } = answer.value;
+  return servedAnswer(ctx, { form, live: undefined }, ZGetLocationOutput, '', () => ({ data: location }));
 }

@@ -26,3 +26,4 @@ export const ZGetLocationInput = z.object({
 export type TGetLocationInput = z.infer<typeof ZGetLocationInput>;
 
 export const ZGetLocationOutput = z.object({ data: ZLocation });
+export type TGetLocationOutput = z.infer<typeof ZGetLocationOutput>;

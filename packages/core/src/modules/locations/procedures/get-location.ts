@@ -1,9 +1,10 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
+import { servedOutput } from '../../content/serialized-answer.ts';
 import { getLocation } from '../locations.service.ts';
 import { ZGetLocationInput, ZGetLocationOutput, getLocationMeta } from './get-location.schema.ts';
 
 export const getLocationProcedure = apiKeyProcedure()
   .meta(getLocationMeta)
   .input(ZGetLocationInput)
-  .output(ZGetLocationOutput)
-  .query(async ({ ctx, input }) => ({ data: await getLocation(ctx, input) }));
+  .output(servedOutput(ZGetLocationOutput))
+  .query(({ ctx, input }) => getLocation(ctx, input));

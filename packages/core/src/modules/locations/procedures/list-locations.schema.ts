@@ -32,3 +32,4 @@ export const ZListLocationsInput = z.object({
 export type TListLocationsInput = z.infer<typeof ZListLocationsInput>;
 
 export const ZListLocationsOutput = zPage(ZLocation);
+export type TListLocationsOutput = z.infer<typeof ZListLocationsOutput>;
