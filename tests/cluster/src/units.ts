@@ -8,7 +8,7 @@ import { killOnExit } from './server-process.ts';
 const repoFile = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const API_MAIN = repoFile('apps/api/src/main.ts');
 const WORKER_MAIN = repoFile('apps/worker/src/main.ts');
-const CLI_MAIN = repoFile('packages/core/src/cli/main.ts');
+const CLI_MAIN = repoFile('apps/cli/src/main.ts');
 
 /** A deployment unit (API or worker) as its own process, started the way `pnpm start:api` / `start:worker` do. */
 export type TUnit = {
