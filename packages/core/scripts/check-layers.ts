@@ -17,6 +17,12 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+/** Names of the exports map's entries (`./admin` → `admin`). */
+const PUBLIC_ENTRIES = new Set(
+  Object.keys((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string> }).exports)
+    .filter((entry) => entry !== '.')
+    .map((entry) => entry.slice(2)),
+);
 
 const FLOORS = ['ground', 'db', 'domain', 'trpc', 'api', 'root', 'surface'] as const;
 type TFloor = (typeof FLOORS)[number];
@@ -112,7 +118,8 @@ function report(): void {
       for (const specifier of importsOf(file)) {
         const match = /^@careers\/core(?:\/(.*))?$/.exec(specifier);
         if (!match) continue;
-        const deep = match[1] && !/^(contract|env|admin|worker|operations|testing)$/.test(match[1]);
+        // The entries of the exports map (package.json), read rather than listed again.
+        const deep = match[1] && !PUBLIC_ENTRIES.has(match[1]);
         const key = `${label} -> @careers/core${deep ? ' (deep path)' : match[1] ? `/${match[1]}` : ''}`;
         const entry = counts.get(key) ?? { all: 0, up: 0 };
         entry.all += 1;
