@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { TDB, TDb } from '../../db/kysely.ts';
-import { pageOffset } from '../../lib/pagination.ts';
+import { findPageWithTotal } from '../../db/page-query.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from '../vacancies/vacancy.entity.ts';
 import type { ARTICLE_TYPES } from './article.entity.ts';
@@ -137,20 +137,17 @@ export async function findArticlesPage(
   order: { sort: TArticleSort; direction: 'asc' | 'desc' },
   page: { page: number; perPage: number },
 ): Promise<{ rows: TArticleRow[]; total: number }> {
-  const base = filtered(db, choice, filters);
-  const rows = await base
-    .select(COLUMNS)
-    .select(articleTags)
-    .select(sql<number>`(count(*) over ())::int`.as('total'))
-    .orderBy(SORT_KEYS[order.sort], (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
-    .orderBy('a.id', order.direction)
-    .limit(page.perPage)
-    .offset(pageOffset(page.page, page.perPage))
-    .execute();
-  const first = rows[0];
-  if (first) return { rows: rows as TArticleRow[], total: first.total };
-  const counted = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst();
-  return { rows: [], total: counted?.total ?? 0 };
+  const { rows, total } = await findPageWithTotal(
+    filtered(db, choice, filters),
+    (query) =>
+      query
+        .select(COLUMNS)
+        .select(articleTags)
+        .orderBy(SORT_KEYS[order.sort], (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+        .orderBy('a.id', order.direction),
+    page,
+  );
+  return { rows: rows as TArticleRow[], total };
 }
 
 export async function findArticleBySlug(db: TDb, slug: string, choice: TContentChoice): Promise<TArticleRow | undefined> {

@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
-import { pageOffset } from '../../lib/pagination.ts';
+import { findPageWithTotal } from '../../db/page-query.ts';
 import type { TCandidateStatus } from './candidate.entity.ts';
 import { isStorableId } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
@@ -81,18 +81,15 @@ export async function findCandidatesPage(
   order: { sort: TCandidateSort; direction: 'asc' | 'desc' },
   page: { page: number; perPage: number },
 ): Promise<{ rows: TCandidateRow[]; total: number }> {
-  const base = filtered(db, filters);
   const key = order.sort === 'created_at' ? sql.ref('c.created_at') : sql`lower(${sql.ref(`c.${order.sort}`)})`;
-  const rows = await base
-    .select(COLUMNS)
-    .select(sql<number>`(count(*) over ())::int`.as('total'))
-    .orderBy(key, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
-    .orderBy('c.id', order.direction)
-    .limit(page.perPage)
-    .offset(pageOffset(page.page, page.perPage))
-    .execute();
-  const first = rows[0];
-  if (first) return { rows: rows as TCandidateRow[], total: first.total };
-  const counted = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst();
-  return { rows: [], total: counted?.total ?? 0 };
+  const { rows, total } = await findPageWithTotal(
+    filtered(db, filters),
+    (query) =>
+      query
+        .select(COLUMNS)
+        .orderBy(key, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+        .orderBy('c.id', order.direction),
+    page,
+  );
+  return { rows: rows as TCandidateRow[], total };
 }

@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
-import { pageOffset } from '../../lib/pagination.ts';
+import { findPageWithTotal } from '../../db/page-query.ts';
 import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 import { isStorableText } from '../../lib/validation.ts';
 
@@ -73,20 +73,16 @@ export async function findLocationsPage(
   order: { sort: TLocationSort; direction: 'asc' | 'desc' },
   page: { page: number; perPage: number },
 ): Promise<{ rows: TLocationRow[]; total: number }> {
-  const base = filtered(db, filters);
   const key = order.sort === 'created_at' ? sql.ref('l.created_at') : sql`lower(${sql.ref(`l.${order.sort}`)})`;
-  const rows = await base
-    .select(COLUMNS)
-    .select(sql<number>`(count(*) over ())::int`.as('total'))
-    .orderBy(key, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
-    .orderBy('l.id', order.direction)
-    .limit(page.perPage)
-    .offset(pageOffset(page.page, page.perPage))
-    .execute();
-  const first = rows[0];
-  if (first) return { rows, total: first.total };
-  const counted = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst();
-  return { rows: [], total: counted?.total ?? 0 };
+  return findPageWithTotal(
+    filtered(db, filters),
+    (query) =>
+      query
+        .select(COLUMNS)
+        .orderBy(key, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+        .orderBy('l.id', order.direction),
+    page,
+  );
 }
 
 export async function findLocationBySlug(db: TDb, slug: string): Promise<TLocationRow | undefined> {

@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
-import { pageOffset } from '../../lib/pagination.ts';
+import { findPageWithTotal } from '../../db/page-query.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TAvatar } from './team-member.entity.ts';
 import { isStorableId } from '../../lib/query.ts';
@@ -78,19 +78,16 @@ export async function findTeamPage(
   order: { sort: TTeamSort; direction: 'asc' | 'desc' },
   page: { page: number; perPage: number },
 ): Promise<{ rows: TTeamMemberRow[]; total: number }> {
-  const base = filtered(db, filters);
-  const rows = await base
-    .select(COLUMNS)
-    .select(sql<number>`(count(*) over ())::int`.as('total'))
-    .orderBy(sql`lower(${sql.ref(`m.${order.sort}`)})`, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
-    .orderBy('m.id', order.direction)
-    .limit(page.perPage)
-    .offset(pageOffset(page.page, page.perPage))
-    .execute();
-  const first = rows[0];
-  if (first) return { rows: rows as TTeamMemberRow[], total: first.total };
-  const counted = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst();
-  return { rows: [], total: counted?.total ?? 0 };
+  const { rows, total } = await findPageWithTotal(
+    filtered(db, filters),
+    (query) =>
+      query
+        .select(COLUMNS)
+        .orderBy(sql`lower(${sql.ref(`m.${order.sort}`)})`, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+        .orderBy('m.id', order.direction),
+    page,
+  );
+  return { rows: rows as TTeamMemberRow[], total };
 }
 
 export async function findTeamMember(db: TDb, id: number): Promise<TTeamMemberRow | undefined> {
