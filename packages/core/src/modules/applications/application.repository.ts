@@ -19,21 +19,32 @@ export type TVacancyRef = {
   duplicate_applications: TDuplicateApplicationPolicy;
 };
 
+/** The visible vacancy (with its tenant's duplicate policy) with this id or this slug; built once each (StatementTemplate). */
+function visibleVacancyBy(column: 'id' | 'slug') {
+  return new StatementTemplate<{ reference: number | string }, TVacancyRef>((db, arg) => {
+    const visible = db
+      .selectFrom('vacancies')
+      .innerJoin('tenants', 'tenants.id', 'vacancies.tenant_id')
+      .select(['vacancies.id', 'vacancies.slug', 'vacancies.title', 'vacancies.accepts_applications', 'vacancies.questions', 'tenants.duplicate_applications'])
+      .where(visibleVacancy('vacancies'));
+    return column === 'id'
+      ? visible.where('vacancies.id', '=', arg((args) => args.reference as number))
+      : visible.where('vacancies.slug', '=', arg((args) => args.reference as string));
+  });
+}
+const visibleVacancyById = visibleVacancyBy('id');
+const visibleVacancyBySlug = visibleVacancyBy('slug');
+
 /**
  * The visible vacancy an application names: a JSON integer is an id; a string is a slug, and a string of
  * digits that is no visible vacancy's slug is tried as an id.
  */
-export async function findVisibleVacancy(db: TDb, reference: number | string): Promise<TVacancyRef | undefined> {
-  const visible = db
-    .selectFrom('vacancies')
-    .innerJoin('tenants', 'tenants.id', 'vacancies.tenant_id')
-    .select(['vacancies.id', 'vacancies.slug', 'vacancies.title', 'vacancies.accepts_applications', 'vacancies.questions', 'tenants.duplicate_applications'])
-    .where(visibleVacancy('vacancies'));
-  const byId = (id: number) => (isStorableId(id) ? visible.where('vacancies.id', '=', id).executeTakeFirst() : Promise.resolve(undefined));
+export async function findVisibleVacancy(db: TDb, tenantId: number, reference: number | string): Promise<TVacancyRef | undefined> {
+  const byId = async (id: number) => (isStorableId(id) ? (await visibleVacancyById.execute(db, { reference: id }, tenantId))[0] : undefined);
   if (typeof reference === 'number') return byId(reference);
   // No stored slug holds NUL or an unpaired surrogate (PostgreSQL would refuse the first as a parameter).
   if (!isStorableText(reference)) return undefined;
-  const bySlug = await visible.where('vacancies.slug', '=', reference).executeTakeFirst();
+  const [bySlug] = await visibleVacancyBySlug.execute(db, { reference }, tenantId);
   if (bySlug || !/^\d{1,10}$/.test(reference)) return bySlug;
   return byId(Number(reference));
 }
@@ -224,7 +235,7 @@ export async function storeApplication(db: TDb, application: TNewApplication): P
   const random = randomBytes(8).toString('hex');
   let statement = storeStatements.get(documents.length);
   if (!statement) storeStatements.set(documents.length, (statement = storeStatement(documents.length)));
-  const [stored] = await statement.execute(db, application.tenantId, { application, firstSlug: `${base}-${random.slice(0, 8)}`, secondSlug: `${base}-${random.slice(8)}` });
+  const [stored] = await statement.execute(db, { application, firstSlug: `${base}-${random.slice(0, 8)}`, secondSlug: `${base}-${random.slice(8)}` }, application.tenantId);
   if (!stored) throw new Error('the application statement returned no row');
   return stored;
 }

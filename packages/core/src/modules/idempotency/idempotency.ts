@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
+import { sql, type UpdateResult } from 'kysely';
 import { kyselyOf, serialRow, type TDb } from '../../db/kysely.ts';
 import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
 import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
+import { StatementTemplate, type TArg } from '../../db/statement-template.ts';
 
 /**
  * Idempotency-Key (extension) for POST operations. The first request with a key inserts the key's record
@@ -97,18 +98,7 @@ type TRecord = { request_hash: string; response_status: number | null; response_
 async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string): Promise<TRecord | undefined> {
   for (let attempt = 0; attempt < 3; attempt++) {
     // Blocks while another transaction holds an uncommitted record for the same key.
-    const inserted = await db
-      .insertInto('idempotency_records')
-      .values(serialRow<'idempotency_records'>({
-        api_key_id: call.apiKeyId,
-        operation: call.operation,
-        key: call.key,
-        request_hash: hash,
-        expires_at: sql<Date>`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
-      }))
-      .onConflict((oc) => oc.columns(['api_key_id', 'operation', 'key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const [inserted] = await insertRecord.execute(db, { call, hash });
     if (inserted) return undefined;
     const record = await db
       .selectFrom('idempotency_records')
@@ -128,17 +118,41 @@ async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string):
   throw new Error('idempotency key could not be claimed');
 }
 
-async function store(db: TDb, call: TIdempotentCall<TCallResult>, response: TStoredResponse): Promise<void> {
-  await db
+/** sameKey for a StatementTemplate: each part of the key a parameter taken from the run's call. */
+const sameKeyOf = (arg: TArg<{ call: TIdempotentCall<TCallResult> }>) => ({
+  api_key_id: arg((args) => args.call.apiKeyId),
+  operation: arg((args) => args.call.operation),
+  key: arg((args) => args.call.key),
+});
+
+/** The first statement of every idempotent request, built once (StatementTemplate): the insert of the key's record. */
+const insertRecord = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallResult>; hash: string }, { id: number }>((db, arg) =>
+  db
+    .insertInto('idempotency_records')
+    .values(serialRow<'idempotency_records'>({
+      ...sameKeyOf(arg),
+      request_hash: arg((args) => args.hash),
+      expires_at: sql<Date>`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+    }))
+    .onConflict((oc) => oc.columns(['api_key_id', 'operation', 'key']).doNothing())
+    .returning('id'),
+);
+
+/** The last statement of every kept idempotent request, built once: the record's response. */
+const storeResponse = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallResult>; response: TStoredResponse }, UpdateResult>((db, arg) =>
+  db
     .updateTable('idempotency_records')
     .set({
-      response_status: response.status,
+      response_status: arg((args) => args.response.status),
       // Kept as a JSON string inside jsonb: jsonb would reorder the keys, and a replay should be byte-identical.
-      response_body: sql<unknown>`to_jsonb(${JSON.stringify(response.body ?? null)}::text)`,
-      response_headers: sql<Record<string, string>>`cast(${JSON.stringify(response.headers)} as jsonb)`,
+      response_body: sql<unknown>`to_jsonb(${arg((args) => JSON.stringify(args.response.body ?? null))}::text)`,
+      response_headers: sql<Record<string, string>>`cast(${arg((args) => JSON.stringify(args.response.headers))} as jsonb)`,
     })
-    .where((eb) => eb.and(sameKey(call)))
-    .execute();
+    .where((eb) => eb.and(sameKeyOf(arg))),
+);
+
+async function store(db: TDb, call: TIdempotentCall<TCallResult>, response: TStoredResponse): Promise<void> {
+  await storeResponse.execute(db, { call, response });
 }
 
 /** Sets the stored status and headers on the response and returns the stored body (or throws the stored error). */
