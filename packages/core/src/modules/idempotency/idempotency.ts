@@ -4,7 +4,7 @@ import { kyselyOf, serialRow, type TDb } from '../../db/kysely.ts';
 import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
 import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
-import { StatementTemplate, type TArg } from '../../db/statement-template.ts';
+import { StatementTemplate } from '../../db/statement-template.ts';
 
 /**
  * Idempotency-Key (extension) for POST operations. The first request with a key inserts the key's record
@@ -86,8 +86,13 @@ function errorFromStoredBody(status: number, body: TErrorBody): AppError {
   return new AppError(codes[0] ?? 'INTERNAL', options);
 }
 
-/** The record of one key: per API key and operation. */
-const sameKey = (call: TIdempotentCall<TCallResult>) => ({ api_key_id: call.apiKeyId, operation: call.operation, key: call.key });
+/** The record of one key: per API key and operation. `part` gives each part: a value, or a template's parameter. */
+const sameKeyOf = (part: <T>(pick: (call: TIdempotentCall<TCallResult>) => T) => T) => ({
+  api_key_id: part((call) => call.apiKeyId),
+  operation: part((call) => call.operation),
+  key: part((call) => call.key),
+});
+const sameKey = (call: TIdempotentCall<TCallResult>) => sameKeyOf((pick) => pick(call));
 
 type TRecord = { request_hash: string; response_status: number | null; response_body: unknown; response_headers: unknown };
 
@@ -118,19 +123,12 @@ async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string):
   throw new Error('idempotency key could not be claimed');
 }
 
-/** sameKey for a StatementTemplate: each part of the key a parameter taken from the run's call. */
-const sameKeyOf = (arg: TArg<{ call: TIdempotentCall<TCallResult> }>) => ({
-  api_key_id: arg((args) => args.call.apiKeyId),
-  operation: arg((args) => args.call.operation),
-  key: arg((args) => args.call.key),
-});
-
 /** The first statement of every idempotent request, built once (StatementTemplate): the insert of the key's record. */
 const insertRecord = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallResult>; hash: string }, { id: number }>((db, arg) =>
   db
     .insertInto('idempotency_records')
     .values(serialRow<'idempotency_records'>({
-      ...sameKeyOf(arg),
+      ...sameKeyOf((pick) => arg((args) => pick(args.call))),
       request_hash: arg((args) => args.hash),
       expires_at: sql<Date>`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
     }))
@@ -148,7 +146,7 @@ const storeResponse = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallRe
       response_body: sql<unknown>`to_jsonb(${arg((args) => JSON.stringify(args.response.body ?? null))}::text)`,
       response_headers: sql<Record<string, string>>`cast(${arg((args) => JSON.stringify(args.response.headers))} as jsonb)`,
     })
-    .where((eb) => eb.and(sameKeyOf(arg))),
+    .where((eb) => eb.and(sameKeyOf((pick) => arg((args) => pick(args.call))))),
 );
 
 async function store(db: TDb, call: TIdempotentCall<TCallResult>, response: TStoredResponse): Promise<void> {
