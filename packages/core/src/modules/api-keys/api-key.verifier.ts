@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { kyselyOf } from '../../db/kysely.ts';
+import { StatementTemplate, type TArg } from '../../db/statement-template.ts';
 import { couldBeApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
 import { isOriginAllowed } from './api-key.origins.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -89,6 +90,32 @@ export type TKeyVerifierOptions = {
   maxCachedKeys?: number;
   maxCachedMisses?: number;
 };
+
+/** A key (with its tenant) by the SHA-256 of the full key; built once (StatementTemplate): every cache miss runs it. */
+const keyByHash = StatementTemplate.unscoped((db, arg: TArg<{ digest: string }>) =>
+  db
+    .selectFrom('api_keys as k')
+    .innerJoin('tenants as t', 't.id', 'k.tenant_id')
+    .select([
+      'k.id as key_id',
+      'k.name as key_name',
+      'k.scopes',
+      'k.kind',
+      'k.start',
+      'k.origins',
+      'k.created_at',
+      'k.revoked_at',
+      't.id as tenant_id',
+      't.slug',
+      't.name as tenant_name',
+      't.default_language',
+      't.api_enabled',
+      't.career_site_domain',
+      't.url_pattern',
+      't.domains',
+    ])
+    .where('k.key_hash', '=', arg((args) => args.digest)),
+);
 
 /**
  * Verifies API keys by their SHA-256 digest, with a short in-process cache, and records last use in memory
@@ -201,30 +228,7 @@ export class ApiKeyVerifier {
   }
 
   async #load(digest: string): Promise<TKeyVerification> {
-    const db = kyselyOf(this.#orm.em.fork());
-    const row = await db
-      .selectFrom('api_keys as k')
-      .innerJoin('tenants as t', 't.id', 'k.tenant_id')
-      .select([
-        'k.id as key_id',
-        'k.name as key_name',
-        'k.scopes',
-        'k.kind',
-        'k.start',
-        'k.origins',
-        'k.created_at',
-        'k.revoked_at',
-        't.id as tenant_id',
-        't.slug',
-        't.name as tenant_name',
-        't.default_language',
-        't.api_enabled',
-        't.career_site_domain',
-        't.url_pattern',
-        't.domains',
-      ])
-      .where('k.key_hash', '=', digest)
-      .executeTakeFirst();
+    const [row] = await keyByHash.execute(kyselyOf(this.#orm.em.fork()), { digest });
     if (!row) return { ok: false, reason: 'unknown' };
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     return {

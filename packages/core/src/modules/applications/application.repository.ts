@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type InsertObject } from 'kysely';
 import { serialRow, type TDB, type TDb } from '../../db/kysely.ts';
+import { StatementTemplate } from '../../db/statement-template.ts';
 import type { DOCUMENT_TYPES } from './application.entity.ts';
 import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 import { isStorableId } from '../../lib/query.ts';
@@ -18,21 +19,32 @@ export type TVacancyRef = {
   duplicate_applications: TDuplicateApplicationPolicy;
 };
 
+/** The visible vacancy (with its tenant's duplicate policy) with this id or this slug; built once each (StatementTemplate). */
+function visibleVacancyBy(column: 'id' | 'slug') {
+  return new StatementTemplate<{ reference: number | string }, TVacancyRef>((db, arg) => {
+    const visible = db
+      .selectFrom('vacancies')
+      .innerJoin('tenants', 'tenants.id', 'vacancies.tenant_id')
+      .select(['vacancies.id', 'vacancies.slug', 'vacancies.title', 'vacancies.accepts_applications', 'vacancies.questions', 'tenants.duplicate_applications'])
+      .where(visibleVacancy('vacancies'));
+    return column === 'id'
+      ? visible.where('vacancies.id', '=', arg((args) => args.reference as number))
+      : visible.where('vacancies.slug', '=', arg((args) => args.reference as string));
+  });
+}
+const visibleVacancyById = visibleVacancyBy('id');
+const visibleVacancyBySlug = visibleVacancyBy('slug');
+
 /**
  * The visible vacancy an application names: a JSON integer is an id; a string is a slug, and a string of
  * digits that is no visible vacancy's slug is tried as an id.
  */
-export async function findVisibleVacancy(db: TDb, reference: number | string): Promise<TVacancyRef | undefined> {
-  const visible = db
-    .selectFrom('vacancies')
-    .innerJoin('tenants', 'tenants.id', 'vacancies.tenant_id')
-    .select(['vacancies.id', 'vacancies.slug', 'vacancies.title', 'vacancies.accepts_applications', 'vacancies.questions', 'tenants.duplicate_applications'])
-    .where(visibleVacancy('vacancies'));
-  const byId = (id: number) => (isStorableId(id) ? visible.where('vacancies.id', '=', id).executeTakeFirst() : Promise.resolve(undefined));
+export async function findVisibleVacancy(db: TDb, tenantId: number, reference: number | string): Promise<TVacancyRef | undefined> {
+  const byId = async (id: number) => (isStorableId(id) ? (await visibleVacancyById.execute(db, { reference: id }, tenantId))[0] : undefined);
   if (typeof reference === 'number') return byId(reference);
   // No stored slug holds NUL or an unpaired surrogate (PostgreSQL would refuse the first as a parameter).
   if (!isStorableText(reference)) return undefined;
-  const bySlug = await visible.where('vacancies.slug', '=', reference).executeTakeFirst();
+  const [bySlug] = await visibleVacancyBySlug.execute(db, { reference }, tenantId);
   if (bySlug || !/^\d{1,10}$/.test(reference)) return bySlug;
   return byId(Number(reference));
 }
@@ -111,94 +123,119 @@ function eventRow(row: Omit<InsertObject<TDB, 'events'>, 'seq'>): InsertObject<T
 
 export type TStoredApplication = { id: number; created_at: Date; candidate_id: number };
 
+/** What one run of the store statement binds: the application and the candidate's two possible slugs. */
+type TStoreArgs = { application: TNewApplication; firstSlug: string; secondSlug: string };
+
 /**
- * Stores an application in ONE statement (one round trip, atomic by itself, or part of the caller's transaction):
+ * The store statement for `documentCount` documents (its SQL is built once per count; see StatementTemplate):
  * the tenant's candidate with this email (case-insensitive) or a new one (status potential, a generated slug, no
  * user), the application, its documents and its `application.created` event.
+ */
+function storeStatement(documentCount: number) {
+  return new StatementTemplate<TStoreArgs, TStoredApplication>((db, arg, tenantId) => {
+    const candidate = <T>(pick: (candidate: TNewCandidate) => T) => arg((args) => pick(args.application.candidate));
+    const field = <T>(pick: (application: TNewApplication) => T) => arg((args) => pick(args.application));
+    const accepted = field((application) => application.privacyPolicyAccepted);
+    let statement = db
+      .with('candidate', (qc) =>
+        qc
+          .insertInto('candidates')
+          .values((eb) =>
+            serialRow<'candidates'>({
+              tenant_id: tenantId,
+              slug: eb
+                .case()
+                .when(eb.exists(eb.selectFrom('candidates').select('candidates.id').where('candidates.slug', '=', arg((args) => args.firstSlug))))
+                .then(arg((args) => args.secondSlug))
+                .else(arg((args) => args.firstSlug))
+                .end(),
+              first_name: candidate((c) => c.givenName),
+              last_name: candidate((c) => c.familyName),
+              email: candidate((c) => c.email),
+              phone: candidate((c) => c.phone),
+              linkedin_url: candidate((c) => c.linkedinUrl),
+              status: 'potential',
+            }),
+          )
+          // An existing candidate is found, not changed (the update writes the email it already has).
+          .onConflict((oc) => oc.expression(sql`tenant_id, lower(email)`).doUpdateSet({ email: (eb) => eb.ref('candidates.email') }))
+          .returning('candidates.id'),
+      )
+      .with('application', (qc) =>
+        qc
+          .insertInto('applications')
+          .values((eb) =>
+            serialRow<'applications'>({
+              tenant_id: tenantId,
+              vacancy_id: field((application) => application.vacancyId),
+              candidate_id: eb.selectFrom('candidate').select('candidate.id'),
+              api_key_id: field((application) => application.apiKeyId),
+              privacy_policy_accepted: accepted,
+              // The moment of consent is the moment the application was made (same transaction clock).
+              privacy_policy_accepted_at: sql<Date | null>`case when ${accepted}::boolean then now() end`,
+              tracking_ip_address: field((application) => application.ipAddress),
+              tracking_user_agent: field((application) => application.userAgent),
+              tracking_referrer: field((application) => application.referrer),
+              answers: field((application) => application.answers),
+            }),
+          )
+          .returning(['applications.id', 'applications.created_at', 'applications.candidate_id']),
+      )
+      // recordEvent's shape: `data` carries the object's id beside the event's own fields. seq, id and occurred_at
+      // come from their column defaults. (The raw parts read only this statement's `application` row.)
+      .with('event', (qc) =>
+        qc.insertInto('events').values(
+          eventRow({
+            tenant_id: tenantId,
+            type: 'application.created',
+            object: 'application',
+            object_id: sql<string>`(select application.id::text from application)`,
+            data: sql<Record<string, unknown>>`(select jsonb_build_object('id', application.id, 'vacancy_id', ${field((application) => application.vacancyId)}::int, 'candidate_id', application.candidate_id) from application)`,
+          }),
+        ),
+      );
+    if (documentCount > 0) {
+      statement = statement.with('document', (qc) =>
+        qc.insertInto('documents').values((eb) =>
+          Array.from({ length: documentCount }, (_, index) => {
+            const document = <T>(pick: (document: TNewDocument) => T) => field((application) => pick(application.documents[index] as TNewDocument));
+            return serialRow<'documents'>({
+              tenant_id: tenantId,
+              application_id: eb.selectFrom('application').select('application.id'),
+              type: document((d) => d.type),
+              position: document((d) => d.position),
+              filename: document((d) => d.filename),
+              mime_type: document((d) => d.mimeType),
+              size: document((d) => d.content.length),
+              content: document((d) => d.content),
+            });
+          }),
+        ),
+      ) as unknown as typeof statement;
+    }
+    return statement.selectFrom('application').select(['application.id', 'application.created_at', 'application.candidate_id']);
+  });
+}
+
+/** Store statements by document count (a handful: a resume, a cover letter and a few additional documents). */
+const storeStatements = new Map<number, ReturnType<typeof storeStatement>>();
+
+/**
+ * Stores an application in ONE statement (one round trip, atomic by itself, or part of the caller's transaction):
+ * the tenant's candidate with this email (case-insensitive) or a new one, the application, its documents and its
+ * `application.created` event (storeStatement).
  *
  * The candidate is an upsert on the unique (tenant_id, lower(email)) index, so a concurrent application with the same
  * new email waits for the other's insert and then gets that candidate: the statement never fails on that race. Its slug
  * takes a second random suffix when the first is taken (a clash of both is not a practical concern).
  */
 export async function storeApplication(db: TDb, application: TNewApplication): Promise<TStoredApplication> {
-  const { candidate, tenantId } = application;
+  const { candidate, documents } = application;
   const base = slugBase(`${candidate.givenName} ${candidate.familyName}`);
   const random = randomBytes(8).toString('hex');
-  const [firstSlug, secondSlug] = [`${base}-${random.slice(0, 8)}`, `${base}-${random.slice(8)}`];
-  let statement = db
-    .with('candidate', (qc) =>
-      qc
-        .insertInto('candidates')
-        .values((eb) =>
-          serialRow<'candidates'>({
-            tenant_id: tenantId,
-            slug: eb
-              .case()
-              .when(eb.exists(eb.selectFrom('candidates').select('candidates.id').where('candidates.slug', '=', firstSlug)))
-              .then(secondSlug)
-              .else(firstSlug)
-              .end(),
-            first_name: candidate.givenName,
-            last_name: candidate.familyName,
-            email: candidate.email,
-            phone: candidate.phone,
-            linkedin_url: candidate.linkedinUrl,
-            status: 'potential',
-          }),
-        )
-        // An existing candidate is found, not changed (the update writes the email it already has).
-        .onConflict((oc) => oc.expression(sql`tenant_id, lower(email)`).doUpdateSet({ email: (eb) => eb.ref('candidates.email') }))
-        .returning('candidates.id'),
-    )
-    .with('application', (qc) =>
-      qc
-        .insertInto('applications')
-        .values((eb) =>
-          serialRow<'applications'>({
-            tenant_id: tenantId,
-            vacancy_id: application.vacancyId,
-            candidate_id: eb.selectFrom('candidate').select('candidate.id'),
-            api_key_id: application.apiKeyId,
-            privacy_policy_accepted: application.privacyPolicyAccepted,
-            // The moment of consent is the moment the application was made (same transaction clock).
-            privacy_policy_accepted_at: application.privacyPolicyAccepted ? sql<Date>`now()` : null,
-            tracking_ip_address: application.ipAddress,
-            tracking_user_agent: application.userAgent,
-            tracking_referrer: application.referrer,
-            answers: application.answers,
-          }),
-        )
-        .returning(['applications.id', 'applications.created_at', 'applications.candidate_id']),
-    )
-    // recordEvent's shape: `data` carries the object's id beside the event's own fields.
-    // recordEvent's shape: `data` carries the object's id beside the event's own fields. seq, id and occurred_at
-    // come from their column defaults. (The raw parts read only this statement's `application` row.)
-    .with('event', (qc) =>
-      qc.insertInto('events').values(eventRow({
-        tenant_id: tenantId,
-        type: 'application.created',
-        object: 'application',
-        object_id: sql<string>`(select application.id::text from application)`,
-        data: sql<Record<string, unknown>>`(select jsonb_build_object('id', application.id, 'vacancy_id', ${application.vacancyId}::int, 'candidate_id', application.candidate_id) from application)`,
-      })),
-    );
-  if (application.documents.length > 0) {
-    statement = statement.with('document', (qc) =>
-      qc.insertInto('documents').values((eb) =>
-        application.documents.map((document) =>
-          serialRow<'documents'>({
-            tenant_id: tenantId,
-            application_id: eb.selectFrom('application').select('application.id'),
-            type: document.type,
-            position: document.position,
-            filename: document.filename,
-            mime_type: document.mimeType,
-            size: document.content.length,
-            content: document.content,
-          }),
-        ),
-      ),
-    ) as unknown as typeof statement;
-  }
-  return statement.selectFrom('application').select(['application.id', 'application.created_at', 'application.candidate_id']).executeTakeFirstOrThrow();
+  let statement = storeStatements.get(documents.length);
+  if (!statement) storeStatements.set(documents.length, (statement = storeStatement(documents.length)));
+  const [stored] = await statement.execute(db, { application, firstSlug: `${base}-${random.slice(0, 8)}`, secondSlug: `${base}-${random.slice(8)}` }, application.tenantId);
+  if (!stored) throw new Error('the application statement returned no row');
+  return stored;
 }

@@ -35,8 +35,8 @@ export type TApplicant = { tenantId: number; apiKeyId: number };
  * The checks that need the database, in CONTRACT's order: the vacancy is visible (404), the answers fit its
  * questions (422), it accepts applications (400).
  */
-async function checkVacancyAndAnswers(db: TDb, input: TCreateApplicationInput): Promise<{ vacancy: TVacancyRef; answers: TAnswers }> {
-  const vacancy = await findVisibleVacancy(db, input.vacancy);
+async function checkVacancyAndAnswers(db: TDb, tenantId: number, input: TCreateApplicationInput): Promise<{ vacancy: TVacancyRef; answers: TAnswers }> {
+  const vacancy = await findVisibleVacancy(db, tenantId, input.vacancy);
   if (!vacancy) throw new AppError('VACANCY_NOT_FOUND');
   const checked = checkAnswers(vacancy.questions, input.answers);
   if (Object.keys(checked.errors).length > 0) throw AppError.validation(checked.errors);
@@ -61,7 +61,7 @@ export async function answerErrorsOf(em: EntityManager, tenantId: number, rawInp
   if (!reference.success) return {};
   const answers = raw.answers;
   if (answers !== undefined && answers !== null && (typeof answers !== 'object' || Array.isArray(answers))) return {};
-  const vacancy = await findVisibleVacancy(tenantKysely(em, tenantId), reference.data);
+  const vacancy = await findVisibleVacancy(tenantKysely(em, tenantId), tenantId, reference.data);
   if (!vacancy) return {};
   return checkAnswers(vacancy.questions, answers as Record<string, unknown> | null | undefined).errors;
 }
@@ -69,7 +69,7 @@ export async function answerErrorsOf(em: EntityManager, tenantId: number, rawInp
 /** Everything a submission checks (`validate_only`), without storing anything and without taking a lock. */
 export async function validateApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<void> {
   const db = tenantKysely(em, key.tenantId);
-  const { vacancy } = await checkVacancyAndAnswers(db, input);
+  const { vacancy } = await checkVacancyAndAnswers(db, key.tenantId, input);
   if (vacancy.duplicate_applications === 'reject') await rejectDuplicate(db, vacancy.id, input.candidate.email);
 }
 
@@ -82,7 +82,7 @@ export async function validateApplication(em: EntityManager, key: TApplicant, in
  * adds a transaction holding the lock on (vacancy, email) around the check and the write.
  */
 export async function submitApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<TSubmittedApplication> {
-  const { vacancy, answers } = await checkVacancyAndAnswers(tenantKysely(em, key.tenantId), input);
+  const { vacancy, answers } = await checkVacancyAndAnswers(tenantKysely(em, key.tenantId), key.tenantId, input);
   const { candidate } = input;
   const application: TNewApplication = {
     tenantId: key.tenantId,

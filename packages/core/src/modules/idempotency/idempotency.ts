@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
+import { sql, type UpdateResult } from 'kysely';
 import { kyselyOf, serialRow, type TDb } from '../../db/kysely.ts';
 import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
 import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
+import { StatementTemplate } from '../../db/statement-template.ts';
 
 /**
  * Idempotency-Key (extension) for POST operations. The first request with a key inserts the key's record
@@ -85,8 +86,13 @@ function errorFromStoredBody(status: number, body: TErrorBody): AppError {
   return new AppError(codes[0] ?? 'INTERNAL', options);
 }
 
-/** The record of one key: per API key and operation. */
-const sameKey = (call: TIdempotentCall<TCallResult>) => ({ api_key_id: call.apiKeyId, operation: call.operation, key: call.key });
+/** The record of one key: per API key and operation. `part` gives each part: a value, or a template's parameter. */
+const sameKeyOf = (part: <T>(pick: (call: TIdempotentCall<TCallResult>) => T) => T) => ({
+  api_key_id: part((call) => call.apiKeyId),
+  operation: part((call) => call.operation),
+  key: part((call) => call.key),
+});
+const sameKey = (call: TIdempotentCall<TCallResult>) => sameKeyOf((pick) => pick(call));
 
 type TRecord = { request_hash: string; response_status: number | null; response_body: unknown; response_headers: unknown };
 
@@ -97,18 +103,7 @@ type TRecord = { request_hash: string; response_status: number | null; response_
 async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string): Promise<TRecord | undefined> {
   for (let attempt = 0; attempt < 3; attempt++) {
     // Blocks while another transaction holds an uncommitted record for the same key.
-    const inserted = await db
-      .insertInto('idempotency_records')
-      .values(serialRow<'idempotency_records'>({
-        api_key_id: call.apiKeyId,
-        operation: call.operation,
-        key: call.key,
-        request_hash: hash,
-        expires_at: sql<Date>`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
-      }))
-      .onConflict((oc) => oc.columns(['api_key_id', 'operation', 'key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const [inserted] = await insertRecord.execute(db, { call, hash });
     if (inserted) return undefined;
     const record = await db
       .selectFrom('idempotency_records')
@@ -128,17 +123,34 @@ async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string):
   throw new Error('idempotency key could not be claimed');
 }
 
-async function store(db: TDb, call: TIdempotentCall<TCallResult>, response: TStoredResponse): Promise<void> {
-  await db
+/** The first statement of every idempotent request, built once (StatementTemplate): the insert of the key's record. */
+const insertRecord = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallResult>; hash: string }, { id: number }>((db, arg) =>
+  db
+    .insertInto('idempotency_records')
+    .values(serialRow<'idempotency_records'>({
+      ...sameKeyOf((pick) => arg((args) => pick(args.call))),
+      request_hash: arg((args) => args.hash),
+      expires_at: sql<Date>`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+    }))
+    .onConflict((oc) => oc.columns(['api_key_id', 'operation', 'key']).doNothing())
+    .returning('id'),
+);
+
+/** The last statement of every kept idempotent request, built once: the record's response. */
+const storeResponse = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallResult>; response: TStoredResponse }, UpdateResult>((db, arg) =>
+  db
     .updateTable('idempotency_records')
     .set({
-      response_status: response.status,
+      response_status: arg((args) => args.response.status),
       // Kept as a JSON string inside jsonb: jsonb would reorder the keys, and a replay should be byte-identical.
-      response_body: sql<unknown>`to_jsonb(${JSON.stringify(response.body ?? null)}::text)`,
-      response_headers: sql<Record<string, string>>`cast(${JSON.stringify(response.headers)} as jsonb)`,
+      response_body: sql<unknown>`to_jsonb(${arg((args) => JSON.stringify(args.response.body ?? null))}::text)`,
+      response_headers: sql<Record<string, string>>`cast(${arg((args) => JSON.stringify(args.response.headers))} as jsonb)`,
     })
-    .where((eb) => eb.and(sameKey(call)))
-    .execute();
+    .where((eb) => eb.and(sameKeyOf((pick) => arg((args) => pick(args.call))))),
+);
+
+async function store(db: TDb, call: TIdempotentCall<TCallResult>, response: TStoredResponse): Promise<void> {
+  await storeResponse.execute(db, { call, response });
 }
 
 /** Sets the stored status and headers on the response and returns the stored body (or throws the stored error). */
