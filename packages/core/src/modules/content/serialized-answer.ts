@@ -19,6 +19,10 @@ export class SerializedAnswer {
   }
 }
 
+/** Rough size of a Buffer object beside its bytes, and of a counter's record (for the cache's byte budget). */
+const BUFFER_OVERHEAD = 96;
+const COUNTER_OVERHEAD = 48;
+
 /** A property named `views_count` (inside a string its quotes would be escaped, so it cannot occur there). */
 const VIEW_COUNTER = 'views_count';
 
@@ -62,6 +66,11 @@ export class CountedJson {
     );
   }
 
+  /** Bytes held: the text around the counters (and each buffer's own object), the counters, the ETag. */
+  get bytes(): number {
+    return this.#parts.reduce((sum, part) => sum + part.byteLength + BUFFER_OVERHEAD, 0) + this.#counters.length * COUNTER_OVERHEAD + this.etag.length;
+  }
+
   /** The answer's bytes with the live view counts (`live` absent or without a row: the counts it was made with). */
   render(live: Map<number, TLiveFields> | undefined): SerializedAnswer {
     if (this.#counters.length === 0) return (this.#uncounted ??= new SerializedAnswer(this.#parts[0]!, this.etag, this.#schema));
@@ -81,11 +90,25 @@ export class CountedJson {
 export class SerializedForm {
   #key: string | undefined;
   #json: CountedJson | undefined;
+  /** Told by how many bytes the form grew or shrank: the cache that holds it counts them in its budget. */
+  #resized: ((bytes: number) => void) | undefined;
+
+  /** Bytes held: the serialized text and the key it was made for. */
+  get bytes(): number {
+    return (this.#json?.bytes ?? 0) + (this.#key?.length ?? 0);
+  }
+
+  /** Reports every later change of `bytes` to `resized`. */
+  reportSizeTo(resized: (bytes: number) => void): void {
+    this.#resized = resized;
+  }
 
   get(key: string, make: () => CountedJson): CountedJson {
     if (this.#json === undefined || this.#key !== key) {
+      const before = this.bytes;
       this.#json = make();
       this.#key = key;
+      this.#resized?.(this.bytes - before);
     }
     return this.#json;
   }
