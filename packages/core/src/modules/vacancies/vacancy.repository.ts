@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type SqlBool, type Expression } from 'kyse
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TDB, TDb } from '../../db/kysely.ts';
+import { PrecompiledQuery } from '../../db/precompiled-query.ts';
 import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from './vacancy.entity.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';
@@ -221,13 +222,15 @@ export async function countVacancies(db: TDb, filters: TVacancyFilters): Promise
   return row?.total ?? 0;
 }
 
+/** Every vacancy detail miss runs it: compiled once per tenant. */
+const visibleVacancyBySlug = new PrecompiledQuery((db: TDb, slug: string) =>
+  vacancyRows(db, NO_VACANCY_FILTERS).select(['v.description', 'v.requirements', 'v.offer']).where('v.slug', '=', slug),
+);
+
 export async function findVisibleVacancyBySlug(db: TDb, slug: string): Promise<TVacancyBaseDetailRow | undefined> {
   // No stored slug is longer or contains NUL (which PostgreSQL would refuse as a parameter).
   if (slug.length > 255 || !isStorableText(slug)) return undefined;
-  return (await vacancyRows(db, NO_VACANCY_FILTERS)
-    .select(['v.description', 'v.requirements', 'v.offer'])
-    .where('v.slug', '=', slug)
-    .executeTakeFirst()) as TVacancyBaseDetailRow | undefined;
+  return (await visibleVacancyBySlug.execute(db, slug))[0] as TVacancyBaseDetailRow | undefined;
 }
 
 export type TTaxonomyRef = { id: number; name: TTranslations; parent_id: number | null };
