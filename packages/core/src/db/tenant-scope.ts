@@ -191,11 +191,9 @@ class TenantScopeTransformer extends OperationNodeTransformer {
 
 export class TenantScopePlugin implements KyselyPlugin {
   readonly #transformer: TenantScopeTransformer;
-  readonly tenantId: number;
 
   constructor(tenantId: number) {
     this.#transformer = new TenantScopeTransformer(tenantId);
-    this.tenantId = tenantId;
   }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
@@ -205,9 +203,4 @@ export class TenantScopePlugin implements KyselyPlugin {
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;
   }
-}
-
-/** The tenant a Kysely is scoped to (undefined: not scoped). */
-export function scopedTenantOf(db: { getExecutor(): { plugins: readonly KyselyPlugin[] } }): number | undefined {
-  return db.getExecutor().plugins.find((plugin): plugin is TenantScopePlugin => plugin instanceof TenantScopePlugin)?.tenantId;
 }
