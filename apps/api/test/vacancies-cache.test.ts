@@ -236,7 +236,8 @@ describe('ContentCache byte budget', () => {
     const first = await readAndServe('first');
     expect(first.form.bytes).toBeGreaterThan(text.length);
     expect(first.grown).toBe(first.form.bytes);
-    expect(cache.size.bytes).toBe(estimateBytes({ text }) + first.form.bytes);
+    expect(cache.size.bytes).toBe(estimateBytes({ text, form: new SerializedForm() }) + first.form.bytes);
+    expect(estimateBytes({ text, form: first.form })).toBe(cache.size.bytes);
     // Served again with the same key: nothing new is made or counted.
     expect((await readAndServe('first')).grown).toBe(0);
 

@@ -291,18 +291,32 @@ export function contentKey(kind: string, tenant: { defaultLanguage: string; urlP
 
 /**
  * Rough size in memory of a JSON-like value (UTF-16 text of its JSON, plus object overhead); Maps count their values,
- * serialized forms the bytes they hold (each is added to `forms`, if given, to count what it makes later).
+ * serialized forms the bytes they hold (each is added to `forms`, if given, to count what it makes later). Walked, not
+ * serialized: every miss stores an entry, and a replacer takes JSON.stringify off its fast path.
  */
-export function estimateBytes(value: unknown, forms?: SerializedForm[]): number {
-  let formBytes = 0;
-  const json = JSON.stringify(value, (_key, entry: unknown) => {
-    if (entry instanceof SerializedForm) {
-      forms?.push(entry);
-      formBytes += entry.bytes;
-      return undefined;
-    }
-    return entry instanceof Map ? [...entry.values()] : entry;
-  });
-  return (json?.length ?? 0) * 3 + formBytes;
+export function estimateBytes(value: unknown, forms: SerializedForm[] = []): number {
+  const known = forms.length;
+  const length = jsonLength(value, forms);
+  return length * 3 + forms.slice(known).reduce((sum, form) => sum + form.bytes, 0);
 }
 
+/** About the length of `value`'s JSON (escapes not counted), its serialized forms left out and added to `forms`. */
+function jsonLength(value: unknown, forms: SerializedForm[]): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value !== 'object' || value === null) return typeof value === 'number' || typeof value === 'boolean' || value === null ? 8 : 0;
+  if (value instanceof SerializedForm) {
+    forms.push(value);
+    return 0;
+  }
+  let length = 2;
+  if (Array.isArray(value) || value instanceof Map) {
+    for (const item of value instanceof Map ? value.values() : value) length += jsonLength(item, forms) + 1;
+    return length;
+  }
+  if (value instanceof Date) return 26;
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined) length += key.length + 4 + jsonLength(item, forms);
+  }
+  return length;
+}
