@@ -233,7 +233,7 @@ const visibleVacancyBySlug = new StatementTemplate<{ slug: string }, TVacancyBas
 export async function findVisibleVacancyBySlug(db: TDb, tenantId: number, slug: string): Promise<TVacancyBaseDetailRow | undefined> {
   // No stored slug is longer or contains NUL (which PostgreSQL would refuse as a parameter).
   if (slug.length > 255 || !isStorableText(slug)) return undefined;
-  return (await visibleVacancyBySlug.execute(db, tenantId, { slug }))[0];
+  return (await visibleVacancyBySlug.execute(db, { slug }, tenantId))[0];
 }
 
 export type TTaxonomyRef = { id: number; name: TTranslations; parent_id: number | null };
