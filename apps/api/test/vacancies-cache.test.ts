@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, ContentCache, estimateBytes, ContentStateReader, tenantKysely } from '@careers/core/testing';
+import { z } from 'zod';
+import { createTestDatabase, ContentCache, CountedJson, estimateBytes, ContentStateReader, SerializedForm, tenantKysely } from '@careers/core/testing';
 import { importTenantDocument } from '@careers/core/operations';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { query } from './support/write-fixtures.ts';
@@ -212,6 +213,37 @@ describe('ContentCache', () => {
     // The most recent entry survived the eviction; the first did not.
     expect((await cache.read(reader, { key: 'big-99', compute: async () => ({ value: 'recomputed' }) })).value).toBe(big);
     expect((await cache.read(reader, { key: 'big-0', compute: async () => ({ value: 'recomputed' }) })).value).toBe('recomputed');
+  });
+});
+
+describe('ContentCache byte budget', () => {
+  it('counts the serialized bytes an answer gets after it is stored, and evicts for them', async () => {
+    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1)])] });
+    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!.id;
+    const db = tenantKysely(api.services.orm.em.fork(), tenantId);
+    const maxBytes = 64 * 1024;
+    const cache = new ContentCache({ maxBytes });
+    const reader = { db, tenant: { id: tenantId }, apiKey: { id: 1 }, response: { headers: {} } };
+    const schema = z.object({ text: z.string() });
+    const text = 'y'.repeat(2_000);
+    const readAndServe = async (key: string) => {
+      const answer = await cache.read(reader, { key, compute: async () => ({ value: { text, form: new SerializedForm() } }) });
+      const before = cache.size.bytes;
+      answer.value.form.get('form key', () => CountedJson.of({ text }, schema));
+      return { form: answer.value.form, grown: cache.size.bytes - before };
+    };
+
+    const first = await readAndServe('first');
+    expect(first.form.bytes).toBeGreaterThan(text.length);
+    expect(first.grown).toBe(first.form.bytes);
+    expect(cache.size.bytes).toBe(estimateBytes({ text, form: new SerializedForm() }) + first.form.bytes);
+    expect(estimateBytes({ text, form: first.form })).toBe(cache.size.bytes);
+    // Served again with the same key: nothing new is made or counted.
+    expect((await readAndServe('first')).grown).toBe(0);
+
+    for (let i = 0; i < 20; i++) await readAndServe(`other-${i}`);
+    expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(cache.size.entries).toBeLessThan(21);
   });
 });
 

@@ -18,6 +18,7 @@ export { hashApiKey } from '../../src/modules/api-keys/api-key.crypto.ts';
 export { decodeBase64Strict } from '../../src/modules/applications/base64.ts';
 export { ContentCache, estimateBytes } from '../../src/modules/content/content-cache.ts';
 export { ContentStateReader } from '../../src/modules/content/content.repository.ts';
+export { CountedJson, SerializedForm } from '../../src/modules/content/serialized-answer.ts';
 export { ReadLimiter } from '../../src/modules/content/read-limiter.ts';
 export { recordEvent } from '../../src/modules/events/events.service.ts';
 export { sweepExpiredIdempotencyRecords } from '../../src/modules/idempotency/idempotency.ts';

@@ -3,6 +3,7 @@ import { ContentStateReader, msUntilNextVisibilityChange, type TLiveFields, type
 import { ReadLimiter, type TReader } from './read-limiter.ts';
 import { computeAtVersion } from './replica-reads.ts';
 import type { ReadReplica } from '../../db/read-replica.ts';
+import { SerializedForm } from './serialized-answer.ts';
 
 /**
  * A per-process cache of answers computed from a tenant's public content (vacancy pages, facets, details,
@@ -197,7 +198,8 @@ export class ContentCache {
   }
 
   #store(tenantId: number, key: string, entry: Omit<TEntry, 'bytes'>): void {
-    const bytes = estimateBytes(entry.value);
+    const forms: SerializedForm[] = [];
+    const bytes = estimateBytes(entry.value, forms);
     if (Date.now() >= entry.expiresAt || bytes > this.#maxBytes / 8) return;
     let tenant = this.#tenants.get(tenantId);
     if (!tenant) {
@@ -206,10 +208,23 @@ export class ContentCache {
     }
     const existing = tenant.entries.get(key);
     if (existing) this.#remove(tenantId, tenant, key, existing);
-    tenant.entries.set(key, { ...entry, bytes });
+    const stored = { ...entry, bytes };
+    tenant.entries.set(key, stored);
     tenant.bytes += bytes;
     this.#bytes += bytes;
     this.#entryCount++;
+    // The answer's serialized bytes are made after it is stored (by the first read that wants them).
+    for (const form of forms) form.reportSizeTo((grown) => this.#grow(tenantId, key, stored, grown));
+    this.#evict(tenantId, tenant);
+  }
+
+  /** Counts bytes an entry gained after it was stored, if it is still held. */
+  #grow(tenantId: number, key: string, entry: TEntry, bytes: number): void {
+    const tenant = this.#tenants.get(tenantId);
+    if (!tenant || tenant.entries.get(key) !== entry) return;
+    entry.bytes += bytes;
+    tenant.bytes += bytes;
+    this.#bytes += bytes;
     this.#evict(tenantId, tenant);
   }
 
@@ -274,9 +289,34 @@ export function contentKey(kind: string, tenant: { defaultLanguage: string; urlP
   return JSON.stringify([kind, tenant.defaultLanguage, tenant.urlPattern, input]);
 }
 
-/** Rough size in memory of a JSON-like value (UTF-16 text of its JSON, plus object overhead); Maps count their values. */
-export function estimateBytes(value: unknown): number {
-  const json = JSON.stringify(value, (_key, entry: unknown) => (entry instanceof Map ? [...entry.values()] : entry));
-  return (json?.length ?? 0) * 3;
+/**
+ * Rough size in memory of a JSON-like value (UTF-16 text of its JSON, plus object overhead); Maps count their values,
+ * serialized forms the bytes they hold (each is added to `forms`, if given, to count what it makes later). Walked, not
+ * serialized: every miss stores an entry, and a replacer takes JSON.stringify off its fast path.
+ */
+export function estimateBytes(value: unknown, forms: SerializedForm[] = []): number {
+  const known = forms.length;
+  const length = jsonLength(value, forms);
+  return length * 3 + forms.slice(known).reduce((sum, form) => sum + form.bytes, 0);
 }
 
+/** About the length of `value`'s JSON (escapes not counted), its serialized forms left out and added to `forms`. */
+function jsonLength(value: unknown, forms: SerializedForm[]): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value !== 'object' || value === null) return typeof value === 'number' || typeof value === 'boolean' || value === null ? 8 : 0;
+  if (value instanceof SerializedForm) {
+    forms.push(value);
+    return 0;
+  }
+  let length = 2;
+  if (Array.isArray(value) || value instanceof Map) {
+    for (const item of value instanceof Map ? value.values() : value) length += jsonLength(item, forms) + 1;
+    return length;
+  }
+  if (value instanceof Date) return 26;
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined) length += key.length + 4 + jsonLength(item, forms);
+  }
+  return length;
+}

@@ -1,5 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { TLiveFields } from './content.repository.ts';
 
 /**
@@ -18,6 +18,25 @@ export class SerializedAnswer {
     this.schema = schema;
   }
 }
+
+/** Rough size of a Buffer object beside its bytes, and of a counter's record (for the cache's byte budget). */
+const BUFFER_OVERHEAD = 96;
+const COUNTER_OVERHEAD = 48;
+
+/** Output schemas compiled ahead of time: zod's fast path, with the runtime parser (same output, same issues) behind it. */
+const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+function compiled(schema: z.ZodType): z.ZodType {
+  let fast = compiledSchemas.get(schema);
+  if (!fast) {
+    fast = z.compile(schema);
+    compiledSchemas.set(schema, fast);
+  }
+  return fast;
+}
+
+/** Unguessable (and never sent: it is cut out), so no text of an answer can be mistaken for it. */
+const COUNTER_PLACEHOLDER = `views:${randomBytes(12).toString('hex')}`;
 
 /** A property named `views_count` (inside a string its quotes would be escaped, so it cannot occur there). */
 const VIEW_COUNTER = 'views_count';
@@ -46,20 +65,23 @@ export class CountedJson {
   /** The answer as `schema` outputs it (field order, unknown keys dropped: exactly what tRPC would have serialized). */
   static of(answer: unknown, schema: z.ZodType): CountedJson {
     const counters: Array<{ id: number; views: number }> = [];
-    // Unguessable, so no text of the answer can be mistaken for a placeholder.
-    const placeholder = `views:${randomBytes(12).toString('hex')}`;
-    const json = JSON.stringify(schema.parse(answer), function (this: { id?: unknown }, key, value: unknown) {
+    const json = JSON.stringify(compiled(schema).parse(answer), function (this: { id?: unknown }, key, value: unknown) {
       if (key !== VIEW_COUNTER || typeof value !== 'number' || typeof this.id !== 'number') return value;
       counters.push({ id: this.id, views: value });
-      return placeholder;
+      return COUNTER_PLACEHOLDER;
     });
-    const parts = json.split(`"${VIEW_COUNTER}":"${placeholder}"`);
+    const parts = json.split(`"${VIEW_COUNTER}":"${COUNTER_PLACEHOLDER}"`);
     if (parts.length !== counters.length + 1) throw new Error('An answer held a view-counter placeholder it did not get from its counters');
     return new CountedJson(
       parts.map((part) => Buffer.from(part)),
       counters,
       schema,
     );
+  }
+
+  /** Bytes held: the text around the counters (and each buffer's own object), the counters, the ETag. */
+  get bytes(): number {
+    return this.#parts.reduce((sum, part) => sum + part.byteLength + BUFFER_OVERHEAD, 0) + this.#counters.length * COUNTER_OVERHEAD + this.etag.length;
   }
 
   /** The answer's bytes with the live view counts (`live` absent or without a row: the counts it was made with). */
@@ -81,11 +103,25 @@ export class CountedJson {
 export class SerializedForm {
   #key: string | undefined;
   #json: CountedJson | undefined;
+  /** Told by how many bytes the form grew or shrank: the cache that holds it counts them in its budget. */
+  #resized: ((bytes: number) => void) | undefined;
+
+  /** Bytes held: the serialized text and the key it was made for. */
+  get bytes(): number {
+    return (this.#json?.bytes ?? 0) + (this.#key?.length ?? 0);
+  }
+
+  /** Reports every later change of `bytes` to `resized`. */
+  reportSizeTo(resized: (bytes: number) => void): void {
+    this.#resized = resized;
+  }
 
   get(key: string, make: () => CountedJson): CountedJson {
     if (this.#json === undefined || this.#key !== key) {
+      const before = this.bytes;
       this.#json = make();
       this.#key = key;
+      this.#resized?.(this.bytes - before);
     }
     return this.#json;
   }

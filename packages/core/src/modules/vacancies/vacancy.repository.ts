@@ -1,7 +1,8 @@
-import { sql, type ExpressionBuilder, type SqlBool, type Expression } from 'kysely';
+import { sql, type Compilable, type ExpressionBuilder, type SqlBool, type Expression } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TDB, TDb } from '../../db/kysely.ts';
+import { StatementTemplate } from '../../db/statement-template.ts';
 import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet } from './vacancy.entity.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';
@@ -221,13 +222,18 @@ export async function countVacancies(db: TDb, filters: TVacancyFilters): Promise
   return row?.total ?? 0;
 }
 
-export async function findVisibleVacancyBySlug(db: TDb, slug: string): Promise<TVacancyBaseDetailRow | undefined> {
+/** Every vacancy detail miss runs it: built and compiled once, not per request. */
+const visibleVacancyBySlug = new StatementTemplate<{ slug: string }, TVacancyBaseDetailRow>(
+  (db, arg) =>
+    vacancyRows(db, NO_VACANCY_FILTERS)
+      .select(['v.description', 'v.requirements', 'v.offer'])
+      .where('v.slug', '=', arg((args) => args.slug)) as unknown as Compilable<TVacancyBaseDetailRow>,
+);
+
+export async function findVisibleVacancyBySlug(db: TDb, tenantId: number, slug: string): Promise<TVacancyBaseDetailRow | undefined> {
   // No stored slug is longer or contains NUL (which PostgreSQL would refuse as a parameter).
   if (slug.length > 255 || !isStorableText(slug)) return undefined;
-  return (await vacancyRows(db, NO_VACANCY_FILTERS)
-    .select(['v.description', 'v.requirements', 'v.offer'])
-    .where('v.slug', '=', slug)
-    .executeTakeFirst()) as TVacancyBaseDetailRow | undefined;
+  return (await visibleVacancyBySlug.execute(db, { slug }, tenantId))[0];
 }
 
 export type TTaxonomyRef = { id: number; name: TTranslations; parent_id: number | null };

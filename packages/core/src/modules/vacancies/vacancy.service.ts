@@ -183,7 +183,7 @@ export async function getVacancy(
     key: contentKey('vacancies.detail', ctx.tenant, input),
     viewCounts: 'vacancies',
     compute: async (computation) => {
-      const row = await findVisibleVacancyBySlug(ctx.db, input.slug);
+      const row = await findVisibleVacancyBySlug(ctx.db, ctx.tenant.id, input.slug);
       if (!row) return { value: null };
       const [refs, facts] = await Promise.all([
         referencesFor(ctx, computation, [row]),
