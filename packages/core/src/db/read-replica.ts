@@ -70,7 +70,7 @@ export class ReadReplica {
    * the caller needs; otherwise (lagging, down, slow, in conflict with replay) runs it on the primary. Errors of
    * the answer itself (AppError) are the answer; any other failure on the replica is retried on the primary.
    */
-  async run<T>(tenantId: number, shows: (db: TDb) => Promise<boolean>, compute: () => Promise<T>): Promise<T> {
+  async run<T>(tenantId: number, shows: (db: TDb) => Promise<boolean>, compute: () => Promise<T>): Promise<{ value: T; onReplica: boolean }> {
     if (this.#admits()) {
       const probe = this.#openUntil !== 0;
       try {
@@ -78,7 +78,7 @@ export class ReadReplica {
         this.#openUntil = 0;
         if (answer) {
           this.stats.onReplica++;
-          return answer.value;
+          return { value: answer.value, onReplica: true };
         }
       } catch (error) {
         if (error instanceof AppError) throw error;
@@ -89,7 +89,7 @@ export class ReadReplica {
       }
     }
     this.stats.onPrimary++;
-    return compute();
+    return { value: await compute(), onReplica: false };
   }
 
   async close(): Promise<void> {

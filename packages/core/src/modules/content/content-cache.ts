@@ -41,7 +41,12 @@ type TTenantEntries = { entries: Map<string, TEntry>; bytes: number };
 export type TContentReader = TReader & { db: TDb; tenant: { id: number } };
 
 /** What a computation returns: the answer and the ids of the view-counted rows it shows. */
-export type TComputed<T> = { value: T; viewIds?: readonly number[] };
+export type TComputed<T> = {
+  value: T;
+  viewIds?: readonly number[];
+  /** Computed on the read replica: its live fields (view counts, canonical URLs) may be older than the primary's. */
+  onReplica?: boolean;
+};
 
 export type TContentRead<T> = {
   /** Cache key within the tenant: everything the answer depends on besides the tenant's content. */
@@ -104,10 +109,19 @@ export class ContentCache {
       return { value: entry.value as T, live: request.viewCounts ? state.live[request.viewCounts] : undefined };
     }
     this.misses++;
-    const computed = await this.#computeOnce(ctx, request.key, state.version, () => computeAtVersion(this.#replica, tenantId, state.version, () => request.compute(this.#computation(ctx, state.version))), true);
-    // A miss may have been computed on the replica, whose view counts and canonical URLs can be older than the
-    // primary's (reporting a URL changes no content version): its live fields come from the primary, as a hit's do.
-    if (this.#replica && request.viewCounts && computed.viewIds && computed.viewIds.length > 0) {
+    const computed = await this.#computeOnce(
+      ctx,
+      request.key,
+      state.version,
+      async () => {
+        const { value, onReplica } = await computeAtVersion(this.#replica, tenantId, state.version, () => request.compute(this.#computation(ctx, state.version)));
+        return onReplica ? { ...value, onReplica } : value;
+      },
+      true,
+    );
+    // Reporting a canonical URL changes no content version, so a replica may pass the version check still showing
+    // the old URL (and older view counts): an answer computed there gets the primary's live fields, as a hit does.
+    if (computed.onReplica && request.viewCounts && computed.viewIds && computed.viewIds.length > 0) {
       const live = await this.#states.read(ctx.db, tenantId, { table: request.viewCounts, ids: computed.viewIds });
       return { value: computed.value, live: live.live[request.viewCounts] };
     }

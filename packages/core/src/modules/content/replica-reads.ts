@@ -17,7 +17,12 @@ const NO_LIVE_ROWS = { vacancies: [], articles: [] };
  *
  * A lagging replica costs no staleness, only load: misses run on the primary until it catches up.
  */
-export function computeAtVersion<T>(replica: ReadReplica | undefined, tenantId: number, version: string, compute: () => Promise<T>): Promise<T> {
-  if (!replica) return compute();
+export async function computeAtVersion<T>(
+  replica: ReadReplica | undefined,
+  tenantId: number,
+  version: string,
+  compute: () => Promise<T>,
+): Promise<{ value: T; onReplica: boolean }> {
+  if (!replica) return { value: await compute(), onReplica: false };
   return replica.run(tenantId, async (db) => (await readContentState(db, NO_LIVE_ROWS)).version === version, compute);
 }
