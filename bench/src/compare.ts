@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { startReferenceProcess, type TBenchEnvironment } from './harness.ts';
 import { measure, type TBenchOptions, type TLoadScenario, type TScenarioResult } from './scenario.ts';
 import { benchDocument, COMPARISON_NAMES, comparisons, readBenchData, type TBenchRequest, type TComparison } from './compare/requests.ts';
@@ -14,6 +16,7 @@ import { newestProfile, summariseProfile } from './profile-summary.ts';
 const CONNECTIONS = 32;
 const WARM_UP_SECONDS = 2;
 const MAX_API_RSS_MB = 300;
+const QUIET_TIMEOUT_MS = 60_000;
 
 const vacanciesOf = (options: TBenchOptions) => options.vacancies ?? (options.quick ? 10_000 : 100_000);
 
@@ -40,7 +43,26 @@ function load(target: TTarget, request: (n: number) => TBenchRequest, counter: {
   };
 }
 
-async function run(target: TTarget, comparison: TComparison, counter: { n: number }, options: TBenchOptions): Promise<TScenarioResult> {
+/**
+ * Waits until no other statement runs on the database: an uncached reference query outlives its client's run by
+ * seconds (facets take several), and would otherwise load the next measurement.
+ */
+async function untilDatabaseQuiet(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (let quietSamples = 0, waitedMs = 0; quietSamples < 2 && waitedMs < QUIET_TIMEOUT_MS; waitedMs += 100) {
+      const { rows } = await client.query(`select count(*)::int as busy from pg_stat_activity where state = 'active' and backend_type = 'client backend' and pid <> pg_backend_pid()`);
+      quietSamples = rows[0].busy === 0 ? quietSamples + 1 : 0;
+      await sleep(100);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function run(target: TTarget, comparison: TComparison, counter: { n: number }, options: TBenchOptions, databaseUrl: string): Promise<TScenarioResult> {
+  await untilDatabaseQuiet(databaseUrl);
   await measure(`${comparison.name} (warm-up)`, target, load(target, comparison.warmUp ?? comparison.request, counter, 4, WARM_UP_SECONDS));
   return measure(comparison.name, target, load(target, comparison.request, counter, CONNECTIONS, options.durationSeconds));
 }
@@ -60,10 +82,11 @@ async function profiled<T>(environment: TBenchEnvironment, name: string, body: (
 
 function printTable(rows: TRow[]): void {
   const cells = (values: Array<string | number>, widths: number[]) => values.map((value, i) => String(value)[i === 0 ? 'padEnd' : 'padStart'](widths[i]!)).join(' ');
-  const widths = [18, 12, 14, 7, 8, 12, 14];
-  console.log(`\n${cells(['scenario', 'project r/s', 'reference r/s', 'ratio', 'p99 ms', 'ref p99 ms', 'API peak RSS'], widths)}`);
+  const widths = [18, 12, 14, 7, 8, 12, 14, 20, 20];
+  const cpu = (result: TScenarioResult) => `${result.serverCpuMsPerRequest ?? '?'} + db ${result.databaseCpuMsPerRequest ?? '?'}`;
+  console.log(`\n${cells(['scenario', 'project r/s', 'reference r/s', 'ratio', 'p99 ms', 'ref p99 ms', 'API peak RSS', 'API CPU ms/req', 'ref CPU ms/req'], widths)}`);
   for (const { comparison, api, reference, ratio } of rows) {
-    console.log(cells([comparison.name, api.requestsPerSecond, reference.requestsPerSecond, `${ratio.toFixed(2)}×`, api.latencyP99Ms, reference.latencyP99Ms, `${api.peakRssMb} MB`], widths));
+    console.log(cells([comparison.name, api.requestsPerSecond, reference.requestsPerSecond, `${ratio.toFixed(2)}×`, api.latencyP99Ms, reference.latencyP99Ms, `${api.peakRssMb} MB`, cpu(api), cpu(reference)], widths));
   }
 }
 
@@ -91,16 +114,18 @@ async function compare(environment: TBenchEnvironment, options: TBenchOptions, o
   const data = await readBenchData(environment.databaseUrl);
   const selected = comparisons(data).filter((comparison) => only.length === 0 || only.includes(comparison.name));
   const reference = await startReferenceProcess(environment.databaseUrl);
-  const api: TTarget = { baseUrl: environment.baseUrl, resetPeak: environment.resetPeak, rss: environment.rss };
+  const api: TTarget = { baseUrl: environment.baseUrl, resetPeak: environment.resetPeak, rss: environment.rss, pid: environment.apiPid };
+  const referenceTarget: TTarget = { baseUrl: reference.baseUrl, resetPeak: reference.resetPeak, rss: reference.rss, pid: () => reference.pid };
   const rows: TRow[] = [];
   try {
     for (const comparison of selected) {
       const counter = { n: 0 };
-      const measureApi = () => run(api, comparison, counter, options);
+      const measureApi = () => run(api, comparison, counter, options, environment.databaseUrl);
       const apiResult = options.profile ? await profiled(environment, comparison.name, measureApi) : await measureApi();
-      const referenceResult = await run(reference, comparison, counter, options);
+      const referenceResult = await run(referenceTarget, comparison, counter, options, environment.databaseUrl);
       const ratio = apiResult.requestsPerSecond / Math.max(referenceResult.requestsPerSecond, 0.1);
-      console.log(`  ${comparison.name.padEnd(18)} API ${apiResult.requestsPerSecond} r/s (p99 ${apiResult.latencyP99Ms} ms) · reference ${referenceResult.requestsPerSecond} r/s (p99 ${referenceResult.latencyP99Ms} ms) · ${ratio.toFixed(2)}×`);
+      const figures = (result: TScenarioResult) => `${result.requestsPerSecond} r/s (p99 ${result.latencyP99Ms} ms, CPU ${result.serverCpuMsPerRequest} ms + db ${result.databaseCpuMsPerRequest} ms per request)`;
+      console.log(`  ${comparison.name.padEnd(18)} API ${figures(apiResult)} · reference ${figures(referenceResult)} · ${ratio.toFixed(2)}×`);
       rows.push({ comparison, api: apiResult, reference: referenceResult, ratio });
     }
   } finally {
