@@ -31,6 +31,25 @@ describe('CountedJson', () => {
     );
   });
 
+  it('renders every sequence of live counts exactly, an answer served again only while its counts are unchanged', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(item, { selector: (entry) => entry.id, minLength: 1, maxLength: 4 }),
+        fc.array(fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 4, maxLength: 4 }), { maxLength: 8 }),
+        (items, rounds) => {
+          const page = { data: items, meta: { total: items.length } };
+          const json = CountedJson.of(page, ZPage);
+          for (const counts of rounds) {
+            const live = new Map<number, TLiveFields>(items.map((entry, index) => [entry.id, { views_count: counts[index]! }]));
+            const expected = { ...page, data: items.map((entry, index) => ({ ...entry, views_count: counts[index]! })) };
+            expect(json.render(live).body.toString()).toBe(JSON.stringify(expected));
+          }
+          expect(json.render(undefined).body.toString()).toBe(JSON.stringify(page));
+        },
+      ),
+    );
+  });
+
   it('writes what the schema outputs and refuses what it does not accept', () => {
     const extra = { data: [{ id: 1, title: 't', views_count: 2, url: null, secret: 'x' }], meta: { total: 1 } };
     expect(JSON.parse(CountedJson.of(extra, ZPage).render(undefined).body.toString()).data[0]).not.toHaveProperty('secret');

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { UpdateResult } from 'kysely';
+import { sql, type UpdateResult } from 'kysely';
 import { createTestDatabase } from './support/database.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf, tenantKysely } from '../src/db/kysely.ts';
 import { StatementTemplate } from '../src/db/statement-template.ts';
+import { preparedStatementName } from '../src/db/prepared-statements.ts';
 
 let orm: MikroORM;
 
@@ -51,6 +52,18 @@ describe('statement templates', () => {
       expect(await bySlug.execute(db, { slug }, tenantId)).toEqual(expected);
     }
     expect(await bySlug.execute(tenantKysely(orm.em.fork(), 1), { slug: 'other' }, 1)).toEqual([]);
+  });
+
+  it('are prepared on the connection that runs them (parsed and planned once), with the same answers on every run', async () => {
+    await orm.em.fork().transactional(async (em) => {
+      const db = tenantKysely(em, 2);
+      const first = await bySlug.execute(db, { slug: 'same' }, 2);
+      for (let run = 0; run < 7; run++) expect(await bySlug.execute(db, { slug: 'same' }, 2)).toEqual(first);
+      expect(await bySlug.execute(db, { slug: 'other' }, 2)).toEqual([{ id: 3, name: 'B depot', tenant_name: 'B' }]);
+      const prepared = await kyselyOf(em).selectFrom(sql<{ name: string; statement: string }>`pg_prepared_statements`.as('p')).select(['p.name', 'p.statement']).execute();
+      const statement = prepared.find((row) => row.name === preparedStatementName(row.statement));
+      expect(statement?.statement).toMatch(/from "locations" as "l"/);
+    });
   });
 
   it('write only the tenant they run for (inserts get its id, updates touch only its rows)', async () => {

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { entities } from '../modules/entities.ts';
 import type { TPoolStats } from '../lib/metrics.ts';
 import { coreEnv } from '../env.ts';
+import type pg from 'pg';
+import { prepareRegisteredStatements } from './prepared-statements.ts';
 
 export const migrationsPath = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -48,6 +50,9 @@ export function driverOptions(timeouts: TDbTimeouts, transactionPooling = coreEn
     keepAlive: true,
     ...(timeouts.queryTimeoutMs ? { query_timeout: timeouts.queryTimeoutMs } : {}),
     ...(transactionPooling ? {} : sessionSettings(timeouts)),
+    // MikroORM's hook for the pool it makes. Behind a transaction-pooling PgBouncer a prepared statement's name
+    // would not follow the next transaction to its server connection.
+    ...(transactionPooling ? {} : { onPoolCreated: (pool: pg.Pool) => prepareRegisteredStatements(pool) }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import type { TDb } from './kysely.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
+import { preparedSql } from './prepared-statements.ts';
 
 /** A value of the statement that each run takes from its arguments. */
 class Slot<TArgs> {
@@ -22,8 +23,8 @@ export type TArg<TArgs> = <T>(pick: (args: TArgs) => T) => T;
  * must give the statement one shape for all arguments — every value that varies comes from `arg` (it becomes a
  * parameter) and, for a tenant-scoped statement, the tenant's id from `tenantId` — so the SQL compiled on the first
  * run holds for every run. A tenant-scoped template is scoped by TenantScopePlugin exactly as `tenantKysely` would;
- * an unscoped one (`unscoped`) gets no plugin, like `kyselyOf`. The statement stays unnamed (no server-side prepare,
- * which PgBouncer in transaction mode refuses).
+ * an unscoped one (`unscoped`) gets no plugin, like `kyselyOf`. Its SQL is registered for a server-side prepare
+ * (prepared-statements.ts), which a pool behind a transaction-pooling PgBouncer leaves out.
  */
 export class StatementTemplate<TArgs, TRow> {
   readonly #build: (db: TDb, arg: TArg<TArgs>, tenantId: number) => Compilable<TRow>;
@@ -53,8 +54,9 @@ export class StatementTemplate<TArgs, TRow> {
 
   #compile(db: TDb): { sql: string; parameters: readonly unknown[] } {
     const builder = db.withoutPlugins();
-    if (!this.#tenantScoped) return this.#build(builder, slot, TEMPLATE_TENANT_ID).compile();
-    return this.#build(builder.withPlugin(new TenantScopePlugin(TEMPLATE_TENANT_ID)), slot, TEMPLATE_TENANT_ID).compile();
+    const scoped = this.#tenantScoped ? builder.withPlugin(new TenantScopePlugin(TEMPLATE_TENANT_ID)) : builder;
+    const { sql, parameters } = this.#build(scoped, slot, TEMPLATE_TENANT_ID).compile();
+    return { sql: preparedSql(sql), parameters };
   }
 }
 

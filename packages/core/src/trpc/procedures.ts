@@ -37,7 +37,8 @@ const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
     }
   }
   const log = ctx.log.child({ tenant: tenant.slug, api_key_id: apiKey.id });
-  return next({ ctx: { ...ctx, log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) } });
+  // tRPC merges these into the context (spreading `ctx` here too would copy it twice per request).
+  return next({ ctx: { log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) } });
 });
 
 /** A body the transport read without parsing (UnparsedJsonBody) is built here, once the checks above have passed. */

@@ -53,6 +53,8 @@ export class CountedJson {
   readonly #schema: z.ZodType;
   /** The answer of a text without counters: the same every time. */
   #uncounted: SerializedAnswer | undefined;
+  /** The last answer rendered, with its counts: while no count changes, it is served again (no bytes copied). */
+  #last: { views: number[]; answer: SerializedAnswer } | undefined;
   readonly etag: string;
 
   private constructor(parts: Buffer[], counters: Array<{ id: number; views: number }>, schema: z.ZodType) {
@@ -79,20 +81,27 @@ export class CountedJson {
     );
   }
 
-  /** Bytes held: the text around the counters (and each buffer's own object), the counters, the ETag. */
+  /**
+   * Bytes held: the text around the counters (and each buffer's own object), the counters, the ETag, and for an
+   * answer with counters the last rendered one (about the same text again).
+   */
   get bytes(): number {
-    return this.#parts.reduce((sum, part) => sum + part.byteLength + BUFFER_OVERHEAD, 0) + this.#counters.length * COUNTER_OVERHEAD + this.etag.length;
+    const text = this.#parts.reduce((sum, part) => sum + part.byteLength + BUFFER_OVERHEAD, 0);
+    const rendered = this.#counters.length === 0 ? 0 : text + this.#counters.length * COUNTER_OVERHEAD;
+    return text + rendered + this.#counters.length * COUNTER_OVERHEAD + this.etag.length;
   }
 
   /** The answer's bytes with the live view counts (`live` absent or without a row: the counts it was made with). */
   render(live: Map<number, TLiveFields> | undefined): SerializedAnswer {
     if (this.#counters.length === 0) return (this.#uncounted ??= new SerializedAnswer(this.#parts[0]!, this.etag, this.#schema));
+    const views = this.#counters.map((counter) => live?.get(counter.id)?.views_count ?? counter.views);
+    const last = this.#last;
+    if (last && last.views.every((count, index) => count === views[index])) return last.answer;
     const chunks: Buffer[] = [this.#parts[0]!];
-    this.#counters.forEach((counter, index) => {
-      const views = live?.get(counter.id)?.views_count ?? counter.views;
-      chunks.push(Buffer.from(`"${VIEW_COUNTER}":${views}`), this.#parts[index + 1]!);
-    });
-    return new SerializedAnswer(Buffer.concat(chunks), this.etag, this.#schema);
+    views.forEach((count, index) => chunks.push(Buffer.from(`"${VIEW_COUNTER}":${count}`), this.#parts[index + 1]!));
+    const answer = new SerializedAnswer(Buffer.concat(chunks), this.etag, this.#schema);
+    this.#last = { views, answer };
+    return answer;
   }
 }
 

@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
+import { CompiledQuery } from 'kysely';
 import { clientAddressGroup } from './client-address.ts';
+import { kyselyOf } from '../../db/kysely.ts';
+import { preparedSql } from '../../db/prepared-statements.ts';
 
 /** Limits per API key and operation (SPEC.md "Limits"): requests per fixed 60-second window. */
 export const RATE_LIMITS = {
@@ -110,18 +113,30 @@ function tighter(buckets: TBucket[], rows: TWindowRow[]): TRateLimitState {
 }
 
 /**
- * Counts one hit in a window (`source` yields the new row, or none). One clock reading per statement
- * (statement_timestamp), so "window over?" is decided once and the window start and the hit count never disagree.
+ * Counts one hit in a window (`source` yields the new row, or none; `$seconds` stands for the parameter of the window's
+ * length). One clock reading per statement (statement_timestamp), so "window over?" is decided once and the window
+ * start and the hit count never disagree.
  */
-function upsertWindow(source: string, windowSeconds: number): { sql: string; params: unknown[] } {
-  return {
-    sql: `insert into rate_limit_windows as w (bucket, window_start, hits) ${source}
+function upsertWindow(source: string, seconds: string): string {
+  return `insert into rate_limit_windows as w (bucket, window_start, hits) ${source}
      on conflict (bucket) do update set
-       window_start = case when w.window_start <= statement_timestamp() - make_interval(secs => ?) then statement_timestamp() else w.window_start end,
-       hits = case when w.window_start <= statement_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end
-     returning w.bucket, w.hits, extract(epoch from w.window_start)::float8 + ? as reset_at, extract(epoch from statement_timestamp())::float8 as now`,
-    params: [windowSeconds, windowSeconds, windowSeconds],
-  };
+       window_start = case when w.window_start <= statement_timestamp() - make_interval(secs => ${seconds}::int) then statement_timestamp() else w.window_start end,
+       hits = case when w.window_start <= statement_timestamp() - make_interval(secs => ${seconds}::int) then 1 else w.hits + 1 end
+     returning w.bucket, w.hits, extract(epoch from w.window_start)::float8 + ${seconds}::int as reset_at, extract(epoch from statement_timestamp())::float8 as now`;
+}
+
+/** The key's window: $1 bucket, $2 window seconds. Prepared (fixed text, on every rate-limited request). */
+const KEY_WINDOW_SQL = preparedSql(upsertWindow('values ($1, statement_timestamp(), 1)', '$2'));
+
+/** The address's window ($1 bucket, $2 seconds), then the key's ($3 bucket, $4 seconds) while the address has $5 hits left. */
+const ADDRESS_THEN_KEY_WINDOW_SQL = preparedSql(
+  `with address as (${upsertWindow('values ($1, statement_timestamp(), 1)', '$2')}),
+     key as (${upsertWindow('select $3, statement_timestamp(), 1 where (select hits from address) <= $5', '$4')})
+   select bucket, hits, reset_at, now from address union all select bucket, hits, reset_at, now from key`,
+);
+
+async function countWindows(em: EntityManager, text: string, parameters: unknown[]): Promise<TWindowRow[]> {
+  return (await kyselyOf(em).executeQuery<TWindowRow>(CompiledQuery.raw(text, parameters))).rows;
 }
 
 export type TRateLimitOptions = {
@@ -143,19 +158,10 @@ export async function hitRateLimit(
   const buckets = bucketsOf(apiKeyId, operation, options.clientAddress);
   await sweepExpiredWindowsNowAndThen(em);
   const [key, address] = buckets as [TBucket, TBucket | undefined];
-  if (!address) {
-    const upsert = upsertWindow('values (?, statement_timestamp(), 1)', key.windowSeconds);
-    return tighter(buckets, await em.execute<TWindowRow[]>(upsert.sql, [key.bucket, ...upsert.params]));
-  }
+  if (!address) return tighter(buckets, await countWindows(em, KEY_WINDOW_SQL, [key.bucket, key.windowSeconds]));
   // The address first, and the key only when the address is within its budget: one visitor hammering a career
   // site's key spends its own budget, not the whole site's. Always address then key, so no two requests deadlock.
-  const first = upsertWindow('values (?, statement_timestamp(), 1)', address.windowSeconds);
-  const second = upsertWindow('select ?, statement_timestamp(), 1 where (select hits from address) <= ?', key.windowSeconds);
-  const rows = await em.execute<TWindowRow[]>(
-    `with address as (${first.sql}), key as (${second.sql})
-     select bucket, hits, reset_at, now from address union all select bucket, hits, reset_at, now from key`,
-    [address.bucket, ...first.params, key.bucket, address.limit, ...second.params],
-  );
+  const rows = await countWindows(em, ADDRESS_THEN_KEY_WINDOW_SQL, [address.bucket, address.windowSeconds, key.bucket, key.windowSeconds, address.limit]);
   return tighter(buckets, rows);
 }
 
