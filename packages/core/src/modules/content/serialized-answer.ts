@@ -98,7 +98,9 @@ export class CountedJson {
     const last = this.#last;
     if (last && last.views.every((count, index) => count === views[index])) return last.answer;
     const chunks: Buffer[] = [this.#parts[0]!];
-    views.forEach((count, index) => chunks.push(Buffer.from(`"${VIEW_COUNTER}":${count}`), this.#parts[index + 1]!));
+    views.forEach((count, index) => {
+      chunks.push(Buffer.from(`"${VIEW_COUNTER}":${count}`), this.#parts[index + 1]!);
+    });
     const answer = new SerializedAnswer(Buffer.concat(chunks), this.etag, this.#schema);
     this.#last = { views, answer };
     return answer;
