@@ -7,7 +7,7 @@ export { SerializedAnswer } from './modules/content/serialized-answer.ts';
 export { createCoreServices, type TCoreServices } from './services.ts';
 export { AppError, isAppError, RETRY_AFTER_SECONDS, type TAppErrorCode, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
 export { fieldErrorsFromZod } from './lib/validation.ts';
-export { createLogger, describeError, type Logger } from './lib/logger.ts';
+export { createLogger, describeError, lazyChild, type Logger } from './lib/logger.ts';
 export { createMetrics, type TMetrics } from './lib/metrics.ts';
 export { DEFAULT_METRICS_HOST, startMetricsServer, type TMetricsServer } from './lib/metrics-server.ts';
 export { MAX_JSON_DEPTH, MAX_JSON_VALUES, UnparsedJsonBody } from './lib/json-body.ts';

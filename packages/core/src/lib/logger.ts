@@ -41,3 +41,35 @@ export function describeError(error: unknown): Record<string, unknown> {
     message: typeof message === 'string' ? message.replace(SQL_IN_MESSAGE, '').slice(0, 500) : String(error),
   };
 }
+
+const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
+const ignore = () => {};
+
+/**
+ * A child logger made on its first use: `child(bindings)` costs more than some whole cached reads, and most requests
+ * never log a line (the completion line is left out below `info`, and errors are rare). Stands in for the child in
+ * every respect (levels, `child`, `isLevelEnabled`), forwarding to it once made.
+ */
+export function lazyChild(parent: Logger, bindings: Record<string, unknown>): Logger {
+  let child: Logger | undefined;
+  const made = () => (child ??= parent.child(bindings));
+  return new Proxy({} as Logger, {
+    get(_target, property) {
+      // A line below the level makes no child (the child has its parent's level).
+      if (child === undefined && typeof property === 'string') {
+        if (LEVELS.has(property) && !parent.isLevelEnabled(property)) return ignore;
+        // The child has its parent's level: asking about it makes no child either.
+        if (property === 'isLevelEnabled' || property === 'level') return property === 'level' ? parent.level : (level: string) => parent.isLevelEnabled(level);
+      }
+      const logger = made();
+      const value = Reflect.get(logger, property, logger);
+      return typeof value === 'function' ? value.bind(logger) : value;
+    },
+    set(_target, property, value) {
+      return Reflect.set(made(), property, value);
+    },
+    has(_target, property) {
+      return Reflect.has(made(), property);
+    },
+  });
+}

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import type { TCoreServices } from '../services.ts';
 import type { TActiveKey } from '../modules/api-keys/api-key.verifier.ts';
-import type { Logger } from '../lib/logger.ts';
+import { lazyChild, type Logger } from '../lib/logger.ts';
 import type { TAdminSession } from '../modules/admin/admin-session.service.ts';
 
 export type { TAdminSession };
@@ -45,7 +45,7 @@ export function createContext(
     services,
     em: services.orm.em.fork(),
     // A transport that already has a logger bound to the request (the REST facade's) passes it in.
-    log: input.log ?? services.log.child({ request_id: requestId }),
+    log: input.log ?? lazyChild(services.log, { request_id: requestId }),
     requestId,
     response: { headers: {} },
   };

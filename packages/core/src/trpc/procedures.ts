@@ -7,6 +7,7 @@ import { hasScope } from '../lib/scopes.ts';
 import { tenantKysely } from '../db/kysely.ts';
 import { hitRateLimit } from '../modules/rate-limits/rate-limits.ts';
 import { UnparsedJsonBody } from '../lib/json-body.ts';
+import { lazyChild } from '../lib/logger.ts';
 import { runIdempotently } from '../modules/idempotency/idempotency.ts';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 
@@ -36,7 +37,7 @@ const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
       throw new AppError('TOO_MANY_ATTEMPTS');
     }
   }
-  const log = ctx.log.child({ tenant: tenant.slug, api_key_id: apiKey.id });
+  const log = lazyChild(ctx.log, { tenant: tenant.slug, api_key_id: apiKey.id });
   // tRPC merges these into the context (spreading `ctx` here too would copy it twice per request).
   return next({ ctx: { log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) } });
 });
