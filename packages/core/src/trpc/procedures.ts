@@ -1,4 +1,7 @@
-import { middleware, publicProcedure } from './init.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { publicProcedure } from './init.ts';
+import type { TContext } from './context.ts';
+import type { TMeta } from '../modules/operation-meta.ts';
 import { TRPCError } from '@trpc/server';
 import { AppError, type TFieldErrors } from '../lib/errors.ts';
 import { toAppError } from './init.ts';
@@ -16,9 +19,9 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
  * authentication (401) → tenant API access (403) → allowed origin of a publishable key (403) → scope (403) →
  * rate limit (429, for a publishable key's writes also per client address), with the scope and the
  * rate-limited operation the procedure's meta declares (the same meta documents them).
- * The narrowed context carries the tenant and a Kysely that only sees that tenant's rows.
+ * Returns what narrows the context: the tenant, the key, and a Kysely that only sees that tenant's rows.
  */
-const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
+async function checkApiKey(ctx: TContext, meta: TMeta | undefined) {
   const scope = meta?.scope;
   const rateLimit = meta?.rateLimit;
   const { tenant, apiKey } = ctx.verifiedKey ?? requireActiveKey(await ctx.services.keys.verify(ctx.authorization), ctx.origin);
@@ -38,17 +41,16 @@ const apiKeyMiddleware = middleware(async ({ ctx, meta, next }) => {
     }
   }
   const log = lazyChild(ctx.log, { tenant: tenant.slug, api_key_id: apiKey.id });
-  // tRPC merges these into the context (spreading `ctx` here too would copy it twice per request).
-  return next({ ctx: { log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) } });
-});
+  return { log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) };
+}
 
-/** A body the transport read without parsing (UnparsedJsonBody) is built here, once the checks above have passed. */
-const parseBodyMiddleware = middleware(async ({ getRawInput, next }) => {
-  const raw = await getRawInput();
-  if (!(raw instanceof UnparsedJsonBody)) return next();
-  const input = raw.parse();
-  return next({ getRawInput: async () => input });
-});
+/** What an API-key procedure adds to the context. */
+type TNarrowedContext = Awaited<ReturnType<typeof checkApiKey>> & { em: EntityManager };
+
+/** A body the transport read without parsing (UnparsedJsonBody) is built once the key's checks have passed. */
+function parsedInput(raw: unknown): unknown {
+  return raw instanceof UnparsedJsonBody ? raw.parse() : raw;
+}
 
 /** Whether a raw input asks for a dry run (`validate_only` true or 1; an invalid value is reported by validation). */
 function isValidateOnly(raw: unknown): boolean {
@@ -81,26 +83,35 @@ export async function withDatabaseFieldErrors<TResult extends { ok: boolean }>(r
  * OpenAPI document both read it.
  */
 export function apiKeyProcedure() {
-  return publicProcedure.use(apiKeyMiddleware).use(parseBodyMiddleware).use(async ({ ctx, path, meta, getRawInput, next }) => {
+  // One middleware for the key, the body, expensive reads and Idempotency-Key: every tRPC middleware level copies the
+  // call's options (and, with a context, the context) once more per request.
+  return publicProcedure.use(async ({ ctx, path, meta, getRawInput, next }) => {
+    const narrowed = await checkApiKey(ctx, meta);
+    const input = parsedInput(await getRawInput());
+    const getInput = async () => input;
+    const proceed = (em: EntityManager = ctx.em) => {
+      // tRPC takes a context and a raw input together at run time; its types offer one or the other.
+      const options = { ctx: em === ctx.em ? { ...narrowed, em } : { ...narrowed, em, db: tenantKysely(em, narrowed.tenant.id) }, getRawInput: getInput };
+      return next<TNarrowedContext>(options);
+    };
     // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
-    if (meta?.expensiveRead === 'always') return ctx.services.reads.run(ctx, () => next());
-    if (!meta?.idempotent || ctx.idempotencyKey === undefined) return next();
+    if (meta?.expensiveRead === 'always') return ctx.services.reads.run({ ...ctx, ...narrowed }, () => proceed());
     // A dry run stores nothing, not even an idempotency record, and replays nothing.
-    if (isValidateOnly(await getRawInput())) return next();
+    if (!meta?.idempotent || ctx.idempotencyKey === undefined || isValidateOnly(input)) return proceed();
     const outcome = await runIdempotently({
       em: ctx.em,
-      apiKeyId: ctx.apiKey.id,
+      apiKeyId: narrowed.apiKey.id,
       operation: path,
       key: ctx.idempotencyKey,
-      rawInput: await getRawInput(),
+      rawInput: input,
       response: ctx.response,
       successStatus: meta?.successStatus ?? 200,
       // The operation runs inside the key's transaction: its own em.transactional becomes a savepoint.
-      execute: (em) => next({ ctx: { em, db: tenantKysely(em, ctx.tenant.id) } }),
+      execute: (em) => proceed(em),
     });
     if (!outcome.replayed) return outcome.result;
     // A replay answers without running the procedure (and without validating its input again).
-    return { ok: true as const, data: outcome.data, marker: middlewareMarker, ctx } as Awaited<ReturnType<typeof next>>;
+    return { ok: true as const, data: outcome.data, marker: middlewareMarker, ctx } as unknown as Awaited<ReturnType<typeof proceed>>;
   });
 }
 
