@@ -109,8 +109,9 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
 
   for (const route of restRoutes()) {
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method.toUpperCase()]);
+    const template = routeTemplate(route.path);
     facade[route.method](route.path, async (req, res) => {
-      res.locals.route = routeTemplate(route.path);
+      res.locals.route = template;
       const responseHeaders: Record<string, string> = {};
       const finished = services.beginRequest();
       let releaseBody: (() => void) | undefined;
