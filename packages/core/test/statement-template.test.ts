@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql, type UpdateResult } from 'kysely';
-import { createTestDatabase } from './support/database.ts';
-import { openOrm } from '../src/db/orm.ts';
+import { openTwoTenantDatabase } from './support/two-tenants.ts';
 import { kyselyOf, tenantKysely } from '../src/db/kysely.ts';
 import { StatementTemplate } from '../src/db/statement-template.ts';
 import { preparedStatementName } from '../src/db/prepared-statements.ts';
@@ -10,17 +9,7 @@ import { preparedStatementName } from '../src/db/prepared-statements.ts';
 let orm: MikroORM;
 
 beforeAll(async () => {
-  orm = await openOrm(await createTestDatabase());
-  const db = kyselyOf(orm.em.fork());
-  await db.insertInto('tenants').values([{ id: 1, slug: 'a', name: 'A' }, { id: 2, slug: 'b', name: 'B' }]).execute();
-  await db
-    .insertInto('locations')
-    .values([
-      { id: 1, tenant_id: 1, slug: 'same', name: 'A office' },
-      { id: 2, tenant_id: 2, slug: 'same', name: 'B office' },
-      { id: 3, tenant_id: 2, slug: 'other', name: 'B depot' },
-    ])
-    .execute();
+  orm = await openTwoTenantDatabase([{ id: 3, tenant_id: 2, slug: 'other', name: 'B depot' }]);
 });
 afterAll(async () => orm?.close());
 

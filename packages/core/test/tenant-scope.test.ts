@@ -2,24 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createTestDatabase } from './support/database.ts';
-import { openOrm } from '../src/db/orm.ts';
+import { openTwoTenantDatabase } from './support/two-tenants.ts';
 import { kyselyOf, tenantKysely } from '../src/db/kysely.ts';
 import { TENANT_SCOPED_TABLES, TenantScopeViolation } from '../src/db/tenant-scope.ts';
 
 let orm: MikroORM;
 
 beforeAll(async () => {
-  orm = await openOrm(await createTestDatabase());
-  const db = kyselyOf(orm.em.fork());
-  await db.insertInto('tenants').values([{ id: 1, slug: 'a', name: 'A' }, { id: 2, slug: 'b', name: 'B' }]).execute();
-  await db
-    .insertInto('locations')
-    .values([
-      { id: 1, tenant_id: 1, slug: 'same', name: 'A office' },
-      { id: 2, tenant_id: 2, slug: 'same', name: 'B office' },
-    ])
-    .execute();
+  orm = await openTwoTenantDatabase();
 });
 afterAll(async () => orm?.close());
 

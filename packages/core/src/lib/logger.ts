@@ -55,11 +55,11 @@ export function lazyChild(parent: Logger, bindings: Record<string, unknown>): Lo
   const made = () => (child ??= parent.child(bindings));
   return new Proxy({} as Logger, {
     get(_target, property) {
-      // A line below the level makes no child (the child has its parent's level).
+      // The child has its parent's level: a line below it, or a question about it, makes no child.
       if (child === undefined && typeof property === 'string') {
         if (LEVELS.has(property) && !parent.isLevelEnabled(property)) return ignore;
-        // The child has its parent's level: asking about it makes no child either.
-        if (property === 'isLevelEnabled' || property === 'level') return property === 'level' ? parent.level : (level: string) => parent.isLevelEnabled(level);
+        if (property === 'level') return parent.level;
+        if (property === 'isLevelEnabled') return (level: string) => parent.isLevelEnabled(level);
       }
       const logger = made();
       const value = Reflect.get(logger, property, logger);

@@ -79,7 +79,7 @@ export async function withDatabaseFieldErrors<TResult extends { ok: boolean }>(r
 
 /**
  * A procedure for API keys. Its meta (`.meta()`) is the one declaration of what the operation needs and does —
- * scope, rate-limited operation, idempotency, expensive reads, documented errors —; these middlewares and the
+ * scope, rate-limited operation, idempotency, expensive reads, documented errors —; its middleware and the
  * OpenAPI document both read it.
  */
 export function apiKeyProcedure() {
@@ -90,8 +90,9 @@ export function apiKeyProcedure() {
     const input = parsedInput(await getRawInput());
     const getInput = async () => input;
     const proceed = (em: EntityManager = ctx.em) => {
+      const db = em === ctx.em ? narrowed.db : tenantKysely(em, narrowed.tenant.id);
       // tRPC takes a context and a raw input together at run time; its types offer one or the other.
-      const options = { ctx: em === ctx.em ? { ...narrowed, em } : { ...narrowed, em, db: tenantKysely(em, narrowed.tenant.id) }, getRawInput: getInput };
+      const options = { ctx: { ...narrowed, em, db }, getRawInput: getInput };
       return next<TNarrowedContext>(options);
     };
     // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
