@@ -76,25 +76,32 @@ export async function enableEndpointRow(em: EntityManager, tenantId: number | nu
 export type TNewDelivery = { tenantId: number; endpointId: number; eventId: string; eventType: string; payload: string };
 
 /** Creates deliveries that are due now; one per (endpoint, event): a second insert of the same pair is ignored. */
+/** A delivery's new row: due now. */
+function deliveryRow(d: TNewDelivery) {
+  return serialRow<'webhook_deliveries'>({
+    tenant_id: d.tenantId,
+    endpoint_id: d.endpointId,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    payload: d.payload,
+    next_attempt_at: sql<Date>`now()`,
+  } as never);
+}
+
 export async function insertDeliveries(em: EntityManager, deliveries: readonly TNewDelivery[]): Promise<number> {
   if (deliveries.length === 0) return 0;
   const result = await kyselyOf(em)
     .insertInto('webhook_deliveries')
-    .values(
-      deliveries.map((d) =>
-        serialRow<'webhook_deliveries'>({
-          tenant_id: d.tenantId,
-          endpoint_id: d.endpointId,
-          event_id: d.eventId,
-          event_type: d.eventType,
-          payload: d.payload,
-          next_attempt_at: sql<Date>`now()`,
-        } as never),
-      ),
-    )
+    .values(deliveries.map(deliveryRow))
     .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** One delivery of a new event id (nothing to conflict with), as recorded: a runner may deliver it the next moment. */
+export async function insertDelivery(em: EntityManager, delivery: TNewDelivery): Promise<TDeliveryRow> {
+  const row = await kyselyOf(em).insertInto('webhook_deliveries').values(deliveryRow(delivery)).returning(DELIVERY_COLUMNS).executeTakeFirstOrThrow();
+  return row as unknown as TDeliveryRow;
 }
 
 export async function selectDeliveries(em: EntityManager, tenantId: number, endpointId: number, limit: number): Promise<TDeliveryRow[]> {

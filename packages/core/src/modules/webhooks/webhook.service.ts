@@ -10,7 +10,7 @@ import { isStorableId } from '../../lib/query.ts';
 import {
   deleteEndpointRow,
   enableEndpointRow,
-  insertDeliveries,
+  insertDelivery,
   insertEndpoint,
   requeueDelivery,
   selectDeliveries,
@@ -135,10 +135,7 @@ export async function sendTestEvent(em: EntityManager, tenantId: number | null, 
   const tenant = await kyselyOf(em).selectFrom('tenants').select('slug').where('id', '=', endpoint.tenant_id).executeTakeFirstOrThrow();
   const eventId = `evt_${randomBytes(16).toString('hex')}`;
   const payload = JSON.stringify({ id: eventId, type: TEST_EVENT_TYPE, occurred_at: new Date().toISOString(), tenant: tenant.slug, data: { id: endpoint.id, url: endpoint.url } });
-  await insertDeliveries(em, [{ tenantId: endpoint.tenant_id, endpointId: endpoint.id, eventId, eventType: TEST_EVENT_TYPE, payload }]);
-  const delivery = (await selectDeliveries(em, endpoint.tenant_id, endpoint.id, 20)).find((row) => row.event_id === eventId);
-  if (!delivery) throw new Error('test delivery was not recorded');
-  return toDeliveryDto(delivery);
+  return toDeliveryDto(await insertDelivery(em, { tenantId: endpoint.tenant_id, endpointId: endpoint.id, eventId, eventType: TEST_EVENT_TYPE, payload }));
 }
 
 /** The endpoint's most recent deliveries, newest first. */
