@@ -5,6 +5,7 @@ import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from 
 import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
 import { StatementTemplate } from '../../db/statement-template.ts';
+import { leanTransaction } from '../../db/lean-transaction.ts';
 
 /**
  * Idempotency-Key (extension) for POST operations. The first request with a key inserts the key's record
@@ -185,7 +186,7 @@ export async function runIdempotently<R extends TCallResult>(call: TIdempotentCa
   }
   const generic = call as unknown as TIdempotentCall<TCallResult>;
   try {
-    return await call.em.transactional(async (tx) => {
+    return await leanTransaction(call.em, async (tx) => {
       const db = kyselyOf(tx);
       const existing = await claim(db, generic, hash);
       if (existing) return { replayed: true as const, data: replay(existing, hash, call.response) };
