@@ -80,6 +80,42 @@ describe('tenant scope plugin', () => {
       expect(await raw().selectFrom('tenants').select('id').where('id', '=', 3).execute()).toEqual([]);
     });
 
+    it("accept an insert … select only when it selects the tenant's id as a value, and scope its select", async () => {
+      const db = tenantKysely(orm.em.fork(), 1);
+      const copyLocations = (tenantId: unknown, slug: string) =>
+        db
+          .insertInto('locations')
+          .columns(['id', 'tenant_id', 'slug', 'name'])
+          .expression((eb) =>
+            eb
+              .selectFrom('locations as source')
+              .select([sql<number>`source.id + 1000`.as('id'), eb.val(tenantId as number).as('tenant_id'), eb.val(slug).as('slug'), 'source.name'])
+              .where('source.slug', '=', 'same'),
+          );
+      // Both tenants have a location `same`: the scoped select copies tenant 1's only.
+      await copyLocations(1, 'sel-own').execute();
+      expect(await locationsNamed('sel-')).toEqual([{ id: 1001, tenant_id: 1, slug: 'sel-own' }]);
+      // Every part of a UNION ALL is checked (a cast of the value counts as the value).
+      const union = (second: number) =>
+        db
+          .insertInto('locations')
+          .columns(['id', 'tenant_id', 'slug', 'name'])
+          .expression((eb) => {
+            const part = (id: number, tenantId: number, slug: string) =>
+              eb.selectFrom('tenants').select([eb.cast<number>(eb.val(id), 'integer').as('id'), eb.cast<number>(eb.val(tenantId), 'integer').as('tenant_id'), eb.cast<string>(eb.val(slug), 'text').as('slug'), 'name']);
+            return part(2001, 1, 'sel-union-a').unionAll(part(2002, second, 'sel-union-b'));
+          });
+      await union(1).execute();
+      expect((await locationsNamed('sel-union')).map((row) => [row.slug, row.tenant_id])).toEqual([
+        ['sel-union-a', 1],
+        ['sel-union-b', 1],
+      ]);
+      for (const attempt of [copyLocations(2, 'sel-other'), copyLocations('2', 'sel-other-text'), union(2)]) {
+        await expect(attempt.execute()).rejects.toBeInstanceOf(TenantScopeViolation);
+      }
+      expect(await locationsNamed('sel-')).toHaveLength(3);
+    });
+
     it("never update another tenant's row on conflict, nor move a row to another tenant", async () => {
       const db = tenantKysely(orm.em.fork(), 2);
       // id 1 is tenant 1's location: the conflict is on a key shared by all tenants.

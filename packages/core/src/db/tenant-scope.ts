@@ -1,6 +1,7 @@
 import {
   AliasNode,
   BinaryOperationNode,
+  CastNode,
   ColumnNode,
   ColumnUpdateNode,
   DefaultInsertValueNode,
@@ -13,6 +14,7 @@ import {
   JoinNode,
   OnNode,
   OperationNodeTransformer,
+  SelectQueryNode,
   OperatorNode,
   ReferenceNode,
   TableNode,
@@ -26,7 +28,6 @@ import {
   type PluginTransformResultArgs,
   type QueryResult,
   type RootOperationNode,
-  type SelectQueryNode,
   type UnknownRow,
   type UpdateQueryNode,
 } from 'kysely';
@@ -66,7 +67,8 @@ function tableRef(node: OperationNode): TTableRef | undefined {
  * Adds `<alias>.tenant_id = :tenant` to every reference of a tenant-scoped table (and `tenants.id = :tenant`)
  * in every SELECT, UPDATE and DELETE built with Kysely, including joins and subqueries. INSERTs into a tenant-scoped
  * table get the tenant's id when they leave `tenant_id` out and are refused (TenantScopeViolation) when they name
- * another tenant, a value that cannot be checked (an expression, a SELECT) or no rows; their `ON CONFLICT DO UPDATE`
+ * another tenant, a value that cannot be checked (an expression) or no rows; an INSERT … SELECT must select the
+ * tenant's id as a value for `tenant_id` (its SELECT is scoped as usual); their `ON CONFLICT DO UPDATE`
  * only updates the tenant's own row. No UPDATE may set `tenant_id` to another tenant, and nothing inserts tenants.
  * This is the one place tenant isolation is enforced for hand-built SQL; MikroORM `find*` calls get the same rule
  * from the `tenant` filter. Raw `sql` fragments are not rewritten: build queries with the query builder.
@@ -121,9 +123,31 @@ class TenantScopeTransformer extends OperationNodeTransformer {
     }
   }
 
+  /**
+   * The rows of an INSERT … SELECT (its SELECT is scoped like any other): the SELECT must give the tenant's id, as a
+   * value (or a cast of one), in the tenant_id column. Its rows then belong to the tenant whatever they are made of.
+   */
+  #checkSelectedRows(table: string, columns: readonly ColumnNode[], select: SelectQueryNode): void {
+    const index = columns.findIndex((column) => column.column.name === TENANT_COLUMN);
+    // Each SELECT of a UNION (ALL) gives rows of its own.
+    for (const part of [select, ...(select.setOperations ?? []).map((operation) => operation.expression)]) {
+      const selection = index < 0 || !SelectQueryNode.is(part) ? undefined : part.selections?.[index]?.selection;
+      const selected = selection && AliasNode.is(selection) ? selection.node : selection;
+      // A cast keeps the value (a UNION needs one: its parameters have no type of their own).
+      const value = selected && CastNode.is(selected) ? selected.expression : selected;
+      if (!value || !ValueNode.is(value) || !this.#isTenant(value.value)) {
+        throw new TenantScopeViolation(table, "an insert … select that does not select the tenant's id as its tenant_id");
+      }
+    }
+  }
+
   /** The rows of an INSERT, each with the tenant's id (added where the insert leaves the column out). */
   #scopedRows(table: string, node: InsertQueryNode): Pick<InsertQueryNode, 'columns' | 'values'> {
     const columns = node.columns ?? [];
+    if (node.values && SelectQueryNode.is(node.values)) {
+      this.#checkSelectedRows(table, columns, node.values);
+      return { columns: node.columns, values: node.values };
+    }
     if (!node.values || !ValuesNode.is(node.values)) throw new TenantScopeViolation(table, 'an insert without a VALUES list');
     const index = columns.findIndex((column) => column.column.name === TENANT_COLUMN);
     if (index < 0) {

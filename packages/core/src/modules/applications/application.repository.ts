@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type InsertObject } from 'kysely';
+import { sql, type Compilable, type InsertObject } from 'kysely';
 import { serialRow, type TDB, type TDb } from '../../db/kysely.ts';
 import { StatementTemplate } from '../../db/statement-template.ts';
 import type { DOCUMENT_TYPES } from './application.entity.ts';
@@ -19,34 +19,41 @@ export type TVacancyRef = {
   duplicate_applications: TDuplicateApplicationPolicy;
 };
 
-/** The visible vacancy (with its tenant's duplicate policy) with this id or this slug; built once each (StatementTemplate). */
-function visibleVacancyBy(column: 'id' | 'slug') {
-  return new StatementTemplate<{ reference: number | string }, TVacancyRef>((db, arg) => {
-    const visible = db
-      .selectFrom('vacancies')
-      .innerJoin('tenants', 'tenants.id', 'vacancies.tenant_id')
-      .select(['vacancies.id', 'vacancies.slug', 'vacancies.title', 'vacancies.accepts_applications', 'vacancies.questions', 'tenants.duplicate_applications'])
-      .where(visibleVacancy('vacancies'));
-    return column === 'id'
-      ? visible.where('vacancies.id', '=', arg((args) => args.reference as number))
-      : visible.where('vacancies.slug', '=', arg((args) => args.reference as string));
-  });
-}
-const visibleVacancyById = visibleVacancyBy('id');
-const visibleVacancyBySlug = visibleVacancyBy('slug');
+/** What finds the vacancy an application names: a slug, an id, or both (a string of digits is tried as both). */
+export type TVacancyReference = { slug: string | null; id: number | null };
 
 /**
- * The visible vacancy an application names: a JSON integer is an id; a string is a slug, and a string of
- * digits that is no visible vacancy's slug is tried as an id.
+ * The reference of an application's `vacancy`: a JSON integer is an id; a string is a slug and, when it is digits, an
+ * id as well (the slug wins). Undefined when it can name no stored vacancy (answered 404 without a query).
  */
-export async function findVisibleVacancy(db: TDb, tenantId: number, reference: number | string): Promise<TVacancyRef | undefined> {
-  const byId = async (id: number) => (isStorableId(id) ? (await visibleVacancyById.execute(db, { reference: id }, tenantId))[0] : undefined);
-  if (typeof reference === 'number') return byId(reference);
+export function vacancyReference(vacancy: number | string): TVacancyReference | undefined {
+  if (typeof vacancy === 'number') return isStorableId(vacancy) ? { slug: null, id: vacancy } : undefined;
   // No stored slug holds NUL or an unpaired surrogate (PostgreSQL would refuse the first as a parameter).
-  if (!isStorableText(reference)) return undefined;
-  const [bySlug] = await visibleVacancyBySlug.execute(db, { reference }, tenantId);
-  if (bySlug || !/^\d{1,10}$/.test(reference)) return bySlug;
-  return byId(Number(reference));
+  if (!isStorableText(vacancy)) return undefined;
+  const id = /^\d{1,10}$/.test(vacancy) ? Number(vacancy) : 0;
+  return { slug: vacancy, id: isStorableId(id) ? id : null };
+}
+
+/** The visible vacancy of a reference (a slug match before an id match) with its tenant's duplicate policy. */
+function selectVisibleVacancy(db: TDb, reference: TVacancyReference) {
+  return db
+    .selectFrom('vacancies')
+    .innerJoin('tenants', 'tenants.id', 'vacancies.tenant_id')
+    .select(['vacancies.id', 'vacancies.slug', 'vacancies.title', 'vacancies.accepts_applications', 'vacancies.questions', 'tenants.duplicate_applications'])
+    .where(visibleVacancy('vacancies'))
+    .where((eb) => eb.or([eb('vacancies.slug', '=', reference.slug as string), eb('vacancies.id', '=', reference.id as number)]))
+    .orderBy(sql`(${sql.ref('vacancies.slug')} = ${reference.slug}) is true`, 'desc')
+    .limit(1);
+}
+
+const visibleVacancyByReference = new StatementTemplate<TVacancyReference, TVacancyRef>((db, arg) =>
+  selectVisibleVacancy(db, { slug: arg((args) => args.slug), id: arg((args) => args.id) }),
+);
+
+/** The visible vacancy an application names (see vacancyReference), in one query. */
+export async function findVisibleVacancy(db: TDb, tenantId: number, vacancy: number | string): Promise<TVacancyRef | undefined> {
+  const reference = vacancyReference(vacancy);
+  return reference ? (await visibleVacancyByReference.execute(db, reference, tenantId))[0] : undefined;
 }
 
 export type TCandidateRow = { id: number; first_name: string; last_name: string; email: string | null };
@@ -69,6 +76,13 @@ function slugBase(text: string): string {
     .slice(0, 200)
     .replace(/-+$/, '');
   return slug || 'candidate';
+}
+
+/** A new candidate's slug, and the one it takes when that is taken (a clash of both is not a practical concern). */
+function candidateSlugs(candidate: TNewCandidate): { firstSlug: string; secondSlug: string } {
+  const base = slugBase(`${candidate.givenName} ${candidate.familyName}`);
+  const random = randomBytes(8).toString('hex');
+  return { firstSlug: `${base}-${random.slice(0, 8)}`, secondSlug: `${base}-${random.slice(8)}` };
 }
 
 /**
@@ -230,12 +244,179 @@ const storeStatements = new Map<number, ReturnType<typeof storeStatement>>();
  * takes a second random suffix when the first is taken (a clash of both is not a practical concern).
  */
 export async function storeApplication(db: TDb, application: TNewApplication): Promise<TStoredApplication> {
-  const { candidate, documents } = application;
-  const base = slugBase(`${candidate.givenName} ${candidate.familyName}`);
-  const random = randomBytes(8).toString('hex');
+  const { documents } = application;
   let statement = storeStatements.get(documents.length);
   if (!statement) storeStatements.set(documents.length, (statement = storeStatement(documents.length)));
-  const [stored] = await statement.execute(db, { application, firstSlug: `${base}-${random.slice(0, 8)}`, secondSlug: `${base}-${random.slice(8)}` }, application.tenantId);
+  const [stored] = await statement.execute(db, { application, ...candidateSlugs(application.candidate) }, application.tenantId);
   if (!stored) throw new Error('the application statement returned no row');
   return stored;
+}
+
+/** What the one-statement submission returns: the vacancy it found, and the stored application when it could store one. */
+export type TOpenStoreRow = TVacancyRef & { application_id: number | null; created_at: Date | null; candidate_id: number | null };
+
+type TOpenStoreArgs = { reference: TVacancyReference; application: Omit<TNewApplication, 'vacancyId' | 'answers'>; firstSlug: string; secondSlug: string };
+
+/**
+ * The one-statement submission for `documentCount` documents: finds the visible vacancy (as findVisibleVacancy) and,
+ * only when nothing is left to check in between — it accepts applications, asks no questions and its tenant allows
+ * duplicates — stores what storeStatement stores, with no answers. Every insert selects from the vacancy it found, so
+ * a vacancy that is not open stores nothing; the caller then goes on with the vacancy the statement returned.
+ */
+function openStoreStatement(documentCount: number) {
+  return new StatementTemplate<TOpenStoreArgs, TOpenStoreRow>((db, arg, tenantId) => {
+    const field = <T>(pick: (application: TOpenStoreArgs['application']) => T) => arg((args) => pick(args.application));
+    const candidate = <T>(pick: (candidate: TNewCandidate) => T) => field((application) => pick(application.candidate));
+    const accepted = field((application) => application.privacyPolicyAccepted);
+    const reference = { slug: arg((args) => args.reference.slug), id: arg((args) => args.reference.id) };
+    let statement = db
+      .with('vacancy', () =>
+        selectVisibleVacancy(db, reference).select(
+          sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow'`.as('open'),
+        ),
+      )
+      .with('candidate', (qc) =>
+        qc
+          .insertInto('candidates')
+          .columns(['tenant_id', 'slug', 'first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'status'])
+          .expression((eb) =>
+            eb
+              .selectFrom('vacancy')
+              .select([
+                eb.val(tenantId).as('tenant_id'),
+                eb
+                  .case()
+                  .when(eb.exists(eb.selectFrom('candidates').select('candidates.id').where('candidates.slug', '=', arg((args) => args.firstSlug))))
+                  .then(arg((args) => args.secondSlug))
+                  .else(arg((args) => args.firstSlug))
+                  .end()
+                  .as('slug'),
+                eb.val(candidate((c) => c.givenName)).as('first_name'),
+                eb.val(candidate((c) => c.familyName)).as('last_name'),
+                eb.val(candidate((c) => c.email)).as('email'),
+                eb.val(candidate((c) => c.phone)).as('phone'),
+                eb.val(candidate((c) => c.linkedinUrl)).as('linkedin_url'),
+                eb.val('potential').as('status'),
+              ])
+              .where('vacancy.open', '=', true),
+          )
+          // An existing candidate is found, not changed (the update writes the email it already has).
+          .onConflict((oc) => oc.expression(sql`tenant_id, lower(email)`).doUpdateSet({ email: (eb) => eb.ref('candidates.email') }))
+          .returning('candidates.id'),
+      )
+      .with('application', (qc) =>
+        qc
+          .insertInto('applications')
+          .columns([
+            'tenant_id',
+            'vacancy_id',
+            'candidate_id',
+            'api_key_id',
+            'privacy_policy_accepted',
+            'privacy_policy_accepted_at',
+            'tracking_ip_address',
+            'tracking_user_agent',
+            'tracking_referrer',
+            'answers',
+          ])
+          .expression((eb) =>
+            eb
+              .selectFrom(['vacancy', 'candidate'])
+              .select([
+                eb.val(tenantId).as('tenant_id'),
+                'vacancy.id as vacancy_id',
+                'candidate.id as candidate_id',
+                eb.val(field((application) => application.apiKeyId)).as('api_key_id'),
+                eb.val(accepted).as('privacy_policy_accepted'),
+                // The moment of consent is the moment the application was made (same transaction clock).
+                sql<Date | null>`case when ${accepted}::boolean then now() end`.as('privacy_policy_accepted_at'),
+                eb.val(field((application) => application.ipAddress)).as('tracking_ip_address'),
+                eb.val(field((application) => application.userAgent)).as('tracking_user_agent'),
+                eb.val(field((application) => application.referrer)).as('tracking_referrer'),
+                sql<Record<string, unknown>>`'{}'::jsonb`.as('answers'),
+              ]),
+          )
+          .returning(['applications.id', 'applications.created_at', 'applications.candidate_id', 'applications.vacancy_id']),
+      )
+      // recordEvent's shape, as storeStatement writes it.
+      .with('event', (qc) =>
+        qc
+          .insertInto('events')
+          .columns(['tenant_id', 'type', 'object', 'object_id', 'data'])
+          .expression((eb) =>
+            eb
+              .selectFrom('application')
+              .select([
+                eb.val(tenantId).as('tenant_id'),
+                eb.val('application.created').as('type'),
+                eb.val('application').as('object'),
+                sql<string>`application.id::text`.as('object_id'),
+                sql<Record<string, unknown>>`jsonb_build_object('id', application.id, 'vacancy_id', application.vacancy_id, 'candidate_id', application.candidate_id)`.as('data'),
+              ]),
+          ),
+      );
+    if (documentCount > 0) {
+      // One insert, its rows in the documents' order (UNION ALL keeps it, as storeStatement's VALUES list does).
+      statement = statement.with('document', (qc) =>
+        qc
+          .insertInto('documents')
+          .columns(['tenant_id', 'application_id', 'type', 'position', 'filename', 'mime_type', 'size', 'content'])
+          .expression((eb) => {
+            const row = (index: number) => {
+              const document = <T>(pick: (document: TNewDocument) => T) => field((application) => pick(application.documents[index] as TNewDocument));
+              return eb
+                .selectFrom('application')
+                // Cast: the parameters of a UNION get no type from the columns they go to.
+                .select([
+                  eb.cast<number>(eb.val(tenantId), 'integer').as('tenant_id'),
+                  'application.id as application_id',
+                  eb.cast<string>(eb.val(document((d) => d.type)), 'text').as('type'),
+                  eb.cast<number>(eb.val(document((d) => d.position)), 'integer').as('position'),
+                  eb.cast<string>(eb.val(document((d) => d.filename)), 'text').as('filename'),
+                  eb.cast<string>(eb.val(document((d) => d.mimeType)), 'text').as('mime_type'),
+                  eb.cast<number>(eb.val(document((d) => d.content.length)), 'integer').as('size'),
+                  eb.cast<Buffer>(eb.val(document((d) => d.content)), 'bytea').as('content'),
+                ]);
+            };
+            let rows = row(0);
+            for (let index = 1; index < documentCount; index++) rows = rows.unionAll(row(index));
+            return rows;
+          }),
+      ) as unknown as typeof statement;
+    }
+    return statement
+      .selectFrom('vacancy')
+      .leftJoin('application', (join) => join.onTrue())
+      .select([
+        'vacancy.id',
+        'vacancy.slug',
+        'vacancy.title',
+        'vacancy.accepts_applications',
+        'vacancy.questions',
+        'vacancy.duplicate_applications',
+        'application.id as application_id',
+        'application.created_at',
+        'application.candidate_id',
+      ]) as unknown as Compilable<TOpenStoreRow>;
+  });
+}
+
+const openStoreStatements = new Map<number, ReturnType<typeof openStoreStatement>>();
+
+/**
+ * Submits an application in ONE round trip when its vacancy is open (see openStoreStatement): returns the vacancy
+ * found (undefined: none is visible) with the stored application's id, time and candidate, or with nulls when the
+ * vacancy has something left to check (closed, questions, duplicates refused) and nothing was stored.
+ */
+export async function storeApplicationIfOpen(
+  db: TDb,
+  tenantId: number,
+  reference: TVacancyReference,
+  application: TOpenStoreArgs['application'],
+): Promise<TOpenStoreRow | undefined> {
+  const { documents } = application;
+  let statement = openStoreStatements.get(documents.length);
+  if (!statement) openStoreStatements.set(documents.length, (statement = openStoreStatement(documents.length)));
+  const [row] = await statement.execute(db, { reference, application, ...candidateSlugs(application.candidate) }, tenantId);
+  return row;
 }

@@ -7,8 +7,12 @@ import {
   findVisibleVacancy,
   lockApplicationsOf,
   storeApplication,
+  storeApplicationIfOpen,
+  vacancyReference,
   type TNewApplication,
+  type TNewCandidate,
   type TNewDocument,
+  type TStoredApplication,
   type TVacancyRef,
 } from './application.repository.ts';
 import { checkAnswers, type TAnswers } from './application-answers.ts';
@@ -32,16 +36,20 @@ function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[
 export type TApplicant = { tenantId: number; apiKeyId: number };
 
 /**
- * The checks that need the database, in CONTRACT's order: the vacancy is visible (404), the answers fit its
- * questions (422), it accepts applications (400).
+ * The checks of a found vacancy, in CONTRACT's order: the answers fit its questions (422), it accepts applications (400).
  */
-async function checkVacancyAndAnswers(db: TDb, tenantId: number, input: TCreateApplicationInput): Promise<{ vacancy: TVacancyRef; answers: TAnswers }> {
-  const vacancy = await findVisibleVacancy(db, tenantId, input.vacancy);
-  if (!vacancy) throw new AppError('VACANCY_NOT_FOUND');
+function checkVacancy(vacancy: TVacancyRef, input: TCreateApplicationInput): { vacancy: TVacancyRef; answers: TAnswers } {
   const checked = checkAnswers(vacancy.questions, input.answers);
   if (Object.keys(checked.errors).length > 0) throw AppError.validation(checked.errors);
   if (!vacancy.accepts_applications) throw new AppError('VACANCY_CLOSED');
   return { vacancy, answers: checked.answers };
+}
+
+/** The checks that need the database, in CONTRACT's order: the vacancy is visible (404), then checkVacancy's. */
+async function checkVacancyAndAnswers(db: TDb, tenantId: number, input: TCreateApplicationInput): Promise<{ vacancy: TVacancyRef; answers: TAnswers }> {
+  const vacancy = await findVisibleVacancy(db, tenantId, input.vacancy);
+  if (!vacancy) throw new AppError('VACANCY_NOT_FOUND');
+  return checkVacancy(vacancy, input);
 }
 
 async function rejectDuplicate(db: TDb, vacancyId: number, email: string): Promise<void> {
@@ -73,54 +81,81 @@ export async function validateApplication(em: EntityManager, key: TApplicant, in
   if (vacancy.duplicate_applications === 'reject') await rejectDuplicate(db, vacancy.id, input.candidate.email);
 }
 
+function candidateOf(input: TCreateApplicationInput): TNewCandidate {
+  const { candidate } = input;
+  return {
+    givenName: candidate.given_name,
+    familyName: candidate.family_name,
+    email: candidate.email,
+    // The candidate record has one phone number: the mobile one when both are given.
+    phone: candidate.mobile_phone ?? candidate.fixed_phone ?? null,
+    linkedinUrl: candidate.linkedin_url ?? null,
+  };
+}
+
+/** An application that answers no questions (absent, null or `{}`): the only kind the one-statement path takes. */
+function answersNothing(input: TCreateApplicationInput): boolean {
+  return input.answers === undefined || input.answers === null || Object.keys(input.answers).length === 0;
+}
+
 /**
  * Submits an application: the vacancy must be visible (404), the answers fit its questions (422), it must
  * accept applications (400) and, when the tenant rejects duplicates, have no application with this email (409).
- * The candidate, the application, its documents and its event are written by one statement (storeApplication),
- * committed before this returns (or with the caller's transaction, e.g. an Idempotency-Key's).
- * Round trips: the vacancy (with the tenant's duplicate policy), then the write; a tenant that rejects duplicates
- * adds a transaction holding the lock on (vacancy, email) around the check and the write.
+ * The candidate, the application, its documents and its event are written by one statement, committed before this
+ * returns (or with the caller's transaction, e.g. an Idempotency-Key's).
+ * Round trips: one, when the application answers no questions and its vacancy is open (accepts applications, asks
+ * nothing, allows duplicates): storeApplicationIfOpen finds the vacancy and stores in the same statement. Otherwise
+ * the vacancy (with the tenant's duplicate policy) is read first — by that same statement when it stored nothing —
+ * then the write; a tenant that rejects duplicates adds a transaction holding the lock on (vacancy, email) around
+ * the check and the write.
  */
 export async function submitApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<TSubmittedApplication> {
-  const { vacancy, answers } = await checkVacancyAndAnswers(tenantKysely(em, key.tenantId), key.tenantId, input);
-  const { candidate } = input;
-  const application: TNewApplication = {
+  const db = tenantKysely(em, key.tenantId);
+  const common = {
     tenantId: key.tenantId,
-    vacancyId: vacancy.id,
     apiKeyId: key.apiKeyId,
-    candidate: {
-      givenName: candidate.given_name,
-      familyName: candidate.family_name,
-      email: candidate.email,
-      // The candidate record has one phone number: the mobile one when both are given.
-      phone: candidate.mobile_phone ?? candidate.fixed_phone ?? null,
-      linkedinUrl: candidate.linkedin_url ?? null,
-    },
+    candidate: candidateOf(input),
     privacyPolicyAccepted: input.privacy_policy_accepted,
     ipAddress: input.tracking?.ip_address ?? null,
     userAgent: input.tracking?.user_agent ?? null,
     referrer: input.tracking?.referrer ?? null,
-    answers,
     documents: documentsOf(input.documents),
   };
+  const submitted = (vacancy: TVacancyRef, answers: TAnswers, stored: TStoredApplication): TSubmittedApplication => ({
+    application: { id: stored.id, created_at: stored.created_at },
+    vacancy,
+    // Echo what was submitted: answering with the stored names of a matched candidate would let any key
+    // holding applications:write look people up by email.
+    candidate: { id: stored.candidate_id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email },
+    documents: common.documents,
+    privacyPolicyAccepted: input.privacy_policy_accepted,
+    answers,
+  });
+
+  let found: TVacancyRef | undefined;
+  const reference = vacancyReference(input.vacancy);
+  if (reference && answersNothing(input)) {
+    const row = await storeApplicationIfOpen(db, key.tenantId, reference, common);
+    if (row && row.application_id !== null && row.created_at !== null && row.candidate_id !== null) {
+      const { application_id: id, created_at, candidate_id, ...vacancy } = row;
+      return submitted(vacancy, {}, { id, created_at, candidate_id });
+    }
+    found = row;
+  } else if (reference) {
+    found = await findVisibleVacancy(db, key.tenantId, input.vacancy);
+  }
+  if (!found) throw new AppError('VACANCY_NOT_FOUND');
+  const { vacancy, answers } = checkVacancy(found, input);
+  const application: TNewApplication = { ...common, vacancyId: vacancy.id, answers };
   const stored =
     vacancy.duplicate_applications === 'reject'
       ? await em.transactional(async (tx) => {
           const db = tenantKysely(tx, key.tenantId);
           // Serialises applications with this vacancy and email across processes until this transaction ends.
-          await lockApplicationsOf(db, key.tenantId, vacancy.id, candidate.email);
-          await rejectDuplicate(db, vacancy.id, candidate.email);
+          await lockApplicationsOf(db, key.tenantId, vacancy.id, input.candidate.email);
+          await rejectDuplicate(db, vacancy.id, input.candidate.email);
           return storeApplication(db, application);
         })
-      : await storeApplication(tenantKysely(em, key.tenantId), application);
-  return {
-    application: { id: stored.id, created_at: stored.created_at },
-    vacancy,
-    // Echo what was submitted: answering with the stored names of a matched candidate would let any key
-    // holding applications:write look people up by email.
-    candidate: { id: stored.candidate_id, first_name: candidate.given_name, last_name: candidate.family_name, email: candidate.email },
-    documents: application.documents,
-    privacyPolicyAccepted: input.privacy_policy_accepted,
-    answers,
-  };
+      : await storeApplication(db, application);
+  return submitted(vacancy, answers, stored);
 }
