@@ -59,7 +59,8 @@ export function processTreeRssKb(pid: number): number {
  * The shared setup of every scenario: a throw-away embedded PostgreSQL, the schema, a tenant document, and
  * the API as its own process (as `pnpm start:api` runs it) whose RSS is sampled every 50 ms.
  * For experiments: BENCH_PG_FLAGS adds server settings (e.g. `-c synchronous_commit=off`), and
- * BENCH_API_NODE_FLAGS adds Node flags to the API (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * BENCH_API_NODE_FLAGS adds Node flags to the API (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_REF_NODE_FLAGS to
+ * the reference server of `pnpm bench compare` (to profile it the same way).
  */
 export async function startBenchEnvironment(document: unknown, options: { env?: Record<string, string> } = {}): Promise<TBenchEnvironment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'careers-bench-pg-'));
@@ -159,7 +160,7 @@ export type TReferenceProcess = { baseUrl: string; pid: number; rss: () => { cur
 /** The reference server (bench/src/reference) as its own process on the benchmark's database, with the API's Node flags. */
 export async function startReferenceProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<TReferenceProcess> {
   const port = await freePort();
-  const child = await startServerProcess(REFERENCE_MAIN, API_NODE_FLAGS, { DATABASE_URL: databaseUrl, PORT: String(port), ...env });
+  const child = await startServerProcess(REFERENCE_MAIN, [...API_NODE_FLAGS, ...(process.env.BENCH_REF_NODE_FLAGS?.split(' ') ?? [])], { DATABASE_URL: databaseUrl, PORT: String(port), ...env });
   const pid = child.pid ?? 0;
   let peakKb = procStatusKb(pid, 'VmRSS');
   const sampler = setInterval(() => {
