@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { kyselyOf } from '../../db/kysely.ts';
+import { kyselyOf, type TDb } from '../../db/kysely.ts';
 import { StatementTemplate, type TArg } from '../../db/statement-template.ts';
 import { couldBeApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
 import { isOriginAllowed } from './api-key.origins.ts';
@@ -125,6 +125,7 @@ const keyByHash = StatementTemplate.unscoped((db, arg: TArg<{ digest: string }>)
  */
 export class ApiKeyVerifier {
   readonly #orm: MikroORM;
+  #kysely: TDb | undefined;
   readonly #lookup: TKeyLookup;
   readonly #now: () => number;
   readonly #found: RecentlyUsed<TCacheEntry>;
@@ -216,7 +217,7 @@ export class ApiKeyVerifier {
     const times = entries.map(([, at]) => at.toISOString());
     try {
       await sql`update api_keys set last_used_at = greatest(coalesce(api_keys.last_used_at, v.t), v.t)
-        from unnest(${ids}::int[], ${times}::timestamptz[]) as v(id, t) where api_keys.id = v.id`.execute(kyselyOf(this.#orm.em.fork()));
+        from unnest(${ids}::int[], ${times}::timestamptz[]) as v(id, t) where api_keys.id = v.id`.execute(this.#db());
     } catch (error) {
       // Keep them for the next flush (unless a newer use was recorded meanwhile): an outage loses no last use.
       for (const [id, at] of entries) {
@@ -227,8 +228,17 @@ export class ApiKeyVerifier {
     }
   }
 
+  /**
+   * The pool's Kysely, outside any transaction: made once (a fork per lookup cost more CPU than the rest of a
+   * key-cache miss in Node).
+   */
+  #db(): TDb {
+    this.#kysely ??= kyselyOf(this.#orm.em.fork());
+    return this.#kysely;
+  }
+
   async #load(digest: string): Promise<TKeyVerification> {
-    const [row] = await keyByHash.execute(kyselyOf(this.#orm.em.fork()), { digest });
+    const [row] = await keyByHash.execute(this.#db(), { digest });
     if (!row) return { ok: false, reason: 'unknown' };
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     return {
