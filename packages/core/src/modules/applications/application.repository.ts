@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Compilable, type InsertObject } from 'kysely';
-import { serialRow, type TDB, type TDb } from '../../db/kysely.ts';
+import { sql, type Compilable } from 'kysely';
+import type { TDb } from '../../db/kysely.ts';
 import { StatementTemplate } from '../../db/statement-template.ts';
 import type { DOCUMENT_TYPES } from './application.entity.ts';
 import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
@@ -130,151 +130,49 @@ export type TNewApplication = {
   documents: readonly TNewDocument[];
 };
 
-/** An events row whose `seq` is a bigserial (the entity-derived row type requires it). */
-function eventRow(row: Omit<InsertObject<TDB, 'events'>, 'seq'>): InsertObject<TDB, 'events'> {
-  return row as InsertObject<TDB, 'events'>;
-}
-
 export type TStoredApplication = { id: number; created_at: Date; candidate_id: number };
-
-/** What one run of the store statement binds: the application and the candidate's two possible slugs. */
-type TStoreArgs = { application: TNewApplication; firstSlug: string; secondSlug: string };
-
-/**
- * The store statement for `documentCount` documents (its SQL is built once per count; see StatementTemplate):
- * the tenant's candidate with this email (case-insensitive) or a new one (status potential, a generated slug, no
- * user), the application, its documents and its `application.created` event.
- */
-function storeStatement(documentCount: number) {
-  return new StatementTemplate<TStoreArgs, TStoredApplication>((db, arg, tenantId) => {
-    const candidate = <T>(pick: (candidate: TNewCandidate) => T) => arg((args) => pick(args.application.candidate));
-    const field = <T>(pick: (application: TNewApplication) => T) => arg((args) => pick(args.application));
-    const accepted = field((application) => application.privacyPolicyAccepted);
-    let statement = db
-      .with('candidate', (qc) =>
-        qc
-          .insertInto('candidates')
-          .values((eb) =>
-            serialRow<'candidates'>({
-              tenant_id: tenantId,
-              slug: eb
-                .case()
-                .when(eb.exists(eb.selectFrom('candidates').select('candidates.id').where('candidates.slug', '=', arg((args) => args.firstSlug))))
-                .then(arg((args) => args.secondSlug))
-                .else(arg((args) => args.firstSlug))
-                .end(),
-              first_name: candidate((c) => c.givenName),
-              last_name: candidate((c) => c.familyName),
-              email: candidate((c) => c.email),
-              phone: candidate((c) => c.phone),
-              linkedin_url: candidate((c) => c.linkedinUrl),
-              status: 'potential',
-            }),
-          )
-          // An existing candidate is found, not changed (the update writes the email it already has).
-          .onConflict((oc) => oc.expression(sql`tenant_id, lower(email)`).doUpdateSet({ email: (eb) => eb.ref('candidates.email') }))
-          .returning('candidates.id'),
-      )
-      .with('application', (qc) =>
-        qc
-          .insertInto('applications')
-          .values((eb) =>
-            serialRow<'applications'>({
-              tenant_id: tenantId,
-              vacancy_id: field((application) => application.vacancyId),
-              candidate_id: eb.selectFrom('candidate').select('candidate.id'),
-              api_key_id: field((application) => application.apiKeyId),
-              privacy_policy_accepted: accepted,
-              // The moment of consent is the moment the application was made (same transaction clock).
-              privacy_policy_accepted_at: sql<Date | null>`case when ${accepted}::boolean then now() end`,
-              tracking_ip_address: field((application) => application.ipAddress),
-              tracking_user_agent: field((application) => application.userAgent),
-              tracking_referrer: field((application) => application.referrer),
-              answers: field((application) => application.answers),
-            }),
-          )
-          .returning(['applications.id', 'applications.created_at', 'applications.candidate_id']),
-      )
-      // recordEvent's shape: `data` carries the object's id beside the event's own fields. seq, id and occurred_at
-      // come from their column defaults. (The raw parts read only this statement's `application` row.)
-      .with('event', (qc) =>
-        qc.insertInto('events').values(
-          eventRow({
-            tenant_id: tenantId,
-            type: 'application.created',
-            object: 'application',
-            object_id: sql<string>`(select application.id::text from application)`,
-            data: sql<Record<string, unknown>>`(select jsonb_build_object('id', application.id, 'vacancy_id', ${field((application) => application.vacancyId)}::int, 'candidate_id', application.candidate_id) from application)`,
-          }),
-        ),
-      );
-    if (documentCount > 0) {
-      statement = statement.with('document', (qc) =>
-        qc.insertInto('documents').values((eb) =>
-          Array.from({ length: documentCount }, (_, index) => {
-            const document = <T>(pick: (document: TNewDocument) => T) => field((application) => pick(application.documents[index] as TNewDocument));
-            return serialRow<'documents'>({
-              tenant_id: tenantId,
-              application_id: eb.selectFrom('application').select('application.id'),
-              type: document((d) => d.type),
-              position: document((d) => d.position),
-              filename: document((d) => d.filename),
-              mime_type: document((d) => d.mimeType),
-              size: document((d) => d.content.length),
-              content: document((d) => d.content),
-            });
-          }),
-        ),
-      ) as unknown as typeof statement;
-    }
-    return statement.selectFrom('application').select(['application.id', 'application.created_at', 'application.candidate_id']);
-  });
-}
-
-/** Store statements by document count (a handful: a resume, a cover letter and a few additional documents). */
-const storeStatements = new Map<number, ReturnType<typeof storeStatement>>();
-
-/**
- * Stores an application in ONE statement (one round trip, atomic by itself, or part of the caller's transaction):
- * the tenant's candidate with this email (case-insensitive) or a new one, the application, its documents and its
- * `application.created` event (storeStatement).
- *
- * The candidate is an upsert on the unique (tenant_id, lower(email)) index, so a concurrent application with the same
- * new email waits for the other's insert and then gets that candidate: the statement never fails on that race. Its slug
- * takes a second random suffix when the first is taken (a clash of both is not a practical concern).
- */
-export async function storeApplication(db: TDb, application: TNewApplication): Promise<TStoredApplication> {
-  const { documents } = application;
-  let statement = storeStatements.get(documents.length);
-  if (!statement) storeStatements.set(documents.length, (statement = storeStatement(documents.length)));
-  const [stored] = await statement.execute(db, { application, ...candidateSlugs(application.candidate) }, application.tenantId);
-  if (!stored) throw new Error('the application statement returned no row');
-  return stored;
-}
 
 /** What the one-statement submission returns: the vacancy it found, and the stored application when it could store one. */
 export type TOpenStoreRow = TVacancyRef & { application_id: number | null; created_at: Date | null; candidate_id: number | null };
 
-type TOpenStoreArgs = { reference: TVacancyReference; application: Omit<TNewApplication, 'vacancyId' | 'answers'>; firstSlug: string; secondSlug: string };
+/**
+ * Where the store statement takes its vacancy: `checked`, the one the caller found and checked (its id); `open`, the
+ * visible vacancy of a reference (as findVisibleVacancy finds it), stored to only when nothing is left to check in
+ * between — it accepts applications, asks no questions and its tenant allows duplicates.
+ */
+type TVacancySource = 'checked' | 'open';
+
+/** What one run of the store statement binds: the application, the vacancy's id or reference, the candidate's two possible slugs. */
+type TStoreArgs = {
+  application: Omit<TNewApplication, 'vacancyId'>;
+  vacancyId?: number;
+  reference?: TVacancyReference;
+  firstSlug: string;
+  secondSlug: string;
+};
 
 /**
- * The one-statement submission for `documentCount` documents: finds the visible vacancy (as findVisibleVacancy) and,
- * only when nothing is left to check in between — it accepts applications, asks no questions and its tenant allows
- * duplicates — stores what storeStatement stores, with no answers. Every insert selects from the vacancy it found, so
- * a vacancy that is not open stores nothing; the caller then goes on with the vacancy the statement returned.
+ * The store statement for `documentCount` documents from `source` (its SQL is built once per both; see
+ * StatementTemplate): the tenant's candidate with this email (case-insensitive) or a new one (status potential, a
+ * generated slug, no user), the application, its documents and its `application.created` event. Every insert selects
+ * from the vacancy, so a vacancy that is not open stores nothing (it is still returned, with null application fields).
  */
-function openStoreStatement(documentCount: number) {
-  return new StatementTemplate<TOpenStoreArgs, TOpenStoreRow>((db, arg, tenantId) => {
-    const field = <T>(pick: (application: TOpenStoreArgs['application']) => T) => arg((args) => pick(args.application));
+function storeStatement(documentCount: number, source: TVacancySource) {
+  return new StatementTemplate<TStoreArgs, TOpenStoreRow>((db, arg, tenantId) => {
+    const field = <T>(pick: (application: TStoreArgs['application']) => T) => arg((args) => pick(args.application));
     const candidate = <T>(pick: (candidate: TNewCandidate) => T) => field((application) => pick(application.candidate));
     const accepted = field((application) => application.privacyPolicyAccepted);
-    const reference = { slug: arg((args) => args.reference.slug), id: arg((args) => args.reference.id) };
+    const reference = { slug: arg((args) => args.reference?.slug ?? null), id: arg((args) => args.reference?.id ?? null) };
+    const openVacancy = () =>
+      selectVisibleVacancy(db, reference).select(
+        sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow'`.as('open'),
+      );
+    const checkedVacancy = () =>
+      db.selectNoFrom((eb) => [eb.cast<number>(eb.val(arg((args) => args.vacancyId)), 'integer').as('id'), sql<boolean>`true`.as('open')]) as unknown as ReturnType<
+        typeof openVacancy
+      >;
     let statement = db
-      .with('vacancy', () =>
-        selectVisibleVacancy(db, reference).select(
-          sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow'`.as('open'),
-        ),
-      )
+      .with('vacancy', () => (source === 'open' ? openVacancy() : checkedVacancy()))
       .with('candidate', (qc) =>
         qc
           .insertInto('candidates')
@@ -333,12 +231,13 @@ function openStoreStatement(documentCount: number) {
                 eb.val(field((application) => application.ipAddress)).as('tracking_ip_address'),
                 eb.val(field((application) => application.userAgent)).as('tracking_user_agent'),
                 eb.val(field((application) => application.referrer)).as('tracking_referrer'),
-                sql<Record<string, unknown>>`'{}'::jsonb`.as('answers'),
+                eb.val(field((application) => application.answers)).as('answers'),
               ]),
           )
           .returning(['applications.id', 'applications.created_at', 'applications.candidate_id', 'applications.vacancy_id']),
       )
-      // recordEvent's shape, as storeStatement writes it.
+      // recordEvent's shape: `data` carries the object's id beside the event's own fields. seq, id and occurred_at
+      // come from their column defaults.
       .with('event', (qc) =>
         qc
           .insertInto('events')
@@ -356,7 +255,7 @@ function openStoreStatement(documentCount: number) {
           ),
       );
     if (documentCount > 0) {
-      // One insert, its rows in the documents' order (UNION ALL keeps it, as storeStatement's VALUES list does).
+      // One insert, its rows in the documents' order (UNION ALL keeps it).
       statement = statement.with('document', (qc) =>
         qc
           .insertInto('documents')
@@ -364,19 +263,21 @@ function openStoreStatement(documentCount: number) {
           .expression((eb) => {
             const row = (index: number) => {
               const document = <T>(pick: (document: TNewDocument) => T) => field((application) => pick(application.documents[index] as TNewDocument));
-              return eb
-                .selectFrom('application')
-                // Cast: the parameters of a UNION get no type from the columns they go to.
-                .select([
-                  eb.cast<number>(eb.val(tenantId), 'integer').as('tenant_id'),
-                  'application.id as application_id',
-                  eb.cast<string>(eb.val(document((d) => d.type)), 'text').as('type'),
-                  eb.cast<number>(eb.val(document((d) => d.position)), 'integer').as('position'),
-                  eb.cast<string>(eb.val(document((d) => d.filename)), 'text').as('filename'),
-                  eb.cast<string>(eb.val(document((d) => d.mimeType)), 'text').as('mime_type'),
-                  eb.cast<number>(eb.val(document((d) => d.content.length)), 'integer').as('size'),
-                  eb.cast<Buffer>(eb.val(document((d) => d.content)), 'bytea').as('content'),
-                ]);
+              return (
+                eb
+                  .selectFrom('application')
+                  // Cast: the parameters of a UNION get no type from the columns they go to.
+                  .select([
+                    eb.cast<number>(eb.val(tenantId), 'integer').as('tenant_id'),
+                    'application.id as application_id',
+                    eb.cast<string>(eb.val(document((d) => d.type)), 'text').as('type'),
+                    eb.cast<number>(eb.val(document((d) => d.position)), 'integer').as('position'),
+                    eb.cast<string>(eb.val(document((d) => d.filename)), 'text').as('filename'),
+                    eb.cast<string>(eb.val(document((d) => d.mimeType)), 'text').as('mime_type'),
+                    eb.cast<number>(eb.val(document((d) => d.content.length)), 'integer').as('size'),
+                    eb.cast<Buffer>(eb.val(document((d) => d.content)), 'bytea').as('content'),
+                  ])
+              );
             };
             let rows = row(0);
             for (let index = 1; index < documentCount; index++) rows = rows.unionAll(row(index));
@@ -384,39 +285,51 @@ function openStoreStatement(documentCount: number) {
           }),
       ) as unknown as typeof statement;
     }
+    const stored = ['application.id as application_id', 'application.created_at', 'application.candidate_id'] as const;
+    const found = ['vacancy.id', 'vacancy.slug', 'vacancy.title', 'vacancy.accepts_applications', 'vacancy.questions', 'vacancy.duplicate_applications'] as const;
     return statement
       .selectFrom('vacancy')
       .leftJoin('application', (join) => join.onTrue())
-      .select([
-        'vacancy.id',
-        'vacancy.slug',
-        'vacancy.title',
-        'vacancy.accepts_applications',
-        'vacancy.questions',
-        'vacancy.duplicate_applications',
-        'application.id as application_id',
-        'application.created_at',
-        'application.candidate_id',
-      ]) as unknown as Compilable<TOpenStoreRow>;
+      .select(source === 'open' ? [...found, ...stored] : [...stored]) as unknown as Compilable<TOpenStoreRow>;
   });
 }
 
-const openStoreStatements = new Map<number, ReturnType<typeof openStoreStatement>>();
+/** Store statements by vacancy source and document count (a handful: a resume, a cover letter, a few additional documents). */
+const storeStatements = new Map<string, ReturnType<typeof storeStatement>>();
+
+function runStoreStatement(db: TDb, tenantId: number, source: TVacancySource, args: Omit<TStoreArgs, 'firstSlug' | 'secondSlug'>) {
+  const count = args.application.documents.length;
+  let statement = storeStatements.get(`${source}:${count}`);
+  if (!statement) storeStatements.set(`${source}:${count}`, (statement = storeStatement(count, source)));
+  return statement.execute(db, { ...args, ...candidateSlugs(args.application.candidate) }, tenantId);
+}
 
 /**
- * Submits an application in ONE round trip when its vacancy is open (see openStoreStatement): returns the vacancy
- * found (undefined: none is visible) with the stored application's id, time and candidate, or with nulls when the
- * vacancy has something left to check (closed, questions, duplicates refused) and nothing was stored.
+ * Stores an application to a checked vacancy in ONE statement (one round trip, atomic by itself, or part of the
+ * caller's transaction): the tenant's candidate with this email (case-insensitive) or a new one, the application, its
+ * documents and its `application.created` event (storeStatement).
+ *
+ * The candidate is an upsert on the unique (tenant_id, lower(email)) index, so a concurrent application with the same
+ * new email waits for the other's insert and then gets that candidate: the statement never fails on that race. Its slug
+ * takes a second random suffix when the first is taken (a clash of both is not a practical concern).
+ */
+export async function storeApplication(db: TDb, application: TNewApplication): Promise<TStoredApplication> {
+  const [row] = await runStoreStatement(db, application.tenantId, 'checked', { application, vacancyId: application.vacancyId });
+  if (!row || row.application_id === null || row.created_at === null || row.candidate_id === null) throw new Error('the application statement returned no row');
+  return { id: row.application_id, created_at: row.created_at, candidate_id: row.candidate_id };
+}
+
+/**
+ * Submits an application in ONE round trip when its vacancy is open (see TVacancySource): returns the vacancy found
+ * (undefined: none is visible) with the stored application's id, time and candidate, or with nulls when the vacancy
+ * has something left to check (closed, questions, duplicates refused) and nothing was stored. No answers are stored.
  */
 export async function storeApplicationIfOpen(
   db: TDb,
   tenantId: number,
   reference: TVacancyReference,
-  application: TOpenStoreArgs['application'],
+  application: Omit<TNewApplication, 'vacancyId' | 'answers'>,
 ): Promise<TOpenStoreRow | undefined> {
-  const { documents } = application;
-  let statement = openStoreStatements.get(documents.length);
-  if (!statement) openStoreStatements.set(documents.length, (statement = openStoreStatement(documents.length)));
-  const [row] = await statement.execute(db, { reference, application, ...candidateSlugs(application.candidate) }, tenantId);
+  const [row] = await runStoreStatement(db, tenantId, 'open', { application: { ...application, answers: {} }, reference });
   return row;
 }
