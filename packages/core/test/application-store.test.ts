@@ -110,7 +110,8 @@ async function storedRows(applicationId: number) {
     application: { ...applicationRow, consentAtCreation: privacy_policy_accepted_at === null ? null : String(privacy_policy_accepted_at) === String(created_at) },
     candidate: { ...candidate, id: undefined, created_at: undefined, updated_at: undefined, slug: String(candidate.slug).replace(/-[0-9a-f]{8}$/, '') },
     documents: documents.map(({ id: _d, application_id: _ap, created_at: _dc, ...row }) => row),
-    events: events.map(({ seq: _s, id: _e, position: _p, occurred_at: _o, object_id: _oi, data, ...row }) => ({ ...row, data: { ...(data as object), id: undefined, candidate_id: undefined } })),
+    // writer_xact: the writing transaction, known to the commit-order sequencing only (not in the entity types).
+    events: (events as Array<(typeof events)[number] & { writer_xact?: unknown }>).map(({ seq: _s, id: _e, position: _p, occurred_at: _o, object_id: _oi, writer_xact: _x, data, ...row }) => ({ ...row, data: { ...(data as object), id: undefined, candidate_id: undefined } })),
   };
 }
 

@@ -99,6 +99,51 @@ describe('event outbox', () => {
     );
   });
 
+  it('events written inside savepoints are positioned with their transaction, in insertion order', async () => {
+    const reader = kyselyOf(orm.em.fork());
+    const cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;
+    const client = clients[0]!;
+    await client.query('begin');
+    await client.query(insertSql, [1, 'outer-1']);
+    await client.query('savepoint kept');
+    await client.query(insertSql, [1, 'inner-kept']);
+    await client.query('release savepoint kept');
+    await client.query('savepoint dropped');
+    await client.query(insertSql, [1, 'inner-undone']);
+    await client.query('rollback to savepoint dropped');
+    await client.query(insertSql, [1, 'outer-2']);
+    await client.query('commit');
+    const rows = await readAllEventsAfter(reader, cursor, 100);
+    expect(rows.map((r) => r.object_id)).toEqual(['outer-1', 'inner-kept', 'outer-2']);
+  });
+
+  it('positioning at commit reads as many blocks after thousands of earlier events as after none', async () => {
+    // Positioning writes a new row version; the old one's index entries stay until VACUUM, which this open
+    // snapshot holds back. The commit must find its own events without walking those entries.
+    const [holder, writer] = [clients[4]!, clients[5]!];
+    const blocksRead = `select (select sum(pg_stat_get_xact_blocks_fetched(indexrelid)) from pg_index where indrelid = 'events'::regclass)
+      + pg_stat_get_xact_blocks_fetched('events'::regclass) as blocks`;
+    const blocksToPositionOne = async () => {
+      await writer.query('begin');
+      await writer.query(insertSql, [1, 'probe']);
+      const before = Number((await writer.query(blocksRead)).rows[0].blocks);
+      await writer.query('set constraints events_sequence_at_commit immediate');
+      const after = Number((await writer.query(blocksRead)).rows[0].blocks);
+      await writer.query('commit');
+      return after - before;
+    };
+    await holder.query('begin isolation level repeatable read');
+    await holder.query('select 1');
+    try {
+      const alone = await blocksToPositionOne();
+      for (let i = 0; i < 2000; i++) await writer.query(insertSql, [1, `earlier-${i}`]);
+      const afterMany = await blocksToPositionOne();
+      expect(afterMany).toBeLessThan(alone * 2); // 21 → 24 here; walking the old entries read 480
+    } finally {
+      await holder.query('rollback');
+    }
+  });
+
   it('concurrent committers: every entry exactly once under parallel commits', async () => {
     const reader = kyselyOf(orm.em.fork());
     let cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;

@@ -18,7 +18,7 @@ const HAND_WRITTEN = [
   /_content_(insert|update|delete)/,
   /careers_bump_content_version/,
   // The event outbox's commit-order sequencing and the vacancy and article event triggers.
-  /events_position_seq|events_unsequenced_idx|careers_sequence_events|events_sequence_at_commit/,
+  /events_position_seq|events_unsequenced_idx|careers_sequence_events|events_sequence_at_commit|"writer_xact"/,
   /careers_\w+_events|_events_(insert|update|delete)|careers_announce_time_passing/,
   /"vacancy_\w+_(job_type|experience_level|education_level|tag)_id_vacancy_id_index"/,
 ];
