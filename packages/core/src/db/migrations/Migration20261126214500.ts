@@ -1,9 +1,20 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The content-event functions whose de-duplication looks up the transaction's own unpositioned events. */
-const DEDUPLICATING_FUNCTIONS = ['careers_vacancy_events_for(int[], boolean)', 'careers_article_events_for(int[], boolean)'];
-const OWN_EVENTS_BEFORE = 'e.position is null and e.object =';
-const OWN_EVENTS_AFTER = 'e.writer_xact = pg_current_xact_id() and e.position is null and e.object =';
+/**
+ * Where a function looks up the transaction's own unpositioned events: [function, text before, text after]. The
+ * commit-order trigger (Migration20261124055800) compares with a variable: with the function call inline its plan read
+ * four times the blocks (events-outbox.test.ts). The content-event functions' de-duplication (Migration20261124061000)
+ * runs once per statement and calls it inline.
+ */
+const OWN_EVENT_LOOKUPS: Array<[signature: string, before: string, after: string]> = [
+  ['careers_sequence_events()', '\nbegin\n  -- Fired once per event row', '\ndeclare\n  own_xact xid8 := pg_current_xact_id();\nbegin\n  -- Fired once per event row'],
+  ['careers_sequence_events()', 'from events where position is null order by seq', 'from events where writer_xact = own_xact and position is null order by seq'],
+  ...['careers_vacancy_events_for(int[], boolean)', 'careers_article_events_for(int[], boolean)'].map((signature): [string, string, string] => [
+    signature,
+    'e.position is null and e.object =',
+    'e.writer_xact = pg_current_xact_id() and e.position is null and e.object =',
+  ]),
+];
 
 /**
  * Finds a transaction's own unpositioned events by its transaction id instead of by `position is null` alone.
@@ -26,40 +37,11 @@ export class Migration20261126214500 extends Migration {
     this.addSql(`alter table "events" alter column "writer_xact" set default pg_current_xact_id();`);
     this.addSql(`drop index "events_unsequenced_idx";`);
     this.addSql(`create index "events_unsequenced_idx" on "events" ("writer_xact", "object") where "position" is null;`);
-    this.addSql(`create or replace function careers_sequence_events() returns trigger language plpgsql as $$
-declare
-  own_xact xid8 := pg_current_xact_id();
-begin
-  -- Fired once per event row at commit; the first firing positions every event of the transaction.
-  if current_setting('careers.events_sequenced', true) = own_xact::text then
-    return null;
-  end if;
-  perform pg_advisory_xact_lock(hashtextextended('careers.events.position', 0));
-  update events e set position = o.position
-  from (select s.seq, nextval('events_position_seq') as position
-        from (select seq from events where writer_xact = own_xact and position is null order by seq) s) o
-  where e.seq = o.seq;
-  perform set_config('careers.events_sequenced', own_xact::text, true);
-  return null;
-end $$;`);
-    this.addSql(rewriteFunctions(OWN_EVENTS_BEFORE, OWN_EVENTS_AFTER));
+    this.addSql(rewriteFunctions('forward'));
   }
 
   override down(): void | Promise<void> {
-    this.addSql(rewriteFunctions(OWN_EVENTS_AFTER, OWN_EVENTS_BEFORE));
-    this.addSql(`create or replace function careers_sequence_events() returns trigger language plpgsql as $$
-begin
-  if current_setting('careers.events_sequenced', true) = pg_current_xact_id()::text then
-    return null;
-  end if;
-  perform pg_advisory_xact_lock(hashtextextended('careers.events.position', 0));
-  update events e set position = o.position
-  from (select s.seq, nextval('events_position_seq') as position
-        from (select seq from events where position is null order by seq) s) o
-  where e.seq = o.seq;
-  perform set_config('careers.events_sequenced', pg_current_xact_id()::text, true);
-  return null;
-end $$;`);
+    this.addSql(rewriteFunctions('back'));
     this.addSql(`drop index "events_unsequenced_idx";`);
     this.addSql(`create index "events_unsequenced_idx" on "events" ("object", "object_id") where "position" is null;`);
     this.addSql(`alter table "events" drop column "writer_xact";`);
@@ -67,22 +49,27 @@ end $$;`);
 }
 
 /**
- * Re-creates the de-duplicating functions with one condition replaced. They are generated per object in
- * Migration20261124061000; editing their stored definitions changes that one condition without a second copy of
- * their bodies. Fails if a definition does not contain the condition exactly once.
+ * Re-creates the functions with their lookup condition replaced (forward) or restored (back). They are written in
+ * earlier migrations (the content-event ones generated per object); editing their stored definitions changes that one
+ * condition without a second copy of their bodies. Fails if a definition does not contain the condition exactly once.
  */
-function rewriteFunctions(before: string, after: string): string {
+function rewriteFunctions(direction: 'forward' | 'back'): string {
+  const literal = (text: string) => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
+  const rows = OWN_EVENT_LOOKUPS.map(([signature, before, after]) =>
+    direction === 'forward' ? `(${literal(signature)}, ${literal(before)}, ${literal(after)})` : `(${literal(signature)}, ${literal(after)}, ${literal(before)})`,
+  );
+  if (direction === 'back') rows.reverse();
   return `do $$
 declare
-  signature text;
+  lookup record;
   definition text;
 begin
-  foreach signature in array array[${DEDUPLICATING_FUNCTIONS.map((name) => `'${name}'`).join(', ')}] loop
-    definition := pg_get_functiondef(signature::regprocedure);
-    if array_length(string_to_array(definition, '${before}'), 1) <> 2 then
-      raise exception 'expected one "%" in %', '${before}', signature;
+  for lookup in select * from (values ${rows.join(', ')}) as l(signature, old_text, new_text) loop
+    definition := pg_get_functiondef(lookup.signature::regprocedure);
+    if array_length(string_to_array(definition, lookup.old_text), 1) <> 2 then
+      raise exception 'expected one "%" in %', lookup.old_text, lookup.signature;
     end if;
-    execute replace(definition, '${before}', '${after}');
+    execute replace(definition, lookup.old_text, lookup.new_text);
   end loop;
 end $$;`;
 }
