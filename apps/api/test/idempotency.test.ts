@@ -259,6 +259,88 @@ describe('Idempotency-Key on POST /applications', () => {
   });
 });
 
+describe('Idempotency-Key on POST /applications, stored by the application statement itself', () => {
+  // Every insert and update of a record, in order: how the record got its response.
+  const recordWrites = async (idempotencyKey: string) =>
+    query(databaseUrl, 'select op, status from idem_record_writes where key = $1 order by id', [idempotencyKey]);
+  beforeAll(async () => {
+    await query(databaseUrl, 'create table idem_record_writes (id serial primary key, key text, op text, status int)');
+    await query(
+      databaseUrl,
+      `create function idem_record_write() returns trigger language plpgsql as $$
+       begin insert into idem_record_writes (key, op, status) values (new.key, tg_op, new.response_status); return new; end $$`,
+    );
+    await query(databaseUrl, 'create trigger idem_record_writes after insert or update on idempotency_records for each row execute function idem_record_write()');
+  });
+  afterAll(async () => {
+    await query(databaseUrl, 'drop trigger idem_record_writes on idempotency_records');
+  });
+
+  it('an application to an open vacancy inserts its record already answered (one statement); a closed one goes through the key transaction', async () => {
+    const key = nextKey();
+    const open = `open-${suffix()}`;
+    const first = await apply(applicationBody(VACANCY), open, key);
+    expect(first.status, first.text).toBe(201);
+    expect(await recordWrites(open)).toEqual([{ op: 'INSERT', status: 201 }]);
+    const [stored] = await query(databaseUrl, 'select response_status, response_body from idempotency_records where key = $1', [open]);
+    expect(stored).toEqual({ response_status: 201, response_body: first.text });
+
+    // A vacancy the one statement cannot take (not visible: a 404 to keep) is answered in the key's transaction.
+    const hidden = `hidden-${suffix()}`;
+    expect((await apply(applicationBody(HIDDEN), hidden, key)).status).toBe(404);
+    expect(await recordWrites(hidden)).toEqual([
+      { op: 'INSERT', status: null },
+      { op: 'UPDATE', status: 404 },
+    ]);
+  });
+
+  it('answers as an application without a key does, with the creation time of the stored application', async () => {
+    const key = nextKey();
+    const body = applicationBody(VACANCY, { documents: { resume: { filename: 'cv.pdf', content: base64Of(300).content, mime_type: 'application/pdf' } } });
+    const withKey = await apply(body, suffix(), key);
+    expect(withKey.status, withKey.text).toBe(201);
+    const withoutKey = await apply({ ...body, candidate: { ...(body.candidate as object), email: `other.${suffix()}@example.org` } }, undefined, key);
+    const { id, candidate, created_at, ...rest } = withKey.body.data;
+    const { id: otherId, candidate: otherCandidate, created_at: otherCreatedAt, ...otherRest } = withoutKey.body.data;
+    expect(Object.keys(withKey.body.data)).toEqual(Object.keys(withoutKey.body.data));
+    expect(rest).toEqual(otherRest);
+    expect(Object.keys(candidate)).toEqual(Object.keys(otherCandidate));
+    expect(typeof id).toBe('number');
+    expect(otherId).toBeGreaterThan(id);
+    expect(otherCreatedAt >= created_at).toBe(true);
+    const [row] = await query(databaseUrl, 'select a.created_at, a.candidate_id, c.email from applications a join candidates c on c.id = a.candidate_id where a.id = $1', [id]);
+    expect(created_at).toBe((row!.created_at as Date).toISOString());
+    expect(candidate).toEqual({ id: row!.candidate_id, given_name: 'Ada', family_name: (body.candidate as { family_name: string }).family_name, email: row!.email });
+  });
+
+  it('property: the first answer and its replay are the same bytes and echo the text exactly, whatever the text', async () => {
+    // Quotes, backslashes, control and line-separator characters, astral characters, and text that looks like markup.
+    const special = fc.constantFrom('"', '\\', '\n', '\t', '\u0001', '\u2028', '😀', '</script>', 'splice-', '%s', "'");
+    const text = fc.array(fc.oneof(special, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 4 })), { minLength: 1, maxLength: 8 }).map((parts) => `x${parts.join('')}`);
+    await fc.assert(
+      fc.asyncProperty(text, text, text, async (title, givenName, filename) => {
+        await query(databaseUrl, 'update vacancies set title = $1 where slug = $2', [title, VACANCY]);
+        const key = nextKey();
+        const idempotencyKey = suffix();
+        const body = applicationBody(VACANCY, {
+          candidate: { given_name: givenName, family_name: 'Doe', email: `p.${suffix()}@example.org` },
+          documents: { resume: { filename, content: 'YWJj', mime_type: 'application/pdf' } },
+        });
+        const first = await apply(body, idempotencyKey, key);
+        expect(first.status, first.text).toBe(201);
+        expect(first.body.data.vacancy.title).toBe(title);
+        expect(first.body.data.candidate.given_name).toBe(givenName.trim());
+        expect(first.body.data.documents[0].filename).toBe(filename.trim());
+        const replay = await apply(body, idempotencyKey, key);
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect(replay.text).toBe(first.text);
+      }),
+      { numRuns: 25 },
+    );
+    await query(databaseUrl, 'update vacancies set title = $1 where slug = $2', ['Idempotent job', VACANCY]);
+  });
+});
+
 describe('Idempotency-Key on POST /vacancies/{slug}/canonical-url', () => {
   it('replays the confirmation and refuses another URL under the same key', async () => {
     const idempotencyKey = suffix();

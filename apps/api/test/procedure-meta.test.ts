@@ -62,7 +62,7 @@ describe('procedure meta', () => {
 
   it.each(operations.map((operation) => [operation.procedurePath, operation] as const))('%s: idempotency, scope and extension as the meta says', (_path, { meta, op }) => {
     const takesIdempotencyKey = (op.parameters as TJson[]).some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
-    expect(takesIdempotencyKey).toBe(meta.idempotent === true);
+    expect(takesIdempotencyKey).toBe(Boolean(meta.idempotent));
     expect(op['x-required-scope']).toBe(meta.scope ?? undefined);
     expect(op['x-extension']).toBe(meta.extension === true ? true : undefined);
     expect(op.responses['429'] !== undefined).toBe(meta.rateLimit !== undefined || meta.expensiveRead !== undefined);

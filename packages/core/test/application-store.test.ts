@@ -6,7 +6,17 @@ import { createTestDatabase } from './support/database.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf, tenantKysely } from '../src/db/kysely.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
-import { findVisibleVacancy, storeApplication, storeApplicationIfOpen, vacancyReference, type TNewApplication } from '../src/modules/applications/application.repository.ts';
+import {
+  findVisibleVacancy,
+  storeApplication,
+  storeApplicationIfOpen,
+  storeClaimedApplicationIfOpen,
+  vacancyReference,
+  type TNewApplication,
+} from '../src/modules/applications/application.repository.ts';
+import { IdempotencyClaim, isClaimConflict } from '../src/modules/idempotency/idempotency-claim.ts';
+import { sql } from 'kysely';
+import { iso, isoText } from '../src/lib/dates.ts';
 
 /**
  * The one-statement submission (storeApplicationIfOpen) against the two-statement one it shortcuts (findVisibleVacancy,
@@ -34,6 +44,7 @@ const document = {
       id: 1,
       slug: 'acme',
       name: 'Acme',
+      api_keys: [{ id: 1, name: 'site', key: `ck_test_${'a'.repeat(32)}`, scopes: ['applications:write'] }],
       vacancies: [
         vacancy(1, 'open'),
         vacancy(2, 'closed', { accepts_applications: false }),
@@ -174,5 +185,107 @@ describe('the one-statement submission', () => {
     }
     expect(vacancyReference('bad\u0000slug')).toBeUndefined();
     expect(vacancyReference('\ud800')).toBeUndefined();
+  });
+});
+
+describe('the one-statement submission with an Idempotency-Key', () => {
+  let keys = 0;
+  const claimOf = () => new IdempotencyClaim({ apiKeyId: 1, operation: 'applications.create', key: `k-${keys++}`, hash: 'h', status: 201, headers: '{"X-Kept":"yes"}' });
+  /** A response with every marker the statement splices, beside text of the request's own. */
+  const templateOf = (claim: IdempotencyClaim) =>
+    claim.render({
+      data: {
+        id: claim.marker('application_id'),
+        vacancy: { id: claim.marker('id'), slug: claim.marker('slug'), title: claim.marker('title') },
+        candidate: { id: claim.marker('candidate_id'), note: `"splice-\\ ${claim.values.key}` },
+        created_at: claim.dateMarker('created_at'),
+      },
+    });
+  const recordOf = async (key: string) =>
+    kyselyOf(orm.em.fork()).selectFrom('idempotency_records').selectAll().where('key', '=', key).executeTakeFirst();
+
+  it('property: stores the rows the statement without a key stores, and the record with the response, in one statement', async () => {
+    const db = tenantKysely(orm.em.fork(), 1);
+    await fc.assert(
+      fc.asyncProperty(applicationData, async (data) => {
+        const claim = claimOf();
+        statements = 0;
+        const body = await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, { values: claim.values, template: templateOf(claim) });
+        expect(statements).toBe(1);
+        const response = claim.accept(body!) as { data: { id: number; candidate: { id: number }; created_at: string } };
+        const application = await kyselyOf(orm.em.fork()).selectFrom('applications').selectAll().where('id', '=', response.data.id).executeTakeFirstOrThrow();
+        expect(response).toEqual({
+          data: {
+            id: application.id,
+            vacancy: { id: 1, slug: 'open', title: 'Job open' },
+            candidate: { id: application.candidate_id, note: `"splice-\\ ${claim.values.key}` },
+            created_at: iso(application.created_at),
+          },
+        });
+        const record = await recordOf(claim.values.key);
+        expect(record).toMatchObject({ api_key_id: 1, operation: 'applications.create', request_hash: 'h', response_status: 201, response_body: body, response_headers: { 'X-Kept': 'yes' } });
+        const withoutKey = await storeApplicationIfOpen(db, 1, vacancyReference('open')!, data);
+        expect(await storedRows(response.data.id)).toEqual(await storedRows(withoutKey!.application_id!));
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('stores nothing when the key has a record (an expired one too), or the vacancy has something left to check', async () => {
+    const data = fc.sample(applicationData, { numRuns: 1, seed: 11 })[0]!;
+    const db = tenantKysely(orm.em.fork(), 1);
+    const claim = claimOf();
+    const claimed = { values: claim.values, template: templateOf(claim) };
+    expect(await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, claimed)).toBeDefined();
+    const count = async () => Number((await kyselyOf(orm.em.fork()).selectFrom('applications').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    expect(await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, claimed)).toBeUndefined();
+    await kyselyOf(orm.em.fork()).updateTable('idempotency_records').set({ expires_at: sql<Date>`now() - interval '1 second'` }).where('key', '=', claim.values.key).execute();
+    expect(await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, claimed)).toBeUndefined();
+    const other = claimOf();
+    expect(await storeClaimedApplicationIfOpen(db, 1, vacancyReference('closed')!, data, { values: other.values, template: templateOf(other) })).toBeUndefined();
+    expect(await recordOf(other.values.key)).toBeUndefined();
+    expect(await count()).toBe(before);
+  });
+
+  it('fails as a claim conflict, storing nothing, when a concurrent request commits the key first', async () => {
+    const data = fc.sample(applicationData, { numRuns: 1, seed: 12 })[0]!;
+    const claim = claimOf();
+    const count = async () => Number((await kyselyOf(orm.em.fork()).selectFrom('applications').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const first = orm.em.fork();
+    let second: Promise<unknown> | undefined;
+    await first.getConnection('write').transactional(async (context) => {
+      const tx = first.fork();
+      tx.setTransactionContext(context);
+      await kyselyOf(tx)
+        .insertInto('idempotency_records')
+        .values({ api_key_id: 1, operation: 'applications.create', key: claim.values.key, request_hash: 'h', expires_at: sql<Date>`now() + interval '1 hour'` } as never)
+        .execute();
+      // The second request's statement runs while the first holds its uncommitted record: it waits on the key.
+      second = storeClaimedApplicationIfOpen(tenantKysely(orm.em.fork(), 1), 1, vacancyReference('open')!, data, { values: claim.values, template: templateOf(claim) }).then(
+        () => 'stored',
+        (error: unknown) => (isClaimConflict(error) ? 'conflict' : error),
+      );
+      const waiting = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      for (let attempt = 0; attempt < 100 && (await waiting.execute(kyselyOf(orm.em.fork()))).rows[0]!.n === 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    });
+    expect(await second).toBe('conflict');
+    expect(await count()).toBe(before);
+  });
+
+  it('property: isoText formats a timestamp as iso() formats the Date pg reads from it', async () => {
+    const db = kyselyOf(orm.em.fork());
+    await fc.assert(
+      fc.asyncProperty(fc.bigInt({ min: 0n, max: 253_402_300_799_999_999n }), async (micros) => {
+        const { text, date } = await sql<{ text: string; date: Date }>`select ${isoText(sql`t`)} as text, t as date from (select to_timestamp(0) + (${String(micros)} || ' microseconds')::interval as t) v`
+          .execute(db)
+          .then((result) => result.rows[0]!);
+        expect(text).toBe(iso(date));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -32,8 +32,12 @@ export type TMeta = OpenApiMeta & {
   errors?: readonly TAppErrorCode[];
   /** Further scopes a 403 may name (an operation whose entries each need a scope of their own). */
   otherScopes?: TScope[];
-  /** Honour an `Idempotency-Key` header (extension): after the rate limit, before input validation. */
-  idempotent?: boolean;
+  /**
+   * Honour an `Idempotency-Key` header (extension): after the rate limit, before input validation. `'one-statement'`:
+   * the operation can store the key's record in its own statement (`ctx.idempotency`, see IdempotencyClaim) and
+   * declines when it cannot; otherwise it runs inside the key's transaction.
+   */
+  idempotent?: boolean | 'one-statement';
   /** An operation beyond the original interface (CONTRACT "(extension)"). */
   extension?: boolean;
 };

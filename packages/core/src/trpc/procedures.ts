@@ -12,6 +12,7 @@ import { hitRateLimit } from '../modules/rate-limits/rate-limits.ts';
 import { UnparsedJsonBody } from '../lib/json-body.ts';
 import { lazyChild } from '../lib/logger.ts';
 import { runIdempotently } from '../modules/idempotency/idempotency.ts';
+import type { IdempotencyClaim } from '../modules/idempotency/idempotency-claim.ts';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 
 /**
@@ -45,7 +46,11 @@ async function checkApiKey(ctx: TContext, meta: TMeta | undefined) {
 }
 
 /** What an API-key procedure adds to the context. */
-type TNarrowedContext = Awaited<ReturnType<typeof checkApiKey>> & { em: EntityManager };
+type TNarrowedContext = Awaited<ReturnType<typeof checkApiKey>> & {
+  em: EntityManager;
+  /** The Idempotency-Key the operation stores in its own statement (meta `idempotent: 'one-statement'`), if any. */
+  idempotency?: IdempotencyClaim;
+};
 
 /** A body the transport read without parsing (UnparsedJsonBody) is built once the key's checks have passed. */
 function parsedInput(raw: unknown): unknown {
@@ -89,10 +94,10 @@ export function apiKeyProcedure() {
     const narrowed = await checkApiKey(ctx, meta);
     const input = parsedInput(await getRawInput());
     const getInput = async () => input;
-    const proceed = (em: EntityManager = ctx.em) => {
+    const proceed = (em: EntityManager = ctx.em, idempotency?: IdempotencyClaim) => {
       const db = em === ctx.em ? narrowed.db : tenantKysely(em, narrowed.tenant.id);
       // tRPC takes a context and a raw input together at run time; its types offer one or the other.
-      const options = { ctx: { ...narrowed, em, db }, getRawInput: getInput };
+      const options = { ctx: { ...narrowed, em, db, idempotency }, getRawInput: getInput };
       return next<TNarrowedContext>(options);
     };
     // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
@@ -109,6 +114,7 @@ export function apiKeyProcedure() {
       successStatus: meta?.successStatus ?? 200,
       // The operation runs inside the key's transaction: its own em.transactional becomes a savepoint.
       execute: (em) => proceed(em),
+      executeClaimed: meta?.idempotent === 'one-statement' ? (claim) => proceed(ctx.em, claim) : undefined,
     });
     if (!outcome.replayed) return outcome.result;
     // A replay answers without running the procedure (and without validating its input again).

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Compilable } from 'kysely';
+import { sql, type Compilable, type Expression } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { StatementTemplate } from '../../db/statement-template.ts';
 import type { DOCUMENT_TYPES } from './application.entity.ts';
@@ -8,6 +8,8 @@ import { isStorableId } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
 import type { TVacancyQuestion } from '../vacancies/vacancy-question.ts';
 import type { TDuplicateApplicationPolicy } from '../tenants/tenant.entity.ts';
+import { insertClaimedRecord, recordAbsent, splicedBody, type TClaimValues } from '../idempotency/idempotency-claim.ts';
+import { isoText } from '../../lib/dates.ts';
 
 export type TVacancyRef = {
   id: number;
@@ -149,23 +151,52 @@ type TStoreArgs = {
   reference?: TVacancyReference;
   firstSlug: string;
   secondSlug: string;
+  /** The Idempotency-Key stored by the statement, with the response (TClaimedResponse). */
+  claimed?: TClaimedResponse;
 };
 
+/** An Idempotency-Key's record for the statement to store, with the response rendered as its template (IdempotencyClaim). */
+export type TClaimedResponse = { values: TClaimValues; template: string };
+
 /**
- * The store statement for `documentCount` documents from `source` (its SQL is built once per both; see
- * StatementTemplate): the tenant's candidate with this email (case-insensitive) or a new one (status potential, a
- * generated slug, no user), the application, its documents and its `application.created` event. Every insert selects
- * from the vacancy, so a vacancy that is not open stores nothing (it is still returned, with null application fields).
+ * The values a claimed response's markers stand for, by marker name (the columns of TOpenStoreRow): all the response
+ * takes from the statement.
  */
-function storeStatement(documentCount: number, source: TVacancySource) {
-  return new StatementTemplate<TStoreArgs, TOpenStoreRow>((db, arg, tenantId) => {
+const SPLICED_VALUES = {
+  application_id: sql.ref('application.id'),
+  created_at: isoText(sql.ref('application.created_at')),
+  candidate_id: sql.ref('application.candidate_id'),
+  id: sql.ref('vacancy.id'),
+  slug: sql.ref('vacancy.slug'),
+  title: sql.ref('vacancy.title'),
+} satisfies Partial<Record<keyof TOpenStoreRow, Expression<unknown>>>;
+
+/**
+ * The store statement for `documentCount` documents from `source`, `claimed` or not (its SQL is built once per all
+ * three; see StatementTemplate): the tenant's candidate with this email (case-insensitive) or a new one (status
+ * potential, a generated slug, no user), the application, its documents and its `application.created` event; when
+ * `claimed`, the Idempotency-Key's record with the response too (insertClaimedRecord), and nothing at all when the key
+ * has a record already. Every insert selects from the vacancy, so a vacancy that is not open stores nothing (it is
+ * still returned, with null application fields).
+ */
+function storeStatement(documentCount: number, source: TVacancySource, claimed: boolean) {
+  return new StatementTemplate<TStoreArgs, TOpenStoreRow & { response_body: string | null }>((db, arg, tenantId) => {
     const field = <T>(pick: (application: TStoreArgs['application']) => T) => arg((args) => pick(args.application));
     const candidate = <T>(pick: (candidate: TNewCandidate) => T) => field((application) => pick(application.candidate));
     const accepted = field((application) => application.privacyPolicyAccepted);
     const reference = { slug: arg((args) => args.reference?.slug ?? null), id: arg((args) => args.reference?.id ?? null) };
+    const claimValue = <K extends keyof TClaimValues>(name: K) => arg((args) => (args.claimed as TClaimedResponse).values[name]);
+    const claim: TClaimValues = {
+      apiKeyId: claimValue('apiKeyId'),
+      operation: claimValue('operation'),
+      key: claimValue('key'),
+      hash: claimValue('hash'),
+      status: claimValue('status'),
+      headers: claimValue('headers'),
+    };
     const openVacancy = () =>
       selectVisibleVacancy(db, reference).select(
-        sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow'`.as('open'),
+        sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow' and ${claimed ? recordAbsent(claim) : sql`true`}`.as('open'),
       );
     const checkedVacancy = () =>
       db.selectNoFrom((eb) => [eb.cast<number>(eb.val(arg((args) => args.vacancyId)), 'integer').as('id'), sql<boolean>`true`.as('open')]) as unknown as ReturnType<
@@ -287,10 +318,23 @@ function storeStatement(documentCount: number, source: TVacancySource) {
     }
     const stored = ['application.id as application_id', 'application.created_at', 'application.candidate_id'] as const;
     const found = ['vacancy.id', 'vacancy.slug', 'vacancy.title', 'vacancy.accepts_applications', 'vacancy.questions', 'vacancy.duplicate_applications'] as const;
-    return statement
+    const withRecord = statement
+      // Without a claim, `record` is empty: the statement has one shape either way.
+      .with('record', (qc) => {
+        const none = qc.selectNoFrom(sql<string | null>`null::jsonb`.as('response_body')).where(sql<boolean>`false`);
+        if (!claimed) return none;
+        const body = splicedBody(
+          arg((args) => (args.claimed as TClaimedResponse).template),
+          SPLICED_VALUES,
+        );
+        return insertClaimedRecord(qc, claim, sql`application, vacancy`, body) as unknown as typeof none;
+      })
       .selectFrom('vacancy')
       .leftJoin('application', (join) => join.onTrue())
-      .select(source === 'open' ? [...found, ...stored] : [...stored]) as unknown as Compilable<TOpenStoreRow>;
+      .leftJoin('record', (join) => join.onTrue())
+      .select(source === 'open' ? [...found, ...stored] : [...stored])
+      .select('record.response_body');
+    return withRecord as unknown as Compilable<TOpenStoreRow & { response_body: string | null }>;
   });
 }
 
@@ -299,8 +343,10 @@ const storeStatements = new Map<string, ReturnType<typeof storeStatement>>();
 
 function runStoreStatement(db: TDb, tenantId: number, source: TVacancySource, args: Omit<TStoreArgs, 'firstSlug' | 'secondSlug'>) {
   const count = args.application.documents.length;
-  let statement = storeStatements.get(`${source}:${count}`);
-  if (!statement) storeStatements.set(`${source}:${count}`, (statement = storeStatement(count, source)));
+  const claimed = args.claimed !== undefined;
+  const name = `${source}:${count}:${claimed}`;
+  let statement = storeStatements.get(name);
+  if (!statement) storeStatements.set(name, (statement = storeStatement(count, source, claimed)));
   return statement.execute(db, { ...args, ...candidateSlugs(args.application.candidate) }, tenantId);
 }
 
@@ -331,5 +377,24 @@ export async function storeApplicationIfOpen(
   application: Omit<TNewApplication, 'vacancyId' | 'answers'>,
 ): Promise<TOpenStoreRow | undefined> {
   const [row] = await runStoreStatement(db, tenantId, 'open', { application: { ...application, answers: {} }, reference });
-  return row;
+  if (!row) return undefined;
+  const { response_body: _none, ...stored } = row;
+  return stored;
+}
+
+/**
+ * storeApplicationIfOpen with an Idempotency-Key: the same statement stores the key's record with the response
+ * (`claimed.template`, its markers named after TOpenStoreRow's columns) and returns the body it stored; it stores
+ * nothing when the key has a record. Fails with the key's unique violation when a concurrent request with the key
+ * committed its record first (isClaimConflict).
+ */
+export async function storeClaimedApplicationIfOpen(
+  db: TDb,
+  tenantId: number,
+  reference: TVacancyReference,
+  application: Omit<TNewApplication, 'vacancyId' | 'answers'>,
+  claimed: TClaimedResponse,
+): Promise<string | undefined> {
+  const [row] = await runStoreStatement(db, tenantId, 'open', { application: { ...application, answers: {} }, reference, claimed });
+  return row?.response_body ?? undefined;
 }

@@ -8,15 +8,19 @@ import {
   lockApplicationsOf,
   storeApplication,
   storeApplicationIfOpen,
+  storeClaimedApplicationIfOpen,
   vacancyReference,
   type TNewApplication,
   type TNewCandidate,
   type TNewDocument,
+  type TOpenStoreRow,
   type TStoredApplication,
   type TVacancyRef,
 } from './application.repository.ts';
 import { checkAnswers, type TAnswers } from './application-answers.ts';
-import type { TSubmittedApplication } from './application.dto.ts';
+import { toApplicationResponse, type TSubmittedApplication } from './application.dto.ts';
+import type { TApplicationResponse } from './procedures/create-application.schema.ts';
+import { isClaimConflict, type IdempotencyClaim } from '../idempotency/idempotency-claim.ts';
 
 function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[] {
   const toDocument = (type: TNewDocument['type'], position: number, document: TApplicationDocumentInput): TNewDocument => ({
@@ -102,14 +106,21 @@ function answersNothing(input: TCreateApplicationInput): boolean {
  * Submits an application: the vacancy must be visible (404), the answers fit its questions (422), it must
  * accept applications (400) and, when the tenant rejects duplicates, have no application with this email (409).
  * The candidate, the application, its documents and its event are written by one statement, committed before this
- * returns (or with the caller's transaction, e.g. an Idempotency-Key's).
+ * returns (or with the caller's transaction, e.g. an Idempotency-Key's). With `idempotency` (an Idempotency-Key the
+ * operation stores itself), that statement stores the key's record with the response as well, and any case it
+ * cannot take declines (IdempotencyClaim).
  * Round trips: one, when the application answers no questions and its vacancy is open (accepts applications, asks
  * nothing, allows duplicates): storeApplicationIfOpen finds the vacancy and stores in the same statement. Otherwise
  * the vacancy (with the tenant's duplicate policy) is read first — by that same statement when it stored nothing —
  * then the write; a tenant that rejects duplicates adds a transaction holding the lock on (vacancy, email) around
  * the check and the write.
  */
-export async function submitApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<TSubmittedApplication> {
+export async function submitApplication(
+  em: EntityManager,
+  key: TApplicant,
+  input: TCreateApplicationInput,
+  idempotency?: IdempotencyClaim,
+): Promise<TApplicationResponse> {
   const db = tenantKysely(em, key.tenantId);
   const common = {
     tenantId: key.tenantId,
@@ -134,11 +145,24 @@ export async function submitApplication(em: EntityManager, key: TApplicant, inpu
 
   let found: TVacancyRef | undefined;
   const reference = vacancyReference(input.vacancy);
+  if (idempotency) {
+    // Only the one-statement case can store the key's record with the application; the key's transaction runs the rest.
+    if (!reference || !answersNothing(input)) return idempotency.decline();
+    // The response, with markers for what the statement finds and stores (named after its columns).
+    const marker = <K extends keyof TOpenStoreRow>(name: K) => idempotency.marker<NonNullable<TOpenStoreRow[K]>>(name);
+    const vacancy: TVacancyRef = { id: marker('id'), slug: marker('slug'), title: marker('title'), accepts_applications: true, questions: [], duplicate_applications: 'allow' };
+    const stored = { id: marker('application_id'), created_at: idempotency.dateMarker('created_at'), candidate_id: marker('candidate_id') };
+    const claimed = { values: idempotency.values, template: idempotency.render(toApplicationResponse(submitted(vacancy, {}, stored))) };
+    const body = await storeClaimedApplicationIfOpen(db, key.tenantId, reference, common, claimed).catch((error: unknown) =>
+      isClaimConflict(error) ? idempotency.decline() : Promise.reject(error),
+    );
+    return body === undefined ? idempotency.decline() : (idempotency.accept(body) as TApplicationResponse);
+  }
   if (reference && answersNothing(input)) {
     const row = await storeApplicationIfOpen(db, key.tenantId, reference, common);
     if (row && row.application_id !== null && row.created_at !== null && row.candidate_id !== null) {
       const { application_id: id, created_at, candidate_id, ...vacancy } = row;
-      return submitted(vacancy, {}, { id, created_at, candidate_id });
+      return toApplicationResponse(submitted(vacancy, {}, { id, created_at, candidate_id }));
     }
     found = row;
   } else if (reference) {
@@ -157,5 +181,5 @@ export async function submitApplication(em: EntityManager, key: TApplicant, inpu
           return storeApplication(db, application);
         })
       : await storeApplication(db, application);
-  return submitted(vacancy, answers, stored);
+  return toApplicationResponse(submitted(vacancy, answers, stored));
 }

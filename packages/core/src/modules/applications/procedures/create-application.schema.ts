@@ -30,7 +30,7 @@ export const createApplicationMeta = {
   rateLimit: 'applications.create',
   queryParameters: ['validate_only'],
   errors: ['VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'DUPLICATE_APPLICATION'],
-  idempotent: true,
+  idempotent: 'one-statement',
 } satisfies TMeta;
 
 /** 10 MB of decoded file content. */

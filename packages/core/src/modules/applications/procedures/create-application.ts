@@ -1,7 +1,6 @@
 import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedures.ts';
 import { VALID_OUTPUT } from '../../../lib/query.ts';
 import { answerErrorsOf, submitApplication, validateApplication } from '../application.service.ts';
-import { toApplicationResponse } from '../application.dto.ts';
 import { ZApplicationResponse, ZCreateApplicationInput, createApplicationMeta } from './create-application.schema.ts';
 
 export const createApplicationProcedure = apiKeyProcedure()
@@ -18,5 +17,5 @@ export const createApplicationProcedure = apiKeyProcedure()
       ctx.response.status = 200;
       return VALID_OUTPUT;
     }
-    return toApplicationResponse(await submitApplication(ctx.em, key, input));
+    return submitApplication(ctx.em, key, input, ctx.idempotency);
   });

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type Expression, type InsertQueryBuilder, type QueryCreator, type RawBuilder } from 'kysely';
+import type { TDB } from '../../db/kysely.ts';
+
+/**
+ * An Idempotency-Key that an operation stores in its OWN statement (meta `idempotent: 'one-statement'`), instead of
+ * a transaction around it (claim, operation, stored response, commit). The statement writes nothing when a record
+ * of the key exists (`recordAbsent`), and inserts the record with the operation's response (`insertClaimedRecord`).
+ * Its insert has no ON CONFLICT: when a concurrent request with the same key commits its record first, the insert
+ * fails and the whole statement with it, so nothing is stored twice; the operation then declines and runs again in
+ * the key's transaction, which replays the record.
+ *
+ * The response is rendered before the statement runs, with markers where a value only the statement knows goes
+ * (ids, the creation time); the statement splices each value in (`splicedBody`). The response sent is the stored body
+ * itself, so it is byte-for-byte what every replay will send.
+ */
+
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
+/** When a record stored now expires. */
+export const recordExpiry = (): RawBuilder<Date> => sql<Date>`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
+
+/** Unguessable per process: no text of a request can be taken for a marker. */
+const MARKER_PREFIX = `splice-${randomBytes(12).toString('hex')}-`;
+
+function markerOf(name: string): string {
+  return `${MARKER_PREFIX}${name}`;
+}
+
+/** What an operation throws when it cannot store its record in its own statement this time. */
+export class ClaimDeclined extends Error {
+  constructor() {
+    super('the operation runs in the idempotency key transaction instead');
+  }
+}
+
+/** The record's parts a statement binds (see StatementTemplate: each is read from a run's arguments). */
+export type TClaimValues = { apiKeyId: number; operation: string; key: string; hash: string; status: number; headers: string };
+
+export class IdempotencyClaim {
+  readonly values: TClaimValues;
+  #storedBody: string | undefined;
+
+  constructor(values: TClaimValues) {
+    this.values = values;
+  }
+
+  /** Whether the operation's statement stored the record (and so its response). */
+  get stored(): boolean {
+    return this.#storedBody !== undefined;
+  }
+
+  /** Stands, in a rendered response, for the value the statement splices in under `name`. */
+  marker<T>(name: string): T {
+    return markerOf(name) as T;
+  }
+
+  /** A Date that stands for `name`: responses format times with toISOString, and this one gives the marker. */
+  dateMarker(name: string): Date {
+    const marker = this.marker<string>(name);
+    return Object.assign(new Date(0), { toISOString: () => marker });
+  }
+
+  /** The response as the template the statement stores (JSON text with markers). */
+  render(body: unknown): string {
+    return JSON.stringify(body);
+  }
+
+  decline(): never {
+    throw new ClaimDeclined();
+  }
+
+  /** Takes the body the statement stored: the response, as its replays will parse it. */
+  accept(storedBody: string): unknown {
+    if (storedBody.includes(MARKER_PREFIX)) throw new Error('a stored response kept a marker the statement did not splice');
+    this.#storedBody = storedBody;
+    return JSON.parse(storedBody);
+  }
+}
+
+/** Whether a statement failed on the key's record (another request's committed first) or a lock cycle around it. */
+export function isClaimConflict(error: unknown): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  return (code === '23505' && constraint === 'idempotency_records_api_key_id_operation_key_unique') || code === '40P01';
+}
+
+/** True while no record of the key exists (an expired one included: the key's transaction removes it). */
+export function recordAbsent(claim: TClaimValues): RawBuilder<boolean> {
+  return sql<boolean>`not exists (select from idempotency_records where api_key_id = ${claim.apiKeyId} and operation = ${claim.operation} and key = ${claim.key})`;
+}
+
+/** The template (a parameter) with every marker replaced by the JSON of its value, which JSON.parse gives back. */
+export function splicedBody(template: string, values: Record<string, Expression<unknown>>): RawBuilder<string> {
+  let body: RawBuilder<string> = sql<string>`${template}::text`;
+  for (const [name, value] of Object.entries(values)) body = sql<string>`replace(${body}, ${JSON.stringify(markerOf(name))}, to_json(${value})::text)`;
+  return body;
+}
+
+/** The insert of the key's record with its response (`body`), one per row of `from`; returns the stored body. */
+export function insertClaimedRecord<DB extends TDB>(
+  qc: QueryCreator<DB>,
+  claim: TClaimValues,
+  from: RawBuilder<unknown>,
+  body: Expression<string>,
+): InsertQueryBuilder<DB, 'idempotency_records', { response_body: string }> {
+  return (qc as unknown as QueryCreator<TDB>)
+    .insertInto('idempotency_records')
+    .columns(['api_key_id', 'operation', 'key', 'request_hash', 'expires_at', 'response_status', 'response_body', 'response_headers'])
+    .expression(
+      sql`select ${claim.apiKeyId}::integer, ${claim.operation}::text, ${claim.key}::text, ${claim.hash}::text, ${recordExpiry()},
+        ${claim.status}::integer, to_jsonb(${body}), cast(${claim.headers}::text as jsonb) from ${from}`,
+    )
+    .returning(sql<string>`response_body`.as('response_body')) as unknown as InsertQueryBuilder<DB, 'idempotency_records', { response_body: string }>;
+}
