@@ -48,7 +48,8 @@ export type TIdempotentCall<R extends TCallResult> = {
   execute: (em: EntityManager) => Promise<R>;
   /**
    * Runs the operation without a transaction, storing the key's record in its own statement (IdempotencyClaim);
-   * it may decline, and then `execute` runs it in the key's transaction. Only for operations built for it.
+   * it may decline, and then `execute` runs it in the key's transaction. Only for operations built for it: the record
+   * it stores answers `successStatus` with the response headers set before the operation runs.
    */
   executeClaimed?: (claim: IdempotencyClaim) => Promise<R>;
 };
