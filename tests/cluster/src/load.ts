@@ -7,6 +7,8 @@ export type TRequestSpec = {
   key: string;
   /** Sees every answer that is not a failure (e.g. to note which writes were acknowledged). */
   onAnswer?: (response: { status: number; body: string }) => void;
+  /** Called once the request is over: answered (onAnswer saw it) or failed (a 5xx, or no answer). */
+  onSettled?: (answered: boolean) => void;
 };
 
 /** What a load run saw: every request counted, and every failure (5xx or no answer) with its cause. */
@@ -67,14 +69,19 @@ export async function runLoad(baseUrl: string, connections: number, next: () => 
     while (running) {
       const spec = next();
       const sent = Date.now();
+      let answered = false;
       try {
         const response = await send(baseUrl, spec);
         report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1;
         if (response.status >= 500) fail(spec, `${response.status} ${response.body.slice(0, 200)}`);
-        else spec.onAnswer?.(response);
+        else {
+          answered = true;
+          spec.onAnswer?.(response);
+        }
       } catch (error) {
         fail(spec, (error as Error).message);
       }
+      spec.onSettled?.(answered);
       report.maxLatencyMs = Math.max(report.maxLatencyMs, Date.now() - sent);
       report.requests++;
     }
