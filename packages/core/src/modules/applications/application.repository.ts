@@ -196,7 +196,7 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
     };
     const openVacancy = () =>
       selectVisibleVacancy(db, reference).select(
-        sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow' and ${claimed ? recordAbsent(claim) : sql`true`}`.as('open'),
+        sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow' and ${claimed ? recordAbsent(db, claim) : sql`true`}`.as('open'),
       );
     const checkedVacancy = () =>
       db.selectNoFrom((eb) => [eb.cast<number>(eb.val(arg((args) => args.vacancyId)), 'integer').as('id'), sql<boolean>`true`.as('open')]) as unknown as ReturnType<

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Expression, type InsertQueryBuilder, type QueryCreator, type RawBuilder } from 'kysely';
+import { sql, type Expression, type InsertQueryBuilder, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { TDB } from '../../db/kysely.ts';
+import { recordExpiry, recordKeyOf, storedBody, storedHeaders } from './idempotency-record.ts';
 
 /**
  * An Idempotency-Key that an operation stores in its OWN statement (meta `idempotent: 'one-statement'`), instead of
@@ -14,11 +15,6 @@ import type { TDB } from '../../db/kysely.ts';
  * (ids, the creation time); the statement splices each value in (`splicedBody`). The response sent is the stored body
  * itself, so it is byte-for-byte what every replay will send.
  */
-
-export const IDEMPOTENCY_TTL_HOURS = 24;
-
-/** When a record stored now expires. */
-export const recordExpiry = (): RawBuilder<Date> => sql<Date>`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
 
 /** Unguessable per process: no text of a request can be taken for a marker. */
 const MARKER_PREFIX = `splice-${randomBytes(12).toString('hex')}-`;
@@ -85,8 +81,8 @@ export function isClaimConflict(error: unknown): boolean {
 }
 
 /** True while no record of the key exists (an expired one included: the key's transaction removes it). */
-export function recordAbsent(claim: TClaimValues): RawBuilder<boolean> {
-  return sql<boolean>`not exists (select from idempotency_records where api_key_id = ${claim.apiKeyId} and operation = ${claim.operation} and key = ${claim.key})`;
+export function recordAbsent(db: Kysely<TDB>, claim: TClaimValues): RawBuilder<boolean> {
+  return sql<boolean>`not exists (${db.selectFrom('idempotency_records').select('id').where((eb) => eb.and(recordKeyOf(claim)))})`;
 }
 
 /** The template (a parameter) with every marker replaced by the JSON of its value, which JSON.parse gives back. */
@@ -108,7 +104,7 @@ export function insertClaimedRecord<DB extends TDB>(
     .columns(['api_key_id', 'operation', 'key', 'request_hash', 'expires_at', 'response_status', 'response_body', 'response_headers'])
     .expression(
       sql`select ${claim.apiKeyId}::integer, ${claim.operation}::text, ${claim.key}::text, ${claim.hash}::text, ${recordExpiry()},
-        ${claim.status}::integer, to_jsonb(${body}), cast(${claim.headers}::text as jsonb) from ${from}`,
+        ${claim.status}::integer, ${storedBody(body)}, ${storedHeaders(claim.headers)} from ${from}`,
     )
     .returning(sql<string>`response_body`.as('response_body')) as unknown as InsertQueryBuilder<DB, 'idempotency_records', { response_body: string }>;
 }

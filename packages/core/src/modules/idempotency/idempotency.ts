@@ -6,7 +6,8 @@ import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
 import { StatementTemplate } from '../../db/statement-template.ts';
 import { leanTransaction } from '../../db/lean-transaction.ts';
-import { ClaimDeclined, IdempotencyClaim, recordExpiry } from './idempotency-claim.ts';
+import { ClaimDeclined, IdempotencyClaim } from './idempotency-claim.ts';
+import { recordExpiry, recordKeyOf, storedBody, storedHeaders } from './idempotency-record.ts';
 
 /**
  * Idempotency-Key (extension) for POST operations. The first request with a key inserts the key's record
@@ -76,7 +77,7 @@ export function assertIdempotencyKey(key: string): void {
 }
 
 /** The response headers a replay repeats. */
-function storedHeaders(call: TIdempotentCall<TCallResult>): Record<string, string> {
+function keptHeaders(call: TIdempotentCall<TCallResult>): Record<string, string> {
   return Object.fromEntries(Object.entries(call.response.headers).filter(([name]) => !FRESH_HEADERS.test(name)));
 }
 
@@ -85,7 +86,7 @@ function storedHeaders(call: TIdempotentCall<TCallResult>): Record<string, strin
  * (422) and server errors are not kept, so a corrected or repeated request may run under the same key.
  */
 function keptResponse<R extends TCallResult>(result: R, call: TIdempotentCall<R>): TStoredResponse | undefined {
-  const headers = storedHeaders(call);
+  const headers = keptHeaders(call);
   if (result.ok) return { status: call.response.status ?? call.successStatus, body: result.data, headers };
   const error = toAppError(result.error);
   if (error.status >= 500 || error.status === 422 || error.status === 429) return undefined;
@@ -104,11 +105,8 @@ function errorFromStoredBody(status: number, body: TErrorBody): AppError {
 }
 
 /** The record of one key: per API key and operation. `part` gives each part: a value, or a template's parameter. */
-const sameKeyOf = (part: <T>(pick: (call: TIdempotentCall<TCallResult>) => T) => T) => ({
-  api_key_id: part((call) => call.apiKeyId),
-  operation: part((call) => call.operation),
-  key: part((call) => call.key),
-});
+const sameKeyOf = (part: <T>(pick: (call: TIdempotentCall<TCallResult>) => T) => T) =>
+  recordKeyOf({ apiKeyId: part((call) => call.apiKeyId), operation: part((call) => call.operation), key: part((call) => call.key) });
 const sameKey = (call: TIdempotentCall<TCallResult>) => sameKeyOf((pick) => pick(call));
 
 type TRecord = { request_hash: string; response_status: number | null; response_body: unknown; response_headers: unknown };
@@ -159,9 +157,8 @@ const storeResponse = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallRe
     .updateTable('idempotency_records')
     .set({
       response_status: arg((args) => args.response.status),
-      // Kept as a JSON string inside jsonb: jsonb would reorder the keys, and a replay should be byte-identical.
-      response_body: sql<unknown>`to_jsonb(${arg((args) => JSON.stringify(args.response.body ?? null))}::text)`,
-      response_headers: sql<Record<string, string>>`cast(${arg((args) => JSON.stringify(args.response.headers))} as jsonb)`,
+      response_body: storedBody(arg((args) => JSON.stringify(args.response.body ?? null))),
+      response_headers: storedHeaders(arg((args) => JSON.stringify(args.response.headers))),
     })
     .where((eb) => eb.and(sameKeyOf((pick) => arg((args) => pick(args.call))))),
 );
@@ -241,7 +238,7 @@ async function runClaimed<R extends TCallResult>(call: TIdempotentCall<R>, hash:
     key: call.key,
     hash,
     status: call.successStatus,
-    headers: JSON.stringify(storedHeaders(generic)),
+    headers: JSON.stringify(keptHeaders(generic)),
   });
   const result = await call.executeClaimed!(claim);
   if (claim.stored) return { replayed: false, result };
