@@ -114,10 +114,11 @@ describe('POST /applications — success', () => {
         { type: 'additional', filename: 'extra-2.txt', mime_type: 'text/plain', size: 3 },
       ],
       privacy_policy_accepted: true,
+      consents: { processing: false, talent_pool: false, given_at: data.created_at, policy_version: null },
       answers: {},
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
-    expect(Object.keys(data).sort()).toEqual(['answers', 'candidate', 'created_at', 'documents', 'id', 'privacy_policy_accepted', 'vacancy']);
+    expect(Object.keys(data).sort()).toEqual(['answers', 'candidate', 'consents', 'created_at', 'documents', 'id', 'privacy_policy_accepted', 'vacancy']);
     expect(Math.abs(new Date(data.created_at).getTime() - before)).toBeLessThan(60_000);
 
     const [application] = await query(databaseUrl, 'select * from applications where id = $1', [data.id]);

@@ -93,6 +93,7 @@ const applicationData: fc.Arbitrary<TApplicationData> = fc.record({
     phone: fc.option(text(15), { nil: null }),
     linkedinUrl: fc.option(fc.webUrl(), { nil: null }),
   }),
+  consents: fc.record({ processing: fc.boolean(), talentPool: fc.boolean(), policyVersion: fc.option(text(20), { nil: null }) }),
   privacyPolicyAccepted: fc.boolean(),
   ipAddress: fc.option(fc.ipV4(), { nil: null }),
   userAgent: fc.option(text(30), { nil: null }),

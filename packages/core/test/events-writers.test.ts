@@ -57,7 +57,7 @@ describe('events of applications, candidates and resumes', () => {
       candidate: { given_name: 'Jo', family_name: 'Doe', email: 'jo@example.org' },
       privacy_policy_accepted: true,
     });
-    const { data: submitted } = await submitApplication(orm.em.fork(), { tenantId: 1, apiKeyId: 5 }, input);
+    const { data: submitted } = await submitApplication(orm.em.fork(), { tenantId: 1, apiKeyId: 5, privacy: { require_processing_consent: false, policy_version: null } }, input);
     expect(await newEvents()).toEqual([
       { type: 'application.created', object: 'application', id: String(submitted.id), tenant: 'acme', data: { id: submitted.id, vacancy_id: 1, candidate_id: submitted.candidate.id } },
     ]);

@@ -12,7 +12,7 @@ import { createCoreServices, type TCoreServices } from '../src/services.ts';
 let orm: MikroORM;
 let services: TCoreServices;
 const createCaller = createCallerFactory(appRouter);
-const session = (tenantId: number, role = 'admin'): TAdminSession => ({ userId: tenantId, tenantId, role, sessionId: `s${tenantId}` });
+const session = (tenantId: number, role = 'admin'): TAdminSession => ({ userId: tenantId, tenantId, role, sessionId: `s${tenantId}`, email: `admin${tenantId}@example.test` });
 const callerOf = (value: TAdminSession | undefined) => createCaller(createContext(services, { url: new URL('http://admin.test/trpc'), session: value }));
 
 async function failure(call: Promise<unknown>): Promise<string> {

@@ -103,6 +103,7 @@ function errorHeaders(status: number, { meta, codes }: TErrorAnswer): TJson {
 /** The success answer of an operation (200/201/202, with 200 `Valid.` for a dry run and 304 for a GET). */
 function successResponses(method: string, op: TJson, meta: TMeta): TJson {
   const success = String(meta.successStatus ?? 200);
+  if (success === '204') return { '204': { description: 'Done. No body.', headers: { 'X-Request-Id': REQUEST_ID_HEADER } } };
   const generated = op.responses?.['200'] ?? op.responses?.[success] ?? {};
   let successSchema = generated.content?.['application/json']?.schema ?? {};
   // With validate_only the output is a union of the real answer and `Valid.` (200, below).

@@ -15,7 +15,7 @@ import {
 } from '@careers/core';
 import { BODY_BUDGET_BYTES, BodyBudget, readJsonBody } from './request-body.ts';
 
-type TRoute = { method: 'get' | 'post'; path: string; procedurePath: string; meta: TMeta };
+type TRoute = { method: 'get' | 'post' | 'delete'; path: string; procedurePath: string; meta: TMeta };
 
 /** The documented path template of an express path (`/vacancies/:slug` → `/v1/vacancies/{slug}`), for metrics. */
 const routeTemplate = (path: string) => `/v1${path.replace(/:(\w+)/g, '{$1}')}`;
@@ -167,6 +167,10 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
               res.status(304).set(responseHeaders).end();
               return;
             }
+          }
+          if (status === 204) {
+            res.writeHead(204, responseHeaders).end();
+            return;
           }
           // Written as is: the bytes are final, and express's send would only look them over again.
           res.writeHead(status, { ...responseHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length }).end(body);

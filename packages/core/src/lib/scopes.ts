@@ -5,6 +5,7 @@ export const SCOPES = [
   'applications:write',
   'candidates:read',
   'candidates:write',
+  'candidates:delete',
   'team:read',
   'locations:read',
   'articles:read',

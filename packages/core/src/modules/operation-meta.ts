@@ -10,7 +10,7 @@ import type { TRateLimitedOperation } from './rate-limits/rate-limits.ts';
  */
 export type TMeta = OpenApiMeta & {
   /** Success status of a REST call (default 200). */
-  successStatus?: 200 | 201 | 202;
+  successStatus?: 200 | 201 | 202 | 204;
   /** Scope the API key needs; `null`: any valid key (every REST operation says which). Documented in OpenAPI. */
   scope?: TScope | null;
   rateLimit?: TRateLimitedOperation;

@@ -4,7 +4,7 @@ import { kyselyOf } from '../../db/kysely.ts';
 import { AdminSession } from './admin-session.entity.ts';
 
 /** A signed-in dashboard user, as the admin procedures see it. */
-export type TAdminSession = { userId: number; tenantId: number; role: string; sessionId: string };
+export type TAdminSession = { userId: number; tenantId: number; role: string; sessionId: string; /** The administrator's email: who acts, in the audit log. */ email: string };
 
 /** How long a dashboard session lasts after sign-in (a working day). */
 export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -36,13 +36,13 @@ export async function resolveAdminSession(em: EntityManager, token: string | und
   const row = await kyselyOf(em)
     .selectFrom('admin_sessions as s')
     .innerJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.tenant_id', '=', 's.tenant_id'))
-    .select(['s.id', 's.tenant_id', 's.user_id', 'u.role'])
+    .select(['s.id', 's.tenant_id', 's.user_id', 'u.role', 'u.email'])
     .where('s.token_hash', '=', hashToken(token))
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', new Date())
     .executeTakeFirst();
   if (!row) return undefined;
-  return { sessionId: String(row.id), tenantId: row.tenant_id, userId: row.user_id, role: row.role };
+  return { sessionId: String(row.id), tenantId: row.tenant_id, userId: row.user_id, role: row.role, email: row.email };
 }
 
 /** Ends a session (sign-out); its token stops working in every process at once (sessions are not cached). */

@@ -8,6 +8,7 @@ import { createKeyProcedure } from './procedures/create-key.ts';
 import { revokeKeyProcedure } from './procedures/revoke-key.ts';
 import { setApiAccessProcedure } from './procedures/set-api-access.ts';
 import { webhooksRouter } from '../webhooks/webhooks.router.ts';
+import { auditRouter, privacyRouter } from '../privacy/privacy.router.ts';
 
 /** The dashboard's procedures: tRPC only (no openapi meta, so never served as REST). */
 export const adminRouter = router({
@@ -24,4 +25,6 @@ export const adminRouter = router({
     setApiAccess: setApiAccessProcedure,
   }),
   webhooks: webhooksRouter,
+  privacy: privacyRouter,
+  audit: auditRouter,
 });

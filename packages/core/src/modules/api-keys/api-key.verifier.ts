@@ -5,6 +5,7 @@ import { StatementTemplate, type TArg } from '../../db/statement-template.ts';
 import { couldBeApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
 import { isOriginAllowed } from './api-key.origins.ts';
 import { AppError } from '../../lib/errors.ts';
+import { privacySettingsOf, type TPrivacySettings } from '../privacy/privacy-settings.ts';
 
 export type TTenantContext = {
   id: number;
@@ -15,6 +16,8 @@ export type TTenantContext = {
   careerSiteDomain: string | null;
   urlPattern: string | null;
   domains: string[];
+  /** The tenant's privacy settings (consent required, policy version, retention). */
+  privacy: TPrivacySettings;
 };
 
 export type TAuthenticatedKey = {
@@ -113,6 +116,7 @@ const keyByHash = StatementTemplate.unscoped((db, arg: TArg<{ digest: string }>)
       't.career_site_domain',
       't.url_pattern',
       't.domains',
+      't.privacy',
     ])
     .where('k.key_hash', '=', arg((args) => args.digest)),
 );
@@ -261,6 +265,7 @@ export class ApiKeyVerifier {
         careerSiteDomain: row.career_site_domain,
         urlPattern: row.url_pattern,
         domains: row.domains,
+        privacy: privacySettingsOf(row.privacy),
       },
     };
   }

@@ -1,7 +1,7 @@
 import type { TAnswers } from './application-answers.ts';
 import { iso } from '../../lib/dates.ts';
 import type { TApplicationResponse } from './procedures/create-application.schema.ts';
-import type { TCandidateRow, TNewDocument, TVacancyRef } from './application.repository.ts';
+import type { TCandidateRow, TNewApplication, TNewDocument, TVacancyRef } from './application.repository.ts';
 
 export type TSubmittedApplication = {
   application: { id: number; created_at: Date };
@@ -10,6 +10,7 @@ export type TSubmittedApplication = {
   candidate: TCandidateRow;
   documents: readonly TNewDocument[];
   privacyPolicyAccepted: boolean;
+  consents: TNewApplication['consents'];
   answers: TAnswers;
 };
 
@@ -32,6 +33,13 @@ export function toApplicationResponse(submitted: TSubmittedApplication): TApplic
         size: document.content.length,
       })),
       privacy_policy_accepted: submitted.privacyPolicyAccepted,
+      consents: {
+        processing: submitted.consents.processing,
+        talent_pool: submitted.consents.talentPool,
+        // Given with the application: its creation time.
+        given_at: iso(submitted.application.created_at),
+        policy_version: submitted.consents.policyVersion,
+      },
       answers: submitted.answers,
       created_at: iso(submitted.application.created_at),
     },

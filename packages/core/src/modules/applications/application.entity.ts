@@ -17,6 +17,12 @@ export const ApplicationSchema = defineEntity({
     privacyPolicyAccepted: p.boolean().default(false),
     /** When consent to the privacy policy was given (null without consent). */
     privacyPolicyAcceptedAt: p.datetime().nullable(),
+    /** Consent to processing (CONTRACT "Privacy by design"); given at `createdAt`, under `consentPolicyVersion`. */
+    consentProcessing: p.boolean().default(false),
+    /** Consent to be kept in the talent pool (retention: `talent_pool_retention_days`). */
+    consentTalentPool: p.boolean().default(false),
+    /** The tenant's privacy policy version when the application was made. */
+    consentPolicyVersion: p.string().length(100).nullable(),
     trackingIpAddress: p.string().length(45).nullable(),
     trackingUserAgent: p.text().nullable(),
     trackingReferrer: p.text().nullable(),

@@ -125,6 +125,8 @@ export type TNewApplication = {
   apiKeyId: number;
   candidate: TNewCandidate;
   privacyPolicyAccepted: boolean;
+  /** Consents as given, under the tenant's policy version of the moment (given at the application's creation). */
+  consents: { processing: boolean; talentPool: boolean; policyVersion: string | null };
   ipAddress: string | null;
   userAgent: string | null;
   referrer: string | null;
@@ -243,6 +245,9 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
             'api_key_id',
             'privacy_policy_accepted',
             'privacy_policy_accepted_at',
+            'consent_processing',
+            'consent_talent_pool',
+            'consent_policy_version',
             'tracking_ip_address',
             'tracking_user_agent',
             'tracking_referrer',
@@ -259,6 +264,9 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
                 eb.val(accepted).as('privacy_policy_accepted'),
                 // The moment of consent is the moment the application was made (same transaction clock).
                 sql<Date | null>`case when ${accepted}::boolean then now() end`.as('privacy_policy_accepted_at'),
+                eb.val(field((application) => application.consents.processing)).as('consent_processing'),
+                eb.val(field((application) => application.consents.talentPool)).as('consent_talent_pool'),
+                eb.val(field((application) => application.consents.policyVersion)).as('consent_policy_version'),
                 eb.val(field((application) => application.ipAddress)).as('tracking_ip_address'),
                 eb.val(field((application) => application.userAgent)).as('tracking_user_agent'),
                 eb.val(field((application) => application.referrer)).as('tracking_referrer'),

@@ -21,6 +21,15 @@ import { checkAnswers, type TAnswers } from './application-answers.ts';
 import { toApplicationResponse, type TSubmittedApplication } from './application.dto.ts';
 import type { TApplicationResponse } from './procedures/create-application.schema.ts';
 import { isClaimConflict, type IdempotencyClaim } from '../idempotency/idempotency-claim.ts';
+import { consentErrors } from '../privacy/consents.ts';
+import type { TPrivacySettings } from '../privacy/privacy-settings.ts';
+
+/** The tenant requires consent to processing (422 on `consents.processing`, CONTRACT "Consent on POST /applications"). */
+async function checkConsent(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<void> {
+  const errors = consentErrors(key.privacy.require_processing_consent, input.consents);
+  // One 422 lists every invalid field: the answers' errors join the consent's.
+  if (Object.keys(errors).length > 0) throw AppError.validation({ ...errors, ...(await questionErrorsOf(em, key.tenantId, input)) });
+}
 
 function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[] {
   const toDocument = (type: TNewDocument['type'], position: number, document: TApplicationDocumentInput): TNewDocument => ({
@@ -37,7 +46,12 @@ function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[
   ];
 }
 
-export type TApplicant = { tenantId: number; apiKeyId: number };
+export type TApplicant = {
+  tenantId: number;
+  apiKeyId: number;
+  /** The tenant's privacy settings: whether processing consent is required, and the policy version consents are given under. */
+  privacy: Pick<TPrivacySettings, 'require_processing_consent' | 'policy_version'>;
+};
 
 /**
  * The checks of a found vacancy, in CONTRACT's order: the answers fit its questions (422), it accepts applications (400).
@@ -66,9 +80,13 @@ async function rejectDuplicate(db: TDb, vacancyId: number, email: string): Promi
  * a visible vacancy, its answers are checked too, so one 422 lists every invalid field. Nothing else is reported
  * here: a missing or closed vacancy is answered after the body is valid.
  */
-export async function answerErrorsOf(em: EntityManager, tenantId: number, rawInput: unknown): Promise<TFieldErrors> {
-  if (typeof rawInput !== 'object' || rawInput === null) return {};
+export async function answerErrorsOf(em: EntityManager, key: TApplicant, rawInput: unknown): Promise<TFieldErrors> {
+  if (typeof rawInput !== 'object' || rawInput === null) return consentErrors(key.privacy.require_processing_consent, undefined);
   const raw = rawInput as Record<string, unknown>;
+  return { ...consentErrors(key.privacy.require_processing_consent, raw.consents), ...(await questionErrorsOf(em, key.tenantId, raw)) };
+}
+
+async function questionErrorsOf(em: EntityManager, tenantId: number, raw: { vacancy?: unknown; answers?: unknown }): Promise<TFieldErrors> {
   const reference = ZCreateApplicationInput.shape.vacancy.safeParse(raw.vacancy);
   if (!reference.success) return {};
   const answers = raw.answers;
@@ -80,6 +98,7 @@ export async function answerErrorsOf(em: EntityManager, tenantId: number, rawInp
 
 /** Everything a submission checks (`validate_only`), without storing anything and without taking a lock. */
 export async function validateApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<void> {
+  await checkConsent(em, key, input);
   const db = tenantKysely(em, key.tenantId);
   const { vacancy } = await checkVacancyAndAnswers(db, key.tenantId, input);
   if (vacancy.duplicate_applications === 'reject') await rejectDuplicate(db, vacancy.id, input.candidate.email);
@@ -121,12 +140,15 @@ export async function submitApplication(
   input: TCreateApplicationInput,
   idempotency?: IdempotencyClaim,
 ): Promise<TApplicationResponse> {
+  await checkConsent(em, key, input);
   const db = tenantKysely(em, key.tenantId);
+  const consents = { processing: input.consents.processing, talentPool: input.consents.talent_pool, policyVersion: key.privacy.policy_version };
   const common = {
     tenantId: key.tenantId,
     apiKeyId: key.apiKeyId,
     candidate: candidateOf(input),
     privacyPolicyAccepted: input.privacy_policy_accepted,
+    consents,
     ipAddress: input.tracking?.ip_address ?? null,
     userAgent: input.tracking?.user_agent ?? null,
     referrer: input.tracking?.referrer ?? null,
@@ -140,6 +162,7 @@ export async function submitApplication(
     candidate: { id: stored.candidate_id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email },
     documents: common.documents,
     privacyPolicyAccepted: input.privacy_policy_accepted,
+    consents,
     answers,
   });
 

@@ -8,7 +8,7 @@ import { readEventsAfter } from './events.service.ts';
 import { CHANGE_TYPES, type TListChangesInput, type TListChangesOutput } from './procedures/list-changes.schema.ts';
 
 type TChangeType = (typeof CHANGE_TYPES)[number];
-const SCOPE_OF: Record<TChangeType, TScope> = { vacancy: 'vacancies:read', article: 'articles:read' };
+const SCOPE_OF: Record<TChangeType, TScope> = { vacancy: 'vacancies:read', article: 'articles:read', candidate: 'candidates:read' };
 
 /** The entry types a key may read; a key that may read none is 403 on `vacancies:read` (before input validation). */
 export function readableChangeTypes(scopes: readonly string[]): TChangeType[] {

@@ -73,7 +73,7 @@ function keyBucket(apiKeyId: number, operation: TRateLimitedOperation): string {
 }
 
 /** Stored hashed, like the sign-in buckets: the rate-limit table holds no client addresses. */
-function addressBucket(apiKeyId: number, operation: TRateLimitedOperation, clientAddress: string): string {
+export function addressBucket(apiKeyId: number, operation: TRateLimitedOperation, clientAddress: string): string {
   const group = createHash('sha256').update(clientAddressGroup(clientAddress), 'utf8').digest('hex');
   return `${apiKeyId}:${operation}:address:${group}`;
 }

@@ -17,6 +17,8 @@ export const TenantSchema = defineEntity({
     careerSiteDomain: p.string().length(255).nullable(),
     urlPattern: p.string().length(2048).nullable(),
     domains: p.array().default([]),
+    /** The tenant document's `privacy` object (privacySettingsOf reads it). */
+    privacy: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`),
     createdAt: p.datetime().defaultRaw('now()'),
     /** Bumped by database triggers whenever the tenant's public content changes (see the content-version migration). */
     contentVersion: p.bigint('number').default(0),

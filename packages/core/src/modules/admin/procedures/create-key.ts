@@ -1,6 +1,7 @@
 import { adminProcedure } from '../../../trpc/admin-procedure.ts';
 import { createApiKey } from '../../api-keys/api-key.service.ts';
 import { ZCreateKeyInput, ZCreateKeyOutput } from './create-key.schema.ts';
+import { recordAudit, auditActor } from '../../privacy/audit-log.service.ts';
 
 export const createKeyProcedure = adminProcedure
   .input(ZCreateKeyInput)
@@ -13,6 +14,7 @@ export const createKeyProcedure = adminProcedure
       kind: input.kind,
       origins: input.origins ?? null,
     });
+    await recordAudit(ctx.db, { actor: auditActor.admin(ctx.session.email), action: 'api_key.created', subject: `api key ${apiKey.id}`, details: { name: apiKey.name, kind: apiKey.kind, scopes: apiKey.scopes } });
     ctx.log.info({ api_key_id: apiKey.id, kind: apiKey.kind, scopes: apiKey.scopes, origins: apiKey.origins }, 'API key created');
     return { key: apiKey, plaintext };
   });

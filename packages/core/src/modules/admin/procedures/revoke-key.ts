@@ -1,6 +1,7 @@
 import { adminProcedure } from '../../../trpc/admin-procedure.ts';
 import { revokeApiKey } from '../../api-keys/api-key.service.ts';
 import { ZRevokeKeyInput, ZRevokeKeyOutput } from './revoke-key.schema.ts';
+import { recordAudit, auditActor } from '../../privacy/audit-log.service.ts';
 
 /**
  * Revokes one of the session tenant's keys (another tenant's key is NOT_FOUND; revoking twice keeps the first
@@ -13,6 +14,7 @@ export const revokeKeyProcedure = adminProcedure
   .mutation(async ({ ctx, input }) => {
     const key = await revokeApiKey(ctx.em, ctx.tenantId, input.id);
     ctx.services.keys.evictAll();
+    await recordAudit(ctx.db, { actor: auditActor.admin(ctx.session.email), action: 'api_key.revoked', subject: `api key ${key.id}` });
     ctx.log.info({ api_key_id: key.id }, 'API key revoked');
     return { key };
   });

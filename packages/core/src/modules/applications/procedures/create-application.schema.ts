@@ -6,6 +6,7 @@ import { base64DecodedLength, decodeBase64Strict } from '../base64.ts';
 import { ZIdempotencyKeyHeader } from '../../idempotency/idempotency-key.header.ts';
 import { zString } from '../../../lib/validation.ts';
 import { ZValidOutput, zValidateOnly } from '../../../lib/query.ts';
+import { ZConsents, ZConsentsInput } from '../../privacy/consents.ts';
 
 export const createApplicationMeta = {
   openapi: {
@@ -21,6 +22,7 @@ export const createApplicationMeta = {
       'Extension: `answers` to the vacancy\'s questions (GET /vacancies/{slug}/application-form), each checked against its question; ' +
       'every invalid field is listed in one 422. Extension: with the tenant setting `duplicate_applications: "reject"`, a second application ' +
       'to the same vacancy with the same email (case-insensitive) is 409 `DUPLICATE_APPLICATION` with the existing `application_id`. ' +
+      'Extension (privacy): `consents: {processing, talent_pool}`; when the tenant requires processing consent, a missing or false `consents.processing` is 422 (listed with every other error). ' +
       'Extension: `validate_only=true` runs every check and answers 200 `{"message":"Valid."}` without storing anything (no idempotency record either).',
     protect: true,
     requestHeaders: ZIdempotencyKeyHeader,
@@ -119,6 +121,7 @@ export const ZCreateApplicationInput = z.object({
     .nullish()
     .transform((value) => value ?? false)
     .describe('Whether the candidate accepted the privacy policy (default false)'),
+  consents: ZConsentsInput,
   tracking: z
     .object({
       ip_address: zString()
@@ -156,6 +159,7 @@ export const ZApplicationCreated = z.object({
       }),
     ),
     privacy_policy_accepted: z.boolean(),
+    consents: ZConsents.describe('Extension (privacy): the consents as stored, with when they were given and under which policy version'),
     answers: z.record(z.string(), ZAnswer).describe('Extension: the answers as validated (only the questions answered)'),
     created_at: z.string().describe('ISO-8601, UTC'),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZPrivacySettings } from '../../privacy/privacy-settings.ts';
 import { isKnownScope } from '../../../lib/scopes.ts';
 import { ZApiKeyPlaintext } from '../../api-keys/api-key.crypto.ts';
 import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from '../../api-keys/api-key.origins.ts';
@@ -310,6 +311,8 @@ const ZTenant = z.object({
     .nullable()
     .default(null),
   domains: z.array(ZHostname).default([]),
+  /** CONTRACT "Privacy by design": consent, policy version, retention. */
+  privacy: ZPrivacySettings.nullish().transform((value) => value ?? ZPrivacySettings.parse({})),
   api_keys: z.array(ZApiKey).default([]),
   users: z.array(ZUser).default([]),
   locations: z.array(ZLocation).default([]),

@@ -373,6 +373,7 @@ async function upsertTenant(db: TDb, tenant: TParsedTenant, index: number): Prom
     { name: 'career_site_domain', type: 'text' },
     { name: 'url_pattern', type: 'text' },
     { name: 'domains', type: 'text[]' },
+    { name: 'privacy', type: 'jsonb' },
     { name: 'created_at', type: 'timestamptz', defaultWhenNull: true },
     { name: 'id', type: 'int4', defaultWhenNull: true, onUpdate: 'keep' },
   ];
@@ -385,6 +386,7 @@ async function upsertTenant(db: TDb, tenant: TParsedTenant, index: number): Prom
     tenant.career_site.domain,
     tenant.career_site.url_pattern,
     tenant.domains,
+    tenant.privacy,
     tenant.created_at ?? null,
     tenant.id ?? null,
   ];

@@ -1,0 +1,32 @@
+import type { TDb } from '../../db/kysely.ts';
+import { iso } from '../../lib/dates.ts';
+import { findAuditEntries, insertAuditEntry, type TAuditEntry } from './audit-log.repository.ts';
+
+export type { TAuditEntry };
+
+/** Who acts: an administrator (their email), an API key, the CLI or the retention sweep. */
+export const auditActor = {
+  admin: (email: string) => email,
+  apiKey: (key: { id: number; name: string }) => `api key #${key.id} (${key.name})`,
+  cli: () => 'cli',
+  sweep: () => 'retention sweep',
+} as const;
+
+export async function recordAudit(db: TDb, entry: TAuditEntry): Promise<void> {
+  await insertAuditEntry(db, entry);
+}
+
+export type TAuditLogPage = {
+  entries: Array<{ id: number; actor: string; action: string; subject: string | null; details: Record<string, unknown>; created_at: string }>;
+  next_before: number | null;
+};
+
+/** A page of the tenant's audit log, newest first. */
+export async function listAuditLog(db: TDb, input: { before?: number; limit: number }): Promise<TAuditLogPage> {
+  const rows = await findAuditEntries(db, { before: input.before, limit: input.limit + 1 });
+  const page = rows.slice(0, input.limit);
+  return {
+    entries: page.map((row) => ({ ...row, created_at: iso(row.created_at) })),
+    next_before: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}
