@@ -10,6 +10,7 @@ export const SCOPE_DESCRIPTIONS: Record<TScope, string> = {
   'applications:write': 'Submitting applications',
   'candidates:read': 'Candidate list and profiles',
   'candidates:write': 'Creating candidates by resume upload',
+  'candidates:delete': 'Erasing candidates and everything held about them (privacy requests)',
   'team:read': 'Team members',
   'locations:read': 'Office locations',
   'articles:read': 'Published articles',
@@ -20,4 +21,5 @@ export const SCOPE_PRESETS: ReadonlyArray<{ name: string; kind: TKeyKind; scopes
   { name: 'Career Website', kind: 'secret', scopes: ['vacancies:read', 'applications:write', 'locations:read', 'team:read', 'articles:read'] },
   { name: 'Career website (browser)', kind: 'publishable', scopes: [...PUBLISHABLE_SCOPES] },
   { name: 'Chrome Plugin', kind: 'secret', scopes: ['candidates:read', 'candidates:write', 'team:read'] },
+  { name: 'Privacy requests (ATS)', kind: 'secret', scopes: ['candidates:read', 'candidates:delete'] },
 ];
