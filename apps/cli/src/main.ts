@@ -9,6 +9,8 @@
  *   careers webhooks create --tenant SLUG --url URL --events type,type
  *   careers webhooks list --tenant SLUG [--json]
  *   careers webhooks delete ID | enable ID | rotate ID | test ID
+ *   careers privacy sweep [--tenant SLUG] [--as-of ISO] [--dry-run]
+ *   careers privacy erase --tenant SLUG --email EMAIL
  *   careers demo-document [--large N] [--seed S] [--out FILE]
  *
  * Database commands need DATABASE_URL. Expected failures print one line to stderr and exit 1 (2 for
@@ -45,12 +47,17 @@ Commands:
   webhooks enable ID                        enable an endpoint again (after a 410 Gone disabled it)
   webhooks rotate ID                        new secret for an endpoint; the old one keeps signing for 24 h
   webhooks test ID                          send a webhook.test event to that endpoint only
+  privacy sweep [--tenant SLUG] [--as-of ISO] [--dry-run]
+                                            erase what the tenants' retention periods have passed (as if the time
+                                            were --as-of); prints erased_candidates and erased_applications
+  privacy erase --tenant SLUG --email EMAIL erase every candidate with that email (case-insensitive) and all
+                                            that is held about them; prints erased_candidates
   demo-document [--large N] [--seed S] [--out FILE]
                                             print the demo tenant document (or a generated one with N vacancies)
 
 Scopes: ${SCOPES.join(', ')} (or ${LEGACY_FULL_ACCESS} for legacy full access; --scopes '' for /health only).
 Relative paths are resolved from the directory pnpm was started for (INIT_CWD), else the current one.
-Environment: DATABASE_URL (required by migrate, import, keys and webhooks); WEBHOOK_SECRET_KEY (32 bytes, base64:
+Environment: DATABASE_URL (required by migrate, import, keys, webhooks and privacy); WEBHOOK_SECRET_KEY (32 bytes, base64:
 encrypts webhook secrets; required by webhooks create and rotate outside the embedded development database).`;
 
 /** An expected failure: its message is printed as is, without a stack trace. */
@@ -344,6 +351,44 @@ async function webhooks(args: string[], io: TOutput): Promise<void> {
   }
 }
 
+async function privacy(args: string[], io: TOutput): Promise<void> {
+  const [action, ...rest] = args;
+  const service = await operations();
+  switch (action) {
+    case 'sweep': {
+      const { values } = parseArgs({ args: rest, options: { tenant: { type: 'string' }, 'as-of': { type: 'string' }, 'dry-run': { type: 'boolean' } } });
+      const asOfText = values['as-of'];
+      const asOf = asOfText === undefined ? undefined : new Date(asOfText);
+      if (asOf !== undefined && (Number.isNaN(asOf.getTime()) || !/^\d{4}-\d\d-\d\d/.test(asOfText ?? ''))) {
+        throw usageError(`--as-of needs an ISO 8601 time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z (got ${JSON.stringify(asOfText)})`);
+      }
+      await withOrm(async (orm) => {
+        if (values.tenant !== undefined) await tenantIdOf(orm, values.tenant);
+        const result = await service.sweepRetention(orm.em.fork(), { tenantSlug: values.tenant, asOf, dryRun: values['dry-run'] === true });
+        if (values['dry-run']) io.err('Dry run: nothing was erased; these are the counts a sweep would erase.');
+        io.out(`erased_candidates: ${result.erased_candidates}`);
+        io.out(`erased_applications: ${result.erased_applications}`);
+      });
+      return;
+    }
+    case 'erase': {
+      const { values } = parseArgs({ args: rest, options: { tenant: { type: 'string' }, email: { type: 'string' } } });
+      if (!values.tenant) throw usageError('privacy erase needs --tenant SLUG');
+      if (!values.email || values.email.trim() === '') throw usageError('privacy erase needs --email EMAIL');
+      const { tenant } = values;
+      const email = values.email.trim();
+      await withOrm(async (orm) => {
+        const tenantId = await tenantIdOf(orm, tenant);
+        const result = await service.eraseByEmail(orm.em.fork(), tenantId, email, service.auditActor.cli());
+        io.out(`erased_candidates: ${result.erasedCandidates}`);
+      });
+      return;
+    }
+    default:
+      throw usageError(action ? `unknown privacy action ${JSON.stringify(action)}` : 'privacy needs an action: sweep or erase');
+  }
+}
+
 async function demoDocument(args: string[], io: TOutput): Promise<void> {
   const { values } = parseArgs({ args, options: { large: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
   let document: unknown;
@@ -382,6 +427,9 @@ export async function runCli(argv: string[], io: TOutput): Promise<number> {
         break;
       case 'webhooks':
         await webhooks(args, io);
+        break;
+      case 'privacy':
+        await privacy(args, io);
         break;
       case 'demo-document':
         await demoDocument(args, io);

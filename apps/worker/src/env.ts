@@ -33,6 +33,8 @@ const ZWorkerEnv = z.object({
   EVENTS_ANNOUNCE_INTERVAL_SECONDS: wholeNumber(1).max(30).default(15),
   /** Days events (and change-feed cursors) are kept; at least 30. */
   EVENT_RETENTION_DAYS: wholeNumber(30).default(30),
+  /** The privacy retention sweep runs this often (at most daily). */
+  PRIVACY_SWEEP_INTERVAL_SECONDS: wholeNumber(60).max(86_400).default(3600),
   /** Tests only (NODE_ENV=test): hold every resume job this long once it is marked processing. */
   RESUME_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** Webhook deliveries in flight at the same time in this process. */

@@ -1,6 +1,6 @@
 import type { Job, PgBoss } from 'pg-boss';
 import type { TOrm, Logger } from '@careers/core';
-import { announceVisibilityJob, pruneEventsJob, announceTimePassing, pruneExpiredEvents } from '@careers/core/worker';
+import { announceVisibilityJob, pruneEventsJob, sweepRetentionJob, announceTimePassing, pruneExpiredEvents, sweepRetention } from '@careers/core/worker';
 
 export type TEventScheduleOptions = {
   orm: TOrm;
@@ -9,12 +9,14 @@ export type TEventScheduleOptions = {
   /** How often time-driven visibility changes are looked for (published_at / ends_at passing: within this + a poll). */
   announceEverySeconds: number;
   retentionDays: number;
+  /** How often the privacy retention sweep runs (at least daily; CONTRACT "Retention"). */
+  sweepEverySeconds: number;
   pollingIntervalSeconds?: number;
 };
 
 /**
- * The scheduled event jobs: every worker sends the visibility job each `announceEverySeconds` and the pruning job
- * daily; pg-boss keeps one job per time slot (`singletonSeconds`), so several workers do the work once.
+ * The scheduled jobs: every worker sends the visibility job each `announceEverySeconds`, the event pruning job
+ * daily and the privacy retention sweep each `sweepEverySeconds`; pg-boss keeps one job per time slot (`singletonSeconds`), so several workers do the work once.
  */
 export async function startEventSchedule(options: TEventScheduleOptions): Promise<{ stop: () => void }> {
   const { orm, boss, log } = options;
@@ -27,6 +29,10 @@ export async function startEventSchedule(options: TEventScheduleOptions): Promis
     const pruned = await pruneExpiredEvents(orm.em.fork(), options.retentionDays);
     log.info({ pruned, retention_days: options.retentionDays }, 'old events pruned');
   });
+  await boss.work(sweepRetentionJob.name, polling, async (_jobs: Job<unknown>[]) => {
+    const swept = await sweepRetention(orm.em.fork());
+    if (swept.erased_candidates + swept.erased_applications > 0) log.info(swept, 'retention sweep erased personal data');
+  });
   const send = async (name: string, singletonSeconds: number) => {
     try {
       await boss.send(name, {}, { singletonSeconds });
@@ -37,6 +43,7 @@ export async function startEventSchedule(options: TEventScheduleOptions): Promis
   const tick = () => {
     void send(announceVisibilityJob.name, options.announceEverySeconds);
     void send(pruneEventsJob.name, 24 * 3600);
+    void send(sweepRetentionJob.name, options.sweepEverySeconds);
   };
   tick();
   const timer = setInterval(tick, options.announceEverySeconds * 1000);

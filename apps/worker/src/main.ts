@@ -65,6 +65,7 @@ const eventSchedule = await startEventSchedule({
   log,
   announceEverySeconds: env.EVENTS_ANNOUNCE_INTERVAL_SECONDS,
   retentionDays: env.EVENT_RETENTION_DAYS,
+  sweepEverySeconds: env.PRIVACY_SWEEP_INTERVAL_SECONDS,
   pollingIntervalSeconds: env.JOB_POLLING_INTERVAL_SECONDS,
 });
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
     await boss.start();
     await ensureQueues(boss, jobDefinitions);
     bosses.push(boss);
-    schedules.push(await startEventSchedule({ orm: pipeline.orm, boss, log, announceEverySeconds: 1, retentionDays: 30, pollingIntervalSeconds: 0.5 }));
+    schedules.push(await startEventSchedule({ orm: pipeline.orm, boss, log, announceEverySeconds: 1, retentionDays: 30, sweepEverySeconds: 3600, pollingIntervalSeconds: 0.5 }));
   }
 });
 afterAll(async () => {

@@ -20,3 +20,10 @@ export const pruneEventsJob = defineJob({
   payload: ZNoPayload,
   queue: { expireInSeconds: 900, heartbeatSeconds: null, retryLimit: 3, retryDelay: 60, retryDelayMax: 600 },
 });
+
+/** The retention sweep (CONTRACT "Retention"): erases what the tenants' retention periods have passed (hourly). */
+export const sweepRetentionJob = defineJob({
+  name: 'privacy.sweep',
+  payload: ZNoPayload,
+  queue: { expireInSeconds: 3600, heartbeatSeconds: null, retryLimit: 3, retryDelay: 60, retryDelayMax: 600 },
+});
