@@ -156,6 +156,10 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
           const data = await call(input);
           Object.assign(responseHeaders, ctx.response.headers);
           const status = ctx.response.status ?? route.meta.successStatus ?? 200;
+          if (status === 204) {
+            res.writeHead(204, responseHeaders).end();
+            return;
+          }
           // Cached reads answer in their final bytes; anything else is serialized here.
           const serialized = data instanceof SerializedAnswer ? data : undefined;
           const body = serialized?.body ?? Buffer.from(JSON.stringify(data));
@@ -167,10 +171,6 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
               res.status(304).set(responseHeaders).end();
               return;
             }
-          }
-          if (status === 204) {
-            res.writeHead(204, responseHeaders).end();
-            return;
           }
           // Written as is: the bytes are final, and express's send would only look them over again.
           res.writeHead(status, { ...responseHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length }).end(body);

@@ -24,6 +24,11 @@ export function createLogger(name: string): Logger {
         'plaintext',
         '*.content',
         'content',
+        // A candidate's contact details (CONTRACT "Logs"): never logged on purpose; censored if they ever are.
+        'email',
+        '*.email',
+        'phone',
+        '*.phone',
       ],
       censor: '[redacted]',
     },
@@ -31,6 +36,14 @@ export function createLogger(name: string): Logger {
 }
 
 const SQL_IN_MESSAGE = /^(select|insert|update|delete|with|create|alter|drop)\b[\s\S]* - /i;
+/** An email address, and a run of digits long enough to be a phone number, in an error's message (e.g. a driver's quoted value). */
+const EMAIL_IN_MESSAGE = /[^\s@"'()<>,;:]+@[^\s@"'()<>,;:]+/g;
+const PHONE_IN_MESSAGE = /\+?\d[\d\s().-]{7,}\d/g;
+
+/** A message with candidates' contact details censored (CONTRACT "Logs"). */
+export function withoutContactDetails(message: string): string {
+  return message.replace(EMAIL_IN_MESSAGE, '[email]').replace(PHONE_IN_MESSAGE, '[number]');
+}
 
 export function describeError(error: unknown): Record<string, unknown> {
   if (typeof error !== 'object' || error === null) return { message: String(error) };
@@ -38,7 +51,7 @@ export function describeError(error: unknown): Record<string, unknown> {
   return {
     ...(typeof name === 'string' ? { type: name } : {}),
     ...(code === undefined ? {} : { code }),
-    message: typeof message === 'string' ? message.replace(SQL_IN_MESSAGE, '').slice(0, 500) : String(error),
+    message: withoutContactDetails(typeof message === 'string' ? message.replace(SQL_IN_MESSAGE, '').slice(0, 500) : String(error)),
   };
 }
 

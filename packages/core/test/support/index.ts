@@ -10,6 +10,7 @@ export * from './crafted-resumes.ts';
 export * from './resume-corpus.ts';
 export * from './webhook-receiver.ts';
 export * from './pgbouncer-config.ts';
+export * from './database-dump.ts';
 
 export { kyselyOf, tenantKysely, type TDb } from '../../src/db/kysely.ts';
 export { JobSender } from '../../src/jobs/sender.ts';

@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
+import { isStorableId } from '../../lib/query.ts';
 import { TENANT_SCOPED_TABLES } from '../../db/tenant-scope.ts';
 import { ADDRESS_RATE_LIMITS, addressBucket, type TRateLimitedOperation } from '../rate-limits/rate-limits.ts';
 import { PERSONAL_DATA_TABLES, type TPersonReach } from './personal-data-map.ts';
@@ -17,8 +18,10 @@ export type TPersonIds = {
 
 /** Locks the tenant's candidates of these ids until the transaction ends (an application for them waits); returns those that exist. */
 export async function lockCandidates(db: TDb, candidateIds: readonly number[]): Promise<number[]> {
-  if (candidateIds.length === 0) return [];
-  const rows = await db.selectFrom('candidates').select('id').where('id', 'in', candidateIds).orderBy('id').forUpdate().execute();
+  // An id no integer column can hold names nobody (and the database would refuse it as a parameter).
+  const storable = candidateIds.filter(isStorableId);
+  if (storable.length === 0) return [];
+  const rows = await db.selectFrom('candidates').select('id').where('id', 'in', storable).orderBy('id').forUpdate().execute();
   return rows.map((row) => row.id);
 }
 
