@@ -46,7 +46,8 @@ export const PERSONAL_DATA_TABLES: readonly TPersonalDataTable[] = [
   {
     table: 'applications',
     columns: ['answers', 'tracking_ip_address', 'tracking_user_agent', 'tracking_referrer', 'privacy_policy_accepted', 'consent_processing', 'consent_talent_pool'],
-    reach: { by: 'candidate', column: 'candidate_id' },
+    // By its own id: a person's applications are collected with the candidate, and an expired one is erased on its own.
+    reach: { by: 'application', column: 'id' },
     exported: true,
   },
   { table: 'resume_processings', columns: ['filename', 'content', 'error'], reach: { by: 'candidate', column: 'candidate_id' }, exported: true },
