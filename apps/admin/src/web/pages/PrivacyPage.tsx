@@ -165,7 +165,7 @@ export function PrivacyPage() {
                     <span className="small muted"> #{candidate.id}</span>
                   </th>
                   <td>{candidate.email ?? <span className="muted">none</span>}</td>
-                  <td>{candidate.phone ?? <span className="muted">none</span>}</td>
+                  <td className="nowrap">{candidate.phone ?? <span className="muted">none</span>}</td>
                   <td>
                     <time dateTime={candidate.created_at}>{formatDateTime(candidate.created_at)}</time>
                   </td>
