@@ -207,7 +207,7 @@ describe('request forgery and exposure', () => {
   });
 
   it('serves the built app for every page with a strict Content-Security-Policy', async () => {
-    for (const path of ['/', '/keys', '/overview']) {
+    for (const path of ['/', '/keys', '/overview', '/privacy', '/audit']) {
       const page = await fetch(`${stack.adminUrl}${path}`);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
