@@ -77,6 +77,10 @@ describe('Privacy and Audit log pages in Chromium', () => {
     const candidateId = application.candidate.id;
     const control = await apply(other);
 
+    // No URL the dashboard requests holds the person's email (proxies log URLs): the search goes in a POST body.
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(decodeURIComponent(request.url()).toLowerCase()));
+
     await page.goto(`${stack.adminUrl}/privacy`);
     await page.getByLabel('Email').fill(seeded.admin.email);
     await page.getByLabel('Password').fill(seeded.admin.password);
@@ -177,6 +181,9 @@ describe('Privacy and Audit log pages in Chromium', () => {
     await page.getByText('The beginning of the log.').waitFor();
     expect(await rows.count()).toBe(1 + 3 + OLDER_ENTRIES);
     expect(await rows.last().getByRole('cell').allTextContents()).toEqual([expect.any(String), 'retention sweep', 'tenant', expect.stringMatching(/^1 candidate and 1 application erased, as of /)]);
+
+    expect(urls.filter((url) => url.includes('/trpc/admin.privacy.find'))).not.toHaveLength(0);
+    expect(urls.filter((url) => url.includes(person.email))).toEqual([]);
 
     console.log(`Screenshots: ${privacyShot} and ${auditShot} (in ${SCREENSHOTS})`);
     expect(consoleProblems).toEqual([]);

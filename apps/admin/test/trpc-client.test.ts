@@ -184,6 +184,13 @@ describe('request forgery and exposure', () => {
     const urlEncoded = await create({ 'content-type': 'application/x-www-form-urlencoded', origin: stack.adminUrl }, 'name=Forged');
     expect(urlEncoded.status).toBe(415);
     expect(await keyNames(cookie)).not.toContain('Forged');
+    // A read sent as POST (how the dashboard asks for a person by email) passes the same guard.
+    const postedRead = (origin: string) =>
+      fetch(`${stack.adminUrl}/trpc/admin.privacy.find`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', origin }, body: JSON.stringify({ email: 'nobody@example.org' }) });
+    expect((await postedRead('https://evil.example')).status).toBe(403);
+    const ownRead = await postedRead(stack.adminUrl);
+    expect(ownRead.status).toBe(200);
+    expect(await ownRead.json()).toEqual({ result: { data: { candidates: [] } } });
 
     // The same request from the dashboard's own origin goes through.
     const own = await create({ 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' });
