@@ -184,6 +184,13 @@ describe('request forgery and exposure', () => {
     const urlEncoded = await create({ 'content-type': 'application/x-www-form-urlencoded', origin: stack.adminUrl }, 'name=Forged');
     expect(urlEncoded.status).toBe(415);
     expect(await keyNames(cookie)).not.toContain('Forged');
+    // A read sent as POST (how the dashboard asks for a person by email) passes the same guard.
+    const postedRead = (origin: string) =>
+      fetch(`${stack.adminUrl}/trpc/admin.privacy.find`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', origin }, body: JSON.stringify({ email: 'nobody@example.org' }) });
+    expect((await postedRead('https://evil.example')).status).toBe(403);
+    const ownRead = await postedRead(stack.adminUrl);
+    expect(ownRead.status).toBe(200);
+    expect(await ownRead.json()).toEqual({ result: { data: { candidates: [] } } });
 
     // The same request from the dashboard's own origin goes through.
     const own = await create({ 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' });
@@ -207,7 +214,7 @@ describe('request forgery and exposure', () => {
   });
 
   it('serves the built app for every page with a strict Content-Security-Policy', async () => {
-    for (const path of ['/', '/keys', '/overview']) {
+    for (const path of ['/', '/keys', '/overview', '/privacy', '/audit']) {
       const page = await fetch(`${stack.adminUrl}${path}`);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);

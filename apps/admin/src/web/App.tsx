@@ -7,11 +7,15 @@ import { SignInPage } from './pages/SignInPage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { WebhooksPage } from './pages/WebhooksPage.tsx';
+import { PrivacyPage } from './pages/PrivacyPage.tsx';
+import { AuditLogPage } from './pages/AuditLogPage.tsx';
 
 const NAV: Array<{ route: TRoute; label: string }> = [
   { route: 'overview', label: 'Overview' },
   { route: 'keys', label: 'API keys' },
   { route: 'webhooks', label: 'Webhooks' },
+  { route: 'privacy', label: 'Privacy' },
+  { route: 'audit', label: 'Audit log' },
 ];
 
 export function App() {
@@ -94,7 +98,9 @@ export function App() {
             </ul>
           </nav>
           <div className="account">
-            <span className="muted account-email">{user.email}</span>
+            <span className="muted account-email" title={user.email}>
+              {user.email}
+            </span>
             <button type="button" className="button button-small" onClick={doSignOut} disabled={signOut.isPending}>
               Sign out
             </button>
@@ -106,6 +112,10 @@ export function App() {
           <KeysPage apiEnabled={tenant.api_enabled} />
         ) : route === 'webhooks' ? (
           <WebhooksPage />
+        ) : route === 'privacy' ? (
+          <PrivacyPage />
+        ) : route === 'audit' ? (
+          <AuditLogPage />
         ) : (
           <OverviewPage onOpenKeys={() => navigate('keys')} />
         )}

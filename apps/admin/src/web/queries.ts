@@ -1,4 +1,4 @@
-import { QueryCache, QueryClient, useMutation, useQuery } from '@tanstack/react-query';
+import { QueryCache, QueryClient, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { errorStatus, trpc } from './trpc.ts';
 
 type TInput<T extends (input: never) => unknown> = Parameters<T>[0];
@@ -9,7 +9,13 @@ export const queryKeys = {
   overview: ['admin', 'overview'] as const,
   webhooks: ['admin', 'webhooks'] as const,
   deliveries: (endpointId: number) => ['admin', 'webhooks', 'deliveries', endpointId] as const,
+  privacy: ['admin', 'privacy'] as const,
+  person: (email: string) => ['admin', 'privacy', 'find', email] as const,
+  audit: ['admin', 'audit'] as const,
 };
+
+/** Entries per page of the audit log. */
+export const AUDIT_PAGE_SIZE = 50;
 
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
@@ -99,4 +105,33 @@ export function useReplayDelivery() {
 
 export function useEnableWebhook() {
   return useMutation({ mutationFn: (id: number) => trpc.admin.webhooks.enable.mutate({ id }) });
+}
+
+/** What is held about the person of this email; nothing is asked until an email is given. */
+export function usePerson(email: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.person(email ?? ''),
+    queryFn: () => trpc.admin.privacy.find.query({ email: email ?? '' }),
+    enabled: email !== undefined,
+    // Personal data: not kept around once the page no longer shows it.
+    gcTime: 0,
+  });
+}
+
+export function useExportPerson() {
+  return useMutation({ mutationFn: (candidateId: number) => trpc.admin.privacy.export.mutate({ candidate_id: candidateId }) });
+}
+
+export function useErasePerson() {
+  return useMutation({ mutationFn: (candidateId: number) => trpc.admin.privacy.erase.mutate({ candidate_id: candidateId }) });
+}
+
+/** The tenant's audit log, newest first; each further page holds older entries (`next_before`). */
+export function useAuditLog() {
+  return useInfiniteQuery({
+    queryKey: queryKeys.audit,
+    queryFn: ({ pageParam }) => trpc.admin.audit.list.query(pageParam === undefined ? { limit: AUDIT_PAGE_SIZE } : { before: pageParam, limit: AUDIT_PAGE_SIZE }),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => last.next_before ?? undefined,
+  });
 }

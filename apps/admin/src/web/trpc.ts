@@ -1,9 +1,23 @@
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from '@trpc/client';
 import type { TAppRouter } from '@careers/core';
+
+const sameOriginFetch = (url: URL | RequestInfo, init?: RequestInit) => fetch(url, { ...init, credentials: 'same-origin' });
+
+/**
+ * Reads whose input is a person's data (an email address): sent as POST with the input in the body, so that it never
+ * appears in a URL (proxy access logs, traces).
+ */
+const INPUT_IN_BODY = new Set(['admin.privacy.find']);
 
 /** Typed client of core's procedures; the session travels in the httpOnly cookie (same origin). */
 export const trpc = createTRPCClient<TAppRouter>({
-  links: [httpBatchLink({ url: '/trpc', fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }) })],
+  links: [
+    splitLink({
+      condition: (op) => INPUT_IN_BODY.has(op.path),
+      true: httpLink({ url: '/trpc', fetch: sameOriginFetch, methodOverride: 'POST' }),
+      false: httpBatchLink({ url: '/trpc', fetch: sameOriginFetch }),
+    }),
+  ],
 });
 
 type TErrorData = { httpStatus?: number; body?: { message?: string; errors?: Record<string, string[]> } };

@@ -7,13 +7,15 @@ type TConfirmDialogProps = {
   children: ReactNode;
   confirmLabel: string;
   pending: boolean;
+  /** Keeps the confirm button off until the user has done what the dialog asks (e.g. typed the email). */
+  confirmDisabled?: boolean;
   error?: string | undefined;
   onConfirm: () => void;
   onCancel: () => void;
 };
 
 /** "Are you sure?" for actions that cannot be undone; Cancel has the focus, so Enter never destroys by accident. */
-export function ConfirmDialog({ open, title, children, confirmLabel, pending, error, onConfirm, onCancel }: TConfirmDialogProps) {
+export function ConfirmDialog({ open, title, children, confirmLabel, pending, confirmDisabled = false, error, onConfirm, onCancel }: TConfirmDialogProps) {
   return (
     <Dialog open={open} title={title} onClose={onCancel} role="alertdialog">
       <div className="dialog-body">{children}</div>
@@ -26,7 +28,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, pending, er
         <button type="button" className="button" onClick={onCancel} autoFocus>
           Cancel
         </button>
-        <button type="button" className="button button-danger" onClick={onConfirm} disabled={pending} aria-busy={pending}>
+        <button type="button" className="button button-danger" onClick={onConfirm} disabled={pending || confirmDisabled} aria-busy={pending}>
           {confirmLabel}
         </button>
       </div>
