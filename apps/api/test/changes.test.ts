@@ -153,7 +153,7 @@ describe('GET /changes', () => {
       expect(response.status, after).toBe(422);
       expect(Object.keys(response.body.errors)).toEqual(['after']);
     }
-    for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['types[]=candidate', 'types.0']] as const) {
+    for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['types[]=application', 'types.0']] as const) {
       const response = await api.get(`/changes?${query}`, KEYS.full);
       expect(response.status, query).toBe(422);
       expect(Object.keys(response.body.errors), query).toEqual([field]);

@@ -300,10 +300,13 @@ describe('Idempotency-Key on POST /applications, stored by the application state
     const withKey = await apply(body, suffix(), key);
     expect(withKey.status, withKey.text).toBe(201);
     const withoutKey = await apply({ ...body, candidate: { ...(body.candidate as object), email: `other.${suffix()}@example.org` } }, undefined, key);
-    const { id, candidate, created_at, ...rest } = withKey.body.data;
-    const { id: otherId, candidate: otherCandidate, created_at: otherCreatedAt, ...otherRest } = withoutKey.body.data;
+    const { id, candidate, created_at, consents, ...rest } = withKey.body.data;
+    const { id: otherId, candidate: otherCandidate, created_at: otherCreatedAt, consents: otherConsents, ...otherRest } = withoutKey.body.data;
     expect(Object.keys(withKey.body.data)).toEqual(Object.keys(withoutKey.body.data));
     expect(rest).toEqual(otherRest);
+    // Consents are given with the application: at its creation time.
+    expect(consents).toEqual({ ...otherConsents, given_at: created_at });
+    expect(otherConsents.given_at).toBe(otherCreatedAt);
     expect(Object.keys(candidate)).toEqual(Object.keys(otherCandidate));
     expect(typeof id).toBe('number');
     expect(otherId).toBeGreaterThan(id);

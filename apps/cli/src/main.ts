@@ -220,6 +220,13 @@ async function keys(args: string[], io: TOutput): Promise<void> {
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenantSlug);
         const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name, scopes, kind, origins });
+        const { auditActor, recordOperatorAudit } = await operations();
+        await recordOperatorAudit(orm.em.fork(), { tenantId }, {
+          actor: auditActor.cli(),
+          action: 'api_key.created',
+          subject: `api key ${apiKey.id}`,
+          details: { name: apiKey.name, kind: apiKey.kind, scopes: apiKey.scopes },
+        });
         if (values.json) {
           io.out(JSON.stringify({ ...apiKey, tenant: tenantSlug, key: plaintext }));
           return;
@@ -250,10 +257,12 @@ async function keys(args: string[], io: TOutput): Promise<void> {
       const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
       if (positionals.length > 1) throw usageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
       const id = parseId(positionals[0], 'key ID');
-      const { revokeApiKey } = await operations();
+      const { revokeApiKey, auditActor, ownerTenant, recordOperatorAudit } = await operations();
       await withOrm(async (orm) => {
         try {
+          const tenantId = await ownerTenant(orm.em.fork(), 'api_keys', id);
           const key = await revokeApiKey(orm.em.fork(), null, id);
+          if (tenantId !== undefined) await recordOperatorAudit(orm.em.fork(), { tenantId }, { actor: auditActor.cli(), action: 'api_key.revoked', subject: `api key ${key.id}` });
           io.out(`Revoked API key ${key.id} "${key.name}" (revoked at ${key.revoked_at ?? '?'})`);
         } catch (error) {
           if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliError(`no API key with id ${id}`);
@@ -296,6 +305,12 @@ async function webhooks(args: string[], io: TOutput): Promise<void> {
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenant);
         const { endpoint, secret } = await onEndpoint(null, () => service.createWebhookEndpoint(orm.em.fork(), { tenantId, url, eventTypes }));
+        await service.recordOperatorAudit(orm.em.fork(), { tenantId }, {
+          actor: service.auditActor.cli(),
+          action: 'webhook.created',
+          subject: `webhook ${endpoint.id}`,
+          details: { event_types: endpoint.event_types },
+        });
         io.out(`id: ${endpoint.id}`);
         io.out(`secret: ${secret}`);
         io.err(`Webhook endpoint for tenant ${tenant}: ${endpoint.url} (${endpoint.event_types.join(', ')}). The secret is shown only this once.`);
@@ -329,14 +344,20 @@ async function webhooks(args: string[], io: TOutput): Promise<void> {
       const id = parseId(positionals[0], 'webhook endpoint ID');
       await withOrm(async (orm) => {
         const em = orm.em.fork();
+        const tenantId = await service.ownerTenant(em, 'webhook_endpoints', id);
+        const audit = async (action: 'webhook.deleted' | 'webhook.rotated') => {
+          if (tenantId !== undefined) await service.recordOperatorAudit(orm.em.fork(), { tenantId }, { actor: service.auditActor.cli(), action, subject: `webhook ${id}` });
+        };
         if (action === 'delete') {
           const endpoint = await onEndpoint(id, () => service.deleteWebhookEndpoint(em, null, id));
+          await audit('webhook.deleted');
           io.out(`Deleted webhook endpoint ${endpoint.id} (${endpoint.url})`);
         } else if (action === 'enable') {
           const endpoint = await onEndpoint(id, () => service.enableWebhookEndpoint(em, null, id));
           io.out(`Enabled webhook endpoint ${endpoint.id} (${endpoint.url})`);
         } else if (action === 'rotate') {
           const { endpoint, secret } = await onEndpoint(id, () => service.rotateWebhookSecret(em, null, id));
+          await audit('webhook.rotated');
           io.out(`secret: ${secret}`);
           io.err(`New secret for webhook endpoint ${endpoint.id}; the previous one keeps signing until ${endpoint.previous_secret_expires_at ?? '?'}.`);
         } else {

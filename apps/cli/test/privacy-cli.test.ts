@@ -142,6 +142,8 @@ describe('careers privacy', { timeout: 180_000 }, () => {
     const erased = await careers(['privacy', 'erase', '--tenant', 'acme', '--email', 'case.0@example.ORG'], url);
     expect(erased.code, erased.stderr).toBe(0);
     expect(erased.stdout).toBe('erased_candidates: 1\n');
+    const { rows: audit } = await client.query<{ actor: string; action: string; subject: string }>('select actor, action, subject from audit_log_entries where tenant_id = 1');
+    expect(audit).toEqual([{ actor: 'cli', action: 'candidate.erased', subject: expect.stringMatching(/^candidate \d+$/) }]);
     const none = await careers(['privacy', 'erase', '--tenant', 'acme', '--email', 'shared@example.org'], url);
     expect(none.stdout).toBe('erased_candidates: 0\n');
     expect(await counts(client)).toEqual({ candidates: 6, applications: 5 });

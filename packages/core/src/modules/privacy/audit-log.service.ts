@@ -1,4 +1,6 @@
-import type { TDb } from '../../db/kysely.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { kyselyOf, tenantKysely, type TDb } from '../../db/kysely.ts';
+import { isStorableId } from '../../lib/query.ts';
 import { iso } from '../../lib/dates.ts';
 import { findAuditEntries, insertAuditEntry, type TAuditEntry } from './audit-log.repository.ts';
 
@@ -29,4 +31,27 @@ export async function listAuditLog(db: TDb, input: { before?: number; limit: num
     entries: page.map((row) => ({ ...row, created_at: iso(row.created_at) })),
     next_before: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
   };
+}
+
+/** The tables whose rows an operator changes by id (the CLI), and so whose tenant the audit entry goes to. */
+type TOwnedTable = 'api_keys' | 'webhook_endpoints';
+
+/**
+ * An operator's action (the `careers` CLI) in the audit log of the tenant it concerns: `tenantId`, or the tenant that
+ * owns row `id` of `table` (looked up before the action, e.g. a deletion). An operator path: it reads across tenants.
+ */
+export async function recordOperatorAudit(
+  em: EntityManager,
+  owner: { tenantId: number } | { table: TOwnedTable; id: number },
+  entry: TAuditEntry,
+): Promise<void> {
+  const tenantId = 'tenantId' in owner ? owner.tenantId : await ownerTenant(em, owner.table, owner.id);
+  if (tenantId !== undefined) await recordAudit(tenantKysely(em, tenantId), entry);
+}
+
+/** The tenant owning a row, for an audit entry about it (undefined: no such row). */
+export async function ownerTenant(em: EntityManager, table: TOwnedTable, id: number): Promise<number | undefined> {
+  if (!isStorableId(id)) return undefined;
+  const row = await kyselyOf(em).selectFrom(table).select('tenant_id').where('id', '=', id).executeTakeFirst();
+  return row?.tenant_id;
 }

@@ -15,6 +15,8 @@ export const exportCandidateMeta = {
     protect: true,
   },
   scope: 'candidates:read',
+  // Documents are read into memory: a key runs only a few exports at once (the rest are shed with 429 and Retry-After).
+  expensiveRead: 'always',
   errors: ['NOT_FOUND'],
   extension: true,
 } satisfies TMeta;
