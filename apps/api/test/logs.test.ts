@@ -24,6 +24,8 @@ const RESUME_MARKER = `RESUME-MARKER-${fresh()}`;
 const IDEMPOTENCY_KEY = `idem-${fresh()}`;
 const SLUG = `logging-engineer-${s}`;
 const USER_ID = 500 + (randomBytes(1)[0] ?? 0);
+const EMAIL = `jane.${fresh()}@example.org`;
+const PHONE = `+31${String(randomBytes(4).readUInt32BE(0)).padStart(9, '7').slice(0, 9)}`;
 
 /** Distinctive file contents: the marker text repeated, as a client would send it (base64). */
 const documentText = `%PDF-1.4\n${`${DOC_MARKER} Lebenslauf vertraulich\n`.repeat(40)}`;
@@ -52,7 +54,7 @@ async function request(id: string, path: string, init: { method?: string; key?: 
 function applicationBody(extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
     vacancy: SLUG,
-    candidate: { given_name: 'Jane', family_name: 'Doe', email: `jane.${fresh()}@example.org` },
+    candidate: { given_name: 'Jane', family_name: 'Doe', email: EMAIL, mobile_phone: PHONE },
     documents: {
       resume: { filename: 'cv.pdf', content: DOCUMENT_BASE64, mime_type: 'application/pdf' },
       cover_letter: { filename: 'letter.pdf', content: DOCUMENT_BASE64, mime_type: 'application/pdf' },
@@ -95,6 +97,17 @@ beforeAll(async () => {
   await query(url, 'create trigger refuse_job before insert on pgboss.job for each row execute function refuse_job()');
   expect(await request('logs-resume-failed', '/candidates', { method: 'POST', key: KEY, body: JSON.stringify(resume) })).toBe(500);
   await query(url, 'drop trigger refuse_job on pgboss.job');
+  // Privacy: a query with the email, an export and an erasure, and a database error that quotes the email and phone.
+  const [candidate] = await query(url, 'select id from candidates where lower(email) = lower($1)', [EMAIL]);
+  expect(await request('logs-candidates-email', `/candidates?user_id=${USER_ID}&email=${encodeURIComponent(EMAIL)}&search=${encodeURIComponent(PHONE)}`, { key: KEY })).toBe(200);
+  expect(await request('logs-export', `/candidates/${candidate!.id}/export`, { key: KEY })).toBe(200);
+  await query(url, `create function refuse_candidate() returns trigger language plpgsql as $$ begin raise exception 'refused % %', new.email, new.phone; end $$`);
+  await query(url, 'create trigger refuse_candidate before insert on candidates for each row execute function refuse_candidate()');
+  const other = JSON.parse(applicationBody()) as { candidate: { email: string } };
+  other.candidate.email = `other.${EMAIL}`;
+  expect(await request('logs-apply-refused', '/applications', { method: 'POST', key: KEY, body: JSON.stringify(other) })).toBe(500);
+  await query(url, 'drop trigger refuse_candidate on candidates');
+  expect(await request('logs-erase', `/candidates/${candidate!.id}`, { method: 'DELETE', key: KEY })).toBe(204);
   expect(await request('logs-unknown-path', `/no-such-path/${KEY}`, { key: KEY })).toBe(404);
   expect(await request('logs-livez', '/livez')).toBe(200);
 
@@ -121,7 +134,7 @@ describe('the logs of an API process', () => {
     expect(all.some((line) => line.msg === 'stopped')).toBe(true);
   });
 
-  it('contain no plaintext API key, password, document content or query string', () => {
+  it('contain no plaintext API key, password, document content, query string, or candidate email and phone', () => {
     const secrets = {
       key: KEY,
       'key without prefix': KEY.slice('ck_live_'.length),
@@ -135,8 +148,15 @@ describe('the logs of an API process', () => {
       'resume (base64, a middle part)': RESUME_BASE64.slice(200, 240),
       'resume (text)': RESUME_MARKER,
       'search text': SEARCH_MARKER,
+      email: EMAIL,
+      'email (local part)': EMAIL.split('@')[0]!,
+      phone: PHONE,
+      'phone (digits)': PHONE.slice(1),
     };
     for (const [what, secret] of Object.entries(secrets)) expect({ what, found: output.includes(secret) }).toEqual({ what, found: false });
+    // The database's message quoted them: the line is there, censored.
+    const refused = lines().find((line) => line.request_id === 'logs-apply-refused' && line.err !== undefined);
+    expect((refused?.err as { message?: string } | undefined)?.message).toMatch(/refused \[email\] \[number\]/);
   });
 
   it('carry the request id on every line of a request, including the error of a failed one', () => {
