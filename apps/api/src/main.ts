@@ -21,7 +21,10 @@ const services = createCoreServices(orm, log, {
   readLimits: { perKey: env.EXPENSIVE_READS_PER_KEY, total: Math.max(env.EXPENSIVE_READS_PER_KEY, env.EXPENSIVE_READS_PER_PROCESS) },
   readReplicaUrl: coreEnv().DATABASE_READ_URL,
 });
-const server = createApiApp(services, { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY }).listen(env.PORT, env.HOST);
+const server = createApiApp(services, { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY, bodyStallTimeoutMs: env.BODY_STALL_TIMEOUT_MS }).listen(
+  env.PORT,
+  env.HOST,
+);
 announceListening(server, log, 'API', '/v1');
 // Metrics are for the operator, not for callers: their own port, on this machine only unless METRICS_HOST says otherwise.
 const metricsServer =
