@@ -33,8 +33,9 @@ export const DOCUMENT_DESCRIPTION = [
     'checked right after tenant API access. A preflight `OPTIONS` on any path answers 204 for any origin (it carries no key); the answers to a ' +
     'publishable key from an allowed origin, errors included, carry `Access-Control-Allow-Origin` (that origin), `Vary: Origin` and ' +
     '`Access-Control-Expose-Headers`. Secret keys (`ck_…`, scheme `bearerAuth`) never get CORS headers: keep them on a server. ' +
-    'With a publishable key, POST /applications is also limited per client address (10 per minute per address and key; IPv6 by /64); ' +
-    'the rate-limit headers show the tighter of the two.',
+    'With a publishable key, POST /applications is limited per client address (5 per minute per address and key, every request; IPv6 by /64) ' +
+    'and per key (120 stored applications per minute: rejected and `validate_only` requests do not count); the rate-limit headers describe the ' +
+    'window nearer to exhaustion.',
   'Extensions (marked `x-extension`): the `Idempotency-Key` header, conditional GET (`ETag`/`304`), GET /candidates/{id}, ' +
     'GET /candidates/processing/{processing_id}, GET /vacancies/{slug}/application-form with `answers` on POST /applications, `validate_only` on ' +
     'POST /applications and POST /candidates, 409 `DUPLICATE_APPLICATION` (tenant setting `duplicate_applications`) and the operations endpoints ' +
