@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseEnv, DEFAULT_METRICS_HOST } from '@careers/core';
 
 const ZApiEnv = z.object({
+  NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   /** Public base address without /v1 (scheme, host, optional path prefix), used in pagination links. */

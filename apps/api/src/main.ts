@@ -14,6 +14,9 @@ import { apiEnv } from './env.ts';
 
 const log = createLogger('api');
 const env = apiEnv();
+if (env.NODE_ENV === 'production' && !env.PUBLIC_URL) {
+  log.warn('PUBLIC_URL is not set: pagination links and URLs in answers follow the Host header of each request; set PUBLIC_URL to the public base address');
+}
 const { orm } = await openDeploymentOrm(log, { timeouts: API_DB_TIMEOUTS });
 const services = createCoreServices(orm, log, {
   metrics: createMetrics({ processMetrics: true }),
