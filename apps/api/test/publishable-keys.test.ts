@@ -324,11 +324,18 @@ describe('write limits of publishable keys, across two API processes (CONTRACT "
    * POST /applications from a client address: a loopback address of this machine (127.0.0.2…, the socket's own), or
    * an address a trusted proxy names (`X-Forwarded-For`, for IPv6, which loopback cannot give).
    */
-  const applyFrom = async (target: TApiProcess, key: string, address: string, body: unknown = applicationBody(VACANCY), search = ''): Promise<TResponse> => {
+  const applyFrom = async (
+    target: TApiProcess,
+    key: string,
+    address: string,
+    body: unknown = applicationBody(VACANCY),
+    search = '',
+    headers: Record<string, string> = {},
+  ): Promise<TResponse> => {
     const loopback = address.startsWith('127.');
     return fetchCheckedFrom(loopback ? address : '127.0.0.1', `${target.baseUrl}/applications${search}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, origin: SITE, ...(loopback ? {} : { 'x-forwarded-for': address }) },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, origin: SITE, ...(loopback ? {} : { 'x-forwarded-for': address }), ...headers },
       body: JSON.stringify(body),
     });
   };
@@ -388,6 +395,19 @@ describe('write limits of publishable keys, across two API processes (CONTRACT "
     expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual([{ n: 3 }]);
     // A rejected request (422) in a full window is 429: it is refused by the key, not by validation.
     expect((await applyFrom(processes[0]!, key, '127.0.0.30', {})).status).toBe(429);
+  });
+
+  it('keeps no place in the key window for a replay (Idempotency-Key): it stored nothing', async () => {
+    const { id, key } = await newPublishableKey();
+    const body = applicationBody(VACANCY);
+    const idempotency = { 'idempotency-key': `site-${suffix()}` };
+    const first = await applyFrom(processes[0]!, key, '127.0.0.40', body, '', idempotency);
+    expect(first.status).toBe(201);
+    const replay = await applyFrom(processes[1]!, key, '127.0.0.41', body, '', idempotency);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(first.text);
+    expect(await keyWindowHits(id)).toBe(1);
   });
 
   it('counts an IPv6 client by its /64', async () => {

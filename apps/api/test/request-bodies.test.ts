@@ -38,7 +38,8 @@ beforeAll(async () => {
       }),
     ],
   });
-  api = await startTestApi(databaseUrl);
+  // Bodies held open on purpose (the budget tests) must not be dropped as stalled while a loaded machine runs them.
+  api = await startTestApi(databaseUrl, { bodyStallTimeoutMs: 120_000 });
 });
 
 afterAll(async () => {

@@ -11,6 +11,7 @@ import {
   requireActiveKey,
   SerializedAnswer,
   toAppError,
+  type TAppErrorCode,
   type TCoreServices,
   type TMeta,
 } from '@careers/core';
@@ -80,7 +81,7 @@ function sendError(res: Response, error: AppError, headers: Record<string, strin
 }
 
 /** Answers that protect the process from load (not failures of the request): logged below error level. */
-const SHED_CODES = new Set(['SERVER_BUSY']);
+const SHED_CODES = new Set<TAppErrorCode>(['SERVER_BUSY']);
 
 /** Who a request's body is charged to in the body budget: its key and its client address (IPv6 by /64). */
 function bodyHolders(req: Request, apiKeyId: number): string[] {

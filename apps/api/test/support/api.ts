@@ -272,7 +272,7 @@ export async function validatedFetch(url: string, init: RequestInit = {}): Promi
 /** The real API app on a free port, over the given database. Every answer is checked against its OpenAPI document. */
 export async function startTestApi(
   databaseUrl: string,
-  options: { publicUrl?: string; core?: Omit<NonNullable<Parameters<typeof createCoreServices>[2]>, 'flushIntervalMs'> } = {},
+  options: { publicUrl?: string; bodyStallTimeoutMs?: number; core?: Omit<NonNullable<Parameters<typeof createCoreServices>[2]>, 'flushIntervalMs'> } = {},
 ): Promise<TTestApi> {
   const orm = await openOrm(databaseUrl);
   const services = createCoreServices(orm, createLogger('api-test'), { flushIntervalMs: 100, ...options.core });
