@@ -30,7 +30,7 @@ function recordRequestMetrics(metrics: TCoreServices['metrics']): express.Reques
   };
 }
 
-export type TApiOptions = { publicUrl?: string; trustProxy?: string };
+export type TApiOptions = { publicUrl?: string; trustProxy?: string; bodyStallTimeoutMs?: number };
 
 export function createApiApp(services: TCoreServices, options: TApiOptions = {}): Express {
   const app = express();
@@ -68,7 +68,7 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
       res.status(503).json(new AppError('SERVICE_UNAVAILABLE').toBody());
     }
   });
-  v1.use(createRestFacade(services, { publicUrl: options.publicUrl }));
+  v1.use(createRestFacade(services, { publicUrl: options.publicUrl, bodyStallTimeoutMs: options.bodyStallTimeoutMs }));
   app.use('/v1', v1);
 
   app.use((_req, res) => {

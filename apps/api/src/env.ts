@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseEnv, DEFAULT_METRICS_HOST } from '@careers/core';
 
 const ZApiEnv = z.object({
+  NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   /** Public base address without /v1 (scheme, host, optional path prefix), used in pagination links. */
@@ -24,6 +25,8 @@ const ZApiEnv = z.object({
    */
   EXPENSIVE_READS_PER_KEY: z.coerce.number().int().min(1).max(64).default(2 * availableParallelism()),
   EXPENSIVE_READS_PER_PROCESS: z.coerce.number().int().min(1).max(256).default(4 * availableParallelism()),
+  /** A request body that stops arriving for this long is dropped (408). CONTRACT: 10 s; shorter only for tests. */
+  BODY_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
 });
 export type TApiEnv = z.infer<typeof ZApiEnv>;
 

@@ -20,7 +20,8 @@ function loggablePath(url: string): string {
 
 /**
  * The request's logger (`req.log`, bound to `request_id`, made only when something logs: `lazyChild`) and one completion line
- * per request — `request completed`, or `request errored` for a 5xx — with method, path (no query, no key),
+ * per request — `request completed`, `request errored` for a 5xx, or `request shed` at warn for a 503 that protects the
+ * process from load (`res.locals.shed`, an expected answer, not a failure) — with method, path (no query, no key),
  * status, response time, tenant and key. Probes log at debug. Nothing is built for a line the level leaves out:
  * a logger per request cost a fifth of a cached read's CPU.
  */
@@ -31,8 +32,9 @@ export function requestLog(log: Logger): express.RequestHandler {
     const complete = () => {
       res.off('finish', complete);
       res.off('close', complete);
-      const failed = res.statusCode >= 500;
-      const level = failed ? 'error' : QUIET_PATHS.has(req.originalUrl.split('?')[0] ?? '') ? 'debug' : 'info';
+      const shed = res.locals.shed === true;
+      const failed = res.statusCode >= 500 && !shed;
+      const level = failed ? 'error' : shed ? 'warn' : QUIET_PATHS.has(req.originalUrl.split('?')[0] ?? '') ? 'debug' : 'info';
       if (!log.isLevelEnabled(level)) return;
       const line = {
         req: { method: req.method, path: loggablePath(req.originalUrl) },
@@ -42,7 +44,7 @@ export function requestLog(log: Logger): express.RequestHandler {
         responseTime: Date.now() - started,
       };
       if (failed) req.log.error({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
-      else req.log[level](line, 'request completed');
+      else req.log[level](line, shed ? 'request shed' : 'request completed');
     };
     res.on('finish', complete);
     res.on('close', complete);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrm } from '@careers/core';
 import { createTestDatabase } from '@careers/core/testing';
 import { createApiKey } from '@careers/core/operations';
-import { startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
+import { fetchCheckedFrom, startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { applicationBody, query, randomKey, rateHeaders, suffix, tenant, vacancy } from './support/write-fixtures.ts';
@@ -292,14 +292,18 @@ describe('GET /me', () => {
       created_at: expect.any(String),
     });
     expect(me.body.data.key.prefix).toMatch(/^pk_live_/);
-    expect(me.body.data.rate_limits.applications).toMatchObject({ limit: 10, remaining: 10 });
+    // The address's window (5 a minute) is nearer to exhaustion than the key's (120 stored a minute).
+    expect(me.body.data.rate_limits.applications).toMatchObject({ limit: 5, remaining: 5 });
     expect((await api.post('/applications', applicationBody(VACANCY), key, { origin: SITE })).status).toBe(201);
-    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(9);
-    // The key's window is over, this address's is not: /me shows the tighter (the address's).
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications).toMatchObject({ limit: 5, remaining: 4 });
+    // The key's window is over, this address's is not: /me shows the address's.
     await query(databaseUrl, `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket = $1`, [`${id}:applications.create`]);
-    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(9);
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(4);
     await query(databaseUrl, `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket like $1`, [`${id}:applications.create:address:%`]);
-    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(10);
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(5);
+    // A key with 118 stored applications in its window: the key's window is the nearer one now.
+    await query(databaseUrl, `update rate_limit_windows set window_start = now(), hits = 118 where bucket = $1`, [`${id}:applications.create`]);
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications).toMatchObject({ limit: 120, remaining: 2 });
   });
 
   it('is refused to a publishable key without its origin, and to no key', async () => {
@@ -310,64 +314,108 @@ describe('GET /me', () => {
   });
 });
 
-describe('per-address write limits of publishable keys, across two API processes', () => {
+describe('write limits of publishable keys, across two API processes (CONTRACT "Guarding the shared service")', () => {
   let processes: TApiProcess[] = [];
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));
   });
 
-  const applyFrom = async (target: TApiProcess, key: string, address: string, origin = SITE): Promise<TResponse> => {
-    const response = await validatedFetch(`${target.baseUrl}/applications`, {
+  /**
+   * POST /applications from a client address: a loopback address of this machine (127.0.0.2…, the socket's own), or
+   * an address a trusted proxy names (`X-Forwarded-For`, for IPv6, which loopback cannot give).
+   */
+  const applyFrom = async (
+    target: TApiProcess,
+    key: string,
+    address: string,
+    body: unknown = applicationBody(VACANCY),
+    search = '',
+    headers: Record<string, string> = {},
+  ): Promise<TResponse> => {
+    const loopback = address.startsWith('127.');
+    return fetchCheckedFrom(loopback ? address : '127.0.0.1', `${target.baseUrl}/applications${search}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, origin, 'x-forwarded-for': address },
-      body: JSON.stringify(applicationBody(VACANCY)),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, origin: SITE, ...(loopback ? {} : { 'x-forwarded-for': address }), ...headers },
+      body: JSON.stringify(body),
     });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
   };
   const statuses = (responses: TResponse[]) => responses.map((r) => r.status).join(',');
-  /** Ends the key's own window (as a minute passing would), leaving the address windows running. */
-  const endKeyWindow = (id: number) =>
-    query(databaseUrl, `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket = $1`, [`${id}:applications.create`]);
+  const keyWindowHits = async (id: number) =>
+    (await query<{ hits: number }>(databaseUrl, 'select hits from rate_limit_windows where bucket = $1', [`${id}:applications.create`]))[0]?.hits ?? 0;
 
-  it('admits exactly the address budget from one address, while another address still applies', async () => {
+  it('one visitor sending empty and validate_only applications spends only its address budget; a real applicant elsewhere is accepted', async () => {
     processes = await Promise.all([startApiProcess(databaseUrl, { TRUST_PROXY: 'loopback' }), startApiProcess(databaseUrl, { TRUST_PROXY: 'loopback' })]);
     const { id, key } = await newPublishableKey();
-    const A = '203.0.113.7';
-    const B = '2001:db8:1:2::5';
-    const warmUp = await Promise.all(Array.from({ length: 4 }, (_, i) => applyFrom(processes[i % 2]!, key, A)));
-    expect(statuses(warmUp)).toBe('201,201,201,201');
-    await endKeyWindow(id);
-
-    // The key has its whole budget again (10); address A has 6 left: 20 at once through both processes admit exactly 6.
-    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => applyFrom(processes[i % 2]!, key, A)));
-    const created = burst.filter((r) => r.status === 201);
-    const limited = burst.filter((r) => r.status === 429);
-    expect(created, statuses(burst)).toHaveLength(6);
-    expect(limited).toHaveLength(14);
-    for (const response of limited) {
+    const visitor = '127.0.0.2';
+    // Twenty refused or dry-run requests, alternating processes: the first five are answered, the rest 429.
+    const attempts: TResponse[] = [];
+    for (let i = 0; i < 20; i++) {
+      attempts.push(
+        i % 2 === 0 ? await applyFrom(processes[i % 2]!, key, visitor, {}) : await applyFrom(processes[i % 2]!, key, visitor, applicationBody(VACANCY), '?validate_only=true'),
+      );
+    }
+    expect(statuses(attempts)).toBe(['422', '200', '422', '200', '422', ...Array.from({ length: 15 }, () => '429')].join(','));
+    expect(attempts.slice(0, 5).map((r) => rateHeaders(r).remaining)).toEqual(['4', '3', '2', '1', '0']);
+    for (const response of attempts.slice(5)) {
       expect(response.body).toEqual({ message: 'Too Many Attempts.' });
-      expect(rateHeaders(response)).toMatchObject({ limit: '10', remaining: '0' });
+      expect(rateHeaders(response)).toMatchObject({ limit: '5', remaining: '0' });
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expectActualCors(response, SITE);
     }
-    // Headers show the tighter budget: the address's (6 → 0), not the key's (10 → 4).
-    expect(created.map((r) => Number(rateHeaders(r).remaining)).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    // Nothing of the site's own budget was kept.
+    expect(await keyWindowHits(id)).toBe(0);
 
-    // Another address (an IPv6 one) still applies with the same key; its /64 is one address. The 14 refused requests
-    // of A did not spend the key's budget (6 used, so 3 left after this one).
-    const other = await applyFrom(processes[0]!, key, B);
-    expect(other.status).toBe(201);
-    expect(rateHeaders(other).remaining).toBe('3');
-    const sameSubnet = await applyFrom(processes[1]!, key, '2001:db8:1:2:ffff::1');
-    expect(sameSubnet.status).toBe(201);
-    expect(rateHeaders(sameSubnet).remaining).toBe('2');
-    expect((await applyFrom(processes[1]!, key, A)).status).toBe(429);
-
-    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual([{ n: 12 }]);
+    // A real applicant from another address applies, through either process.
+    const applicant = await applyFrom(processes[1]!, key, '127.0.0.3');
+    expect(applicant.status).toBe(201);
+    expect(rateHeaders(applicant)).toMatchObject({ limit: '5', remaining: '4' });
+    expect(await keyWindowHits(id)).toBe(1);
+    expect((await applyFrom(processes[0]!, key, visitor)).status).toBe(429);
+    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual([{ n: 1 }]);
     // No client address is stored in the clear.
     const buckets = await query<{ bucket: string }>(databaseUrl, 'select bucket from rate_limit_windows where bucket like $1', [`${id}:%`]);
-    expect(buckets.map((row) => row.bucket).join(' ')).not.toMatch(/203\.0\.113|2001:db8/);
+    expect(buckets.map((row) => row.bucket).join(' ')).not.toMatch(/127\.0\.0/);
+  });
+
+  it('admits exactly the key budget of stored applications when addresses apply at once through both processes', async () => {
+    const { id, key } = await newPublishableKey();
+    // 117 stored this minute (the key's window started now): 3 places left for 8 applicants from 8 addresses.
+    await query(databaseUrl, `insert into rate_limit_windows (bucket, window_start, hits) values ($1, now(), 117)`, [`${id}:applications.create`]);
+    const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => applyFrom(processes[i % 2]!, key, `127.0.0.${10 + i}`)));
+    const created = burst.filter((r) => r.status === 201);
+    const limited = burst.filter((r) => r.status === 429);
+    expect(created, statuses(burst)).toHaveLength(3);
+    expect(limited).toHaveLength(5);
+    // The key's window is the one refusing (and nearer to exhaustion than any address's).
+    for (const response of limited) expect(rateHeaders(response)).toMatchObject({ limit: '120', remaining: '0' });
+    expect(created.map((r) => Number(rateHeaders(r).remaining)).sort()).toEqual([0, 1, 2]);
+    for (const response of created) expect(rateHeaders(response).limit).toBe('120');
+    // The refused requests gave their places back: the window holds exactly what was stored.
+    expect(await keyWindowHits(id)).toBe(120);
+    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual([{ n: 3 }]);
+    // A rejected request (422) in a full window is 429: it is refused by the key, not by validation.
+    expect((await applyFrom(processes[0]!, key, '127.0.0.30', {})).status).toBe(429);
+  });
+
+  it('keeps no place in the key window for a replay (Idempotency-Key): it stored nothing', async () => {
+    const { id, key } = await newPublishableKey();
+    const body = applicationBody(VACANCY);
+    const idempotency = { 'idempotency-key': `site-${suffix()}` };
+    const first = await applyFrom(processes[0]!, key, '127.0.0.40', body, '', idempotency);
+    expect(first.status).toBe(201);
+    const replay = await applyFrom(processes[1]!, key, '127.0.0.41', body, '', idempotency);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(first.text);
+    expect(await keyWindowHits(id)).toBe(1);
+  });
+
+  it('counts an IPv6 client by its /64', async () => {
+    const { key } = await newPublishableKey();
+    const first = await Promise.all(Array.from({ length: 5 }, (_, i) => applyFrom(processes[i % 2]!, key, `2001:db8:1:2::${i + 1}`)));
+    expect(statuses(first)).toBe('201,201,201,201,201');
+    expect((await applyFrom(processes[1]!, key, '2001:db8:1:2:ffff::1')).status).toBe(429);
+    expect((await applyFrom(processes[0]!, key, '2001:db8:1:3::1')).status).toBe(201);
   });
 
   it('never limits a secret key per address', async () => {
@@ -375,10 +423,11 @@ describe('per-address write limits of publishable keys, across two API processes
     const limits = await Promise.all(
       ['198.51.100.1', '198.51.100.1'].map(async (address) => {
         const response = await validatedFetch(`${target.baseUrl}/me`, { headers: { authorization: `Bearer ${SECRET}`, 'x-forwarded-for': address } });
-        return ((await response.json()) as { data: { rate_limits: { applications: { remaining: number } } } }).data.rate_limits.applications.remaining;
+        return ((await response.json()) as { data: { rate_limits: { applications: { remaining: number; limit: number } } } }).data.rate_limits.applications;
       }),
     );
-    expect(limits[0]).toBe(limits[1]);
+    expect(limits[0]).toEqual(limits[1]);
+    expect(limits[0]?.limit).toBe(10);
     const rows = await query(databaseUrl, `select count(*)::int as n from rate_limit_windows where bucket like '1:%:address:%'`);
     expect(rows).toEqual([{ n: 0 }]);
   });

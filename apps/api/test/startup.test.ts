@@ -5,10 +5,11 @@ import { API_NODE_FLAGS } from '@careers/core';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-/** Runs the API unit until it exits (it must: nothing to serve), and returns its exit code and output. */
+/** Runs the API unit until it exits (it must: nothing to serve), and returns its exit code and output. An empty value unsets a variable. */
 function runUntilExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const merged = Object.fromEntries(Object.entries({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }).filter(([, value]) => value !== ''));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -24,4 +25,22 @@ describe('starting the API unit', () => {
     expect(output).not.toContain('pending migration');
     expect(output).not.toContain('s3cret-pw');
   }, 30_000);
+
+  it('warns at start in production when PUBLIC_URL is unset (links would follow the Host header), and not otherwise', async () => {
+    const unreachable = { DATABASE_URL: 'postgres://careers@127.0.0.1:1/careers' };
+    const warningOf = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => line.msg.includes('PUBLIC_URL'));
+    const [production, configured, development] = await Promise.all([
+      runUntilExit({ ...unreachable, NODE_ENV: 'production', PUBLIC_URL: '' }),
+      runUntilExit({ ...unreachable, NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org' }),
+      runUntilExit({ ...unreachable, NODE_ENV: 'development', PUBLIC_URL: '' }),
+    ]);
+    expect(warningOf(production.output)).toEqual([expect.objectContaining({ level: 40, msg: expect.stringContaining('PUBLIC_URL is not set') })]);
+    expect(warningOf(configured.output)).toEqual([]);
+    expect(warningOf(development.output)).toEqual([]);
+  }, 60_000);
 });

@@ -16,10 +16,14 @@ const ZStarterEnv = z.object({
   PORT: ZPort.default(3000),
   ADMIN_PORT: ZPort.default(3001),
   CAREER_SITE_PORT: ZPort.default(3002),
+  /** Address every server binds to (127.0.0.1 when unset: only this machine). */
+  HOST: z.string().min(1).optional(),
+  /** Address of the metrics ports (127.0.0.1 when unset, whatever HOST says). */
+  METRICS_HOST: z.string().min(1).optional(),
 });
 
 /** The environment of the `careers` CLI. */
 export const cliEnv = (): z.infer<typeof ZCliEnv> => parseEnv(ZCliEnv);
 
-/** The ports `pnpm start` gives the API, the admin and the example career site. */
+/** The ports and addresses `pnpm start` gives the API, the admin and the example career site. */
 export const starterEnv = (): z.infer<typeof ZStarterEnv> => parseEnv(ZStarterEnv);

@@ -2,7 +2,7 @@
  * `pnpm start`: everything for a first look. With DATABASE_URL unset it runs an embedded PostgreSQL
  * with its data under .data/ (kept between runs), applies migrations, loads the demo tenants into an
  * empty database, then runs the API, the worker, the admin and the example career site (with the demo publishable
- * key, allowed for the site's address) as child processes. Ctrl-C (or SIGTERM)
+ * key, allowed for the site's address) as child processes, all listening on 127.0.0.1 unless HOST is set. Ctrl-C (or SIGTERM)
  * stops them gracefully, then PostgreSQL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,12 +25,16 @@ import {
   type TEmbeddedPostgres,
 } from '@careers/core/operations';
 import { starterEnv } from './env.ts';
+import { startHosts } from './start-hosts.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const env = coreEnv();
-const { PORT: apiPort, ADMIN_PORT: adminPort, CAREER_SITE_PORT: careerSitePort } = starterEnv();
+const starter = starterEnv();
+const { PORT: apiPort, ADMIN_PORT: adminPort, CAREER_SITE_PORT: careerSitePort } = starter;
+// Every server listens on this machine only unless HOST says otherwise.
+const { childEnv: hostEnv, urlHost } = startHosts(starter);
 // The example career site calls the API from the browser with a publishable key allowed for exactly this origin.
-const careerSiteUrl = `http://127.0.0.1:${careerSitePort}`;
+const careerSiteUrl = `http://${urlHost}:${careerSitePort}`;
 
 let database: TEmbeddedPostgres | undefined;
 let databaseUrl = env.DATABASE_URL;
@@ -69,7 +73,7 @@ function run(name: string, packageDir: string, script: string, extraEnv: Record<
   const child = spawn('sh', ['-c', command], {
     cwd: dir,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, DATABASE_URL: databaseUrl, ...extraEnv },
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...hostEnv, ...extraEnv },
   });
   children.set(name, child);
   child.on('exit', (code, signal) => {
@@ -104,7 +108,7 @@ run('api', 'apps/api', 'start', { PORT: String(apiPort) });
 run('worker', 'apps/worker', 'start', {});
 run('admin', 'apps/admin', 'start', { ADMIN_PORT: String(adminPort) });
 
-const apiBase = `http://127.0.0.1:${apiPort}/v1`;
+const apiBase = `http://${urlHost}:${apiPort}/v1`;
 if (careerSiteKey) {
   run('career-site', 'examples/career-site', 'serve', {
     CAREER_SITE_PORT: String(careerSitePort),
@@ -127,7 +131,7 @@ if (!stopping) {
       '  Careers API is running.',
       `  API base URL:   ${apiBase}   (docs: ${apiBase}/docs)`,
       seeded || !env.DATABASE_URL ? `  Demo API key:   ${DEMO_API_KEY}   (every scope, tenant "acme")` : '',
-      `  Admin:          http://127.0.0.1:${adminPort}   sign in as ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
+      `  Admin:          http://${urlHost}:${adminPort}   sign in as ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
       careerSiteKey ? `  Career site:    ${careerSiteUrl}   (example site in the browser, publishable key ${DEMO_PUBLISHABLE_KEY})` : '',
       `  Try:            curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${apiBase}/vacancies`,
       '  Ctrl-C stops everything.',

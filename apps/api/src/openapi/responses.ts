@@ -1,6 +1,7 @@
 import { documentedErrors, type TAppErrorCode, type TMeta } from '@careers/core';
 import { RETRY_AFTER_SECONDS } from '@careers/core';
 import { MAX_JSON_VALUES } from '@careers/core';
+import { BODY_STALL_TIMEOUT_MS } from '../rest/request-body.ts';
 import { errorBodiesSchema, ref, type TJson } from './error-schemas.ts';
 import { ETAG_HEADER, jsonResponse, RATE_LIMIT_HEADERS, REPLAYED_HEADER, REQUEST_ID_HEADER, RETRY_HEADERS } from './headers.ts';
 
@@ -27,7 +28,7 @@ export function addFormats(schema: unknown, key = '', parent = ''): void {
 }
 
 /** Codes whose answers exist only as extensions of the original interface. */
-const EXTENSION_CODES = new Set<TAppErrorCode>(['UNSUPPORTED_MEDIA_TYPE', 'DUPLICATE_APPLICATION']);
+const EXTENSION_CODES = new Set<TAppErrorCode>(['UNSUPPORTED_MEDIA_TYPE', 'DUPLICATE_APPLICATION', 'REQUEST_TIMEOUT']);
 
 type TErrorAnswer = { meta: TMeta; codes: TAppErrorCode[] };
 
@@ -47,6 +48,9 @@ const ERROR_DESCRIPTIONS: Record<number, (answer: TErrorAnswer) => string> = {
       : "Resource not found: unknown, invisible, or another tenant's",
   409: () =>
     '(extension) The tenant rejects duplicate applications (`duplicate_applications: "reject"`) and this vacancy already has an application with this email (case-insensitive)',
+  408: () =>
+    `(extension) The body stopped arriving: no byte for ${BODY_STALL_TIMEOUT_MS / 1000} s (before the scope check, no rate-limit headers); ` +
+    'the connection is closed after this answer',
   410: () => 'The cursor is older than the retention (at least 30 days): read again without `after`',
   413: () => `Body larger than 40 MiB, or with more than ${MAX_JSON_VALUES} JSON values`,
   415: () => '(extension) The body is compressed (`Content-Encoding` other than `identity`): send it uncompressed',
@@ -61,7 +65,8 @@ const ERROR_DESCRIPTIONS: Record<number, (answer: TErrorAnswer) => string> = {
     codes.includes('PROCESSING_FAILED') ? 'The resume could not be stored or queued (`PROCESSING_FAILED`), or an unexpected error' : 'Unexpected error',
   503: ({ codes }) =>
     codes.includes('SERVER_BUSY')
-      ? 'The database is unreachable, or (extension, `ServerBusyError`, before the scope check) the process holds as many request bodies as it may at once; retry after `Retry-After` seconds'
+      ? 'The database is unreachable, or (extension, `ServerBusyError`, before the scope check) the process holds as many request bodies as it may at once, ' +
+        'or this key or this client address already holds its share (a quarter) of them; retry after `Retry-After` seconds'
       : 'The database is unreachable; retry later',
 };
 

@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import {
   AppError,
   appRouter,
+  clientAddressGroup,
   corsAllowed,
   createCallerFactory,
   createContext,
@@ -10,10 +11,11 @@ import {
   requireActiveKey,
   SerializedAnswer,
   toAppError,
+  type TAppErrorCode,
   type TCoreServices,
   type TMeta,
 } from '@careers/core';
-import { BODY_BUDGET_BYTES, BodyBudget, readJsonBody } from './request-body.ts';
+import { BODY_BUDGET_BYTES, BODY_STALL_TIMEOUT_MS, BodyBudget, readJsonBody } from './request-body.ts';
 
 type TRoute = { method: 'get' | 'post' | 'delete'; path: string; procedurePath: string; meta: TMeta };
 
@@ -73,7 +75,18 @@ export function corsPreflight(): express.RequestHandler {
 }
 
 function sendError(res: Response, error: AppError, headers: Record<string, string> = {}): void {
-  res.status(error.status).set({ ...headers, ...error.headers() }).json(error.toBody());
+  // A stalled body is not waited for: the connection ends with the answer.
+  const close = error.code === 'REQUEST_TIMEOUT' ? { Connection: 'close' } : {};
+  res.status(error.status).set({ ...headers, ...error.headers(), ...close }).json(error.toBody());
+}
+
+/** Answers that protect the process from load (not failures of the request): logged below error level. */
+const SHED_CODES = new Set<TAppErrorCode>(['SERVER_BUSY']);
+
+/** Who a request's body is charged to in the body budget: its key and its client address (IPv6 by /64). */
+function bodyHolders(req: Request, apiKeyId: number): string[] {
+  const address = req.ip ?? req.socket.remoteAddress;
+  return [`key:${apiKeyId}`, `address:${address === undefined ? 'unknown' : clientAddressGroup(address)}`];
 }
 
 /**
@@ -102,9 +115,11 @@ export function publicUrlOf(req: Request, publicUrl: string | undefined): URL {
  * and writes the documented bodies, statuses and headers for whatever the procedure returns or throws.
  * A body is read and checked here but parsed by the procedure, after its scope and rate-limit checks.
  */
-export function createRestFacade(services: TCoreServices, options: { publicUrl?: string } = {}): Router {
+export function createRestFacade(services: TCoreServices, options: { publicUrl?: string; bodyStallTimeoutMs?: number } = {}): Router {
   const facade = express.Router();
   const bodyBudget = new BodyBudget(BODY_BUDGET_BYTES);
+  services.metrics.observeBodyBudget(bodyBudget);
+  const stallTimeoutMs = options.bodyStallTimeoutMs ?? BODY_STALL_TIMEOUT_MS;
   const methodsByPath = new Map<string, string[]>();
 
   for (const route of restRoutes()) {
@@ -131,7 +146,7 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
         if (route.method === 'post') {
           // The operation's query parameters are always set (also to undefined), so the body cannot supply them.
           const query = Object.fromEntries((route.meta.queryParameters ?? []).map((name) => [name, (req.query as Record<string, unknown>)[name]]));
-          const read = await readJsonBody(req, bodyBudget, { ...query, ...req.params });
+          const read = await readJsonBody(req, bodyBudget, { ...query, ...req.params }, { holders: bodyHolders(req, verifiedKey.apiKey.id), stallTimeoutMs });
           releaseBody = read.release;
           input = read.body;
         } else {
@@ -180,8 +195,9 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
         }
       } catch (error) {
         const appError = toAppError(error);
-        if (appError.code === 'SERVER_BUSY') {
-          // Shedding is the process protecting itself, not a failure of this request.
+        if (SHED_CODES.has(appError.code)) {
+          // Shedding is the process protecting itself, not a failure of this request (the completion line says so too).
+          res.locals.shed = true;
           req.log.warn({ code: appError.code }, 'request shed');
         } else if (appError.status >= 500) {
           // The request's logger, so the line carries the request id.

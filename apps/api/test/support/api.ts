@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { createCoreServices, createLogger, openOrm, type TCoreServices } from '@careers/core';
@@ -233,6 +233,35 @@ export async function fetchChecked(url: string, init: RequestInit = {}): Promise
   return response;
 }
 
+/**
+ * fetchChecked from a client address of this machine (`127.0.0.2`, `127.0.0.3`, …: every 127/8 address is loopback), so
+ * a process sees requests of several clients without trusting a proxy header. Plain node:http (fetch cannot pick the
+ * source address); a string body only.
+ */
+export async function fetchCheckedFrom(localAddress: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<TResponse> {
+  const validator = await documentValidatorFor(url);
+  const raw = await new Promise<Response>((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+        }
+        const status = res.statusCode ?? 0;
+        resolve(new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, headers }));
+      });
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+  const response = await toResponse(raw);
+  validator.check(init.method ?? 'GET', url, response);
+  return response;
+}
+
 /** Like fetch (and returning a Response), but the answer is checked against the served OpenAPI document. */
 export async function validatedFetch(url: string, init: RequestInit = {}): Promise<Response> {
   const response = await fetchChecked(url, init);
@@ -243,7 +272,7 @@ export async function validatedFetch(url: string, init: RequestInit = {}): Promi
 /** The real API app on a free port, over the given database. Every answer is checked against its OpenAPI document. */
 export async function startTestApi(
   databaseUrl: string,
-  options: { publicUrl?: string; core?: Omit<NonNullable<Parameters<typeof createCoreServices>[2]>, 'flushIntervalMs'> } = {},
+  options: { publicUrl?: string; bodyStallTimeoutMs?: number; core?: Omit<NonNullable<Parameters<typeof createCoreServices>[2]>, 'flushIntervalMs'> } = {},
 ): Promise<TTestApi> {
   const orm = await openOrm(databaseUrl);
   const services = createCoreServices(orm, createLogger('api-test'), { flushIntervalMs: 100, ...options.core });

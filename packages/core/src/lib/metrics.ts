@@ -15,6 +15,9 @@ export type TContentCacheStats = { hits: number; misses: number; size: { entries
 /** Where the expensive-read numbers live (ReadLimiter). */
 export type TReadLimiterStats = { shed: number; load: { running: number; waiting: number } };
 
+/** Where the body-budget numbers live (the API's BodyBudget). */
+export type TBodyBudgetStats = { bytesInUse: number; limit: number };
+
 export type TMetrics = {
   registry: Registry;
   /** Requests by method, documented route template (not the raw URL) and status. */
@@ -37,6 +40,8 @@ export type TMetrics = {
   observeReadLimiter: (stats: TReadLimiterStats) => void;
   /** Reads where content-cache misses ran (read replica or primary) at every scrape. */
   observeReadReplica: (stats: TReplicaStats) => void;
+  /** Reads the bytes of request bodies held at once, and the budget, at every scrape. */
+  observeBodyBudget: (stats: TBodyBudgetStats) => void;
   /** The Prometheus text exposition of everything registered. */
   render: () => Promise<{ contentType: string; body: string }>;
 };
@@ -182,6 +187,19 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     },
   });
 
+  let bodyBudget: TBodyBudgetStats | undefined;
+  new Gauge({
+    name: 'careers_request_body_bytes',
+    help: 'Bytes of request bodies held at once (read, not yet answered), and the budget beyond which bodies are shed with 503',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      if (!bodyBudget) return;
+      this.set({ state: 'held' }, bodyBudget.bytesInUse);
+      this.set({ state: 'budget' }, bodyBudget.limit);
+    },
+  });
+
   let poolSource: (() => TPoolStats | undefined) | undefined;
   new Gauge({
     name: 'careers_db_pool_connections',
@@ -237,6 +255,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): TMetr
     },
     observeReadReplica: (stats) => {
       readReplica = stats;
+    },
+    observeBodyBudget: (stats) => {
+      bodyBudget = stats;
     },
     render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };

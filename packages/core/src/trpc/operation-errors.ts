@@ -18,8 +18,9 @@ export function documentedErrors(meta: TMeta, options: { validatesInput: boolean
   if (options.validatesInput) codes.push('VALIDATION_FAILED');
   if (meta.rateLimit || meta.expensiveRead) codes.push('TOO_MANY_ATTEMPTS');
   codes.push('INTERNAL', 'SERVICE_UNAVAILABLE');
-  // The process sheds request bodies it cannot hold (before the scope check).
-  if (readsBody) codes.push('SERVER_BUSY');
+  // The process sheds request bodies it cannot hold, or beyond the share of one key or address, and drops bodies that
+  // stop arriving (both before the scope check).
+  if (readsBody) codes.push('SERVER_BUSY', 'REQUEST_TIMEOUT');
   codes.push(...(meta.errors ?? []));
   const errors: TOperationErrors = new Map();
   for (const code of codes) {

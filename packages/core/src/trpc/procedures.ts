@@ -29,24 +29,39 @@ async function checkApiKey(ctx: TContext, meta: TMeta | undefined) {
   // `otherScopes`: the operation serves keys with any of the scopes (the procedure decides what each one may read).
   const accepted = scope ? [scope, ...(meta?.otherScopes ?? [])] : [];
   if (scope && !accepted.some((candidate) => hasScope(apiKey.scopes, candidate))) throw AppError.insufficientScope(scope);
+  let giveBackRateLimit: (() => Promise<void>) | undefined;
   if (rateLimit) {
-    // A publishable key is public (it sits in a web page): its writes count per client address as well.
-    const clientAddress = apiKey.kind === 'publishable' ? ctx.clientIp : undefined;
-    const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit, { clientAddress });
+    // A publishable key is public (it sits in a web page): its writes count per client address, and per key only when stored.
+    const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit, { kind: apiKey.kind, clientAddress: apiKey.kind === 'publishable' ? ctx.clientIp : undefined });
     ctx.response.headers['X-RateLimit-Limit'] = String(state.limit);
     ctx.response.headers['X-RateLimit-Remaining'] = String(state.remaining);
     if (state.exceeded) {
       ctx.response.headers['Retry-After'] = String(state.retryAfter);
       ctx.response.headers['X-RateLimit-Reset'] = String(state.resetAt);
+      await giveBack(ctx, state.giveBack);
       throw new AppError('TOO_MANY_ATTEMPTS');
     }
+    giveBackRateLimit = state.giveBack;
   }
   const log = lazyChild(ctx.log, { tenant: tenant.slug, api_key_id: apiKey.id });
-  return { log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id) };
+  return { log, tenant, apiKey, db: tenantKysely(ctx.em, tenant.id), giveBackRateLimit };
+}
+
+/**
+ * Gives a request's place in its key-wide window back (a publishable key's write that did not store). A failure only
+ * leaves the place taken until the window ends: logged, never the request's answer.
+ */
+async function giveBack(ctx: TContext, giveBackRateLimit: (() => Promise<void>) | undefined): Promise<void> {
+  if (!giveBackRateLimit) return;
+  try {
+    await giveBackRateLimit();
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'could not give a rate-limit place back');
+  }
 }
 
 /** What an API-key procedure adds to the context. */
-type TNarrowedContext = Awaited<ReturnType<typeof checkApiKey>> & {
+type TNarrowedContext = Omit<Awaited<ReturnType<typeof checkApiKey>>, 'giveBackRateLimit'> & {
   em: EntityManager;
   /** The Idempotency-Key the operation stores in its own statement (meta `idempotent: 'one-statement'`), if any. */
   idempotency?: IdempotencyClaim;
@@ -91,34 +106,50 @@ export function apiKeyProcedure() {
   // One middleware for the key, the body, expensive reads and Idempotency-Key: every tRPC middleware level copies the
   // call's options (and, with a context, the context) once more per request.
   return publicProcedure.use(async ({ ctx, path, meta, getRawInput, next }) => {
-    const narrowed = await checkApiKey(ctx, meta);
-    const input = parsedInput(await getRawInput());
-    const getInput = async () => input;
-    const proceed = (em: EntityManager = ctx.em, idempotency?: IdempotencyClaim) => {
-      const db = em === ctx.em ? narrowed.db : tenantKysely(em, narrowed.tenant.id);
-      // tRPC takes a context and a raw input together at run time; its types offer one or the other.
-      const options = { ctx: { ...narrowed, em, db, idempotency }, getRawInput: getInput };
-      return next<TNarrowedContext>(options);
+    const { giveBackRateLimit, ...narrowed } = await checkApiKey(ctx, meta);
+    let replayed = false;
+    const run = async () => {
+      const input = parsedInput(await getRawInput());
+      const getInput = async () => input;
+      const proceed = (em: EntityManager = ctx.em, idempotency?: IdempotencyClaim) => {
+        const db = em === ctx.em ? narrowed.db : tenantKysely(em, narrowed.tenant.id);
+        // tRPC takes a context and a raw input together at run time; its types offer one or the other.
+        const options = { ctx: { ...narrowed, em, db, idempotency }, getRawInput: getInput };
+        return next<TNarrowedContext>(options);
+      };
+      // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
+      if (meta?.expensiveRead === 'always') return ctx.services.reads.run({ ...ctx, ...narrowed }, () => proceed());
+      // A dry run stores nothing, not even an idempotency record, and replays nothing.
+      if (!meta?.idempotent || ctx.idempotencyKey === undefined || isValidateOnly(input)) return proceed();
+      const outcome = await runIdempotently({
+        em: ctx.em,
+        apiKeyId: narrowed.apiKey.id,
+        operation: path,
+        key: ctx.idempotencyKey,
+        rawInput: input,
+        response: ctx.response,
+        successStatus: meta?.successStatus ?? 200,
+        // The operation runs inside the key's transaction: its own em.transactional becomes a savepoint.
+        execute: (em) => proceed(em),
+        executeClaimed: meta?.idempotent === 'one-statement' ? (claim) => proceed(ctx.em, claim) : undefined,
+      });
+      if (!outcome.replayed) return outcome.result;
+      replayed = true;
+      // A replay answers without running the procedure (and without validating its input again).
+      return { ok: true as const, data: outcome.data, marker: middlewareMarker, ctx } as unknown as Awaited<ReturnType<typeof proceed>>;
     };
-    // Uncached reads run in a turn of the key's expensive-read share (cached ones ask for it on a miss only).
-    if (meta?.expensiveRead === 'always') return ctx.services.reads.run({ ...ctx, ...narrowed }, () => proceed());
-    // A dry run stores nothing, not even an idempotency record, and replays nothing.
-    if (!meta?.idempotent || ctx.idempotencyKey === undefined || isValidateOnly(input)) return proceed();
-    const outcome = await runIdempotently({
-      em: ctx.em,
-      apiKeyId: narrowed.apiKey.id,
-      operation: path,
-      key: ctx.idempotencyKey,
-      rawInput: input,
-      response: ctx.response,
-      successStatus: meta?.successStatus ?? 200,
-      // The operation runs inside the key's transaction: its own em.transactional becomes a savepoint.
-      execute: (em) => proceed(em),
-      executeClaimed: meta?.idempotent === 'one-statement' ? (claim) => proceed(ctx.em, claim) : undefined,
-    });
-    if (!outcome.replayed) return outcome.result;
-    // A replay answers without running the procedure (and without validating its input again).
-    return { ok: true as const, data: outcome.data, marker: middlewareMarker, ctx } as unknown as Awaited<ReturnType<typeof proceed>>;
+    if (!giveBackRateLimit) return run();
+    // A publishable key's write keeps its place in the key-wide window only when it stored: answered with the success
+    // status, run and not replayed (CONTRACT: "only applications that were stored (201) count").
+    let stored = false;
+    try {
+      const result = await run();
+      const successStatus = meta?.successStatus ?? 200;
+      stored = result.ok && !replayed && (ctx.response.status ?? successStatus) === successStatus;
+      return result;
+    } finally {
+      if (!stored) await giveBack(ctx, giveBackRateLimit);
+    }
   });
 }
 

@@ -168,17 +168,18 @@ const REPORTED_LIMITS: Record<keyof TGetMeOutput['data']['rate_limits'], TRateLi
 
 /**
  * The key making a request as GET /me shows it, with the budget left in each rate limit, read without using any (for
- * a publishable key, the tighter of the key's and its client address's, as its requests are counted).
+ * a publishable key, the window nearer to exhaustion of its client address's and the key's own, which counts stored
+ * applications only).
  */
 export async function describeApiKey(
   em: EntityManager,
   input: { tenant: { slug: string }; apiKey: TAuthenticatedKey; clientIp: string | undefined },
 ): Promise<TGetMeOutput['data']> {
   const { apiKey } = input;
-  const clientAddress = apiKey.kind === 'publishable' ? input.clientIp : undefined;
+  const options = { kind: apiKey.kind, clientAddress: apiKey.kind === 'publishable' ? input.clientIp : undefined };
   const entries: Array<[string, { limit: number; remaining: number; reset: number }]> = [];
   for (const [name, operation] of Object.entries(REPORTED_LIMITS)) {
-    const state = await readRateLimit(em, apiKey.id, operation, { clientAddress });
+    const state = await readRateLimit(em, apiKey.id, operation, options);
     entries.push([name, { limit: state.limit, remaining: state.remaining, reset: state.resetAt }]);
   }
   return {

@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { isStorableId } from '../../lib/query.ts';
 import { TENANT_SCOPED_TABLES } from '../../db/tenant-scope.ts';
-import { ADDRESS_RATE_LIMITS, addressBucket, type TRateLimitedOperation } from '../rate-limits/rate-limits.ts';
+import { PUBLISHABLE_RATE_LIMITS, addressBucket, type TRateLimitedOperation } from '../rate-limits/rate-limits.ts';
 import { PERSONAL_DATA_TABLES, type TPersonReach } from './personal-data-map.ts';
 
 /** Everything that identifies one person's rows (see personal-data-map.ts). */
@@ -138,7 +138,7 @@ async function deleteStoredResponses(db: TDb, person: TPersonIds): Promise<numbe
 async function deleteAddressWindows(db: TDb, addresses: readonly string[]): Promise<number> {
   if (addresses.length === 0) return 0;
   const keys = await db.selectFrom('api_keys').select('id').execute();
-  const operations = Object.keys(ADDRESS_RATE_LIMITS) as TRateLimitedOperation[];
+  const operations = Object.keys(PUBLISHABLE_RATE_LIMITS) as TRateLimitedOperation[];
   const buckets = keys.flatMap((key) => operations.flatMap((operation) => addresses.map((address) => addressBucket(key.id, operation, address))));
   if (buckets.length === 0) return 0;
   const result = await db.deleteFrom('rate_limit_windows').where('bucket', 'in', buckets).executeTakeFirst();

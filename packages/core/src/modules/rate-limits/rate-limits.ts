@@ -59,13 +59,17 @@ export function sweepOnNextCount(): void {
   lastSweepAt = 0;
 }
 
+type TWindow = { limit: number; windowSeconds: number };
+
 /**
- * Operations a publishable key's writes are also limited on per client address (CONTRACT "Career sites in the
- * browser"): a career site's key is public, so one visitor must not spend the whole site's budget.
+ * How a publishable key's writes are limited (CONTRACT "Guarding the shared service"). A career site's key is public,
+ * so every request counts per client address (one visitor spends its own budget), and the key's own window counts
+ * only what was stored: a request takes a place in it at the limit check and gives it back unless it stores (a 4xx,
+ * a dry run, a replay), so one visitor's refused requests cannot use up the site's budget. Operations not listed
+ * here count like a secret key's (RATE_LIMITS).
  */
-export const ADDRESS_RATE_LIMITS: Partial<Record<TRateLimitedOperation, { limit: number; windowSeconds: number }>> = {
-  'applications.create': { limit: 10, windowSeconds: 60 },
-  'candidates.create': { limit: 10, windowSeconds: 60 },
+export const PUBLISHABLE_RATE_LIMITS: Partial<Record<TRateLimitedOperation, { perAddress: TWindow; perKey: TWindow }>> = {
+  'applications.create': { perAddress: { limit: 5, windowSeconds: 60 }, perKey: { limit: 120, windowSeconds: 60 } },
 };
 
 function keyBucket(apiKeyId: number, operation: TRateLimitedOperation): string {
@@ -78,19 +82,27 @@ export function addressBucket(apiKeyId: number, operation: TRateLimitedOperation
   return `${apiKeyId}:${operation}:address:${group}`;
 }
 
-type TBucket = { bucket: string; limit: number; windowSeconds: number };
+type TBucket = TWindow & { bucket: string };
 
-/** The buckets one request counts against: the key's, and for a publishable key's write also its address's. */
-function bucketsOf(apiKeyId: number, operation: TRateLimitedOperation, clientAddress: string | undefined): TBucket[] {
-  const buckets: TBucket[] = [{ bucket: keyBucket(apiKeyId, operation), ...RATE_LIMITS[operation] }];
-  const perAddress = ADDRESS_RATE_LIMITS[operation];
-  if (clientAddress !== undefined && perAddress) buckets.push({ bucket: addressBucket(apiKeyId, operation, clientAddress), ...perAddress });
-  return buckets;
+/**
+ * The buckets one request counts against: the key's; for a publishable key's write with per-address limits, its
+ * address's first, then the key's (`stored`: counting only requests that store).
+ */
+function bucketsOf(apiKeyId: number, operation: TRateLimitedOperation, options: TRateLimitOptions): { key: TBucket & { storedOnly: boolean }; address?: TBucket } {
+  const publishable = options.kind === 'publishable' ? PUBLISHABLE_RATE_LIMITS[operation] : undefined;
+  if (!publishable) return { key: { bucket: keyBucket(apiKeyId, operation), ...RATE_LIMITS[operation], storedOnly: false } };
+  const key = { bucket: keyBucket(apiKeyId, operation), ...publishable.perKey, storedOnly: true };
+  if (options.clientAddress === undefined) return { key };
+  return { key, address: { bucket: addressBucket(apiKeyId, operation, options.clientAddress), ...publishable.perAddress } };
 }
 
-type TWindowRow = { bucket: string; hits: number; reset_at: number; now: number };
+/** `window_id`: the window's start in microseconds (text), naming the window a place was taken in. */
+type TWindowRow = { bucket: string; hits: number; reset_at: number; now: number; window_id: string };
 
-/** One state from several windows: the tighter one (fewest remaining; when over, the one that frees last). */
+/**
+ * One state from several windows: the one nearer to exhaustion (fewest remaining; when over, the one that frees last),
+ * so the headers describe the window that will refuse first.
+ */
 function tighter(buckets: TBucket[], rows: TWindowRow[]): TRateLimitState {
   const states = buckets.flatMap(({ bucket, limit, windowSeconds }) => {
     const row = rows.find((candidate) => candidate.bucket === bucket);
@@ -122,8 +134,12 @@ function upsertWindow(source: string, seconds: string): string {
      on conflict (bucket) do update set
        window_start = case when w.window_start <= statement_timestamp() - make_interval(secs => ${seconds}::int) then statement_timestamp() else w.window_start end,
        hits = case when w.window_start <= statement_timestamp() - make_interval(secs => ${seconds}::int) then 1 else w.hits + 1 end
-     returning w.bucket, w.hits, extract(epoch from w.window_start)::float8 + ${seconds}::int as reset_at, extract(epoch from statement_timestamp())::float8 as now`;
+     returning w.bucket, w.hits, extract(epoch from w.window_start)::float8 + ${seconds}::int as reset_at, extract(epoch from statement_timestamp())::float8 as now,
+       ${WINDOW_ID} as window_id`;
 }
+
+/** A window's start in whole microseconds, as text: compared exactly when a place is given back. */
+const WINDOW_ID = `(extract(epoch from w.window_start) * 1000000)::bigint::text`;
 
 /** The key's window: $1 bucket, $2 window seconds. Prepared (fixed text, on every rate-limited request). */
 const KEY_WINDOW_SQL = preparedSql(upsertWindow('values ($1, statement_timestamp(), 1)', '$2'));
@@ -132,7 +148,12 @@ const KEY_WINDOW_SQL = preparedSql(upsertWindow('values ($1, statement_timestamp
 const ADDRESS_THEN_KEY_WINDOW_SQL = preparedSql(
   `with address as (${upsertWindow('values ($1, statement_timestamp(), 1)', '$2')}),
      key as (${upsertWindow('select $3, statement_timestamp(), 1 where (select hits from address) <= $5', '$4')})
-   select bucket, hits, reset_at, now from address union all select bucket, hits, reset_at, now from key`,
+   select bucket, hits, reset_at, now, window_id from address union all select bucket, hits, reset_at, now, window_id from key`,
+);
+
+/** Gives one place back to the window it was taken in ($1 bucket, $2 window id); a window that started again is left alone. */
+const GIVE_BACK_SQL = preparedSql(
+  `update rate_limit_windows as w set hits = w.hits - 1 where w.bucket = $1 and ${WINDOW_ID} = $2 and w.hits > 0`,
 );
 
 async function countWindows(em: EntityManager, text: string, parameters: unknown[]): Promise<TWindowRow[]> {
@@ -140,29 +161,49 @@ async function countWindows(em: EntityManager, text: string, parameters: unknown
 }
 
 export type TRateLimitOptions = {
-  /** A publishable key's client address (express req.ip): its writes count per address as well. */
+  /** The key's kind (default secret): a publishable key's writes count per address, and per key only when stored. */
+  kind?: 'secret' | 'publishable';
+  /** A publishable key's client address (express req.ip). */
   clientAddress?: string;
 };
 
+/** A counted request: the state of its windows, and (publishable keys' writes) the place it holds in the key's window. */
+export type TRateLimitHit = TRateLimitState & {
+  /**
+   * Gives the request's place in the key-wide window back: call it when the request did not store (4xx, dry run,
+   * replay, failure). Absent when the request holds no such place (secret keys, or refused before the key's window).
+   */
+  giveBack?: () => Promise<void>;
+};
+
 /**
- * Counts one request in the key's current window (and, with `clientAddress`, first in the window of that address and
- * key), atomically in PostgreSQL (one statement), so the limits hold across any number of API processes. A window
- * starts with its first request. The answer is the tighter of the windows.
+ * Counts one request in the key's current window (and, for a publishable key's write, first in the window of its
+ * client address), atomically in PostgreSQL (one statement), so the limits hold across any number of API processes.
+ * A window starts with its first request. The answer is the tighter of the windows.
  */
 export async function hitRateLimit(
   em: EntityManager,
   apiKeyId: number,
   operation: TRateLimitedOperation,
   options: TRateLimitOptions = {},
-): Promise<TRateLimitState> {
-  const buckets = bucketsOf(apiKeyId, operation, options.clientAddress);
+): Promise<TRateLimitHit> {
+  const { key, address } = bucketsOf(apiKeyId, operation, options);
   await sweepExpiredWindowsNowAndThen(em);
-  const [key, address] = buckets as [TBucket, TBucket | undefined];
-  if (!address) return tighter(buckets, await countWindows(em, KEY_WINDOW_SQL, [key.bucket, key.windowSeconds]));
-  // The address first, and the key only when the address is within its budget: one visitor hammering a career
-  // site's key spends its own budget, not the whole site's. Always address then key, so no two requests deadlock.
-  const rows = await countWindows(em, ADDRESS_THEN_KEY_WINDOW_SQL, [address.bucket, address.windowSeconds, key.bucket, key.windowSeconds, address.limit]);
-  return tighter(buckets, rows);
+  const rows = address
+    ? // The address first, and the key only when the address is within its budget: one visitor hammering a career
+      // site's key spends its own budget, not the whole site's. Always address then key, so no two requests deadlock.
+      await countWindows(em, ADDRESS_THEN_KEY_WINDOW_SQL, [address.bucket, address.windowSeconds, key.bucket, key.windowSeconds, address.limit])
+    : await countWindows(em, KEY_WINDOW_SQL, [key.bucket, key.windowSeconds]);
+  const state = tighter(address ? [address, key] : [key], rows);
+  const keyRow = rows.find((row) => row.bucket === key.bucket);
+  if (!key.storedOnly || !keyRow) return state;
+  let given = false;
+  const giveBack = async () => {
+    if (given) return;
+    given = true;
+    await countWindows(em, GIVE_BACK_SQL, [key.bucket, keyRow.window_id]);
+  };
+  return { ...state, giveBack };
 }
 
 /**
@@ -175,7 +216,8 @@ export async function readRateLimit(
   operation: TRateLimitedOperation,
   options: TRateLimitOptions = {},
 ): Promise<Omit<TRateLimitState, 'exceeded' | 'retryAfter'>> {
-  const buckets = bucketsOf(apiKeyId, operation, options.clientAddress);
+  const { key, address } = bucketsOf(apiKeyId, operation, options);
+  const buckets = address ? [address, key] : [key];
   const found = await em.execute<{ bucket: string; hits: number; start: number; now: number }[]>(
     `select bucket, hits, extract(epoch from window_start)::float8 as start, extract(epoch from statement_timestamp())::float8 as now
      from rate_limit_windows where bucket in (${buckets.map(() => '?').join(', ')})`,
@@ -186,8 +228,8 @@ export async function readRateLimit(
     const row = found.find((candidate) => candidate.bucket === bucket);
     const running = row !== undefined && Number(row.start) + windowSeconds > now;
     return running
-      ? { bucket, hits: Number(row.hits), reset_at: Number(row.start) + windowSeconds, now }
-      : { bucket, hits: 0, reset_at: now + windowSeconds, now };
+      ? { bucket, hits: Number(row.hits), reset_at: Number(row.start) + windowSeconds, now, window_id: '' }
+      : { bucket, hits: 0, reset_at: now + windowSeconds, now, window_id: '' };
   });
   const { limit, remaining, resetAt } = tighter(buckets, rows);
   return { limit, remaining, resetAt };
