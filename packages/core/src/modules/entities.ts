@@ -14,6 +14,7 @@ import { RateLimitWindowSchema } from '../modules/rate-limits/rate-limit.entity.
 import { IdempotencyRecordSchema } from '../modules/idempotency/idempotency-key.entity.ts';
 import { AdminSessionSchema } from '../modules/admin/admin-session.entity.ts';
 import { AnnouncedVisibilitySchema, EventRetentionSchema, EventSchema } from '../modules/events/event.entity.ts';
+import { ServerSecretSchema } from '../modules/server-secrets/server-secret.entity.ts';
 import { WebhookDeliverySchema, WebhookDispatchCursorSchema, WebhookEndpointSchema } from '../modules/webhooks/webhook.entity.ts';
 
 export const entities = [
@@ -47,4 +48,5 @@ export const entities = [
   WebhookEndpointSchema,
   WebhookDeliverySchema,
   WebhookDispatchCursorSchema,
+  ServerSecretSchema,
 ] as const;
