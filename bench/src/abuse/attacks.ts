@@ -5,11 +5,14 @@ import { percentile } from '../soak/load.ts';
 import { applicationBody, deepJsonBody, nulBodies } from './bodies.ts';
 import { ATTACKER_USER_ID, attackerKey, BYSTANDER_KEY, KNOWN_CANDIDATE } from './document.ts';
 import { describeStatuses, is4xx, pool, send, type TAnswer } from './http.ts';
+import { WEBHOOK_ATTACKS } from './webhooks.ts';
 
 /** What every attack gets: where the API is, its deadline, and the material built once for the whole run. */
 export type TAttackContext = {
   /** The API's base address, with /v1. */
   baseUrl: string;
+  /** The run's database (attacks that act as the operator: webhook endpoints). */
+  databaseUrl: string;
   /** Aborted at the attack's deadline: requests in flight end as status 0. */
   signal: AbortSignal;
   /** Milliseconds left before the deadline. */
@@ -346,4 +349,15 @@ const publicMetrics: TAttack = {
  * In this order: the memory attacks on the API first (a fresh process), the cheap request checks, the two load
  * attacks, and the resume attacks last (a worker they leave busy does not touch the API's rows).
  */
-export const ATTACKS: readonly TAttack[] = [craftedBodies, deepJson, nulBytes, knownEmailEcho, publicMetrics, tokenSpray, readBurst, craftedResumes, ordinaryResume];
+export const ATTACKS: readonly TAttack[] = [
+  craftedBodies,
+  deepJson,
+  nulBytes,
+  knownEmailEcho,
+  publicMetrics,
+  tokenSpray,
+  readBurst,
+  craftedResumes,
+  ordinaryResume,
+  ...WEBHOOK_ATTACKS,
+];
