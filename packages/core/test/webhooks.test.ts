@@ -84,6 +84,14 @@ async function event(type = 'application.created', tenantId = TENANT, objectId =
   return recordEvent(kyselyOf(orm.em.fork()), { tenantId, type, object: type.split('.')[0] as 'application', objectId, data: {} });
 }
 
+/** An endpoint's failures in a row, and the delivery slots its deliveries hold now. */
+async function endpointState(endpointId: number) {
+  const db = kyselyOf(orm.em.fork());
+  const endpoint = await db.selectFrom('webhook_endpoints').select('consecutive_failures').where('id', '=', endpointId).executeTakeFirstOrThrow();
+  const held = await db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).where('leased_until', 'is not', null).execute();
+  return { consecutive_failures: endpoint.consecutive_failures, held: held.length };
+}
+
 async function deliveriesOf(endpointId: number) {
   return listWebhookDeliveries(orm.em.fork(), TENANT, endpointId);
 }
@@ -174,6 +182,8 @@ describe('webhook delivery', () => {
     expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(200);
     const [delivery] = await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered');
     expect(delivery).toMatchObject({ attempts: 3, last_status_code: 200, last_error: null });
+    // The run of failures (which limits a failing endpoint's slots) ended with the delivery; no slot is held.
+    expect(await endpointState(created.id)).toEqual({ consecutive_failures: 0, held: 0 });
   });
 
   it('gives up after the last retry', async () => {
@@ -184,6 +194,7 @@ describe('webhook delivery', () => {
     const [delivery] = await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'failed');
     expect(delivery).toMatchObject({ attempts: 3, last_status_code: 502, next_attempt_at: null, last_error: 'HTTP 5xx (retries used up)' });
     expect(receiver.received).toHaveLength(3);
+    expect(await endpointState(created.id)).toEqual({ consecutive_failures: 3, held: 0 });
   });
 
   it('disables the endpoint when it answers 410 Gone', async () => {
