@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBenchEnvironment, procStatusKb, processTreeRssKb } from './harness.ts';
@@ -15,9 +16,16 @@ import { docxBomb, loopingDoc } from '@careers/core/testing';
  * every 100 ms, and prints per attack the status codes, the time and each process's peak growth over its resident
  * memory before the attack. Exits 1 when a bound is crossed. Arguments pick attacks by a part of their name.
  *
+ * The webhook attacks run with WEBHOOK_ALLOW_INSECURE_LOCAL=1 (their receivers listen on 127.0.0.1) and, unless one is
+ * set, a WEBHOOK_SECRET_KEY made for the run.
+ *
  * Settings: ABUSE_TIMEOUT_SECONDS (60 per attack), ABUSE_KILL_MB (3072: a process above it is killed, reported, and
  * started again, so a run cannot take the machine's memory), ABUSE_API_LOG_LEVEL (fatal).
  */
+
+// The webhook attacks: the worker delivers to receivers on 127.0.0.1, and endpoint secrets need a key (this run's own).
+process.env.WEBHOOK_ALLOW_INSECURE_LOCAL = '1';
+process.env.WEBHOOK_SECRET_KEY ||= randomBytes(32).toString('base64');
 
 const num = (name: string, fallback: number) => {
   const value = Number(process.env[name] || fallback);
@@ -112,6 +120,7 @@ try {
     const deadline = performance.now() + TIMEOUT_MS;
     const context: TAttackContext = {
       baseUrl: environment.baseUrl,
+      databaseUrl: environment.databaseUrl,
       signal: controller.signal,
       remainingMs: () => deadline - performance.now(),
       nextAttackerKey: () => attackerKey(keyIndex++),

@@ -255,3 +255,67 @@ describe('request forgery and exposure', () => {
     }
   });
 });
+
+describe('guarding the shared service', () => {
+  it('refuses an 11th webhook endpoint (422 on url) and test events beyond 10 a minute (429 with Retry-After and X-RateLimit-*)', async () => {
+    const { client, jar } = dashboardClient();
+    await client.admin.signIn.mutate({ email: seeded.admin.email, password: seeded.admin.password });
+    const made = [];
+    for (let i = 0; i < 10; i++) made.push(await client.admin.webhooks.create.mutate({ url: `https://hooks.example.com/guard/${i}`, event_types: ['*'] }));
+    const eleventh = await rejection(client.admin.webhooks.create.mutate({ url: 'https://hooks.example.com/guard/10', event_types: ['*'] }));
+    expect(eleventh).toMatchObject({ httpStatus: 422, body: { errors: { url: ['A tenant may have at most 10 webhook endpoints; delete one first.'] } } });
+    expect((await client.admin.webhooks.list.query()).data).toHaveLength(10);
+
+    const id = made[0]!.endpoint.id;
+    const test = () =>
+      fetch(`${stack.adminUrl}/trpc/admin.webhooks.test`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: stack.adminUrl, cookie: jar.cookie ?? '' },
+        body: JSON.stringify({ id }),
+      });
+    for (let i = 0; i < 10; i++) expect((await test()).status).toBe(200);
+    const limited = await test();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('10');
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(limited.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    expect(((await limited.json()) as { error: { data: { body: unknown } } }).error.data.body).toEqual({ message: 'Too Many Attempts.' });
+    // Another endpoint has its own budget.
+    expect((await client.admin.webhooks.test.mutate({ id: made[1]!.endpoint.id })).delivery.event_type).toBe('webhook.test');
+    for (const { endpoint } of made) await client.admin.webhooks.delete.mutate({ id: endpoint.id });
+  });
+
+  it('answers a GET on a mutation and odd asset paths with 4xx, and logs none of them as an error', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const { default: pino } = await import('pino');
+    const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const admin = await stack.startAdmin({ log });
+    try {
+      const paths = [
+        '/trpc/admin.keys.create',
+        '/trpc/admin.signIn',
+        '/trpc/admin.webhooks.test?input=%7B%22id%22%3A1%7D',
+        '/trpc/admin.me?input=%7Bnot-json',
+        '/assets/..%2f..%2fpackage.json',
+        '/assets/..%2f..',
+        '/assets/..%2f..%2f..%2fetc%2fpasswd',
+        '/assets/..%5c..%5cpackage.json',
+        '/assets/%00',
+        '/assets/%E0%A4%A',
+      ];
+      for (const path of paths) {
+        const response = await fetch(`${admin.url}${path}`, { signal: AbortSignal.timeout(5000) }).catch((error: unknown) => {
+          throw new Error(`${path}: ${String(error)}`);
+        });
+        const text = await response.text();
+        expect({ path, status: response.status >= 400 && response.status < 500 }).toEqual({ path, status: true });
+        expect(text, path).not.toMatch(/stack|at \/|node_modules/i);
+      }
+      expect((await fetch(`${admin.url}/trpc/admin.keys.create`)).status).toBe(405);
+      expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    } finally {
+      await admin.close();
+    }
+  });
+});

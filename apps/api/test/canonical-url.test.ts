@@ -57,7 +57,7 @@ const HOST_MESSAGE = "The url host must be the tenant's career site domain or on
 const FORMAT_MESSAGE = 'The url must be a valid URL starting with https://.';
 
 describe('POST /vacancies/{slug}/canonical-url', () => {
-  it('stores the URL exactly as sent and confirms it', async () => {
+  it('stores the URL as a browser parses it (normalized) and confirms it', async () => {
     const url = `https://${DOMAIN}/vacatures/Engineer-%C3%A9?ref=api&x=1#top`;
     const response = await report(slugs.open, { url });
     expect(response.status, response.text).toBe(200);
@@ -86,9 +86,31 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
     for (const url of [`https://${DOMAIN.toUpperCase()}/A`, `https://${acme}.example/b`, `HTTPS://Jobs.${acme}.Example/c`, `https://${DOMAIN}:443/d`]) {
       const response = await report(slugs.open, { url });
       expect(response.status, url).toBe(200);
-      expect(response.body.data.url).toBe(url);
-      expect(await storedUrl(1)).toBe(url);
+      expect(response.body.data.url).toBe(new URL(url).href);
+      expect(await storedUrl(1)).toBe(new URL(url).href);
     }
+    expect(await storedUrl(1)).toBe(`https://${DOMAIN}/d`);
+  });
+
+  it.each([
+    ['a backslash before @', `https://${DOMAIN}\\@evil.example/`, `https://${DOMAIN}/@evil.example/`],
+    ['quotes and angle brackets', `https://${DOMAIN}/x"><script>alert(1)</script>`, `https://${DOMAIN}/x%22%3E%3Cscript%3Ealert(1)%3C/script%3E`],
+    ['an encoded dot in the host', `https://careers%2E${acme}.example/a`, `https://${DOMAIN}/a`],
+    ['dot segments', `https://${DOMAIN}/a/../b/./c`, `https://${DOMAIN}/b/c`],
+  ])('judges the parsed host and stores the normalized URL: %s', async (_name, url, stored) => {
+    const response = await report(slugs.open, { url });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.data.url).toBe(stored);
+    expect(await storedUrl(1)).toBe(stored);
+    const detail = await api.get(`/vacancies/${slugs.open}`, nextKey());
+    expect(detail.body.data.url).toBe(stored);
+  });
+
+  it('a URL of 2048 characters whose normalized form is longer is 422, not stored cut', async () => {
+    const before = await storedUrl(1);
+    const prefix = `https://${DOMAIN}/`;
+    await expectUrl422(slugs.open, { url: prefix + '"'.repeat(2048 - prefix.length) }, 'The url must not be greater than 2048 characters.');
+    expect(await storedUrl(1)).toBe(before);
   });
 
   it('accepts exactly 2048 characters and refuses 2049', async () => {
@@ -111,6 +133,9 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
     ['the domain as a prefix', `https://${DOMAIN}.evil.example/job`, HOST_MESSAGE],
     ['a non-default port', `https://${DOMAIN}:8443/job`, HOST_MESSAGE],
     ['a trailing dot', `https://${DOMAIN}./job`, HOST_MESSAGE],
+    ['the domain as user info, by backslash', `https://evil.example\\@${DOMAIN}/job`, HOST_MESSAGE],
+    ['the domain in the path', `https://evil.example/${DOMAIN}`, HOST_MESSAGE],
+    ['the domain after a quote', `https://evil.example/"${DOMAIN}`, HOST_MESSAGE],
     ["another tenant's domain", `https://globex-${s}.example/job`, HOST_MESSAGE],
   ])('422 errors.url: %s', async (_name, url, message) => {
     const before = await storedUrl(1);
@@ -171,7 +196,7 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
     expect(rateHeaders(response)).toMatchObject({ limit: '60', remaining: '59', retryAfter: null });
   });
 
-  it('property: only URLs on an allowed host are stored, exactly as sent', async () => {
+  it('property: only URLs on an allowed host are stored, normalized', async () => {
     const allowed = [DOMAIN, `${acme}.example`, `jobs.${acme}.example`];
     const host = fc.oneof(
       fc.constantFrom(...allowed).chain((h) => fc.mixedCase(fc.constant(h))),
@@ -184,8 +209,8 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
         const response = await report(slugs.open, { url });
         if (allowed.includes(h.toLowerCase())) {
           expect(response.status, url).toBe(200);
-          expect(response.body.data.url).toBe(url);
-          expect(await storedUrl(1)).toBe(url);
+          expect(response.body.data.url).toBe(new URL(url).href);
+          expect(await storedUrl(1)).toBe(new URL(url).href);
         } else {
           expect(response.status, url).toBe(422);
           expect(Object.keys(response.body.errors)).toEqual(['url']);

@@ -4,6 +4,7 @@ import { createTestDatabase } from '@careers/core/testing';
 import { importTenantDocument } from '@careers/core/operations';
 import { pruneExpiredEvents, announceTimePassing } from '@careers/core/worker';
 import { startTestApi, type TTestApi } from './support/api.ts';
+import { startApiProcess } from './support/processes.ts';
 
 const KEYS = {
   full: 'ck_test_changes_full_key_000001',
@@ -160,6 +161,66 @@ describe('GET /changes', () => {
     }
     expect((await api.get('/changes?limit=1000', KEYS.full)).status).toBe(200);
   });
+
+  it('cursors tell nothing: no tenant id or position inside, none spelled twice the same, and any changed byte is 422', async () => {
+    const first = (await api.get('/changes?limit=1', KEYS.full)).body.data[0].cursor as string;
+    const again = (await api.get('/changes?limit=1', KEYS.full)).body.data[0].cursor as string;
+    // The same entry's cursor is sealed afresh each time: equal positions do not even look equal.
+    expect(again).not.toBe(first);
+    const ids = async (after: string) => ((await api.get(`/changes?after=${after}`, KEYS.full)).body.data as TEntry[]).map((entry) => entry.event_id);
+    expect(await ids(again)).toEqual(await ids(first));
+    expect(await ids(first)).toHaveLength(2);
+    const { rows } = await sql.query<{ position: string }>(`select position from events where tenant_id = 1 order by position limit 1`);
+    const bytes = Buffer.from(first, 'base64url');
+    expect(bytes.toString('latin1')).not.toContain(rows[0]!.position);
+    const position = Buffer.alloc(8);
+    position.writeBigUInt64BE(BigInt(rows[0]!.position));
+    expect(bytes.includes(position)).toBe(false);
+    // Every cursor has the same length, whatever the position and tenant.
+    const lengths = new Set([first, start, (await api.get('/changes', KEYS.globex)).body.next_cursor].map((cursor: string) => cursor.length));
+    expect(lengths.size).toBe(1);
+    for (let i = 0; i < bytes.length; i++) {
+      const tampered = Buffer.from(bytes);
+      tampered[i] = tampered[i]! ^ 0x01;
+      const response = await api.get(`/changes?after=${tampered.toString('base64url')}`, KEYS.full);
+      expect(response.status, `byte ${i}`).toBe(422);
+      expect(response.body).toEqual({ message: 'The given data was invalid.', errors: { after: ['The selected after is invalid.'] } });
+    }
+  });
+
+  it("another tenant's busy feed changes nothing a quiet tenant can see; its cursor is 422 here", async () => {
+    const quiet = await api.get('/changes', KEYS.globex);
+    expect(quiet.body.data).toHaveLength(1);
+    // Acme writes; globex's answers are the same entries, with cursors that say nothing of acme's count.
+    await sql.query(`insert into events (tenant_id, type, object, object_id, slug, data) select 1, 'vacancy.updated', 'vacancy', '1', 'engineer', '{}' from generate_series(1, 50)`);
+    const later = await api.get(`/changes?after=${quiet.body.next_cursor}`, KEYS.globex);
+    expect(later.body).toEqual({ data: [], next_cursor: quiet.body.next_cursor, has_more: false });
+    expect((await api.get(`/changes?after=${quiet.body.next_cursor}`, KEYS.full)).status).toBe(422);
+    // Acme's reader skips past the 50 (the cursor it holds stays good).
+    const read = await readAll(start, { limit: 1000 });
+    expect(read.entries).toHaveLength(50);
+    start = read.cursor;
+  });
+
+  it('a cursor from one API process is good in another (the key is stored, not made per process)', async () => {
+    const [a, b] = await Promise.all([startApiProcess(databaseUrl), startApiProcess(databaseUrl)]);
+    try {
+      const get = async (base: string, path: string) => {
+        const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${KEYS.full}` } });
+        return { status: response.status, body: (await response.json()) as { data: TEntry[]; next_cursor: string } };
+      };
+      const fromA = await get(a.baseUrl, '/changes?limit=1');
+      expect(fromA.status).toBe(200);
+      const fromB = await get(b.baseUrl, `/changes?after=${fromA.body.next_cursor}&limit=1`);
+      expect(fromB.status).toBe(200);
+      expect(fromB.body.data[0]!.event_id).toBe((await get(a.baseUrl, '/changes?limit=2')).body.data[1]!.event_id);
+      expect((await get(a.baseUrl, `/changes?after=${fromB.body.next_cursor}&limit=1`)).status).toBe(200);
+      // And with this test process's own (in-process) API, too.
+      expect((await api.get(`/changes?after=${fromB.body.next_cursor}&limit=1`, KEYS.full)).status).toBe(200);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 90_000);
 
   it('an application (API write) is no feed entry; a re-import that changes nothing is none; one that renames and drafts is', async () => {
     const applied = await api.post('/applications', { vacancy: 'engineer', candidate: { given_name: 'Jo', family_name: 'Doe', email: 'jo@example.org' }, privacy_policy_accepted: true }, KEYS.apply);

@@ -265,6 +265,32 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
     await importTenantDocument(api.services.orm, { tenants: [hooli()] });
   });
 
+  it('serves no script, event handler, javascript: URL, iframe or style, from imported HTML or from HTML stored before', async () => {
+    const unsafe = /<\s*(script|iframe|style|object|embed)|\son[a-z]+\s*=|javascript:|\sstyle\s*=/i;
+    const hostile = {
+      summary: '<p>Hi<script>alert(1)</script> <b>there</b></p>',
+      description: '<img src="https://img.example/a.png" onerror="alert(1)"><a href="javascript:alert(1)">x</a><a href="JaVaScRiPt:alert(2)">y</a>',
+      requirements: '<iframe src="https://evil.example"></iframe><p style="background:url(javascript:alert(1))">styled</p><style>body{}</style>',
+      offer: '<svg><script>alert(1)</script></svg><math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+    };
+    await importTenantDocument(api.services.orm, { tenants: [hooli({ vacancies: [...VACANCIES, vacancy(6, 'hostile', hostile)] })] });
+    const response = await api.get('/vacancies/hostile?include_structured_data=true', KEY);
+    expect(response.status, response.text).toBe(200);
+    const { data } = response.body;
+    for (const field of ['summary', 'description', 'requirements', 'offer'] as const) expect(data[field], field).not.toMatch(unsafe);
+    expect(data.structured_data.description).not.toMatch(unsafe);
+    // What is harmless stays: formatting, a link's text, an https image.
+    expect(data.summary).toBe('<p>Hi <b>there</b></p>');
+    expect(data.description).toBe('<img src="https://img.example/a.png" /><a>x</a><a>y</a>');
+    const stored = await query(databaseUrl, 'select summary, description, requirements, offer from vacancies where id = 6');
+    expect(Object.values(stored[0]!).join('\n')).not.toMatch(unsafe);
+    // HTML written before the import sanitized it (by hand here) does not reach the JSON-LD either.
+    await query(databaseUrl, `update vacancies set description = $1 where id = 6`, ['<p>old</p><script>alert(3)</script><img src=x onerror=alert(4)>']);
+    const older = await api.get('/vacancies/hostile?include_structured_data=true', KEY);
+    expect(older.body.data.structured_data.description).toContain('<p>old</p>');
+    expect(older.body.data.structured_data.description).not.toMatch(unsafe);
+  });
+
   it('holds, for arbitrary vacancy content, only schema.org terms and no nulls, and says what the vacancy says', async () => {
     // Any Unicode text within the document's length limits (which count UTF-16 code units); PostgreSQL refuses NUL.
     const text = (maxLength: number) =>

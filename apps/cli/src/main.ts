@@ -41,12 +41,12 @@ Commands:
   keys list --tenant SLUG [--json]          list a tenant's API keys (never the keys themselves)
   keys revoke ID                            revoke an API key
   webhooks create --tenant SLUG --url URL --events type,type
-                                            add a webhook endpoint (--events '*' for all); prints its secret once
+                                            add a webhook endpoint (--events '*' for all; at most 10 per tenant); prints its secret once
   webhooks list --tenant SLUG [--json]      list a tenant's webhook endpoints
   webhooks delete ID                        delete a webhook endpoint (and its delivery log)
   webhooks enable ID                        enable an endpoint again (after a 410 Gone disabled it)
   webhooks rotate ID                        new secret for an endpoint; the old one keeps signing for 24 h
-  webhooks test ID                          send a webhook.test event to that endpoint only
+  webhooks test ID                          send a webhook.test event to that endpoint only (10 a minute with replays)
   privacy sweep [--tenant SLUG] [--as-of ISO] [--dry-run]
                                             erase what the tenants' retention periods have passed (as if the time
                                             were --as-of); prints erased_candidates and erased_applications
@@ -280,12 +280,16 @@ function parseEventTypes(value: string): string[] {
   return [...new Set(value.split(',').map((type) => type.trim()).filter((type) => type.length > 0))];
 }
 
-/** Maps NOT_FOUND of an endpoint id, and a missing WEBHOOK_SECRET_KEY, to one-line CLI errors. */
+/** Maps NOT_FOUND of an endpoint id, the test-event limit and a missing WEBHOOK_SECRET_KEY to one-line CLI errors. */
 async function onEndpoint<T>(id: number | null, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (id !== null && isAppError(error) && error.code === 'NOT_FOUND') throw new CliError(`no webhook endpoint with id ${id}`);
+    if (id !== null && isAppError(error) && error.code === 'TOO_MANY_ATTEMPTS') {
+      const seconds = error.headers()['Retry-After'] ?? '60';
+      throw new CliError(`too many test events and replays for webhook endpoint ${id} (10 a minute); try again in ${seconds} s`);
+    }
     if (isAppError(error) && error.code === 'SERVICE_UNAVAILABLE' && error.cause instanceof Error) throw new CliError(error.cause.message);
     throw error;
   }

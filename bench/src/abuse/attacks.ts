@@ -6,11 +6,14 @@ import { applicationBody, deepJsonBody, nulBodies } from './bodies.ts';
 import { ATTACKER_USER_ID, attackerKey, BYSTANDER_KEY, KNOWN_CANDIDATE } from './document.ts';
 import { describeStatuses, is4xx, pool, send, type TAnswer } from './http.ts';
 import { GUARD_ATTACKS } from './guards.ts';
+import { WEBHOOK_ATTACKS } from './webhooks.ts';
 
 /** What every attack gets: where the API is, its deadline, and the material built once for the whole run. */
 export type TAttackContext = {
   /** The API's base address, with /v1. */
   baseUrl: string;
+  /** The run's database (attacks that act as the operator: webhook endpoints). */
+  databaseUrl: string;
   /** Aborted at the attack's deadline: requests in flight end as status 0. */
   signal: AbortSignal;
   /** Milliseconds left before the deadline. */
@@ -359,4 +362,5 @@ export const ATTACKS: readonly TAttack[] = [
   readBurst,
   craftedResumes,
   ordinaryResume,
+  ...WEBHOOK_ATTACKS,
 ];

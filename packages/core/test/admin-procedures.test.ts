@@ -15,7 +15,7 @@ import { importTenantDocument } from '../src/modules/tenants/import/tenant-impor
 import { createAdminContext } from '../src/trpc/admin-context.ts';
 import { createAdminSession, resolveAdminSession } from '../src/modules/admin/admin-session.service.ts';
 import { sessionTokenFromCookies } from '../src/modules/admin/admin-session.cookie.ts';
-import { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGN_IN_WINDOW_SECONDS } from '../src/modules/admin/sign-in-throttle.ts';
+import { SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGN_IN_FREE_FAILURES, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_WINDOW_SECONDS } from '../src/modules/admin/sign-in-throttle.ts';
 import { PASSWORD_CHECKS } from '../src/modules/admin/admin-auth.service.ts';
 
 let orm: MikroORM;
@@ -321,21 +321,58 @@ describe('sign-in throttling', () => {
   const freshAddress = () => address(nextAddress++);
   const attempt = (email: string, password: string, ip = freshAddress()) => callerWith(undefined, ip).caller.admin.signIn({ email, password });
 
-  it(`allows ${SIGN_IN_ATTEMPTS_PER_ACCOUNT} failures per account from any addresses, then 429 with Retry-After, even for the right password`, async () => {
-    for (let i = 1; i <= SIGN_IN_ATTEMPTS_PER_ACCOUNT; i++) expect((await failureOf(attempt(ACCOUNT_EMAIL, `guess ${i}`))).status).toBe(422);
+  /** Moves the account's last failure `seconds` into the past (instead of waiting out its delay). */
+  const age = (seconds: number) =>
+    orm.em.fork().execute(`update rate_limit_windows set window_start = window_start - make_interval(secs => ?) where bucket like 'signin:account:%'`, [seconds]);
+
+  it(`slows an account down after ${SIGN_IN_FREE_FAILURES} failures from any addresses, doubling the wait, and never locks it`, async () => {
+    for (let i = 1; i <= SIGN_IN_FREE_FAILURES; i++) expect((await failureOf(attempt(ACCOUNT_EMAIL, `guess ${i}`))).status).toBe(422);
+    // The next attempt, even with the right password from a new address, waits its turn: 429 with the wait left.
     const { caller, ctx } = callerWith(undefined, freshAddress());
     const throttled = await failureOf(caller.admin.signIn({ email: ACCOUNT_EMAIL.toUpperCase(), password: ACME.adminPassword }));
     expect(throttled.status).toBe(429);
-    const retryAfter = Number(ctx.response.headers['Retry-After']);
-    expect(retryAfter).toBeGreaterThanOrEqual(SIGN_IN_WINDOW_SECONDS - 60);
-    expect(retryAfter).toBeLessThanOrEqual(SIGN_IN_WINDOW_SECONDS);
-    expect(throttled.toBody()).toEqual({ message: `Too many sign-in attempts. Please try again in ${retryAfter} seconds.` });
+    expect(ctx.response.headers['Retry-After']).toBe('1');
+    expect(throttled.toBody()).toEqual({ message: 'Too many sign-in attempts. Please try again in 1 second.' });
     expect(ctx.response.headers['Set-Cookie']).toBeUndefined();
+    // Each failure after the free ones doubles the wait, up to the maximum.
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      await age(SIGN_IN_MAX_DELAY_SECONDS);
+      expect((await failureOf(attempt(ACCOUNT_EMAIL, `slow guess ${i}`))).status).toBe(422);
+      const { caller: next, ctx: nextCtx } = callerWith(undefined, freshAddress());
+      expect((await failureOf(next.admin.signIn({ email: ACCOUNT_EMAIL, password: 'again' }))).status).toBe(429);
+      waits.push(Number(nextCtx.response.headers['Retry-After']));
+    }
+    expect(waits).toEqual([2, 4, 8, 16, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_MAX_DELAY_SECONDS]);
     // Another account is not affected.
     expect((await attempt(GLOBEX.adminEmail, GLOBEX.adminPassword)).user.id).toBe(ids.globexAdmin);
-    // Age the window past its end: the next attempt opens a new one.
-    await orm.em.fork().execute(`update rate_limit_windows set window_start = window_start - make_interval(secs => ?) where bucket like 'signin:%'`, [SIGN_IN_WINDOW_SECONDS + 1]);
+    // No lockout: once the wait has passed, the right password works from anywhere, and the account starts afresh.
+    await age(SIGN_IN_MAX_DELAY_SECONDS);
     expect((await attempt(ACCOUNT_EMAIL, ACME.adminPassword)).user.id).toBe(ids.acmeAdmin);
+    expect((await failureOf(attempt(ACCOUNT_EMAIL, 'fresh guess'))).status).toBe(422);
+    // Failures are forgotten a while after the last one.
+    for (let i = 0; i < SIGN_IN_FREE_FAILURES; i++) await failureOf(attempt(ACCOUNT_EMAIL, `more ${i}`));
+    await age(SIGN_IN_WINDOW_SECONDS + 1);
+    for (let i = 1; i <= SIGN_IN_FREE_FAILURES; i++) expect((await failureOf(attempt(ACCOUNT_EMAIL, `after ${i}`))).status).toBe(422);
+  });
+
+  it("never refuses a right password from an address that signed in before for others' failures", async () => {
+    await orm.em.fork().execute('delete from known_sign_in_addresses');
+    const office = freshAddress();
+    expect((await attempt(ACCOUNT_EMAIL, ACME.adminPassword, office)).user.id).toBe(ids.acmeAdmin);
+    // An attacker guesses from many addresses, as fast as the delays let it.
+    for (let i = 0; i < 12; i++) {
+      await age(SIGN_IN_MAX_DELAY_SECONDS);
+      await failureOf(attempt(ACCOUNT_EMAIL, `attacker ${i}`));
+    }
+    expect((await failureOf(attempt(ACCOUNT_EMAIL, ACME.adminPassword))).status).toBe(429);
+    // The office (also another address of the same IPv4 address group is the same) signs in at once, every time.
+    for (let i = 0; i < 3; i++) expect((await attempt(ACCOUNT_EMAIL, ACME.adminPassword, office)).user.id).toBe(ids.acmeAdmin);
+    expect((await attempt(ACCOUNT_EMAIL, ACME.adminPassword, `::ffff:${office}`)).user.id).toBe(ids.acmeAdmin);
+    // The known addresses are stored hashed.
+    const known = await kyselyOf(orm.em.fork()).selectFrom('known_sign_in_addresses').selectAll().execute();
+    expect(JSON.stringify(known)).not.toContain(office);
+    expect(JSON.stringify(known)).not.toContain(ACCOUNT_EMAIL);
   });
 
   it(`allows ${SIGN_IN_ATTEMPTS_PER_ADDRESS} failures per address (IPv6: per /64) over any accounts, then 429`, async () => {
@@ -352,26 +389,28 @@ describe('sign-in throttling', () => {
     expect((await failureOf(attempt(GLOBEX.adminEmail, GLOBEX.adminPassword, `::ffff:${ipv4}`))).status).toBe(429);
   });
 
-  it('counts parallel guesses exactly (no attempts slip past the limit) and checks at most two passwords at once', async () => {
+  it('counts parallel guesses exactly (only the free ones get a password check) and checks at most two passwords at once', async () => {
     PASSWORD_CHECKS.peak = 0;
-    const results = await Promise.all(
-      Array.from({ length: SIGN_IN_ATTEMPTS_PER_ACCOUNT + 7 }, (_, i) => failureOf(attempt(SHARED.email, `parallel ${i}`))),
-    );
+    const results = await Promise.all(Array.from({ length: 17 }, (_, i) => failureOf(attempt(SHARED.email, `parallel ${i}`))));
     const statuses = results.map((error) => error.status);
-    expect(statuses.filter((status) => status === 422)).toHaveLength(SIGN_IN_ATTEMPTS_PER_ACCOUNT);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(SIGN_IN_FREE_FAILURES);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(17 - SIGN_IN_FREE_FAILURES);
     expect(PASSWORD_CHECKS.peak).toBeGreaterThanOrEqual(1);
     expect(PASSWORD_CHECKS.peak).toBeLessThanOrEqual(2);
   });
 
-  it("forgives a successful sign-in: the account starts afresh, the address gets only that attempt back", async () => {
+  it('forgives a successful sign-in: the account starts afresh, the address gets only that attempt back', async () => {
+    await orm.em.fork().execute('delete from known_sign_in_addresses');
     const ip = freshAddress();
     const email = GLOBEX.adminEmail;
-    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ACCOUNT - 1; i++) await failureOf(attempt(email, 'nope', ip));
+    for (let i = 0; i < SIGN_IN_FREE_FAILURES; i++) await failureOf(attempt(email, 'nope', freshAddress()));
+    await age(SIGN_IN_MAX_DELAY_SECONDS);
     await attempt(email, GLOBEX.adminPassword, ip);
-    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ACCOUNT; i++) expect((await failureOf(attempt(email, 'nope', ip))).status).toBe(422);
-    expect((await failureOf(attempt(email, 'nope', ip))).status).toBe(429);
-    // 9 + 10 + 1 failures from this address: one more reaches its limit, even for another account.
+    // Afresh: the free failures again (from other addresses; this one is now known to the account).
+    for (let i = 0; i < SIGN_IN_FREE_FAILURES; i++) expect((await failureOf(attempt(email, 'nope'))).status).toBe(422);
+    expect((await failureOf(attempt(email, 'nope'))).status).toBe(429);
+    // The address's own failures still count against it (its right password took only itself back), for any account.
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ADDRESS; i++) expect((await failureOf(attempt(email, 'nope', ip))).status).toBe(422);
     expect((await failureOf(attempt('other@spray.example', 'nope', ip))).status).toBe(429);
     const buckets = await kyselyOf(orm.em.fork()).selectFrom('rate_limit_windows').select('bucket').execute();
     expect(buckets.every((row) => /^signin:(account|address):[0-9a-f]{64}$/.test(row.bucket))).toBe(true);

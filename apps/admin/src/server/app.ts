@@ -44,11 +44,14 @@ export function createAdminApp(services: TCoreServices, options: TAdminAppOption
   app.use((_req, res) => {
     sendAppError(res, new AppError('NOT_FOUND'));
   });
-  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 500) services.log.error({ err: error }, 'unhandled error');
+    // A client's odd request (a path like /assets/..%2f.., a bad body) is answered 4xx and is no server error.
+    const clientError = status >= 400 && status < 500;
+    if (clientError) services.log.debug({ status, path: req.path }, 'request refused');
+    else services.log.error({ err: error }, 'unhandled error');
     if (res.headersSent) return;
-    sendAppError(res, new AppError(PARSER_ERRORS[status] ?? 'INTERNAL'));
+    sendAppError(res, new AppError(PARSER_ERRORS[status] ?? (clientError ? 'NOT_FOUND' : 'INTERNAL')));
   });
   return app;
 }

@@ -45,9 +45,11 @@ export function createTrpcEndpoint(services: TCoreServices): Router {
         }),
       responseMeta: ({ ctx, errors }) => {
         const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...ctx?.response.headers };
-        // The documented status of the first error (401, 403, 422, 429…), not tRPC's generic mapping.
+        // The documented status of the first error (401, 403, 422, 429…), not tRPC's generic mapping, with its headers.
         const first = errors[0];
-        return first ? { status: toAppError(first).status, headers } : { headers };
+        if (!first) return { headers };
+        const appError = toAppError(first);
+        return { status: appError.status, headers: { ...headers, ...appError.headers() } };
       },
       onError: ({ error, path }) => {
         const appError = toAppError(error);

@@ -21,10 +21,10 @@ async function listen(app: { listen: (port: number, host: string, cb: () => void
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-async function running(databaseUrl: string, make: (services: TCoreServices) => Parameters<typeof listen>[0]): Promise<TRunning> {
+async function running(databaseUrl: string, make: (services: TCoreServices) => Parameters<typeof listen>[0], log = pino({ level: 'silent' })): Promise<TRunning> {
   const orm = await openOrm(databaseUrl);
   // Each server is its own process in production: its own ORM, key cache and batched writes.
-  const services = createCoreServices(orm, pino({ level: 'silent' }), { flushIntervalMs: 100 });
+  const services = createCoreServices(orm, log, { flushIntervalMs: 100 });
   const { server, url } = await listen(make(services));
   return {
     url,
@@ -45,7 +45,8 @@ export type TStack = {
   /** Origin of the admin server. */
   adminUrl: string;
   /** Another admin server on the same database and build (e.g. behind a proxy). */
-  startAdmin: (options: { trustProxy?: string }) => Promise<{ url: string; close: () => Promise<void> }>;
+  /** `log`: the server's logger (silent by default). */
+  startAdmin: (options: { trustProxy?: string; log?: pino.Logger }) => Promise<{ url: string; close: () => Promise<void> }>;
   close: () => Promise<void>;
 };
 
@@ -69,7 +70,7 @@ export async function startStack(document: unknown): Promise<TStack> {
     databaseUrl,
     apiUrl: `${api.url}/v1`,
     adminUrl: admin.url,
-    startAdmin: (options) => running(databaseUrl, (services) => createAdminApp(services, { distDir, ...options })),
+    startAdmin: ({ log, ...options }) => running(databaseUrl, (services) => createAdminApp(services, { distDir, ...options }), log),
     close: async () => {
       await Promise.all([api.close(), admin.close()]);
       rmSync(distDir, { recursive: true, force: true });

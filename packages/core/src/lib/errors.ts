@@ -81,10 +81,20 @@ export class AppError extends Error {
   readonly applicationId?: number;
   /** For the log only (what went wrong inside); the client sees `message`. */
   readonly detail?: string;
+  /** Headers of this one answer (e.g. the `X-RateLimit-*` of a window that is not an API key's). */
+  readonly #headers?: Record<string, string>;
 
   constructor(
     code: TAppErrorCode,
-    options: { message?: string; fieldErrors?: TFieldErrors; requiredScope?: string; applicationId?: number; cause?: unknown; detail?: string } = {},
+    options: {
+      message?: string;
+      fieldErrors?: TFieldErrors;
+      requiredScope?: string;
+      applicationId?: number;
+      cause?: unknown;
+      detail?: string;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(options.message ?? DEFAULT_MESSAGES[code], { cause: options.cause });
     this.name = 'AppError';
@@ -94,12 +104,13 @@ export class AppError extends Error {
     this.requiredScope = options.requiredScope;
     this.applicationId = options.applicationId;
     this.detail = options.detail;
+    this.#headers = options.headers;
   }
 
-  /** Headers that belong to this answer whatever the operation (`Retry-After` of a shed request). */
+  /** Headers that belong to this answer whatever the operation (`Retry-After` of a shed request), and its own. */
   headers(): Record<string, string> {
     const retryAfter = RETRY_AFTER_SECONDS[this.code];
-    return retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
+    return { ...(retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) }), ...this.#headers };
   }
 
   /** A 422 on one or more fields. */

@@ -13,8 +13,10 @@ import { ResumeProcessingSchema } from '../modules/resumes/resume-processing.ent
 import { RateLimitWindowSchema } from '../modules/rate-limits/rate-limit.entity.ts';
 import { IdempotencyRecordSchema } from '../modules/idempotency/idempotency-key.entity.ts';
 import { AdminSessionSchema } from '../modules/admin/admin-session.entity.ts';
+import { KnownSignInAddressSchema } from '../modules/admin/known-sign-in-address.entity.ts';
 import { AnnouncedVisibilitySchema, EventRetentionSchema, EventSchema } from '../modules/events/event.entity.ts';
 import { AuditLogEntrySchema } from '../modules/privacy/audit-log.entity.ts';
+import { ServerSecretSchema } from '../modules/server-secrets/server-secret.entity.ts';
 import { WebhookDeliverySchema, WebhookDispatchCursorSchema, WebhookEndpointSchema } from '../modules/webhooks/webhook.entity.ts';
 
 export const entities = [
@@ -49,4 +51,6 @@ export const entities = [
   WebhookDeliverySchema,
   WebhookDispatchCursorSchema,
   AuditLogEntrySchema,
+  ServerSecretSchema,
+  KnownSignInAddressSchema,
 ] as const;

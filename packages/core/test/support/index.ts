@@ -31,6 +31,6 @@ export type { TTenantDocument } from '../../src/modules/tenants/import/tenant-do
 export { findVacancyPageAnchors, vacancyPageQuery, type TVacancySort } from '../../src/modules/vacancies/vacancy.repository.ts';
 export { NO_VACANCY_FILTERS } from '../../src/modules/vacancies/vacancy-filters.ts';
 export { ANCHOR_SPACING, DEEP_OFFSET } from '../../src/modules/vacancies/vacancy.service.ts';
-export { listWebhookDeliveries } from '../../src/modules/webhooks/webhook.service.ts';
+export { listWebhookDeliveries, replayWebhookDelivery } from '../../src/modules/webhooks/webhook.service.ts';
 export { APP_ERROR_STATUS } from '../../src/lib/errors.ts';
 export * from './replicated-postgres.ts';

@@ -6,10 +6,16 @@ import { clientAddressGroup } from '../rate-limits/client-address.ts';
 export { clientAddressGroup };
 
 /**
- * Failed sign-in attempts allowed in one fixed window, per account (email, whatever address guesses it) and per
- * client address (whatever emails it tries). Both are counted in PostgreSQL, so they hold across processes.
+ * Sign-in slows down instead of locking out (CONTRACT "Guarding the shared service"). Per account (email, whatever
+ * address guesses it): the first SIGN_IN_FREE_FAILURES failures cost nothing; after that each attempt must wait a delay
+ * that doubles with every failure (1 s, 2 s, 4 s … at most SIGN_IN_MAX_DELAY_SECONDS) after the previous one, so a
+ * guesser gets a few hundred tries a day while the owner, at worst, waits half a minute. An address the account signed
+ * in from successfully before skips the account's delay entirely: others' failures never refuse its right password.
+ * Per client address (whatever emails it tries), SIGN_IN_ATTEMPTS_PER_ADDRESS failures in a fixed window, as before.
+ * Everything is counted in PostgreSQL, so it holds across processes.
  */
-export const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
+export const SIGN_IN_FREE_FAILURES = 3;
+export const SIGN_IN_MAX_DELAY_SECONDS = 30;
 export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 20;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
@@ -19,44 +25,82 @@ function digest(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
+const accountDigest = (email: string) => digest(email.trim().toLowerCase());
+const addressDigest = (clientIp: string) => digest(clientAddressGroup(clientIp));
+
 /** Buckets are stored hashed: the rate-limit table holds no email addresses and no client addresses. */
 function accountBucket(email: string): string {
-  return `signin:account:${digest(email.trim().toLowerCase())}`;
+  return `signin:account:${accountDigest(email)}`;
 }
 
 function addressBucket(clientIp: string): string {
-  return `signin:address:${digest(clientAddressGroup(clientIp))}`;
+  return `signin:address:${addressDigest(clientIp)}`;
 }
 
+/** The wait after `failures` failures in a row (SQL): none for the free ones, then 1 s doubling up to the maximum. */
+const DELAY_SQL = `case when w.hits < ${SIGN_IN_FREE_FAILURES} then 0 else least(${SIGN_IN_MAX_DELAY_SECONDS}, power(2, w.hits - ${SIGN_IN_FREE_FAILURES})) end`;
+
 /**
- * Counts a sign-in attempt against its account and its address before the password is checked, in one atomic
- * upsert of both windows (always in that order, so concurrent attempts cannot deadlock), so parallel guesses cannot
- * slip past either limit. A successful sign-in takes itself back (see forgiveSignInAttempt).
+ * Counts a sign-in attempt before the password is checked (a successful sign-in takes it back, see
+ * forgiveSignInAttempt), so parallel guesses cannot slip past: against its address's window, and — unless the account
+ * signed in from this address before — as a failure of the account, which is refused while the account's delay since
+ * its last failure runs (one statement takes the turn: the row lock orders concurrent guesses, and only the first of
+ * them gets it). Failures of an account are forgotten SIGN_IN_WINDOW_SECONDS after the last one.
  */
 export async function countSignInAttempt(em: EntityManager, email: string, clientIp: string): Promise<TSignInThrottle> {
   await sweepExpiredWindowsNowAndThen(em);
-  const account = accountBucket(email);
-  const rows = await em.execute<{ bucket: string; hits: number; retry_after: number }[]>(
-    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, clock_timestamp(), 1), (?, clock_timestamp(), 1)
+  const [address] = await em.execute<{ hits: number; retry_after: number }[]>(
+    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, clock_timestamp(), 1)
      on conflict (bucket) do update set
        window_start = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then clock_timestamp() else w.window_start end,
        hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end
-     returning w.bucket, w.hits, ceil(extract(epoch from (w.window_start + make_interval(secs => ?) - clock_timestamp())))::int as retry_after`,
-    [account, addressBucket(clientIp), SIGN_IN_WINDOW_SECONDS, SIGN_IN_WINDOW_SECONDS, SIGN_IN_WINDOW_SECONDS],
+     returning w.hits, ceil(extract(epoch from (w.window_start + make_interval(secs => ?) - clock_timestamp())))::int as retry_after`,
+    [addressBucket(clientIp), SIGN_IN_WINDOW_SECONDS, SIGN_IN_WINDOW_SECONDS, SIGN_IN_WINDOW_SECONDS],
   );
-  if (rows.length !== 2) throw new Error('sign-in throttle upsert returned no rows');
-  const over = rows.filter((row) => Number(row.hits) > (row.bucket === account ? SIGN_IN_ATTEMPTS_PER_ACCOUNT : SIGN_IN_ATTEMPTS_PER_ADDRESS));
-  const retryAfter = Math.max(1, ...over.map((row) => Number(row.retry_after)));
-  return { blocked: over.length > 0, retryAfter: Math.min(SIGN_IN_WINDOW_SECONDS, retryAfter) };
+  if (!address) throw new Error('sign-in throttle upsert returned no row');
+  if (Number(address.hits) > SIGN_IN_ATTEMPTS_PER_ADDRESS) return { blocked: true, retryAfter: Math.min(SIGN_IN_WINDOW_SECONDS, Math.max(1, Number(address.retry_after))) };
+
+  if (await isKnownAddress(em, email, clientIp)) return { blocked: false, retryAfter: 0 };
+  // The account's row holds its failures in a row (hits) and when the last one was counted (window_start).
+  const bucket = accountBucket(email);
+  const turn = await em.execute<{ hits: number }[]>(
+    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, clock_timestamp(), 1)
+     on conflict (bucket) do update set
+       hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end,
+       window_start = clock_timestamp()
+     where w.window_start <= clock_timestamp() - make_interval(secs => ?)
+        or w.window_start + make_interval(secs => ${DELAY_SQL}) <= clock_timestamp()
+     returning w.hits`,
+    [bucket, SIGN_IN_WINDOW_SECONDS, SIGN_IN_WINDOW_SECONDS],
+  );
+  if (turn.length > 0) return { blocked: false, retryAfter: 0 };
+  // Still waiting: not counted (waiting is not guessing), and told how long is left.
+  const [waiting] = await em.execute<{ retry_after: number }[]>(
+    `select ceil(extract(epoch from (w.window_start + make_interval(secs => ${DELAY_SQL}) - clock_timestamp())))::int as retry_after
+     from rate_limit_windows w where w.bucket = ?`,
+    [bucket],
+  );
+  return { blocked: true, retryAfter: Math.min(SIGN_IN_MAX_DELAY_SECONDS, Math.max(1, Number(waiting?.retry_after ?? 1))) };
+}
+
+async function isKnownAddress(em: EntityManager, email: string, clientIp: string): Promise<boolean> {
+  const rows = await em.execute<unknown[]>('select 1 from known_sign_in_addresses where account_hash = ? and address_hash = ?', [accountDigest(email), addressDigest(clientIp)]);
+  return rows.length > 0;
 }
 
 /**
- * After a successful sign-in: the account starts afresh, and the address gets this attempt back (only failures
- * count against an office of administrators behind one address; an attacker's guesses stay counted).
+ * After a successful sign-in: the account starts afresh, the address gets this attempt back (only failures count
+ * against an office of administrators behind one address; an attacker's guesses stay counted), and the address is
+ * remembered as one the account signs in from.
  */
 export async function forgiveSignInAttempt(em: EntityManager, email: string, clientIp: string): Promise<void> {
   await em.execute('delete from rate_limit_windows where bucket = ?', [accountBucket(email)]);
   await em.execute('update rate_limit_windows set hits = greatest(hits - 1, 0) where bucket = ?', [addressBucket(clientIp)]);
+  await em.execute(
+    `insert into known_sign_in_addresses (account_hash, address_hash, last_signed_in_at) values (?, ?, now())
+     on conflict (account_hash, address_hash) do update set last_signed_in_at = now()`,
+    [accountDigest(email), addressDigest(clientIp)],
+  );
 }
 
 /**

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { iso, isoOrNull } from '../../lib/dates.ts';
 import { pickTranslation } from '../../lib/i18n.ts';
 import { ARTICLE_TYPES } from './article.entity.ts';
-import { estimatedReadingTime, sanitizeArticleHtml } from './article-html.ts';
+import { estimatedReadingTime } from './article-html.ts';
+import { sanitizeTenantHtml } from '../../lib/tenant-html.ts';
 import type { TArticleRow } from './articles.repository.ts';
 
 export const ZArticleTag = z.object({
@@ -74,7 +75,7 @@ export function toArticleDto(row: TArticleRow, options: TArticleDtoOptions): TAr
 export function toArticleDetailDto(row: TArticleRow, options: TArticleDtoOptions): TArticleDetail {
   return {
     ...toArticleDto(row, options),
-    body_html: sanitizeArticleHtml(row.body_html),
+    body_html: sanitizeTenantHtml(row.body_html),
     seo: { title: row.seo_title, description: row.seo_description },
   };
 }

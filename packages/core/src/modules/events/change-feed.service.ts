@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TDb } from '../../db/kysely.ts';
 import { iso } from '../../lib/dates.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -5,6 +6,7 @@ import { hasScope, type TScope } from '../../lib/scopes.ts';
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.ts';
 import { latestPosition, tenantPrunedThrough } from './events.repository.ts';
 import { readEventsAfter } from './events.service.ts';
+import { serverSecret } from '../server-secrets/server-secrets.service.ts';
 import { CHANGE_TYPES, type TListChangesInput, type TListChangesOutput } from './procedures/list-changes.schema.ts';
 
 type TChangeType = (typeof CHANGE_TYPES)[number];
@@ -17,11 +19,16 @@ export function readableChangeTypes(scopes: readonly string[]): TChangeType[] {
   return readable;
 }
 
-export type TChangeFeedContext = { db: TDb; tenant: { id: number }; apiKey: { scopes: string[] } };
+/** `em` reaches the primary (the cursor key is made there once); `db` is the tenant's scoped handle. */
+export type TChangeFeedContext = { db: TDb; em: EntityManager; tenant: { id: number }; apiKey: { scopes: string[] } };
+
+/** The name of the stored key that seals change-feed cursors (the same in every process). */
+const CURSOR_KEY = 'change-feed-cursors';
 
 /**
- * `GET /changes`: the tenant's vacancy and article events after a cursor, in commit order. A cursor is a
- * position (see events.service.ts): the page is the next `limit` positions above it, so no entry is skipped.
+ * `GET /changes`: the tenant's vacancy and article events after a cursor, in commit order. A cursor stands for a
+ * position (see events.service.ts), sealed for the tenant (change-cursor.ts): the page is the next `limit` positions
+ * above it, so no entry is skipped, and no reader learns a position.
  */
 export async function listChanges(ctx: TChangeFeedContext, input: TListChangesInput): Promise<TListChangesOutput> {
   const readable = readableChangeTypes(ctx.apiKey.scopes);
@@ -30,18 +37,19 @@ export async function listChanges(ctx: TChangeFeedContext, input: TListChangesIn
   const objects = input.types && input.types.length > 0 ? [...new Set(input.types)] : readable;
 
   const tenantId = ctx.tenant.id;
+  const key = await serverSecret(ctx.em, CURSOR_KEY);
   let after = 0;
   if (input.after !== undefined) {
-    const position = decodeChangeCursor(tenantId, input.after);
-    // A well-formed cursor beyond every position handed out was never ours either.
-    if (position === null || position > (await latestPosition(ctx.db))) throw AppError.validation({ after: ['The selected after is invalid.'] });
+    // Forged, altered, or another tenant's: authentication fails, and it is not a cursor of ours.
+    const position = decodeChangeCursor(key, tenantId, input.after);
+    if (position === null) throw AppError.validation({ after: ['The selected after is invalid.'] });
     if (position < (await tenantPrunedThrough(ctx.db, tenantId))) throw new AppError('CURSOR_EXPIRED');
     after = position;
   }
   const rows = await readEventsAfter(ctx.db, tenantId, after, { objects, limit: input.limit + 1 });
   const page = rows.slice(0, input.limit);
   const data = page.map((row) => ({
-    cursor: encodeChangeCursor(tenantId, row.position),
+    cursor: encodeChangeCursor(key, tenantId, row.position),
     event_id: row.id,
     type: row.type,
     object: row.object as TChangeType,
@@ -50,6 +58,6 @@ export async function listChanges(ctx: TChangeFeedContext, input: TListChangesIn
     occurred_at: iso(row.occurred_at),
   }));
   // With no `after` and no entry, a cursor at the latest position: later entries all come after it.
-  const nextCursor = data.at(-1)?.cursor ?? input.after ?? encodeChangeCursor(tenantId, await latestPosition(ctx.db));
+  const nextCursor = data.at(-1)?.cursor ?? input.after ?? encodeChangeCursor(key, tenantId, await latestPosition(ctx.db));
   return { data, next_cursor: nextCursor, has_more: rows.length > input.limit };
 }

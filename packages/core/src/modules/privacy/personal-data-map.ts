@@ -86,4 +86,6 @@ export const OTHER_TABLES: readonly TOtherTable[] = [
   { table: 'webhook_dispatch_cursors', holds: 'no candidate data', why: 'a position in the event stream' },
   { table: 'audit_log_entries', holds: 'no candidate data', why: 'actors are staff or keys; subjects name candidates by id only' },
   { table: 'mikro_orm_migrations', holds: 'no candidate data', why: 'applied migrations' },
+  { table: 'server_secrets', holds: 'no candidate data', why: 'keys the service made for itself (change-feed cursors)' },
+  { table: 'known_sign_in_addresses', holds: 'no candidate data', why: "hashed addresses staff signed in from" },
 ];

@@ -160,6 +160,22 @@ async function countWindows(em: EntityManager, text: string, parameters: unknown
   return (await kyselyOf(em).executeQuery<TWindowRow>(CompiledQuery.raw(text, parameters))).rows;
 }
 
+/**
+ * Counts one hit in a window of its own name (not an API key's operation: e.g. `webhook-sends:<endpoint id>`, the test
+ * events and replays of one webhook endpoint), like the keys' windows: atomically, shared by every process.
+ */
+export async function hitNamedWindow(em: EntityManager, bucket: string, window: { limit: number; windowSeconds: number }): Promise<TRateLimitState> {
+  await sweepExpiredWindowsNowAndThen(em);
+  return tighter([{ bucket, ...window }], await countWindows(em, KEY_WINDOW_SQL, [bucket, window.windowSeconds]));
+}
+
+/** The `X-RateLimit-*` headers (and on a 429 `Retry-After`) that describe a window's state. */
+export function rateLimitHeaders(state: TRateLimitState): Record<string, string> {
+  const headers: Record<string, string> = { 'X-RateLimit-Limit': String(state.limit), 'X-RateLimit-Remaining': String(state.remaining) };
+  if (state.exceeded) Object.assign(headers, { 'Retry-After': String(state.retryAfter), 'X-RateLimit-Reset': String(state.resetAt) });
+  return headers;
+}
+
 export type TRateLimitOptions = {
   /** The key's kind (default secret): a publishable key's writes count per address, and per key only when stored. */
   kind?: 'secret' | 'publishable';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanitizeTenantHtml } from '../../lib/tenant-html.ts';
 import { EMPLOYMENT_TYPES } from '../taxonomies/taxonomy.entity.ts';
 import type { TVacancyDetail } from './vacancy.dto.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';
@@ -109,7 +110,11 @@ function baseSalary(compensation: TVacancyDetail['compensation']): TJobPosting['
  * shows the compensation, and `url` is the answer's live URL), the facts read with it, and the tenant.
  */
 export function toJobPosting(vacancy: Omit<TVacancyDetail, 'structured_data'>, facts: TJobPostingFacts, organization: TJobPostingOrganization): TJobPosting {
-  const content = [vacancy.summary, vacancy.description, vacancy.requirements, vacancy.offer].filter((part) => present(part));
+  // Sanitized again here: rows stored before import sanitized them must not carry markup into a page's JSON-LD either.
+  const content = [vacancy.summary, vacancy.description, vacancy.requirements, vacancy.offer].flatMap((part) => {
+    const text = present(part);
+    return text === undefined ? [] : [sanitizeTenantHtml(text)];
+  });
   const careerSite = organization.careerSiteDomain ? `https://${organization.careerSiteDomain}` : undefined;
   const address = facts.address ? postalAddress(facts.address) : undefined;
   return defined({

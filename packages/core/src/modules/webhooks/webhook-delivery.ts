@@ -44,7 +44,8 @@ export function outcomeOf(
   if (result.kind === 'response' && result.status >= 200 && result.status < 300) return { state: 'delivered', statusCode: result.status, response: result.body };
   const statusCode = result.kind === 'response' ? result.status : null;
   const response = result.kind === 'response' ? result.body : null;
-  const error = result.kind === 'response' ? `HTTP ${result.status}` : result.error;
+  // What the tenant sees names the class of failure only (the status code is shown beside it).
+  const error = result.kind === 'response' ? httpFailure(result.status) : result.failure;
   if (statusCode === 410) return { state: 'failed', statusCode, error: 'HTTP 410: the endpoint is gone and was disabled', response, gone: true };
   const delay = settings.retryScheduleSeconds[attempts - 1];
   if (delay === undefined) return { state: 'failed', statusCode, error: `${error} (retries used up)`, response };
@@ -53,8 +54,18 @@ export function outcomeOf(
   return { state: 'pending', statusCode, error, response, nextAttemptAt: new Date(now.getTime() + seconds * 1000) };
 }
 
+/** `HTTP 5xx`, `HTTP 4xx`, …: the class of an answer that did not deliver. */
+function httpFailure(status: number): string {
+  return status >= 100 && status <= 599 ? `HTTP ${Math.floor(status / 100)}xx` : 'HTTP error';
+}
+
 /** Signs and POSTs one claimed delivery, then records the outcome (410 also disables the endpoint). */
-export async function attemptDelivery(em: EntityManager, delivery: TClaimedDelivery, settings: TDeliverySettings, signal?: AbortSignal): Promise<TAttemptOutcome> {
+export async function attemptDelivery(
+  em: EntityManager,
+  delivery: TClaimedDelivery,
+  settings: TDeliverySettings,
+  signal?: AbortSignal,
+): Promise<TAttemptOutcome & { detail?: string }> {
   const timestamp = Math.floor(Date.now() / 1000);
   let result: TPostResult;
   try {
@@ -72,7 +83,7 @@ export async function attemptDelivery(em: EntityManager, delivery: TClaimedDeliv
     });
   } catch (error) {
     // E.g. a secret encrypted with another key: retried like a failed request, and visible in the log.
-    result = { kind: 'failed', error: error instanceof Error ? error.message : String(error) };
+    result = { kind: 'failed', failure: 'connection', detail: error instanceof Error ? error.message : String(error) };
   }
   const outcome = outcomeOf(result, delivery.attempts, settings);
   if ('gone' in outcome && outcome.gone) {
@@ -82,6 +93,7 @@ export async function attemptDelivery(em: EntityManager, delivery: TClaimedDeliv
   } else {
     await recordAttempt(em, delivery, outcome);
   }
-  return outcome;
+  // The detail (host names, addresses, error codes) is for the worker's log, never stored where a tenant reads it.
+  return result.kind === 'response' ? outcome : { ...outcome, detail: result.detail };
 }
 

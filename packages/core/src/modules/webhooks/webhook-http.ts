@@ -60,10 +60,31 @@ export type TPostOptions = {
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 };
 
+/**
+ * What a tenant is told about a failed attempt: the class of failure only. The detail (addresses, host names, error
+ * codes) goes to the worker's log, since an endpoint's host may resolve to something inside our network.
+ */
+export type TDeliveryFailure = 'timeout' | 'refused' | 'blocked address' | 'TLS' | 'DNS' | 'connection';
+
 export type TPostResult =
   | { kind: 'response'; status: number; body: string; retryAfterSeconds?: number }
-  | { kind: 'refused'; error: string }
-  | { kind: 'failed'; error: string };
+  /** Never sent (policy); `detail` is for the log only. */
+  | { kind: 'refused'; failure: TDeliveryFailure; detail: string }
+  /** Attempted and broke (timeout, refused connection, TLS, reset); `detail` is for the log only. */
+  | { kind: 'failed'; failure: TDeliveryFailure; detail: string };
+
+/** Node's TLS and certificate error codes. */
+const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|ERR_OSSL_)/;
+
+/** The class of a socket or request error. */
+export function failureOfError(error: NodeJS.ErrnoException): TDeliveryFailure {
+  const code = error.code ?? '';
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return 'timeout';
+  if (TLS_ERROR.test(code) || /certificate|ssl|tls/i.test(error.message)) return 'TLS';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'DNS';
+  return 'connection';
+}
 
 // Sockets are only ever opened to vetted addresses, so keeping them alive between deliveries is safe.
 const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
@@ -72,11 +93,12 @@ const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), http
  * POSTs a webhook body. The host name is resolved once, every address is checked, and the connection goes to
  * those addresses only (a custom `lookup`), so a DNS answer that changes between check and connect (rebinding)
  * cannot reach an internal host. Redirects are not followed; the response body is read up to a bound.
- * `refused` means the request was never sent (policy), `failed` that it was attempted and broke (timeout, reset).
+ * `refused` means the request was never sent (policy), `failed` that it was attempted and broke (timeout, reset); each
+ * names the class of failure a tenant may see, and a detail for the log.
  */
 export async function postWebhook(target: string, headers: Record<string, string>, body: string, options: TPostOptions): Promise<TPostResult> {
   const problem = endpointUrlProblem(target, options.allowInsecureLocal);
-  if (problem) return { kind: 'refused', error: problem };
+  if (problem) return { kind: 'refused', failure: 'blocked address', detail: problem };
   const url = new URL(target);
   const host = hostOf(url);
   let addresses: { address: string; family: number }[];
@@ -85,13 +107,13 @@ export async function postWebhook(target: string, headers: Record<string, string
     try {
       addresses = await (options.resolve ?? ((name: string) => lookup(name, { all: true, verbatim: true })))(host);
     } catch (error) {
-      return { kind: 'failed', error: `DNS lookup of ${host} failed: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+      return { kind: 'failed', failure: 'DNS', detail: `DNS lookup of ${host} failed: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
     }
   }
-  if (addresses.length === 0) return { kind: 'failed', error: `DNS lookup of ${host} returned no address` };
+  if (addresses.length === 0) return { kind: 'failed', failure: 'DNS', detail: `DNS lookup of ${host} returned no address` };
   for (const { address } of addresses) {
     const reason = forbiddenAddressReason(address, options.allowInsecureLocal);
-    if (reason) return { kind: 'refused', error: `${host} resolves to a ${reason}` };
+    if (reason) return { kind: 'refused', failure: 'blocked address', detail: `${host} resolves to a ${reason}` };
   }
   const vetted: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, addresses);
@@ -140,14 +162,16 @@ export async function postWebhook(target: string, headers: Record<string, string
         response.on('error', done);
       },
     );
-    const fail = (error: string) => {
-      finish({ kind: 'failed', error });
+    const fail = (failure: TDeliveryFailure, detail: string) => {
+      finish({ kind: 'failed', failure, detail });
       request.destroy();
     };
-    const timer = setTimeout(() => fail(`timed out after ${options.timeoutMs} ms`), options.timeoutMs);
-    const onAbort = () => fail('aborted');
+    const timer = setTimeout(() => fail('timeout', `timed out after ${options.timeoutMs} ms`), options.timeoutMs);
+    const onAbort = () => fail('connection', 'aborted');
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    request.on('error', (error: NodeJS.ErrnoException) => finish({ kind: 'failed', error: error.code ? `${error.code}: ${error.message}` : error.message }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ kind: 'failed', failure: failureOfError(error), detail: error.code ? `${error.code}: ${error.message}` : error.message }),
+    );
     request.end(body);
   });
 }

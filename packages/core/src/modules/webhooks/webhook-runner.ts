@@ -5,11 +5,19 @@ import { attemptDelivery, type TDeliverySettings } from './webhook-delivery.ts';
 import { dispatchEvents } from './webhook-dispatcher.ts';
 import { claimDueDeliveries, pruneFinishedDeliveries, type TClaimedDelivery } from './webhook.repository.ts';
 
+/** Slots an endpoint whose last attempt failed (one that keeps timing out, say) may hold at once, across all workers. */
+export const FAILING_ENDPOINT_SLOTS = 2;
+
+/** The slots one tenant may hold in a worker of `concurrency` slots: half of them (all of one slot). */
+export function tenantSlotsOf(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
+
 export type TWebhookRunnerOptions = {
   orm: MikroORM;
   log: Logger;
   settings: TDeliverySettings;
-  /** Deliveries in flight at the same time in this process. */
+  /** Deliveries in flight at the same time in this process (a tenant gets at most half of them). */
   concurrency: number;
   /** How often an idle runner looks for new events and due deliveries. */
   pollIntervalMs: number;
@@ -35,6 +43,13 @@ export function startWebhookRunner(options: TWebhookRunnerOptions): TWebhookRunn
   const { orm, log, settings } = options;
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  /** Slots this worker's deliveries in flight hold, per tenant (a tenant's share is counted per worker). */
+  const heldByTenant = new Map<number, number>();
+  const hold = (tenantId: number, change: 1 | -1) => {
+    const held = (heldByTenant.get(tenantId) ?? 0) + change;
+    if (held > 0) heldByTenant.set(tenantId, held);
+    else heldByTenant.delete(tenantId);
+  };
   let wake: (() => void) | undefined;
   const idle = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -84,7 +99,11 @@ export function startWebhookRunner(options: TWebhookRunnerOptions): TWebhookRunn
       const outcome = await attemptDelivery(orm.em.fork(), delivery, settings);
       options.onAttempt?.(outcome.state, (performance.now() - started) / 1000);
       if (outcome.state === 'delivered') log.debug({ ...context, status: outcome.statusCode }, 'webhook delivered');
-      else log.warn({ ...context, status: outcome.statusCode, error: outcome.error, state: outcome.state, next_attempt_at: 'nextAttemptAt' in outcome ? outcome.nextAttemptAt : null }, 'webhook delivery failed');
+      else
+        log.warn(
+          { ...context, status: outcome.statusCode, error: outcome.error, detail: outcome.detail, state: outcome.state, next_attempt_at: 'nextAttemptAt' in outcome ? outcome.nextAttemptAt : null },
+          'webhook delivery failed',
+        );
     } catch (error) {
       // Recording the outcome failed (database): the lease runs out and the delivery is attempted again.
       log.error({ ...context, err: error }, 'webhook delivery could not be recorded');
@@ -97,19 +116,28 @@ export function startWebhookRunner(options: TWebhookRunnerOptions): TWebhookRunn
       let claimed: TClaimedDelivery[] = [];
       if (free > 0) {
         try {
-          claimed = await claimDueDeliveries(orm.em.fork(), free, settings.leaseSeconds);
+          claimed = await claimDueDeliveries(orm.em.fork(), {
+            limit: free,
+            leaseSeconds: settings.leaseSeconds,
+            tenantSlots: tenantSlotsOf(options.concurrency),
+            heldByTenant,
+            failingEndpointSlots: FAILING_ENDPOINT_SLOTS,
+          });
         } catch (error) {
           log.error({ err: error }, 'claiming webhook deliveries failed; trying again');
         }
       }
       for (const delivery of claimed) {
+        hold(delivery.tenant_id, 1);
         const running: Promise<void> = deliver(delivery).finally(() => {
           inFlight.delete(running);
+          hold(delivery.tenant_id, -1);
           wake?.();
         });
         inFlight.add(running);
       }
-      // A full claim means more may be due: claim again at once (as slots free up); otherwise wait for work.
+      // A full claim means more may be due: claim again at once (as slots free up); otherwise wait for work (or for a
+      // slot to free up: a tenant at its share may take its next delivery then).
       if (claimed.length === 0 || claimed.length < free || inFlight.size >= options.concurrency) await idle(options.pollIntervalMs);
     }
   };

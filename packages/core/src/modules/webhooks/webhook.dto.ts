@@ -67,6 +67,33 @@ export function toEndpointDto(row: TEndpointRow, now = new Date()): TWebhookEndp
   };
 }
 
+/** A stored error as the worker writes it: the class of failure, perhaps with retries used up. */
+const FAILURE_CLASS = /^(timeout|refused|blocked address|TLS|DNS|connection|HTTP [1-5]xx|HTTP error|HTTP 410: the endpoint is gone and was disabled)( \(retries used up\))?$/;
+
+/**
+ * The error a tenant is shown: the class of failure only. Rows written before errors were classed held the detail
+ * (host names, addresses: `vm resolves to a loopback address …`); they are shown by their class.
+ */
+export function publicDeliveryError(stored: string | null): string | null {
+  if (stored === null || FAILURE_CLASS.test(stored)) return stored;
+  const retriesUsedUp = stored.endsWith(' (retries used up)') ? ' (retries used up)' : '';
+  const http = /^HTTP ([1-5])\d\d\b/.exec(stored);
+  const failure = http
+    ? `HTTP ${http[1]}xx`
+    : /timed out/i.test(stored)
+      ? 'timeout'
+      : /ECONNREFUSED/.test(stored)
+        ? 'refused'
+        : /resolves to|private|loopback|link-local|must not|must use/i.test(stored)
+          ? 'blocked address'
+          : /DNS|ENOTFOUND|EAI_AGAIN/.test(stored)
+            ? 'DNS'
+            : /CERT|SSL|TLS|certificate/i.test(stored)
+              ? 'TLS'
+              : 'connection';
+  return failure + retriesUsedUp;
+}
+
 export function toDeliveryDto(row: TDeliveryRow): TWebhookDeliveryDto {
   return {
     id: row.id,
@@ -76,7 +103,7 @@ export function toDeliveryDto(row: TDeliveryRow): TWebhookDeliveryDto {
     state: row.state as TWebhookDeliveryDto['state'],
     attempts: row.attempts,
     last_status_code: row.last_status_code,
-    last_error: row.last_error,
+    last_error: publicDeliveryError(row.last_error),
     last_attempt_at: isoOrNull(row.last_attempt_at),
     next_attempt_at: row.state === 'pending' ? isoOrNull(row.next_attempt_at) : null,
     delivered_at: isoOrNull(row.delivered_at),

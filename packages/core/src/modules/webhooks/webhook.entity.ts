@@ -21,6 +21,8 @@ export const WebhookEndpointSchema = defineEntity({
     /** Set when deliveries stopped (e.g. the receiver answered 410 Gone); null while enabled. */
     disabledAt: p.datetime().nullable(),
     disabledReason: p.string().length(255).nullable(),
+    /** Failed attempts since the last delivered one: a failing endpoint gets few delivery slots (webhook.repository.ts). */
+    consecutiveFailures: p.integer().default(0),
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });
@@ -40,6 +42,13 @@ export const WebhookDeliverySchema = defineEntity({
     // The worker's "what is due" scan.
     { name: 'webhook_deliveries_due_idx', expression: `create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_attempt_at") where "state" = 'pending'` },
     { properties: ['endpoint', 'createdAt'] },
+    // The fair claim's "what is due for this endpoint" probe.
+    {
+      name: 'webhook_deliveries_endpoint_due_idx',
+      expression: `create index "webhook_deliveries_endpoint_due_idx" on "webhook_deliveries" ("endpoint_id", "next_attempt_at", "id") where "state" = 'pending'`,
+    },
+    // Deliveries being attempted right now (slots held), per endpoint.
+    { name: 'webhook_deliveries_leased_idx', expression: `create index "webhook_deliveries_leased_idx" on "webhook_deliveries" ("endpoint_id") where "leased_until" is not null` },
   ],
   properties: {
     id: p.integer().primary(),
@@ -56,6 +65,8 @@ export const WebhookDeliverySchema = defineEntity({
     lastResponse: p.text().nullable(),
     lastAttemptAt: p.datetime().nullable(),
     nextAttemptAt: p.datetime().nullable(),
+    /** While a worker attempts it (a delivery slot held): the end of its lease; null once the outcome is recorded. */
+    leasedUntil: p.datetime().nullable(),
     deliveredAt: p.datetime().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
   },

@@ -20,6 +20,15 @@ function endpoints(db: TDb, tenantId: number | null) {
   return tenantId === null ? query : query.where('tenant_id', '=', tenantId);
 }
 
+/** Locks the tenant's row for this transaction (endpoints of one tenant are created one at a time) and counts its endpoints. */
+export async function lockAndCountEndpoints(em: EntityManager, tenantId: number): Promise<number | undefined> {
+  const db = kyselyOf(em);
+  const tenant = await db.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().executeTakeFirst();
+  if (!tenant) return undefined;
+  const row = await endpoints(db, tenantId).select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function insertEndpoint(em: EntityManager, row: { tenantId: number; url: string; eventTypes: string[]; secretEncrypted: string }): Promise<TEndpointRow> {
   const inserted = await kyselyOf(em)
     .insertInto('webhook_endpoints')
@@ -134,6 +143,7 @@ export async function requeueDelivery(em: EntityManager, tenantId: number | null
 
 export type TClaimedDelivery = {
   id: number;
+  tenant_id: number;
   endpoint_id: number;
   event_id: string;
   payload: string;
@@ -144,29 +154,85 @@ export type TClaimedDelivery = {
   previous_secret_expires_at: Date | null;
 };
 
+export type TClaimShares = {
+  /** Deliveries to claim at most (the claiming worker's free slots). */
+  limit: number;
+  leaseSeconds: number;
+  /** Slots one tenant may hold in the claiming worker (half of them). */
+  tenantSlots: number;
+  /** Slots the claiming worker's deliveries in flight hold now, per tenant. */
+  heldByTenant: ReadonlyMap<number, number>;
+  /** Slots an endpoint whose last attempt failed may hold at once, across every worker. */
+  failingEndpointSlots: number;
+};
+
 /**
- * Claims up to `limit` due deliveries of enabled endpoints: counts the attempt and leases the row by moving its
- * next attempt `leaseSeconds` ahead. A worker that dies mid-delivery (SIGKILL) leaves the lease to run out, and
- * the delivery becomes due again: at least once, with the same event id. SKIP LOCKED lets workers share the table.
+ * Claims up to `limit` due deliveries of enabled endpoints, fairly: counts the attempt and leases the row by moving
+ * its next attempt `leaseSeconds` ahead (and marking it held until then, `leased_until`). A worker that dies
+ * mid-delivery (SIGKILL) leaves the lease to run out, and the delivery becomes due again: at least once, with the
+ * same event id.
+ *
+ * Fair shares: an endpoint whose last attempt failed (e.g. one that keeps timing out) holds at most
+ * `failingEndpointSlots` across all workers; a tenant holds at most `tenantSlots` of the claiming worker's; and the
+ * claim takes tenants in turn (each tenant's first due delivery before any tenant's second, and within a tenant its
+ * endpoints in turn), so one tenant's backlog never queues another tenant's events behind it. The due deliveries
+ * are probed per endpoint (index on endpoint, next attempt), at most what the endpoint may still take. Claims are
+ * taken one at a time (a transaction-scoped advisory lock, held for this one statement), so the counts of slots
+ * held that they read are exact with any number of workers; SKIP LOCKED passes over rows being replayed.
  */
-export async function claimDueDeliveries(em: EntityManager, limit: number, leaseSeconds: number): Promise<TClaimedDelivery[]> {
-  const result = await sql<TClaimedDelivery>`
-    with due as (
-      select d.id from webhook_deliveries d
-      join webhook_endpoints e on e.id = d.endpoint_id and e.disabled_at is null
-      where d.state = 'pending' and d.next_attempt_at <= now()
-      order by d.next_attempt_at
-      limit ${limit}
-      for update of d skip locked
-    ), claimed as (
-      update webhook_deliveries d
-      set attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + make_interval(secs => ${leaseSeconds})
-      from due where d.id = due.id
-      returning d.id, d.endpoint_id, d.event_id, d.payload, d.attempts
-    )
-    select c.*, e.url, e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at
-    from claimed c join webhook_endpoints e on e.id = c.endpoint_id`.execute(kyselyOf(em));
-  return result.rows;
+export async function claimDueDeliveries(em: EntityManager, shares: TClaimShares): Promise<TClaimedDelivery[]> {
+  if (shares.limit <= 0) return [];
+  const tenantIds = [...shares.heldByTenant.keys()];
+  const held = tenantIds.map((id) => shares.heldByTenant.get(id) ?? 0);
+  return em.transactional(async (tx) => {
+    const db = kyselyOf(tx);
+    await sql`select pg_advisory_xact_lock(hashtextextended('careers.webhooks.claim', 0))`.execute(db);
+    const result = await sql<TClaimedDelivery>`
+      with busy as (
+        select endpoint_id, count(*)::int as held from webhook_deliveries
+        where leased_until is not null and leased_until > now()
+        group by endpoint_id
+      ), mine as (
+        select * from unnest(${tenantIds}::int[], ${held}::int[]) as m(tenant_id, held)
+      ), candidates as (
+        select c.id, e.tenant_id, e.id as endpoint_id, c.next_attempt_at,
+          row_number() over (partition by e.id order by c.next_attempt_at, c.id) as endpoint_turn
+        from webhook_endpoints e
+        left join busy b on b.endpoint_id = e.id
+        left join mine m on m.tenant_id = e.tenant_id
+        cross join lateral (
+          select d.id, d.next_attempt_at from webhook_deliveries d
+          where d.endpoint_id = e.id and d.state = 'pending' and d.next_attempt_at <= now()
+          order by d.next_attempt_at, d.id
+          limit greatest(0, least(
+            ${shares.limit}::int,
+            ${shares.tenantSlots}::int - coalesce(m.held, 0),
+            case when e.consecutive_failures > 0 then ${shares.failingEndpointSlots}::int - coalesce(b.held, 0) else ${shares.limit}::int end))
+        ) c
+        where e.disabled_at is null
+      ), turns as (
+        select c.*, row_number() over (partition by c.tenant_id order by c.endpoint_turn, c.next_attempt_at, c.id) as tenant_turn
+        from candidates c
+      ), chosen as (
+        select t.id from turns t left join mine m on m.tenant_id = t.tenant_id
+        where t.tenant_turn <= ${shares.tenantSlots}::int - coalesce(m.held, 0)
+        order by t.tenant_turn, t.next_attempt_at, t.id
+        limit ${shares.limit}::int
+      ), locked as (
+        select d.id from webhook_deliveries d
+        where d.id in (select id from chosen) and d.state = 'pending' and d.next_attempt_at <= now()
+        for update of d skip locked
+      ), claimed as (
+        update webhook_deliveries d
+        set attempts = d.attempts + 1, last_attempt_at = now(),
+          next_attempt_at = now() + make_interval(secs => ${shares.leaseSeconds}), leased_until = now() + make_interval(secs => ${shares.leaseSeconds})
+        from locked where d.id = locked.id
+        returning d.id, d.tenant_id, d.endpoint_id, d.event_id, d.payload, d.attempts
+      )
+      select c.*, e.url, e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at
+      from claimed c join webhook_endpoints e on e.id = c.endpoint_id`.execute(db);
+    return result.rows;
+  });
 }
 
 export type TAttemptOutcome =
@@ -176,24 +242,27 @@ export type TAttemptOutcome =
 
 /**
  * Records the outcome of one attempt, unless the delivery has been claimed again since (its lease ran out):
- * then the later attempt's outcome counts.
+ * then the later attempt's outcome counts. The slot is free again, and the endpoint's run of failures goes on or
+ * ends (written only when it changes: a healthy endpoint's deliveries do not all update its row).
  */
 export async function recordAttempt(em: EntityManager, delivery: { id: number; attempts: number }, outcome: TAttemptOutcome): Promise<boolean> {
-  const base = { state: outcome.state, last_status_code: outcome.statusCode };
-  const set =
-    outcome.state === 'delivered'
-      ? { ...base, last_error: null, last_response: outcome.response, delivered_at: new Date(), next_attempt_at: null }
-      : outcome.state === 'pending'
-        ? { ...base, last_error: outcome.error, last_response: outcome.response, next_attempt_at: outcome.nextAttemptAt }
-        : { ...base, last_error: outcome.error, last_response: outcome.response, next_attempt_at: null };
-  const result = await kyselyOf(em)
-    .updateTable('webhook_deliveries')
-    .set(set)
-    .where('id', '=', delivery.id)
-    .where('attempts', '=', delivery.attempts)
-    .where('state', '=', 'pending')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const delivered = outcome.state === 'delivered';
+  const error = outcome.state === 'delivered' ? null : outcome.error;
+  const nextAttemptAt = outcome.state === 'pending' ? outcome.nextAttemptAt : null;
+  const result = await sql<{ endpoint_id: number }>`
+    with recorded as (
+      update webhook_deliveries
+      set state = ${outcome.state}, last_status_code = ${outcome.statusCode}, last_error = ${error}, last_response = ${outcome.response},
+        next_attempt_at = ${nextAttemptAt}, leased_until = null, delivered_at = ${delivered ? sql`now()` : sql`delivered_at`}
+      where id = ${delivery.id} and attempts = ${delivery.attempts} and state = 'pending'
+      returning endpoint_id
+    ), counted as (
+      update webhook_endpoints e
+      set consecutive_failures = ${delivered ? sql`0` : sql`e.consecutive_failures + 1`}
+      from recorded r where e.id = r.endpoint_id ${delivered ? sql`and e.consecutive_failures <> 0` : sql``}
+    )
+    select endpoint_id from recorded`.execute(kyselyOf(em));
+  return result.rows.length > 0;
 }
 
 /** The enabled endpoints of these tenants, with the event types each wants. */

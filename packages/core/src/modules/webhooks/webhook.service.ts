@@ -7,13 +7,16 @@ import { decryptSecret, encryptSecret, generateWebhookSecret } from './webhook.c
 import { toDeliveryDto, toEndpointDto, type TWebhookDeliveryDto, type TWebhookEndpointDto } from './webhook.dto.ts';
 import { endpointUrlProblem } from './webhook-http.ts';
 import { isStorableId } from '../../lib/query.ts';
+import { hitNamedWindow, rateLimitHeaders } from '../rate-limits/rate-limits.ts';
 import {
   deleteEndpointRow,
   enableEndpointRow,
   insertDelivery,
   insertEndpoint,
+  lockAndCountEndpoints,
   requeueDelivery,
   selectDeliveries,
+  selectDelivery,
   selectEndpointSecrets,
   selectEndpoints,
   updateSecrets,
@@ -28,6 +31,10 @@ export const WEBHOOK_EVENT_TYPES = [
 export const TEST_EVENT_TYPE = 'webhook.test';
 /** How long the previous secret keeps signing after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Endpoints one tenant may have (CONTRACT "Guarding the shared service"): deliveries are work the tenants share. */
+export const MAX_ENDPOINTS_PER_TENANT = 10;
+/** Test events and replays of one endpoint, together, per fixed window. */
+export const ENDPOINT_SENDS = { limit: 10, windowSeconds: 60 } as const;
 
 function secretKey(): Buffer {
   const key = webhookSecretKey();
@@ -62,11 +69,26 @@ export async function createWebhookEndpoint(
   if (problem) throw AppError.validation({ url: [problem] });
   const eventTypes = checkedEventTypes(input.eventTypes);
   const key = secretKey();
-  const tenant = await kyselyOf(em).selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
-  if (!tenant) throw new AppError('NOT_FOUND');
   const secret = generateWebhookSecret();
-  const row = await insertEndpoint(em, { tenantId: input.tenantId, url, eventTypes, secretEncrypted: encryptSecret(secret, key) });
+  // Counted under the tenant's row lock: two creations at once cannot both take the last place.
+  const row = await em.transactional(async (tx) => {
+    const count = await lockAndCountEndpoints(tx, input.tenantId);
+    if (count === undefined) throw new AppError('NOT_FOUND');
+    if (count >= MAX_ENDPOINTS_PER_TENANT) {
+      throw AppError.validation({ url: [`A tenant may have at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`] });
+    }
+    return insertEndpoint(tx, { tenantId: input.tenantId, url, eventTypes, secretEncrypted: encryptSecret(secret, key) });
+  });
   return { endpoint: toEndpointDto(row), secret };
+}
+
+/**
+ * Counts one test event or replay against its endpoint's window (10 a minute, shared by every process); beyond it
+ * the answer is the house's 429, with `Retry-After` and the `X-RateLimit-*` headers.
+ */
+async function countEndpointSend(em: EntityManager, endpointId: number): Promise<void> {
+  const state = await hitNamedWindow(em, `webhook-sends:${endpointId}`, ENDPOINT_SENDS);
+  if (state.exceeded) throw new AppError('TOO_MANY_ATTEMPTS', { headers: rateLimitHeaders(state), detail: `webhook endpoint ${endpointId}: test/replay limit` });
 }
 
 export async function listWebhookEndpoints(em: EntityManager, tenantId: number): Promise<TWebhookEndpointDto[]> {
@@ -127,11 +149,12 @@ export function signingSecrets(
   return secrets;
 }
 
-/** Queues a `webhook.test` event for this endpoint only (whatever types it subscribes to). */
+/** Queues a `webhook.test` event for this endpoint only (whatever types it subscribes to); 10 a minute with replays. */
 export async function sendTestEvent(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   const endpoint = await selectEndpointSecrets(em, tenantId, id);
   if (!endpoint) throw new AppError('NOT_FOUND');
+  await countEndpointSend(em, endpoint.id);
   const tenant = await kyselyOf(em).selectFrom('tenants').select('slug').where('id', '=', endpoint.tenant_id).executeTakeFirstOrThrow();
   const eventId = `evt_${randomBytes(16).toString('hex')}`;
   const payload = JSON.stringify({ id: eventId, type: TEST_EVENT_TYPE, occurred_at: new Date().toISOString(), tenant: tenant.slug, data: { id: endpoint.id, url: endpoint.url } });
@@ -145,9 +168,12 @@ export async function listWebhookDeliveries(em: EntityManager, tenantId: number,
   return (await selectDeliveries(em, tenantId, endpointId, limit)).map(toDeliveryDto);
 }
 
-/** Sends a delivery again, now: the same event id (`webhook-id`) and body, freshly signed. */
+/** Sends a delivery again, now: the same event id (`webhook-id`) and body, freshly signed; 10 a minute with test events. */
 export async function replayWebhookDelivery(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
+  const delivery = await selectDelivery(em, tenantId, id);
+  if (!delivery) throw new AppError('NOT_FOUND');
+  await countEndpointSend(em, delivery.endpoint_id);
   const row = await requeueDelivery(em, tenantId, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toDeliveryDto(row);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { sanitizeTenantHtml } from '../../../lib/tenant-html.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { kyselyOf, type TDb } from '../../../db/kysely.ts';
 import { displayStart, hashApiKey } from '../../api-keys/api-key.crypto.ts';
@@ -559,6 +560,8 @@ async function timed<T>(options: TImportOptions, phase: string, run: () => Promi
   return result;
 }
 
+const storedHtml = (html: string | null) => (html === null ? null : sanitizeTenantHtml(html));
+
 async function importVacancies(trx: TImportTransaction, tenant: TParsedTenant, tenantId: number, stored: ReadonlySet<number>, options: TImportOptions): Promise<void> {
   const newVacancies = await timed(options, 'vacancy rows', () =>
     writeById(
@@ -597,10 +600,11 @@ async function importVacancies(trx: TImportTransaction, tenant: TParsedTenant, t
         tenantId,
         v.slug,
         v.title,
-        v.summary,
-        v.description,
-        v.requirements,
-        v.offer,
+        // Stored sanitized, like article HTML is served: career sites insert it as it is (innerHTML, JSON-LD).
+        storedHtml(v.summary),
+        storedHtml(v.description),
+        storedHtml(v.requirements),
+        storedHtml(v.offer),
         v.language,
         v.status,
         v.channels,

@@ -12,7 +12,8 @@ export const reportCanonicalUrlMeta = {
     description:
       "Stores the public URL the career website gave the vacancy (by its publication slug); it then is the vacancy's `url` in every response, " +
       "ahead of the tenant's URL pattern. The URL must use https://, have at most 2048 characters, and its host must be the tenant's career-site " +
-      'domain or one of its domains (case-insensitive), else 422 on `url`. An unknown or invisible vacancy is 404. Limit: 60 requests per minute per API key. ' +
+      'domain or one of its domains (case-insensitive; the host as a browser parses the URL, whatever the text looks like), else 422 on `url`. ' +
+      'The URL is stored and answered normalized (WHATWG `new URL(url).href`: e.g. `\\` becomes `/`, quotes and angle brackets percent-encoded). An unknown or invisible vacancy is 404. Limit: 60 requests per minute per API key. ' +
       'Extension: an `Idempotency-Key` header makes retries with the same body replay the first response.',
     protect: true,
     requestHeaders: ZIdempotencyKeyHeader,
@@ -38,7 +39,7 @@ export const ZReportCanonicalUrlInput = z.object({
     .min(1, { abort: true })
     .max(MAX_CANONICAL_URL_LENGTH, { abort: true })
     .refine(isHttpsUrl, { message: 'The :attribute must be a valid URL starting with https://.', abort: true })
-    .describe("The vacancy's public URL on the career website (https://, at most 2048 characters), stored exactly as sent"),
+    .describe("The vacancy's public URL on the career website (https://, at most 2048 characters), stored normalized (as a browser parses it)"),
 });
 export type TReportCanonicalUrlInput = z.infer<typeof ZReportCanonicalUrlInput>;
 
@@ -46,7 +47,7 @@ export const ZReportCanonicalUrlOutput = z.object({
   message: z.literal('Canonical URL stored.'),
   data: z.object({
     publication_slug: z.string(),
-    url: z.string().describe('The URL as stored'),
+    url: z.string().describe('The URL as stored (normalized)'),
   }),
 });
 export type TReportCanonicalUrlOutput = z.infer<typeof ZReportCanonicalUrlOutput>;

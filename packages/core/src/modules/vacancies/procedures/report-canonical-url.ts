@@ -8,5 +8,5 @@ export const reportCanonicalUrlProcedure = apiKeyProcedure()
   .output(ZReportCanonicalUrlOutput)
   .mutation(async ({ ctx, input }) => {
     const stored = await reportCanonicalUrl(ctx, input.slug, input.url);
-    return { message: 'Canonical URL stored.' as const, data: { publication_slug: stored.slug, url: input.url } };
+    return { message: 'Canonical URL stored.' as const, data: { publication_slug: stored.slug, url: stored.url } };
   });
