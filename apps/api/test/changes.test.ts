@@ -172,7 +172,7 @@ describe('GET /changes', () => {
     expect(await ids(first)).toHaveLength(2);
     const { rows } = await sql.query<{ position: string }>(`select position from events where tenant_id = 1 order by position limit 1`);
     const bytes = Buffer.from(first, 'base64url');
-    expect(bytes.toString('latin1')).not.toContain(rows[0]!.position);
+    // (Not checked as text: a one-digit position is one byte value, which random bytes hold one time in seven.)
     const position = Buffer.alloc(8);
     position.writeBigUInt64BE(BigInt(rows[0]!.position));
     expect(bytes.includes(position)).toBe(false);
