@@ -528,7 +528,7 @@ describe('importTenantDocument', () => {
     const types = await query<{ type: string }>(orm, 'select distinct type from articles order by type');
     expect(types.map((t) => t.type)).toEqual(['blog_post', 'company_update', 'event', 'news']);
     expect(await query(orm, `select scopes from api_keys where key_hash = '${hashApiKey(DEMO_API_KEY)}'`)).toEqual([
-      { scopes: ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write', 'team:read', 'locations:read', 'articles:read'] },
+      { scopes: ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write', 'candidates:delete', 'team:read', 'locations:read', 'articles:read'] },
     ]);
     expect(await query(orm, `select count(*)::int as n from api_keys where key_hash = '${hashApiKey(DEMO_GLOBEX_API_KEY)}'`)).toEqual([{ n: 1 }]);
     const [admin] = await query<{ password_hash: string }>(orm, `select password_hash from users where email = '${DEMO_ADMIN.email}'`);
