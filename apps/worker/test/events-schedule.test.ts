@@ -42,3 +42,29 @@ describe('the scheduled event jobs', () => {
     expect(await events()).toHaveLength(2);
   });
 });
+
+describe('the scheduled privacy sweep', () => {
+  it('erases, from two workers, a candidate whose only application passed the tenant\'s retention, once', async () => {
+    await pipeline.sql.query(`update tenants set privacy = '{"retention_days": 30}' where id = $1`, [TENANT_ID]);
+    await pipeline.sql.query(`insert into vacancies (id, tenant_id, slug, title, language, status, channels) values (7002, $1, 'retained', 'Retained', 'en', 'draft', array['api'])`, [
+      TENANT_ID,
+    ]);
+    const { rows } = await pipeline.sql.query<{ id: number }>(
+      `insert into candidates (tenant_id, slug, first_name, last_name, email, created_at) values ($1, 'swept', 'Old', 'Applicant', 'old.applicant@example.org', now() - interval '90 days') returning id`,
+      [TENANT_ID],
+    );
+    const candidateId = rows[0]!.id;
+    await pipeline.sql.query(
+      `insert into applications (tenant_id, vacancy_id, candidate_id, created_at) values ($1, 7002, $2, now() - interval '60 days')`,
+      [TENANT_ID, candidateId],
+    );
+    // The schedule's first slot already ran (with nothing to do): a new slot's job, as the next hour would send it.
+    await bosses[0]!.send('privacy.sweep', {});
+    const left = async () => (await pipeline.sql.query(`select count(*)::int as n from candidates where id = $1`, [candidateId])).rows[0].n as number;
+    const started = Date.now();
+    while ((await left()) > 0 && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await left()).toBe(0);
+    const erased = await pipeline.sql.query(`select data from events where type = 'candidate.erased' and object_id = $1`, [String(candidateId)]);
+    expect(erased.rows).toEqual([{ data: { id: candidateId } }]);
+  });
+});
