@@ -138,6 +138,18 @@ describe('POST /candidates', () => {
         needs_completion: false,
         user_id: ACME_OTHER_USER,
         user_ids: [ACME_OTHER_USER],
+        profile: {
+          headline: 'Backend Developer',
+          location: { city: 'Rotterdam', country_code: 'NL' },
+          links: [{ type: 'linkedin', url: expected.linkedinUrl }],
+          experience: [
+            { title: 'Backend Developer', employer: 'Voorbeeld B.V.', start: '2020', end: null, current: true },
+            { title: 'Software Engineer', employer: 'Proef & Co', start: '2016', end: '2020', current: false },
+          ],
+          education: [],
+          skills: [],
+          languages: [],
+        },
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
       },

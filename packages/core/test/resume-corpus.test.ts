@@ -15,6 +15,7 @@ import {
   type TCorpusField,
   type TCorpusOutcome,
 } from './support/resume-corpus.ts';
+import { CORPUS_PROFILE_SECTIONS, profileAccuracy, scoreProfile } from './support/resume-profile-score.ts';
 
 /**
  * Extraction quality on the generated resume corpus (test/fixtures/resume-corpus; generator:
@@ -74,6 +75,35 @@ describe('resume extraction accuracy on the corpus', () => {
   });
 });
 
+/**
+ * Profile sections on the whole corpus (tuned and held-out files together): headline, location and links as the share
+ * of files exactly right, the others as F1 over entries. Same rule: raise when extraction improves, never lower.
+ */
+const PROFILE_FLOORS = {
+  headline: 0.98,
+  location: 1,
+  links: 1,
+  experience: 0.98,
+  education: 0.98,
+  skills: 0.98,
+  languages: 0.98,
+} as const satisfies Record<(typeof CORPUS_PROFILE_SECTIONS)[number], number>;
+
+describe('resume profile accuracy on the corpus', () => {
+  let outcomes: TCorpusOutcome[] = [];
+  beforeAll(async () => {
+    outcomes = await evaluateCorpus();
+  });
+
+  it.each(CORPUS_PROFILE_SECTIONS)('%s holds its floor', (section) => {
+    const accuracy = profileAccuracy(outcomes.map((outcome) => outcome.profileScore))[section];
+    const misses = outcomes
+      .filter((outcome) => !outcome.truth.held_out)
+      .flatMap((outcome) => outcome.profileScore.misses.filter((miss) => miss.startsWith(`${section}:`)).map((miss) => `${outcome.file}: ${miss}`));
+    expect(accuracy, `${section} fell below its floor; wrong in the tuned part:\n${misses.join('\n')}`).toBeGreaterThanOrEqual(PROFILE_FLOORS[section]);
+  });
+});
+
 describe('corpus comparison', () => {
   it('compares fields exactly: Unicode normalisation aside, case and every letter count', () => {
     expect(sameField('Zoë', 'Zoe\u0308')).toBe(true);
@@ -85,11 +115,12 @@ describe('corpus comparison', () => {
   it('counts a wrong field against that field only, and a failed file against every field', () => {
     const base = readCorpusTruth()[listCorpusFiles()[0]!]!;
     const right = { first_name: base.first_name, last_name: base.last_name, email: base.email, phone: base.phone };
+    const profile = { profile: null, profileScore: scoreProfile(base.profile, null) };
     const outcomes: TCorpusOutcome[] = [
-      { file: 'a.pdf', format: 'pdf', truth: base, got: right, error: null, wrong: [] },
-      { file: 'b.pdf', format: 'pdf', truth: base, got: { ...right, phone: '+310' }, error: null, wrong: ['phone'] },
-      { file: 'c.doc', format: 'doc', truth: base, got: right, error: 'corrupt', wrong: [...CORPUS_FIELDS] },
-      { file: 'd.docx', format: 'docx', truth: base, got: right, error: null, wrong: [] },
+      { file: 'a.pdf', format: 'pdf', truth: base, got: right, error: null, wrong: [], ...profile },
+      { file: 'b.pdf', format: 'pdf', truth: base, got: { ...right, phone: '+310' }, error: null, wrong: ['phone'], ...profile },
+      { file: 'c.doc', format: 'doc', truth: base, got: right, error: 'corrupt', wrong: [...CORPUS_FIELDS], ...profile },
+      { file: 'd.docx', format: 'docx', truth: base, got: right, error: null, wrong: [], ...profile },
     ];
     expect(fieldAccuracy(outcomes)).toEqual({ files: 4, first_name: 0.75, last_name: 0.75, email: 0.75, phone: 0.5 });
     expect(corpusMisses(outcomes).map((miss) => `${miss.file}:${miss.field}`)).toEqual([

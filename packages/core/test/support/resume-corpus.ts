@@ -10,6 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DOC_MIME, DOCX_MIME, PDF_MIME, detectResumeType, type ResumeKind } from '../../src/modules/resumes/resume-file.ts';
 import { parseResume } from '../../src/modules/resumes/resume-parse.ts';
+import type { TResumeProfile } from '../../src/modules/resumes/resume-profile/profile.ts';
+import { ZCorpusProfile, scoreProfile, type TProfileScore } from './resume-profile-score.ts';
+
+export { CORPUS_PROFILE_SECTIONS, ZCorpusProfile, formatProfileReport, type TCorpusProfile } from './resume-profile-score.ts';
 
 export const RESUME_CORPUS_DIR = fileURLToPath(new URL('../fixtures/resume-corpus/', import.meta.url));
 export const RESUME_CORPUS_TRUTH_FILE = 'truth.json';
@@ -18,7 +22,7 @@ export const RESUME_CORPUS_TRUTH_FILE = 'truth.json';
 export const CORPUS_FIELDS = ['first_name', 'last_name', 'email', 'phone'] as const;
 export type TCorpusField = (typeof CORPUS_FIELDS)[number];
 
-export const CORPUS_LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', 'pl'] as const;
+export const CORPUS_LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', 'it', 'pl'] as const;
 
 /** What a person reading the file would write down, and what the file is. */
 export const ZCorpusTruthEntry = z.strictObject({
@@ -32,6 +36,12 @@ export const ZCorpusTruthEntry = z.strictObject({
   layout: z.string().min(1),
   /** The uploading tenant's country: the region for numbers when the resume names no country. */
   tenant_region: z.string().regex(/^[A-Z]{2}$/u),
+  /** Kept out of tuning the extraction; reported apart. */
+  held_out: z.boolean(),
+  /** A scan or photo of the page (read by OCR); reported apart from files with text. */
+  scanned: z.boolean().optional(),
+  /** The profile a person would write down from the page. */
+  profile: ZCorpusProfile,
 });
 export type TCorpusTruthEntry = z.infer<typeof ZCorpusTruthEntry>;
 
@@ -50,6 +60,9 @@ export type TCorpusOutcome = {
   /** Set when the file was rejected or could not be read; every field then counts as wrong. */
   error: string | null;
   wrong: TCorpusField[];
+  /** The profile the pipeline produced (null when the file failed) and how it scores against the truth. */
+  profile: TResumeProfile | null;
+  profileScore: TProfileScore;
 };
 
 export function readCorpusTruth(dir: string = RESUME_CORPUS_DIR): TCorpusTruth {
@@ -74,7 +87,7 @@ export async function evaluateCorpusFile(dir: string, file: string, truth: TCorp
   const declaredFormat = extname(file).slice(1) as ResumeKind;
   const empty: Record<TCorpusField, string | null> = { first_name: null, last_name: null, email: null, phone: null };
   const failed = (error: string): TCorpusOutcome => ({
-    file, format: declaredFormat, truth, got: empty, error, wrong: [...CORPUS_FIELDS],
+    file, format: declaredFormat, truth, got: empty, error, wrong: [...CORPUS_FIELDS], profile: null, profileScore: scoreProfile(truth.profile, null),
   });
   if (mime === undefined) return failed(`unknown extension of ${file}`);
 
@@ -94,7 +107,7 @@ export async function evaluateCorpusFile(dir: string, file: string, truth: TCorp
     phone: fields.phone,
   };
   const wrong = CORPUS_FIELDS.filter((field) => !sameField(truth[field], got[field]));
-  return { file, format: type.kind, truth, got, error: null, wrong };
+  return { file, format: type.kind, truth, got, error: null, wrong, profile: fields.profile, profileScore: scoreProfile(truth.profile, fields.profile) };
 }
 
 /** Every file of the corpus, in file-name order. */

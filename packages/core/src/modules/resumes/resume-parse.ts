@@ -1,6 +1,10 @@
 import type { ResumeKind } from './resume-file.ts';
 import { extractResumeText } from './resume-text.ts';
 import { extractCandidateFields, type CandidateFields } from './resume-fields.ts';
+import { extractProfile, type TResumeProfile } from './resume-profile/profile.ts';
+
+/** What the worker reads from a resume: the candidate's contact details and the profile. */
+export type TParsedResume = CandidateFields & { profile: TResumeProfile };
 
 export type TParseResumeOptions = {
   /**
@@ -12,12 +16,13 @@ export type TParseResumeOptions = {
 };
 
 /**
- * Everything the worker reads from a resume file whose type is established: its text, then the candidate's details.
+ * Everything the worker reads from a resume file whose type is established: its text, then the candidate's details and profile.
  * One function, so it can run wherever the worker decides (e.g. isolated from the process that calls it).
  *
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  */
-export async function parseResume(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<CandidateFields> {
+export async function parseResume(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
   const text = await extractResumeText(bytes, kind, options.signal);
-  return extractCandidateFields(text, { defaultRegion: options.defaultRegion });
+  const fields = extractCandidateFields(text, { defaultRegion: options.defaultRegion });
+  return { ...fields, profile: extractProfile(text, fields) };
 }

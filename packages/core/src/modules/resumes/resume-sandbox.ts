@@ -2,8 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ResumeKind } from './resume-file.ts';
-import type { CandidateFields } from './resume-fields.ts';
-import type { TParseResumeOptions } from './resume-parse.ts';
+import type { TParsedResume, TParseResumeOptions } from './resume-parse.ts';
 import { ResumeParseError } from './resume-text.ts';
 
 /**
@@ -43,7 +42,7 @@ export class ResumeLimitError extends ResumeParseError {
 export type TSandboxRequest = { id: number; bytes: Uint8Array; kind: ResumeKind; defaultRegion?: string };
 export type TSandboxReply =
   | { id: number; outcome: 'ready' }
-  | { id: number; outcome: 'parsed'; fields: CandidateFields }
+  | { id: number; outcome: 'parsed'; fields: TParsedResume }
   | { id: number; outcome: 'refused'; message: string; cause?: { name: string; message: string } }
   | { id: number; outcome: 'error'; error: { name: string; message: string } };
 
@@ -147,7 +146,7 @@ class ParseProcess {
     kind: ResumeKind,
     options: TParseResumeOptions,
     limits: TResumeSandboxLimits,
-  ): Promise<CandidateFields> {
+  ): Promise<TParsedResume> {
     this.#hold(true);
     try {
       return await this.#parse(bytes, kind, options, limits);
@@ -156,14 +155,14 @@ class ParseProcess {
     }
   }
 
-  async #parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions, limits: TResumeSandboxLimits): Promise<CandidateFields> {
+  async #parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions, limits: TResumeSandboxLimits): Promise<TParsedResume> {
     const started = Date.now();
     await raceAbort(this.#ready, options.signal, () => this.kill());
     // Gone before it got this resume: not the file's doing, so a plain error (the job is retried).
     if (!this.alive) throw new Error('the resume parse process ended before the resume was sent');
     const id = this.#nextId++;
     const child = this.#child;
-    return new Promise<CandidateFields>((resolve, reject) => {
+    return new Promise<TParsedResume>((resolve, reject) => {
       let stoppedFor: TSandboxStop | 'abort' | undefined;
       const stop = (reason: TSandboxStop | 'abort') => {
         stoppedFor ??= reason;
@@ -284,7 +283,7 @@ export class ResumeSandbox {
    *   stopped by a limit or its process crashed.
    * @throws the signal's reason when `signal` aborts (the parse process is killed).
    */
-  async parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<CandidateFields> {
+  async parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
     options.signal?.throwIfAborted();
     const process = await this.#acquire(options.signal);
     try {
