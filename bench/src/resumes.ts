@@ -20,6 +20,12 @@ export const resumesScenario: TReportScenario = {
     const misses = tuned.flatMap((outcome) => outcome.profileScore.misses.map((miss) => `  ${outcome.file.padEnd(40)} ${miss}`));
     console.log(`\nprofile misses in the tuned part (${Math.min(misses.length, options.worst ?? 40)} of ${misses.length})`);
     console.log(misses.slice(0, options.worst ?? 40).join('\n'));
+    console.log('\nparse time per file type (detect + extract + fields + profile, in this process)');
+    for (const format of [...new Set(outcomes.map((outcome) => outcome.format))].sort()) {
+      const times = outcomes.filter((outcome) => outcome.format === format && outcome.error === null).map((outcome) => outcome.ms).sort((a, b) => a - b);
+      const p50 = times[Math.floor(times.length / 2)] ?? 0;
+      console.log(`  ${format.padEnd(6)} ${String(times.length).padStart(4)} files   p50 ${p50.toFixed(0).padStart(6)} ms   max ${(times.at(-1) ?? 0).toFixed(0).padStart(6)} ms`);
+    }
   },
 };
 

@@ -16,6 +16,8 @@ export type TLayout =
   | 'plain'
   | 'europass';
 
+import type { TScan } from './scans.ts';
+
 export type TReferee = { name: string; role: string; company: string; email: string; phone: string };
 
 export type TPerson = {
@@ -52,6 +54,8 @@ export type TPerson = {
    * the report shows how the extraction does on resumes nobody tuned it for.
    */
   heldOut?: boolean;
+  /** Also scanned or photographed (scans.ts): a grey JPEG, a black-and-white PNG, or a PDF holding only a JPEG. */
+  scans?: TScan[];
   summary: string;
   jobs: { period: string; role: string; employer: string; place: string }[];
   education: { period: string; degree: string; school: string }[];
@@ -63,7 +67,7 @@ export type TPerson = {
 export const PEOPLE: TPerson[] = [
   // ── two columns, layout table: contact sidebar on the left with the city in it ──────────────────────────────────
   {
-    slug: 'priya-raman', firstName: 'Priya', lastName: 'Raman', title: 'Product Owner',
+    slug: 'priya-raman', scans: ['jpg'], firstName: 'Priya', lastName: 'Raman', title: 'Product Owner',
     email: 'p.raman.work@example.com', phone: '(415) 555-0132', phoneE164: '+14155550132',
     country: 'US', countryName: 'United States', street: '1200 Example Street, Apt 4', postcode: 'CA 94110', city: 'San Francisco',
     language: 'en', layout: 'sidebar-table', tenantRegion: 'NL', linkedin: 'linkedin.com/in/priya-raman-po',
@@ -140,7 +144,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'bjoern-schaefer', firstName: 'Björn', lastName: 'Schäfer', title: 'Softwareentwickler',
+    slug: 'bjoern-schaefer', scans: ['png'], firstName: 'Björn', lastName: 'Schäfer', title: 'Softwareentwickler',
     email: 'bjoern.schaefer@post.example', phone: '040 1234567', phoneE164: '+49401234567',
     country: 'DE', countryName: 'Deutschland', street: 'Mönckebergstraße 7', postcode: '20095', city: 'Hamburg',
     language: 'de', layout: 'sidebar-flex', tenantRegion: 'DE',
@@ -255,7 +259,7 @@ export const PEOPLE: TPerson[] = [
 
   // ── a table header with labelled contact fields ─────────────────────────────────────────────────────────────────
   {
-    slug: 'jean-luc-darcy', firstName: 'Jean-Luc', lastName: "D'Arcy", title: 'Consultant SAP',
+    slug: 'jean-luc-darcy', scans: ['pdf'], firstName: 'Jean-Luc', lastName: "D'Arcy", title: 'Consultant SAP',
     email: 'jl.darcy@courriel.example', phone: '01 23 45 67 89', phoneE164: '+33123456789',
     country: 'FR', countryName: 'France', street: '25 boulevard Haussmann', postcode: '75009', city: 'Paris',
     language: 'fr', layout: 'header-table', tenantRegion: 'FR',
@@ -362,7 +366,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'agnieszka-zajac', firstName: 'Agnieszka', lastName: 'Zając', title: 'Analityk biznesowy',
+    slug: 'agnieszka-zajac', scans: ['jpg'], firstName: 'Agnieszka', lastName: 'Zając', title: 'Analityk biznesowy',
     email: 'a.zajac@poczta.example', phone: '+48 58 123 45 67', phoneE164: '+48581234567',
     country: 'PL', countryName: 'Polska', street: 'ul. Mariacka 8', postcode: '80-833', city: 'Gdańsk',
     language: 'pl', layout: 'title-over-name', tenantRegion: 'PL',
@@ -476,7 +480,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'inigo-etxeberria', firstName: 'Íñigo', lastName: 'Etxeberria', title: 'Ingeniero mecánico',
+    slug: 'inigo-etxeberria', scans: ['png'], firstName: 'Íñigo', lastName: 'Etxeberria', title: 'Ingeniero mecánico',
     email: 'ietxe@correo.example', phone: '944 12 34 56', phoneE164: '+34944123456',
     country: 'ES', countryName: 'España', street: 'Gran Vía 30', postcode: '48009', city: 'Bilbao',
     language: 'es', layout: 'plain', tenantRegion: 'ES', doc: true,
@@ -538,7 +542,7 @@ export const PEOPLE: TPerson[] = [
     references: [{ name: 'Klaus Richter', role: 'CFO', company: 'Beispiel Finanz AG', email: 'klaus.richter@finanz.example', phone: '+49 69 8765 4321' }],
   },
   {
-    slug: 'rachid-el-amrani', firstName: 'Rachid', lastName: 'El Amrani', title: 'Logistiek coördinator',
+    slug: 'rachid-el-amrani', scans: ['pdf'], firstName: 'Rachid', lastName: 'El Amrani', title: 'Logistiek coördinator',
     email: 'r.elamrani@example.nl', phone: '070 345 6789', phoneE164: '+31703456789',
     country: 'NL', countryName: 'Nederland', street: 'Laan van Meerdervoort 100', postcode: '2517 AR', city: 'Den Haag',
     language: 'nl', layout: 'europass', tenantRegion: 'NL', nationality: 'Nederlandse', birthDate: '14-05-1991',
@@ -569,7 +573,7 @@ export const PEOPLE: TPerson[] = [
   },
   // ── third stage: profiles in every resume language and date style (Italian added) ──────────────────────────────
   {
-    slug: 'giulia-romano', firstName: 'Giulia', lastName: 'Romano', title: 'Responsabile marketing',
+    slug: 'giulia-romano', scans: ['jpg'], firstName: 'Giulia', lastName: 'Romano', title: 'Responsabile marketing',
     email: 'giulia.romano@posta.example', phone: '02 1234 5678', phoneE164: '+390212345678',
     country: 'IT', countryName: 'Italia', street: 'Via Torino 12', postcode: '20123', city: 'Milano',
     language: 'it', layout: 'plain', tenantRegion: 'IT',
@@ -629,7 +633,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'daniel-foster', firstName: 'Daniel', lastName: 'Foster', title: 'Senior Frontend Engineer',
+    slug: 'daniel-foster', scans: ['pdf'], firstName: 'Daniel', lastName: 'Foster', title: 'Senior Frontend Engineer',
     email: 'dan.foster@example.com', phone: '(312) 555-0147', phoneE164: '+13125550147',
     country: 'US', countryName: 'USA', street: '400 Example Avenue', postcode: 'IL 60611', city: 'Chicago',
     language: 'en', layout: 'title-over-name', tenantRegion: 'US',
@@ -707,7 +711,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'hannah-price', firstName: 'Hannah', lastName: 'Price', title: 'Data Analyst',
+    slug: 'hannah-price', scans: ['jpg'], firstName: 'Hannah', lastName: 'Price', title: 'Data Analyst',
     email: 'hannah.price@example.co.uk', phone: '0113 496 0321', phoneE164: '+441134960321',
     country: 'GB', countryName: 'United Kingdom', street: '14 Example Street', postcode: 'LS1 4AP', city: 'Leeds',
     language: 'en', layout: 'sidebar-flex', tenantRegion: 'GB', heldOut: true, links: ['www.hannahprice.example'],
@@ -722,7 +726,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'stefan-koch', firstName: 'Stefan', lastName: 'Koch', title: 'Elektroniker',
+    slug: 'stefan-koch', scans: ['pdf'], firstName: 'Stefan', lastName: 'Koch', title: 'Elektroniker',
     email: 'stefan.koch@post.example', phone: '0711 1234567', phoneE164: '+497111234567',
     country: 'DE', countryName: 'Deutschland', street: 'Königstraße 10', postcode: '70173', city: 'Stuttgart',
     language: 'de', layout: 'plain', tenantRegion: 'DE', heldOut: true,
@@ -737,7 +741,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'louise-moreau', firstName: 'Louise', lastName: 'Moreau', title: 'Juriste',
+    slug: 'louise-moreau', scans: ['png'], firstName: 'Louise', lastName: 'Moreau', title: 'Juriste',
     email: 'louise.moreau@exemple.fr', phone: '01 42 12 34 56', phoneE164: '+33142123456',
     country: 'FR', countryName: 'France', street: '10 rue de Rivoli', postcode: '75004', city: 'Paris',
     language: 'fr', layout: 'cv-details', tenantRegion: 'FR', heldOut: true, nationality: 'Française',

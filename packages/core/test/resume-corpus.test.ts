@@ -18,7 +18,7 @@ import {
 import { CORPUS_PROFILE_SECTIONS, profileAccuracy, scoreProfile } from './support/resume-profile-score.ts';
 
 /**
- * Extraction quality on the generated resume corpus (test/fixtures/resume-corpus; generator:
+ * Extraction quality on the files with text of the generated resume corpus (scans: resume-ocr.test.ts) (test/fixtures/resume-corpus; generator:
  * bench/src/resume-corpus/generate.ts). Each floor is the fraction of corpus files whose field the resume pipeline
  * gets exactly right, set to what the code achieved when it was last raised: raise a floor whenever extraction
  * improves, never lower one. Full report with the wrong cases: `pnpm bench resumes`.
@@ -38,7 +38,7 @@ describe('resume corpus', () => {
     expect(listCorpusFiles()).toEqual(Object.keys(truth).sort());
     expect(entries.length).toBeGreaterThanOrEqual(48);
     const formats = new Set(entries.map(([file]) => extname(file)));
-    expect([...formats].sort()).toEqual(['.doc', '.docx', '.pdf']);
+    expect([...formats].sort()).toEqual(['.doc', '.docx', '.jpg', '.pdf', '.png']);
     expect(entries.filter(([file]) => file.endsWith('.doc')).length).toBeGreaterThanOrEqual(4);
     expect(new Set(entries.map(([, entry]) => entry.layout)).size).toBeGreaterThanOrEqual(6);
     expect(new Set(entries.map(([, entry]) => entry.language))).toEqual(new Set(CORPUS_LANGUAGES));
@@ -63,7 +63,7 @@ describe('resume corpus', () => {
 describe('resume extraction accuracy on the corpus', () => {
   let outcomes: TCorpusOutcome[] = [];
   beforeAll(async () => {
-    outcomes = await evaluateCorpus();
+    outcomes = await evaluateCorpus(undefined, { scanned: false });
   });
 
   it.each(CORPUS_FIELDS)('%s holds its floor', (field) => {
@@ -92,7 +92,7 @@ const PROFILE_FLOORS = {
 describe('resume profile accuracy on the corpus', () => {
   let outcomes: TCorpusOutcome[] = [];
   beforeAll(async () => {
-    outcomes = await evaluateCorpus();
+    outcomes = await evaluateCorpus(undefined, { scanned: false });
   });
 
   it.each(CORPUS_PROFILE_SECTIONS)('%s holds its floor', (section) => {
@@ -115,7 +115,7 @@ describe('corpus comparison', () => {
   it('counts a wrong field against that field only, and a failed file against every field', () => {
     const base = readCorpusTruth()[listCorpusFiles()[0]!]!;
     const right = { first_name: base.first_name, last_name: base.last_name, email: base.email, phone: base.phone };
-    const profile = { profile: null, profileScore: scoreProfile(base.profile, null) };
+    const profile = { profile: null, profileScore: scoreProfile(base.profile, null), ms: 0 };
     const outcomes: TCorpusOutcome[] = [
       { file: 'a.pdf', format: 'pdf', truth: base, got: right, error: null, wrong: [], ...profile },
       { file: 'b.pdf', format: 'pdf', truth: base, got: { ...right, phone: '+310' }, error: null, wrong: ['phone'], ...profile },

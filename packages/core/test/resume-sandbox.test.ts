@@ -116,6 +116,9 @@ describe('ResumeSandbox', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(stops).toEqual(['timeout']);
+    // The next resume gets a fresh process, whose start counts against the limit: 1.5 s is too little for a Node
+    // process to start on a loaded 2-core machine (load average 11–16 seen), so the limit is relaxed for it.
+    box.limits.timeoutMs = 30_000;
     expect(await box.parse(docx, 'docx')).toMatchObject({ email: PEOPLE.docx.expected.email });
   });
 

@@ -13,6 +13,8 @@ export type TParseResumeOptions = {
    */
   defaultRegion?: string;
   signal?: AbortSignal;
+  /** Told when the resume is read by OCR (the sandbox then allows it more time). */
+  onOcr?: () => void;
 };
 
 /**
@@ -22,7 +24,7 @@ export type TParseResumeOptions = {
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  */
 export async function parseResume(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
-  const text = await extractResumeText(bytes, kind, options.signal);
+  const text = await extractResumeText(bytes, kind, options.signal, options.onOcr);
   const fields = extractCandidateFields(text, { defaultRegion: options.defaultRegion });
   return { ...fields, profile: extractProfile(text, fields) };
 }
