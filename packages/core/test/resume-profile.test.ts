@@ -141,6 +141,12 @@ describe('extractProfile', () => {
     expect(dutch.experience).toEqual([{ title: 'Teamleider', employer: 'Voorbeeld B.V.', start: '2019', end: null, current: true }]);
   });
 
+  it('knows a heading written in capitals without its accents (as OCR and many resumes write it)', () => {
+    const profile = profileOf(['Jean Dupont', 'EXPERIENCE PROFESSIONNELLE', 'Comptable — Exemple SA, Lyon', '2016 — 2020', 'COMPETENCES', 'SAP']);
+    expect(profile.experience).toEqual([{ title: 'Comptable', employer: 'Exemple SA', start: '2016', end: '2020', current: false }]);
+    expect(profile.skills).toEqual(['SAP']);
+  });
+
   it('takes nothing from references, and gives an empty profile for a text without sections', () => {
     const profile = profileOf(['Anna Kowalska', 'Referencje', 'Jan Nowak, Kierownik, Przykład S.A., Warszawa', '2015 – 2019']);
     expect(profile.experience).toEqual([]);

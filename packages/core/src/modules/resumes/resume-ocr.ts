@@ -10,12 +10,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PositionedText } from './pdf-layout.ts';
+import { languageRegion } from './resume-vocabulary.ts';
 import { ResumeParseError } from './resume-parse-error.ts';
 import { MAX_TEXT_LENGTH } from './text-sink.ts';
 
 /** The languages of the resumes we read, as Tesseract names them. */
 export const OCR_LANGUAGES = 'eng+nld+deu+fra+spa+ita+pol';
-/** Pages of a PDF without text read by OCR at most (a resume has one to three; each takes ~4 s). */
+/** Pages of a PDF without text read by OCR at most (a resume has one to three; each takes ~4–10 s, the first twice). */
 export const MAX_OCR_PAGES = 3;
 /** The longer side of a rasterized page, in pixels (≈ 240 dpi on A4): enough for 9-point text, bounded for any page size. */
 export const OCR_PAGE_PIXELS = 2_800;
@@ -137,10 +138,23 @@ export function wordsOfTsv(tsv: string): TOcrPage {
   return pieces;
 }
 
-async function tesseract(image: string, signal: AbortSignal | undefined): Promise<TOcrPage> {
+/** Tesseract's model of the language of each country languageRegion names. */
+const MODEL_OF_REGION: Readonly<Record<string, string>> = { NL: 'nld', DE: 'deu', FR: 'fra', ES: 'spa', IT: 'ita', PL: 'pol' };
+
+/**
+ * The models to read a resume with once its language is known: that language first, then English. All seven at once
+ * lose the accents of the resume's own language ("Zając" read as "Zajac", "Przykładowy" as "Przyktadowy").
+ */
+export function modelsFor(words: readonly PositionedText[]): string | null {
+  const region = languageRegion(words.map((word) => word.str).join(' '));
+  const model = region === null ? undefined : MODEL_OF_REGION[region];
+  return model === undefined ? null : `${model}+eng`;
+}
+
+async function tesseract(image: string, signal: AbortSignal | undefined, languages = OCR_LANGUAGES): Promise<TOcrPage> {
   const command = tool('tesseract');
   if (command === null) throw new OcrUnavailableError('Scanned resumes cannot be read here (OCR is not installed).');
-  const run = await runBounded(command, [image, 'stdout', '-l', OCR_LANGUAGES, '--psm', '3', 'tsv'], signal, MAX_TSV_LENGTH);
+  const run = await runBounded(command, [image, 'stdout', '-l', languages, '--psm', '3', 'tsv'], signal, MAX_TSV_LENGTH);
   signal?.throwIfAborted();
   if (run.code !== 0 && run.stdout.length < MAX_TSV_LENGTH) {
     throw new ResumeParseError('The image could not be read.', { cause: new Error(`tesseract ended with ${run.signal ?? `exit code ${run.code}`}`) });
@@ -158,7 +172,10 @@ export function ocrImage(bytes: Uint8Array, kind: 'png' | 'jpeg', signal?: Abort
   return withWorkDir(async (dir) => {
     const file = join(dir, kind === 'png' ? 'page.png' : 'page.jpg');
     writeFileSync(file, bytes, { mode: 0o600 });
-    return [await tesseract(file, signal)];
+    const first = await tesseract(file, signal);
+    const models = modelsFor(first);
+    // Read once more with the resume's own language first, when it is not English.
+    return [models === null ? first : await tesseract(file, signal, models)];
   });
 }
 
@@ -179,8 +196,11 @@ export function ocrPdf(bytes: Uint8Array, signal?: AbortSignal): Promise<TOcrPag
     if (pages.length === 0) {
       throw new ResumeParseError('The PDF could not be read.', { cause: new Error(`pdftoppm ended with ${run.signal ?? `exit code ${run.code}`}`) });
     }
-    const read: TOcrPage[] = [];
-    for (const page of pages) read.push(await tesseract(join(dir, page), signal));
+    // The first page tells the resume's language; it is read again with that language first, and so are the others.
+    const first = await tesseract(join(dir, pages[0]!), signal);
+    const models = modelsFor(first) ?? OCR_LANGUAGES;
+    const read: TOcrPage[] = [models === OCR_LANGUAGES ? first : await tesseract(join(dir, pages[0]!), signal, models)];
+    for (const page of pages.slice(1)) read.push(await tesseract(join(dir, page), signal, models));
     return read;
   });
 }

@@ -59,19 +59,27 @@ const HEADINGS: Record<TProfileSection, string[]> = {
   ],
 };
 
+/**
+ * Headings compare without accents: capitals often drop them ("EXPERIENCE PROFESSIONNELLE", "COMPETENCES"), and OCR
+ * loses them too. No two headings of different sections differ only by accents.
+ */
+function withoutAccents(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/gu, '').replace(/’/gu, "'");
+}
+
 const SECTION_OF = new Map<string, TProfileSection>();
 for (const [section, words] of Object.entries(HEADINGS) as [TProfileSection, string[]][]) {
-  for (const word of words) SECTION_OF.set(word, section);
+  for (const word of words) SECTION_OF.set(withoutAccents(word), section);
 }
 
 /** The section a heading names ("WORK EXPERIENCE", "Talen:", "Référence" …), or null. */
 export function sectionOf(text: string): TProfileSection | null {
-  const folded = fold(text);
+  const folded = withoutAccents(fold(text));
   if (folded.length > 45) return null;
   const exact = SECTION_OF.get(folded);
   if (exact !== undefined) return exact;
   // "References available on request" / "Referenzen auf Anfrage": a references heading with its own remark.
-  if (/^(?:references?|referees|referenties|referenzen|références|referencias|referenze|referencje)\b/u.test(folded)) return 'references';
+  if (/^(?:references?|referees|referenties|referenzen|referencias|referenze|referencje)\b/u.test(folded)) return 'references';
   return null;
 }
 
