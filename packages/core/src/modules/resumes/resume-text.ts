@@ -18,8 +18,11 @@ export const MAX_PDF_PAGES = 50;
 export const MAX_PDF_ITEMS_PER_PAGE = 20_000;
 /** Objects a PDF may declare (its cross-reference `/Size`); a resume has hundreds, a crafted file millions. */
 export const MAX_PDF_OBJECTS = 1_000_000;
-/** A PDF with fewer letters than this in its text layer is a scan: its pages are read by OCR. */
-export const MIN_PDF_TEXT_LETTERS = 40;
+/**
+ * A PDF with fewer letters than this in its text layer is a scan (perhaps with a page number or a scanner's stamp as
+ * text): its pages are read by OCR, and the OCR text is taken when it holds more letters than the text layer.
+ */
+export const MIN_PDF_TEXT_LETTERS = 20;
 
 type Unpdf = typeof import('unpdf');
 
@@ -60,7 +63,8 @@ export async function extractResumeText(bytes: Uint8Array, kind: ResumeKind, sig
     // A scan in a PDF: no text layer, so its pages are read like a photo (when OCR is installed; else no text).
     if (letters(raw) < MIN_PDF_TEXT_LETTERS && ocrUnavailableReason() === null) {
       onOcr?.();
-      raw = layoutOcrPages(await ocrPdf(bytes, signal));
+      const read = layoutOcrPages(await ocrPdf(bytes, signal));
+      if (letters(read) > letters(raw)) raw = read;
     }
   } else {
     raw = await extractWordText(bytes, kind, signal);
