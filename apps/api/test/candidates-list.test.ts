@@ -64,6 +64,16 @@ function tenantDocument() {
 
 let api: TTestApi;
 
+const RESUME_PROFILE = {
+  headline: 'Backend Developer',
+  location: { city: 'Utrecht', country_code: 'NL' },
+  links: [{ type: 'github', url: 'https://github.com/carla' }],
+  experience: [{ title: 'Backend Developer', employer: 'Voorbeeld B.V.', start: '2021-04', end: null, current: true }],
+  education: [{ degree: 'MSc Computer Science', institution: 'Universiteit Utrecht', start: '2016', end: '2021' }],
+  skills: ['TypeScript', 'PostgreSQL'],
+  languages: [{ language: 'nl', level: 'native' }, { language: 'en', level: 'fluent' }],
+};
+
 beforeAll(async () => {
   const url = await createTestDatabase();
   api = await startTestApi(url);
@@ -72,6 +82,8 @@ beforeAll(async () => {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('insert into candidate_users (candidate_id, user_id) values (14, 1)');
+  // Candidate 13 was made from a resume: the worker stored the profile it read.
+  await client.query('update candidates set profile = $1 where id = 13', [JSON.stringify(RESUME_PROFILE)]);
   await client.end();
 });
 afterAll(async () => api?.close());
@@ -151,6 +163,7 @@ describe('GET /candidates — items', () => {
       email: 'alice@x.example',
       phone: '+31611111111',
       status: 'potential',
+      profile: null,
       created_at: '2024-01-01T08:00:00.000Z',
     });
     expect(response.body.data.find((item: { id: number }) => item.id === 12)).toMatchObject({ email: null, phone: null, status: 'employee' });
@@ -159,10 +172,18 @@ describe('GET /candidates — items', () => {
   it("shows a candidate associated with several users in each user's list", async () => {
     const second = await list('?user_id=2');
     expect(second.body.data).toEqual([
-      { id: 14, slug: 'dave-smith', user_id: 2, first_name: 'dave', last_name: 'Smith', email: 'dave@x.example', phone: null, status: 'potential', created_at: '2024-01-02T08:00:00.000Z' },
+      { id: 14, slug: 'dave-smith', user_id: 2, first_name: 'dave', last_name: 'Smith', email: 'dave@x.example', phone: null, status: 'potential', profile: null, created_at: '2024-01-02T08:00:00.000Z' },
     ]);
     const first = await list('?user_id=1&search=dave');
     expect(first.body.data[0]).toMatchObject({ id: 14, user_id: 1 });
+  });
+
+  it('shows the profile read from the resume a candidate was made from, in the list and the detail', async () => {
+    const response = await list('?user_id=1');
+    expect(response.body.data.find((item: { id: number }) => item.id === 13).profile).toEqual(RESUME_PROFILE);
+    const detail = await api.get('/candidates/13', KEY);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.profile).toEqual(RESUME_PROFILE);
   });
 
   it('never lists candidates without an association to the user', async () => {

@@ -24,6 +24,8 @@ const ZWorkerEnv = z.object({
    */
   RESUME_PARSE_MEMORY_MB: wholeNumber(96).max(4096).optional(),
   RESUME_PARSE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).optional(),
+  /** The same for a resume read by OCR (a photo, a scan, a PDF without text; default 60 s). */
+  RESUME_OCR_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).optional(),
   /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Address it listens on: only this machine unless told (METRICS_HOST, shared with the API; WORKER_METRICS_HOST wins). */

@@ -57,6 +57,7 @@ const resumeWorker = await startResumeWorker({
   parseLimits: {
     ...(env.RESUME_PARSE_MEMORY_MB === undefined ? {} : { memoryMb: env.RESUME_PARSE_MEMORY_MB }),
     ...(env.RESUME_PARSE_TIMEOUT_SECONDS === undefined ? {} : { timeoutMs: env.RESUME_PARSE_TIMEOUT_SECONDS * 1000 }),
+    ...(env.RESUME_OCR_TIMEOUT_SECONDS === undefined ? {} : { ocrTimeoutMs: env.RESUME_OCR_TIMEOUT_SECONDS * 1000 }),
   },
 });
 const eventSchedule = await startEventSchedule({

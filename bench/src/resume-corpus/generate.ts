@@ -2,20 +2,25 @@
  * Recreates the resume corpus in packages/core/test/fixtures/resume-corpus (committed; CI only reads it):
  *
  *   apt-get install -y chromium pandoc libreoffice-writer-nogui fonts-liberation
- *   pnpm --filter @careers/bench exec node src/resume-corpus/generate.ts
+ *   pnpm --filter @careers/bench exec node src/resume-corpus/generate.ts [--missing]
+ *
+ * `--missing` renders only the people whose files are not in the folder yet (the committed files keep their bytes:
+ * Chromium and pandoc versions differ between machines) and rewrites truth.json for everyone.
  *
  * Every person of people.ts becomes an HTML page (templates.ts), printed to PDF by headless Chromium and converted to
  * DOCX by pandoc; people marked `doc` also become a legacy Word .doc (LibreOffice, from the DOCX). truth.json beside
  * the files holds what a person reading each file would write down.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { RESUME_CORPUS_DIR, RESUME_CORPUS_TRUTH_FILE, ZCorpusTruth, type TCorpusTruth, type TCorpusTruthEntry } from '@careers/core/testing';
 import { PEOPLE, type TPerson } from './people.ts';
+import { profileTruth } from './profile-truth.ts';
+import { makeScan } from './scans.ts';
 import { renderResume } from './templates.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -37,15 +42,49 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
   execFileSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
 }
 
+const onlyMissing = process.argv.includes('--missing');
+
+function keep(file: string): void {
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  const size = statSync(file).size;
+  if (size > MAX_FILE_BYTES) throw new Error(`${name} is ${Math.round(size / 1024)} KB; keep corpus files small`);
+  copyFileSync(file, join(RESUME_CORPUS_DIR, name));
+  console.log(`  ${name.padEnd(40)} ${String(Math.round(size / 1024)).padStart(4)} KB`);
+}
+
+/** The person's scans, made from the corpus PDF (missing ones only with --missing), with the same truth. */
+async function scans(person: TPerson, base: string, entry: TCorpusTruthEntry, truth: TCorpusTruth, work: string): Promise<void> {
+  for (const kind of person.scans ?? []) {
+    const name = `${base}.scan.${kind}`;
+    if (!onlyMissing || !existsSync(join(RESUME_CORPUS_DIR, name))) keep(await makeScan(join(RESUME_CORPUS_DIR, `${base}.pdf`), work, base, kind));
+    truth[name] = { ...entry, scanned: true };
+  }
+}
 const work = mkdtempSync(join(tmpdir(), 'resume-corpus-'));
 try {
-  for (const file of readdirSync(RESUME_CORPUS_DIR)) {
-    if (['.pdf', '.docx', '.doc'].includes(extname(file))) unlinkSync(join(RESUME_CORPUS_DIR, file));
-  }
+  const existing = readdirSync(RESUME_CORPUS_DIR).filter((file) => ['.pdf', '.docx', '.doc', '.png', '.jpg'].includes(extname(file)));
+  if (!onlyMissing) for (const file of existing) unlinkSync(join(RESUME_CORPUS_DIR, file));
   const truth: TCorpusTruth = {};
   for (const [index, person] of PEOPLE.entries()) {
     checkPhone(person);
     const base = `${String(index + 1).padStart(2, '0')}-${person.slug}`;
+    const entry: TCorpusTruthEntry = {
+      first_name: person.firstName,
+      last_name: person.lastName,
+      email: person.email.toLowerCase(),
+      phone: person.phoneE164,
+      language: person.language,
+      layout: person.layout,
+      tenant_region: person.tenantRegion,
+      held_out: person.heldOut === true,
+      profile: profileTruth(person),
+    };
+    const kept = existing.filter((file) => file.startsWith(`${base}.`) && !file.includes('.scan.'));
+    if (onlyMissing && kept.length > 0) {
+      for (const file of kept) truth[file] = entry;
+      await scans(person, base, entry, truth, work);
+      continue;
+    }
     const html = join(work, `${base}.html`);
     writeFileSync(html, renderResume(person));
 
@@ -62,23 +101,11 @@ try {
       files.push(join(work, `${base}.doc`));
     }
 
-    const entry: TCorpusTruthEntry = {
-      first_name: person.firstName,
-      last_name: person.lastName,
-      email: person.email.toLowerCase(),
-      phone: person.phoneE164,
-      language: person.language,
-      layout: person.layout,
-      tenant_region: person.tenantRegion,
-    };
     for (const file of files) {
-      const name = file.slice(work.length + 1);
-      const size = statSync(file).size;
-      if (size > MAX_FILE_BYTES) throw new Error(`${name} is ${Math.round(size / 1024)} KB; keep corpus files small`);
-      copyFileSync(file, join(RESUME_CORPUS_DIR, name));
-      truth[name] = entry;
-      console.log(`  ${name.padEnd(40)} ${String(Math.round(size / 1024)).padStart(4)} KB`);
+      keep(file);
+      truth[file.slice(work.length + 1)] = entry;
     }
+    await scans(person, base, entry, truth, work);
   }
   const sorted = Object.fromEntries(Object.entries(ZCorpusTruth.parse(truth)).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(join(RESUME_CORPUS_DIR, RESUME_CORPUS_TRUTH_FILE), `${JSON.stringify(sorted, null, 2)}\n`);

@@ -4,7 +4,7 @@
  */
 import type { CountryCode } from 'libphonenumber-js';
 
-export type TLanguage = 'en' | 'nl' | 'de' | 'fr' | 'es' | 'pl';
+export type TLanguage = 'en' | 'nl' | 'de' | 'fr' | 'es' | 'it' | 'pl';
 
 export type TLayout =
   | 'sidebar-table'
@@ -15,6 +15,8 @@ export type TLayout =
   | 'contact-cell'
   | 'plain'
   | 'europass';
+
+import type { TScan } from './scans.ts';
 
 export type TReferee = { name: string; role: string; company: string; email: string; phone: string };
 
@@ -45,6 +47,15 @@ export type TPerson = {
   linkedin?: string;
   /** Name rows split in two ("Voornaam" / "Achternaam") in a personal-details table. */
   splitName?: boolean;
+  /** Other web addresses the resume writes beside the contact details (GitHub, a website), as written. */
+  links?: string[];
+  /**
+   * Kept out of tuning: written after the profile extraction was tuned, and reported apart (`pnpm bench resumes`), so
+   * the report shows how the extraction does on resumes nobody tuned it for.
+   */
+  heldOut?: boolean;
+  /** Also scanned or photographed (scans.ts): a grey JPEG, a black-and-white PNG, or a PDF holding only a JPEG. */
+  scans?: TScan[];
   summary: string;
   jobs: { period: string; role: string; employer: string; place: string }[];
   education: { period: string; degree: string; school: string }[];
@@ -56,7 +67,7 @@ export type TPerson = {
 export const PEOPLE: TPerson[] = [
   // ── two columns, layout table: contact sidebar on the left with the city in it ──────────────────────────────────
   {
-    slug: 'priya-raman', firstName: 'Priya', lastName: 'Raman', title: 'Product Owner',
+    slug: 'priya-raman', scans: ['jpg'], firstName: 'Priya', lastName: 'Raman', title: 'Product Owner',
     email: 'p.raman.work@example.com', phone: '(415) 555-0132', phoneE164: '+14155550132',
     country: 'US', countryName: 'United States', street: '1200 Example Street, Apt 4', postcode: 'CA 94110', city: 'San Francisco',
     language: 'en', layout: 'sidebar-table', tenantRegion: 'NL', linkedin: 'linkedin.com/in/priya-raman-po',
@@ -133,7 +144,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'bjoern-schaefer', firstName: 'Björn', lastName: 'Schäfer', title: 'Softwareentwickler',
+    slug: 'bjoern-schaefer', scans: ['png'], firstName: 'Björn', lastName: 'Schäfer', title: 'Softwareentwickler',
     email: 'bjoern.schaefer@post.example', phone: '040 1234567', phoneE164: '+49401234567',
     country: 'DE', countryName: 'Deutschland', street: 'Mönckebergstraße 7', postcode: '20095', city: 'Hamburg',
     language: 'de', layout: 'sidebar-flex', tenantRegion: 'DE',
@@ -248,7 +259,7 @@ export const PEOPLE: TPerson[] = [
 
   // ── a table header with labelled contact fields ─────────────────────────────────────────────────────────────────
   {
-    slug: 'jean-luc-darcy', firstName: 'Jean-Luc', lastName: "D'Arcy", title: 'Consultant SAP',
+    slug: 'jean-luc-darcy', scans: ['pdf'], firstName: 'Jean-Luc', lastName: "D'Arcy", title: 'Consultant SAP',
     email: 'jl.darcy@courriel.example', phone: '01 23 45 67 89', phoneE164: '+33123456789',
     country: 'FR', countryName: 'France', street: '25 boulevard Haussmann', postcode: '75009', city: 'Paris',
     language: 'fr', layout: 'header-table', tenantRegion: 'FR',
@@ -355,7 +366,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'agnieszka-zajac', firstName: 'Agnieszka', lastName: 'Zając', title: 'Analityk biznesowy',
+    slug: 'agnieszka-zajac', scans: ['jpg'], firstName: 'Agnieszka', lastName: 'Zając', title: 'Analityk biznesowy',
     email: 'a.zajac@poczta.example', phone: '+48 58 123 45 67', phoneE164: '+48581234567',
     country: 'PL', countryName: 'Polska', street: 'ul. Mariacka 8', postcode: '80-833', city: 'Gdańsk',
     language: 'pl', layout: 'title-over-name', tenantRegion: 'PL',
@@ -469,7 +480,7 @@ export const PEOPLE: TPerson[] = [
     references: [],
   },
   {
-    slug: 'inigo-etxeberria', firstName: 'Íñigo', lastName: 'Etxeberria', title: 'Ingeniero mecánico',
+    slug: 'inigo-etxeberria', scans: ['png'], firstName: 'Íñigo', lastName: 'Etxeberria', title: 'Ingeniero mecánico',
     email: 'ietxe@correo.example', phone: '944 12 34 56', phoneE164: '+34944123456',
     country: 'ES', countryName: 'España', street: 'Gran Vía 30', postcode: '48009', city: 'Bilbao',
     language: 'es', layout: 'plain', tenantRegion: 'ES', doc: true,
@@ -531,7 +542,7 @@ export const PEOPLE: TPerson[] = [
     references: [{ name: 'Klaus Richter', role: 'CFO', company: 'Beispiel Finanz AG', email: 'klaus.richter@finanz.example', phone: '+49 69 8765 4321' }],
   },
   {
-    slug: 'rachid-el-amrani', firstName: 'Rachid', lastName: 'El Amrani', title: 'Logistiek coördinator',
+    slug: 'rachid-el-amrani', scans: ['pdf'], firstName: 'Rachid', lastName: 'El Amrani', title: 'Logistiek coördinator',
     email: 'r.elamrani@example.nl', phone: '070 345 6789', phoneE164: '+31703456789',
     country: 'NL', countryName: 'Nederland', street: 'Laan van Meerdervoort 100', postcode: '2517 AR', city: 'Den Haag',
     language: 'nl', layout: 'europass', tenantRegion: 'NL', nationality: 'Nederlandse', birthDate: '14-05-1991',
@@ -559,5 +570,189 @@ export const PEOPLE: TPerson[] = [
     skills: ['AWS', 'Terraform', 'Ansible', 'GitLab CI'],
     spoken: ['polski (ojczysty)', 'angielski (B2)'],
     references: [{ name: 'Tomasz Lewandowski', role: 'Kierownik zespołu', company: 'Przykład Cloud Sp. z o.o.', email: 't.lewandowski@cloud.example', phone: '+48 71 555 01 23' }],
+  },
+  // ── third stage: profiles in every resume language and date style (Italian added) ──────────────────────────────
+  {
+    slug: 'giulia-romano', scans: ['jpg'], firstName: 'Giulia', lastName: 'Romano', title: 'Responsabile marketing',
+    email: 'giulia.romano@posta.example', phone: '02 1234 5678', phoneE164: '+390212345678',
+    country: 'IT', countryName: 'Italia', street: 'Via Torino 12', postcode: '20123', city: 'Milano',
+    language: 'it', layout: 'plain', tenantRegion: 'IT',
+    summary: 'Responsabile marketing con dieci anni di esperienza nel retail e nel digitale.',
+    jobs: [
+      { period: 'gen 2019 – oggi', role: 'Responsabile marketing', employer: 'Esempio Retail S.p.A.', place: 'Milano' },
+      { period: 'mar 2014 – dic 2018', role: 'Specialista marketing digitale', employer: 'Agenzia Esempio S.r.l.', place: 'Bergamo' },
+    ],
+    education: [{ period: '2009 – 2014', degree: 'Laurea magistrale in Economia', school: 'Università degli Studi di Esempio' }],
+    skills: ['Google Ads', 'SEO', 'Salesforce Marketing Cloud', 'Budgeting'],
+    spoken: ['Italiano (madrelingua)', 'Inglese (C1)', 'Francese (B1)'],
+    references: [],
+  },
+  {
+    slug: 'marco-bianchi', firstName: 'Marco', lastName: 'Bianchi', title: 'Sviluppatore backend',
+    email: 'marco.bianchi@example.it', phone: '312 345 6789', phoneE164: '+393123456789',
+    country: 'IT', countryName: 'Italia', street: 'Corso Vittorio Emanuele 5', postcode: '10121', city: 'Torino',
+    language: 'it', layout: 'sidebar-table', tenantRegion: 'IT', links: ['github.com/marcobianchi-dev'],
+    summary: 'Sviluppatore backend appassionato di sistemi distribuiti e qualità del codice.',
+    jobs: [
+      { period: 'dal 2021', role: 'Sviluppatore backend senior', employer: 'Esempio Cloud S.r.l.', place: 'Torino' },
+      { period: '03/2017 – 05/2021', role: 'Sviluppatore Java', employer: 'Software Esempio S.p.A.', place: 'Roma' },
+    ],
+    education: [{ period: '2012 – 2017', degree: 'Laurea in Ingegneria Informatica', school: 'Politecnico di Esempio' }],
+    skills: ['Java', 'Kotlin', 'PostgreSQL', 'Kubernetes', 'Kafka'],
+    spoken: ['Italiano (madrelingua)', 'Inglese (fluente)'],
+    references: [{ name: 'Paolo Ricci', role: 'CTO', company: 'Esempio Cloud S.r.l.', email: 'paolo.ricci@cloud.example', phone: '011 555 0199' }],
+  },
+  {
+    slug: 'katrin-vogel', firstName: 'Katrin', lastName: 'Vogel', title: 'Personalreferentin',
+    email: 'k.vogel@mail.example', phone: '0221 9876543', phoneE164: '+492219876543',
+    country: 'DE', countryName: 'Deutschland', street: 'Aachener Straße 40', postcode: '50674', city: 'Köln',
+    language: 'de', layout: 'contact-cell', tenantRegion: 'DE',
+    summary: 'Personalreferentin mit Schwerpunkt Recruiting und Arbeitsrecht.',
+    jobs: [
+      { period: 'seit 04/2021', role: 'Personalreferentin', employer: 'Beispiel Versicherung AG', place: 'Köln' },
+      { period: '09/2016 – 03/2021', role: 'Recruiterin', employer: 'Beispiel Personal GmbH', place: 'Bonn' },
+    ],
+    education: [{ period: '2012 – 2016', degree: 'B.A. Personalmanagement', school: 'Hochschule Beispiel' }],
+    skills: ['Active Sourcing', 'SAP SuccessFactors', 'Arbeitsrecht', 'Personio'],
+    spoken: ['Deutsch (Muttersprache)', 'Englisch (fließend)', 'Spanisch (Grundkenntnisse)'],
+    references: [],
+  },
+  {
+    slug: 'camille-bernard', firstName: 'Camille', lastName: 'Bernard', title: 'Contrôleuse de gestion',
+    email: 'camille.bernard@exemple.fr', phone: '06 12 34 56 78', phoneE164: '+33612345678',
+    country: 'FR', countryName: 'France', street: '5 place Bellecour', postcode: '69002', city: 'Lyon',
+    language: 'fr', layout: 'header-table', tenantRegion: 'FR',
+    summary: 'Contrôleuse de gestion rigoureuse, spécialisée dans le pilotage de la performance industrielle.',
+    jobs: [
+      { period: 'depuis 2020', role: 'Contrôleuse de gestion', employer: 'Industrie Exemple SA', place: 'Lyon' },
+      { period: 'sept. 2015 – août 2020', role: 'Analyste financière', employer: 'Cabinet Exemple', place: 'Villeurbanne' },
+    ],
+    education: [{ period: '2010 – 2015', degree: 'Master Contrôle de gestion', school: 'IAE Exemple' }],
+    skills: ['SAP CO', 'Power BI', 'Excel avancé', 'Budget'],
+    spoken: ['Français (langue maternelle)', 'Anglais (courant)', 'Italien (notions)'],
+    references: [],
+  },
+  {
+    slug: 'daniel-foster', scans: ['pdf'], firstName: 'Daniel', lastName: 'Foster', title: 'Senior Frontend Engineer',
+    email: 'dan.foster@example.com', phone: '(312) 555-0147', phoneE164: '+13125550147',
+    country: 'US', countryName: 'USA', street: '400 Example Avenue', postcode: 'IL 60611', city: 'Chicago',
+    language: 'en', layout: 'title-over-name', tenantRegion: 'US',
+    links: ['github.com/dfoster-ui', 'https://danfoster.example.com'],
+    summary: 'Frontend engineer who cares about accessible, fast interfaces and the teams that build them.',
+    jobs: [
+      { period: 'Apr 2021 – Present', role: 'Senior Frontend Engineer', employer: 'Example Commerce Inc.', place: 'Chicago' },
+      { period: 'Jan 2018 – Mar 2021', role: 'Frontend Developer', employer: 'Sample Media LLC', place: 'Evanston' },
+    ],
+    education: [{ period: '2013 – 2017', degree: 'BS Computer Science', school: 'Example Tech University' }],
+    skills: ['TypeScript', 'React', 'Accessibility', 'GraphQL', 'Playwright'],
+    spoken: ['English (native)', 'German (basic)'],
+    references: [],
+  },
+  {
+    slug: 'femke-visser', firstName: 'Femke', lastName: 'Visser', title: 'Verpleegkundige',
+    email: 'femke.visser@example.nl', phone: '06-23456789', phoneE164: '+31623456789',
+    country: 'NL', countryName: 'Nederland', street: 'Vismarkt 3', postcode: '9712 CA', city: 'Groningen',
+    language: 'nl', layout: 'europass', tenantRegion: 'NL', birthDate: '22-08-1993',
+    summary: 'Verpleegkundige met passie voor ouderenzorg.',
+    jobs: [
+      { period: 'mrt 2019 – heden', role: 'Verpleegkundige', employer: 'Zorggroep Voorbeeld', place: 'Groningen' },
+      { period: 'sep 2015 – feb 2019', role: 'Verzorgende IG', employer: 'Thuiszorg Voorbeeld', place: 'Assen' },
+    ],
+    education: [{ period: '2011 – 2015', degree: 'HBO-V Verpleegkunde', school: 'Hanzehogeschool Voorbeeld' }],
+    skills: ['Wondzorg', 'Medicatiebeheer', 'BIG-registratie'],
+    spoken: ['Nederlands (moedertaal)', 'Engels (goed)', 'Duits (basis)'],
+    references: [],
+  },
+  {
+    slug: 'alejandro-ruiz', firstName: 'Alejandro', lastName: 'Ruiz', title: 'Jefe de obra',
+    email: 'a.ruiz@correo.example', phone: '954 12 34 56', phoneE164: '+34954123456',
+    country: 'ES', countryName: 'España', street: 'Calle Sierpes 20', postcode: '41004', city: 'Sevilla',
+    language: 'es', layout: 'cv-details', tenantRegion: 'ES', birthDate: '11/03/1987', nationality: 'Española',
+    summary: 'Jefe de obra con experiencia en edificación residencial y obra civil.',
+    jobs: [
+      { period: 'desde 2019', role: 'Jefe de obra', employer: 'Construcciones Ejemplo S.L.', place: 'Sevilla' },
+      { period: '01/2014 – 12/2018', role: 'Técnico de obra', employer: 'Obras Ejemplo S.A.', place: 'Córdoba' },
+    ],
+    education: [{ period: '2008 – 2013', degree: 'Grado en Arquitectura Técnica', school: 'Universidad de Ejemplo' }],
+    skills: ['Presto', 'AutoCAD', 'Prevención de riesgos', 'Gestión de subcontratas'],
+    spoken: ['Español (nativo)', 'Inglés (B2)'],
+    references: [],
+  },
+  {
+    slug: 'pawel-kaminski', firstName: 'Paweł', lastName: 'Kamiński', title: 'Specjalista ds. logistyki',
+    email: 'pawel.kaminski@poczta.example', phone: '601 987 654', phoneE164: '+48601987654',
+    country: 'PL', countryName: 'Polska', street: 'ul. Piotrkowska 100', postcode: '90-004', city: 'Łódź',
+    language: 'pl', layout: 'sidebar-flex', tenantRegion: 'PL',
+    summary: 'Specjalista ds. logistyki z doświadczeniem w magazynach wysokiego składowania.',
+    jobs: [
+      { period: 'od 2020', role: 'Specjalista ds. logistyki', employer: 'Logistyka Przykład Sp. z o.o.', place: 'Łódź' },
+      { period: '03.2016 – 12.2019', role: 'Magazynier', employer: 'Przykładowy Handel S.A.', place: 'Stryków' },
+    ],
+    education: [{ period: '2012 – 2016', degree: 'Licencjat z logistyki', school: 'Uniwersytet Przykładowy' }],
+    skills: ['WMS', 'SAP', 'Excel', 'Uprawnienia UDT'],
+    spoken: ['polski (ojczysty)', 'angielski (B1)'],
+    references: [],
+  },
+
+  // ── held out: written after tuning, never tuned on, reported apart ─────────────────────────────────────────────
+  {
+    slug: 'chiara-esposito', firstName: 'Chiara', lastName: 'Esposito', title: 'Architetta',
+    email: 'chiara.esposito@studio.example', phone: '081 123 4567', phoneE164: '+390811234567',
+    country: 'IT', countryName: 'Italia', street: 'Via Toledo 150', postcode: '80134', city: 'Napoli',
+    language: 'it', layout: 'europass', tenantRegion: 'IT', heldOut: true, nationality: 'Italiana',
+    summary: 'Architetta con esperienza in progettazione residenziale e restauro.',
+    jobs: [
+      { period: '2018 – in corso', role: 'Architetta', employer: 'Studio Esempio Associati', place: 'Napoli' },
+      { period: '2014 – 2018', role: 'Progettista junior', employer: 'Esempio Costruzioni S.r.l.', place: 'Salerno' },
+    ],
+    education: [{ period: '2008 – 2014', degree: 'Laurea magistrale in Architettura', school: 'Università di Esempio' }],
+    skills: ['AutoCAD', 'Revit', 'Rhino', 'Restauro'],
+    spoken: ['Italiano (madrelingua)', 'Inglese (B2)', 'Spagnolo (A2)'],
+    references: [],
+  },
+  {
+    slug: 'hannah-price', scans: ['jpg'], firstName: 'Hannah', lastName: 'Price', title: 'Data Analyst',
+    email: 'hannah.price@example.co.uk', phone: '0113 496 0321', phoneE164: '+441134960321',
+    country: 'GB', countryName: 'United Kingdom', street: '14 Example Street', postcode: 'LS1 4AP', city: 'Leeds',
+    language: 'en', layout: 'sidebar-flex', tenantRegion: 'GB', heldOut: true, links: ['www.hannahprice.example'],
+    summary: 'Data analyst turning messy operational data into decisions.',
+    jobs: [
+      { period: 'Sep 2020 – now', role: 'Data Analyst', employer: 'Example Retail plc', place: 'Leeds' },
+      { period: '2017 – 2020', role: 'Junior Analyst', employer: 'Sample Insights Ltd', place: 'York' },
+    ],
+    education: [{ period: '2014 – 2017', degree: 'BSc Mathematics', school: 'University of Example' }],
+    skills: ['SQL', 'Python', 'Tableau', 'dbt'],
+    spoken: ['English (native)', 'French (intermediate)'],
+    references: [],
+  },
+  {
+    slug: 'stefan-koch', scans: ['pdf'], firstName: 'Stefan', lastName: 'Koch', title: 'Elektroniker',
+    email: 'stefan.koch@post.example', phone: '0711 1234567', phoneE164: '+497111234567',
+    country: 'DE', countryName: 'Deutschland', street: 'Königstraße 10', postcode: '70173', city: 'Stuttgart',
+    language: 'de', layout: 'plain', tenantRegion: 'DE', heldOut: true,
+    summary: 'Elektroniker für Betriebstechnik mit Erfahrung in der Instandhaltung.',
+    jobs: [
+      { period: 'Jan. 2019 – heute', role: 'Elektroniker für Betriebstechnik', employer: 'Beispiel Automotive GmbH', place: 'Stuttgart' },
+      { period: 'Aug. 2015 – Dez. 2018', role: 'Servicetechniker', employer: 'Beispiel Anlagenbau KG', place: 'Esslingen' },
+    ],
+    education: [{ period: '2012 – 2015', degree: 'Ausbildung Elektroniker', school: 'Berufsschule Beispiel' }],
+    skills: ['SPS-Programmierung', 'Siemens S7', 'Instandhaltung'],
+    spoken: ['Deutsch (Muttersprache)', 'Englisch (gut)'],
+    references: [],
+  },
+  {
+    slug: 'louise-moreau', scans: ['png'], firstName: 'Louise', lastName: 'Moreau', title: 'Juriste',
+    email: 'louise.moreau@exemple.fr', phone: '01 42 12 34 56', phoneE164: '+33142123456',
+    country: 'FR', countryName: 'France', street: '10 rue de Rivoli', postcode: '75004', city: 'Paris',
+    language: 'fr', layout: 'cv-details', tenantRegion: 'FR', heldOut: true, nationality: 'Française',
+    summary: 'Juriste en droit social, conseil et contentieux.',
+    jobs: [
+      { period: "2018 – aujourd'hui", role: 'Juriste droit social', employer: 'Groupe Exemple SA', place: 'Paris' },
+      { period: '2014 – 2018', role: 'Assistante juridique', employer: 'Cabinet Exemple Avocats', place: 'Paris' },
+    ],
+    education: [{ period: '2009 – 2014', degree: 'Master 2 Droit social', school: 'Université Exemple' }],
+    skills: ['Droit du travail', 'Contentieux', 'Négociation'],
+    spoken: ['Français (langue maternelle)', 'Anglais (B2)'],
+    references: [],
   },
 ];

@@ -48,6 +48,13 @@ const LABELS: Record<TLanguage, TLabels> = {
     firstName: 'Nombre', lastName: 'Apellidos', address: 'Dirección', city: 'Ciudad', phone: 'Teléfono', mobile: 'Móvil',
     email: 'Correo electrónico', birthDate: 'Fecha de nacimiento', nationality: 'Nacionalidad', desiredJob: 'Puesto deseado',
   },
+  it: {
+    cv: 'Curriculum Vitae', profile: 'Profilo', experience: 'Esperienza professionale', education: 'Istruzione e formazione',
+    skills: 'Competenze', languages: 'Lingue', references: 'Referenze', onRequest: 'Referenze disponibili su richiesta.',
+    contact: 'Contatti', personal: 'Dati personali', personalInfo: 'Informazioni personali', name: 'Nome e cognome',
+    firstName: 'Nome', lastName: 'Cognome', address: 'Indirizzo', city: 'Città', phone: 'Telefono', mobile: 'Cellulare',
+    email: 'E-mail', birthDate: 'Data di nascita', nationality: 'Nazionalità', desiredJob: 'Posizione desiderata',
+  },
   pl: {
     cv: 'Curriculum Vitae', profile: 'Profil', experience: 'Doświadczenie zawodowe', education: 'Wykształcenie',
     skills: 'Umiejętności', languages: 'Języki', references: 'Referencje', onRequest: 'Referencje dostępne na życzenie.',
@@ -64,6 +71,7 @@ const DUTIES: Record<TLanguage, string[]> = {
   de: ['Führung eines Teams von fünf Personen.', 'Durchlaufzeiten um 20 % verkürzt.', 'Wöchentliche Abstimmungen mit Kunden eingeführt.', 'Verantwortung für Budget und Lieferanten.'],
   fr: ['Encadrement d’une équipe de cinq personnes.', 'Réduction des délais de 20 % la première année.', 'Mise en place de points hebdomadaires avec les clients.', 'Gestion du budget et des fournisseurs.'],
   es: ['Coordinación de un equipo de cinco personas.', 'Reducción de los plazos en un 20 %.', 'Reuniones semanales con los clientes.', 'Responsable del presupuesto y de los proveedores.'],
+  it: ['Coordinamento di un team di cinque persone.', 'Riduzione dei tempi di consegna del 20 %.', 'Riunioni settimanali con i clienti.', 'Responsabile del budget e dei fornitori.'],
   pl: ['Kierowanie zespołem pięciu osób.', 'Skrócenie czasu realizacji o 20 %.', 'Wprowadzenie cotygodniowych spotkań z klientami.', 'Odpowiedzialność za budżet i dostawców.'],
 };
 
@@ -94,6 +102,22 @@ function addressLines(person: TPerson): string[] {
   if (person.country === 'US') return [person.street, `${person.city}, ${person.postcode}`];
   if (person.country === 'GB' || person.country === 'IE') return [person.street, person.city, person.postcode];
   return [person.street, `${person.postcode} ${person.city}`];
+}
+
+/** The other web addresses (GitHub, a website) as written, one per line. */
+function links(person: TPerson): string {
+  return (person.links ?? []).map((link) => `<p>${escape(link)}</p>`).join('\n');
+}
+
+/** Layouts that show the candidate's title (the others have no such line: a profile's headline is then null). */
+export const SHOWS_TITLE: Record<TLayout, boolean> = {
+  'sidebar-table': true, 'sidebar-flex': true, 'cv-details': false, 'header-table': true, 'title-over-name': true,
+  'contact-cell': true, plain: false, europass: true,
+};
+
+/** The web addresses a layout shows: LinkedIn only in the sidebar table; every layout shows `links`. */
+export function shownLinks(person: TPerson): string[] {
+  return [...(person.layout === 'sidebar-table' && person.linkedin !== undefined ? [person.linkedin] : []), ...(person.links ?? [])];
 }
 
 function page(person: TPerson, css: string, body: string): string {
@@ -150,6 +174,7 @@ function sidebarTable(person: TPerson, labels: TLabels): string {
     `<p>${escape(person.phone)}</p>`,
     `<p>${escape(person.email)}</p>`,
     person.linkedin === undefined ? '' : `<p>${escape(person.linkedin)}</p>`,
+    links(person),
     person.birthDate === undefined ? '' : `<p>${labels.birthDate}<br>${escape(person.birthDate)}</p>`,
     list(labels.skills, person.skills, 'h3'),
     list(labels.languages, person.spoken, 'h3'),
@@ -170,6 +195,7 @@ function sidebarFlex(person: TPerson, labels: TLabels): string {
     `<p>${escape(person.phone)}</p>`,
     `<p>${escape(person.email)}</p>`,
     `<p>${addressLines(person).map(escape).join('<br>')}<br>${escape(person.countryName)}</p>`,
+    links(person),
     list(labels.skills, person.skills, 'h3'),
     list(labels.languages, person.spoken, 'h3'),
   ].join('\n');
@@ -203,7 +229,7 @@ function cvDetails(person: TPerson, labels: TLabels): string {
     person,
     `h1.cv { text-align: center; font-size: 20pt; letter-spacing: 3pt; margin-bottom: 10pt; }
      table.details td { padding: 2pt 12pt 2pt 0; } td.label { width: 38mm; font-weight: bold; }`,
-    `<h1 class="cv">${labels.cv}</h1>\n<h2>${labels.personal}</h2>\n<table class="details">\n${table}</table>\n${body(person, labels, true)}`,
+    `<h1 class="cv">${labels.cv}</h1>\n<h2>${labels.personal}</h2>\n<table class="details">\n${table}</table>\n${links(person)}\n${body(person, labels, true)}`,
   );
 }
 
@@ -215,7 +241,7 @@ function headerTable(person: TPerson, labels: TLabels): string {
     `table.head { width: 100%; margin-bottom: 8pt; } table.head td { border: 1px solid #bbb; padding: 4pt 6pt; width: 33%; }
      td.name { background: #234; color: #fff; } td.name h1 { color: #fff; } td.name p { font-size: 12pt; }`,
     `<table class="head">\n<tr><td class="name" colspan="3"><h1>${escape(fullName(person))}</h1><p>${escape(person.title)}</p></td></tr>\n` +
-      `<tr>${cell(labels.email, person.email)}${cell(labels.phone, person.phone)}${cell(labels.city, person.city)}</tr>\n</table>\n` +
+      `<tr>${cell(labels.email, person.email)}${cell(labels.phone, person.phone)}${cell(labels.city, person.city)}</tr>\n</table>\n${links(person)}\n` +
       body(person, labels, true),
   );
 }
@@ -226,14 +252,14 @@ function titleOverName(person: TPerson, labels: TLabels): string {
   return page(
     person,
     `.kicker { font-size: 13pt; color: #a33; margin-bottom: 2pt; } .contact { color: #555; margin-bottom: 8pt; }`,
-    `<p class="kicker">${escape(person.title)}</p>\n<h1>${escape(fullName(person))}</h1>\n<p class="contact">${contact}</p>\n` +
+    `<p class="kicker">${escape(person.title)}</p>\n<h1>${escape(fullName(person))}</h1>\n<p class="contact">${contact}</p>\n${links(person)}\n` +
       body(person, labels, true),
   );
 }
 
 /** A header table whose right cell holds the address, the email and the phone on consecutive lines. */
 function contactCell(person: TPerson, labels: TLabels): string {
-  const contact = [...addressLines(person), person.email, `Tel.: ${person.phone}`].map(escape).join('<br>');
+  const contact = [...addressLines(person), person.email, `Tel.: ${person.phone}`, ...(person.links ?? [])].map(escape).join('<br>');
   return page(
     person,
     `table.head { width: 100%; border-bottom: 2px solid #333; margin-bottom: 8pt; } td.contact { text-align: right; width: 40%; }`,
@@ -244,7 +270,7 @@ function contactCell(person: TPerson, labels: TLabels): string {
 
 /** One column, nothing fancy. */
 function plain(person: TPerson, labels: TLabels): string {
-  const contact = [...addressLines(person), person.phone, person.email].map(escape).join('<br>');
+  const contact = [...addressLines(person), person.phone, person.email, ...(person.links ?? [])].map(escape).join('<br>');
   return page(person, `h2 { border: none; text-transform: none; }`, `<h1>${escape(fullName(person))}</h1>\n<p>${contact}</p>\n${body(person, labels, true)}`);
 }
 
@@ -265,6 +291,7 @@ function europass(person: TPerson, labels: TLabels): string {
     line(labels.address, [...addressLines(person), person.countryName].map(escape).join(', ')) +
     line(labels.phone, escape(person.phone)) +
     line(labels.email, escape(person.email)) +
+    (person.links ?? []).map((link) => line('Web', escape(link))).join('') +
     (person.nationality === undefined ? '' : line(labels.nationality, escape(person.nationality))) +
     (person.birthDate === undefined ? '' : line(labels.birthDate, escape(person.birthDate))) +
     line(labels.desiredJob, escape(person.title)) +

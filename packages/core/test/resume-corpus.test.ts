@@ -15,9 +15,10 @@ import {
   type TCorpusField,
   type TCorpusOutcome,
 } from './support/resume-corpus.ts';
+import { CORPUS_PROFILE_SECTIONS, profileAccuracy, scoreProfile } from './support/resume-profile-score.ts';
 
 /**
- * Extraction quality on the generated resume corpus (test/fixtures/resume-corpus; generator:
+ * Extraction quality on the files with text of the generated resume corpus (scans: resume-ocr.test.ts) (test/fixtures/resume-corpus; generator:
  * bench/src/resume-corpus/generate.ts). Each floor is the fraction of corpus files whose field the resume pipeline
  * gets exactly right, set to what the code achieved when it was last raised: raise a floor whenever extraction
  * improves, never lower one. Full report with the wrong cases: `pnpm bench resumes`.
@@ -37,7 +38,7 @@ describe('resume corpus', () => {
     expect(listCorpusFiles()).toEqual(Object.keys(truth).sort());
     expect(entries.length).toBeGreaterThanOrEqual(48);
     const formats = new Set(entries.map(([file]) => extname(file)));
-    expect([...formats].sort()).toEqual(['.doc', '.docx', '.pdf']);
+    expect([...formats].sort()).toEqual(['.doc', '.docx', '.jpg', '.pdf', '.png']);
     expect(entries.filter(([file]) => file.endsWith('.doc')).length).toBeGreaterThanOrEqual(4);
     expect(new Set(entries.map(([, entry]) => entry.layout)).size).toBeGreaterThanOrEqual(6);
     expect(new Set(entries.map(([, entry]) => entry.language))).toEqual(new Set(CORPUS_LANGUAGES));
@@ -62,7 +63,7 @@ describe('resume corpus', () => {
 describe('resume extraction accuracy on the corpus', () => {
   let outcomes: TCorpusOutcome[] = [];
   beforeAll(async () => {
-    outcomes = await evaluateCorpus();
+    outcomes = await evaluateCorpus(undefined, { scanned: false });
   });
 
   it.each(CORPUS_FIELDS)('%s holds its floor', (field) => {
@@ -71,6 +72,35 @@ describe('resume extraction accuracy on the corpus', () => {
       .filter((miss) => miss.field === field)
       .map((miss) => `${miss.file}: expected ${JSON.stringify(miss.expected)}, got ${JSON.stringify(miss.got)}`);
     expect(accuracy, `${field} accuracy fell below its floor; wrong:\n${misses.join('\n')}`).toBeGreaterThanOrEqual(FLOORS[field]);
+  });
+});
+
+/**
+ * Profile sections on the whole corpus (tuned and held-out files together): headline, location and links as the share
+ * of files exactly right, the others as F1 over entries. Same rule: raise when extraction improves, never lower.
+ */
+const PROFILE_FLOORS = {
+  headline: 0.98,
+  location: 1,
+  links: 1,
+  experience: 0.98,
+  education: 0.98,
+  skills: 0.98,
+  languages: 0.98,
+} as const satisfies Record<(typeof CORPUS_PROFILE_SECTIONS)[number], number>;
+
+describe('resume profile accuracy on the corpus', () => {
+  let outcomes: TCorpusOutcome[] = [];
+  beforeAll(async () => {
+    outcomes = await evaluateCorpus(undefined, { scanned: false });
+  });
+
+  it.each(CORPUS_PROFILE_SECTIONS)('%s holds its floor', (section) => {
+    const accuracy = profileAccuracy(outcomes.map((outcome) => outcome.profileScore))[section];
+    const misses = outcomes
+      .filter((outcome) => !outcome.truth.held_out)
+      .flatMap((outcome) => outcome.profileScore.misses.filter((miss) => miss.startsWith(`${section}:`)).map((miss) => `${outcome.file}: ${miss}`));
+    expect(accuracy, `${section} fell below its floor; wrong in the tuned part:\n${misses.join('\n')}`).toBeGreaterThanOrEqual(PROFILE_FLOORS[section]);
   });
 });
 
@@ -85,11 +115,12 @@ describe('corpus comparison', () => {
   it('counts a wrong field against that field only, and a failed file against every field', () => {
     const base = readCorpusTruth()[listCorpusFiles()[0]!]!;
     const right = { first_name: base.first_name, last_name: base.last_name, email: base.email, phone: base.phone };
+    const profile = { profile: null, profileScore: scoreProfile(base.profile, null), ms: 0 };
     const outcomes: TCorpusOutcome[] = [
-      { file: 'a.pdf', format: 'pdf', truth: base, got: right, error: null, wrong: [] },
-      { file: 'b.pdf', format: 'pdf', truth: base, got: { ...right, phone: '+310' }, error: null, wrong: ['phone'] },
-      { file: 'c.doc', format: 'doc', truth: base, got: right, error: 'corrupt', wrong: [...CORPUS_FIELDS] },
-      { file: 'd.docx', format: 'docx', truth: base, got: right, error: null, wrong: [] },
+      { file: 'a.pdf', format: 'pdf', truth: base, got: right, error: null, wrong: [], ...profile },
+      { file: 'b.pdf', format: 'pdf', truth: base, got: { ...right, phone: '+310' }, error: null, wrong: ['phone'], ...profile },
+      { file: 'c.doc', format: 'doc', truth: base, got: right, error: 'corrupt', wrong: [...CORPUS_FIELDS], ...profile },
+      { file: 'd.docx', format: 'docx', truth: base, got: right, error: null, wrong: [], ...profile },
     ];
     expect(fieldAccuracy(outcomes)).toEqual({ files: 4, first_name: 0.75, last_name: 0.75, email: 0.75, phone: 0.5 });
     expect(corpusMisses(outcomes).map((miss) => `${miss.file}:${miss.field}`)).toEqual([

@@ -13,8 +13,8 @@ import { processResume } from '../src/modules/resumes/process-resume.ts';
 import { findTenantRegion } from '../src/modules/resumes/resumes.repository.ts';
 import { RESUME_LIMITS_ERROR, ResumeLimitError } from '../src/modules/resumes/resume-sandbox.ts';
 import { PDF_MIME } from '../src/modules/resumes/resume-file.ts';
-import type { TParseResumeOptions } from '../src/modules/resumes/resume-parse.ts';
-import type { CandidateFields } from '../src/modules/resumes/resume-fields.ts';
+import type { TParsedResume, TParseResumeOptions } from '../src/modules/resumes/resume-parse.ts';
+import { EMPTY_PROFILE } from '../src/modules/resumes/resume-profile/profile.ts';
 import { FIXTURE_DIR, PEOPLE } from './fixtures/resumes/generate.ts';
 
 /** The tenant's region for phone numbers (passed to parseResume), and how processResume treats a stopped parse. */
@@ -113,7 +113,7 @@ describe('processResume and its parser', () => {
     return rows[0] as { status: string; error: string | null; attempts: number; candidate_id: number | null };
   }
 
-  const fields: CandidateFields = { firstName: 'Jane', lastName: 'Roe', email: 'jane.roe@example.com', phone: null, linkedinUrl: null, nameSource: 'line' };
+  const fields: TParsedResume = { firstName: 'Jane', lastName: 'Roe', email: 'jane.roe@example.com', phone: null, linkedinUrl: null, nameSource: 'line', profile: EMPTY_PROFILE };
 
   it("passes the tenant's region as defaultRegion, and none when the tenant has no country", async () => {
     const seen: TParseResumeOptions[] = [];
@@ -130,7 +130,7 @@ describe('processResume and its parser', () => {
 
   it('fails a resume whose parse was stopped at a limit, once, with the message for people', async () => {
     const id = await upload(TIED);
-    const parse = async (): Promise<CandidateFields> => {
+    const parse = async (): Promise<TParsedResume> => {
       throw new ResumeLimitError('memory');
     };
     expect(await processResume(orm, { processingId: id, tenantId: TIED }, { log, parse })).toEqual({
@@ -142,7 +142,7 @@ describe('processResume and its parser', () => {
 
   it('throws anything else (for pg-boss to retry), leaving the resume processing', async () => {
     const id = await upload(TIED);
-    const parse = async (): Promise<CandidateFields> => {
+    const parse = async (): Promise<TParsedResume> => {
       throw new Error('the parse process could not start');
     };
     await expect(processResume(orm, { processingId: id, tenantId: TIED }, { log, parse })).rejects.toThrow('could not start');

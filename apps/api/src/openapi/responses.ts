@@ -21,7 +21,10 @@ export function addFormats(schema: unknown, key = '', parent = ''): void {
   for (const [childKey, child] of Object.entries(node)) {
     if (childKey === 'properties' && child && typeof child === 'object') {
       for (const [property, propertySchema] of Object.entries(child as TJson)) addFormats(propertySchema, property, key);
-    } else if (childKey === 'items' || childKey === 'anyOf' || childKey === 'oneOf' || childKey === 'allOf') {
+    } else if (childKey === 'items') {
+      // An array's items are not the object its name calls for: a profile's `links` array is not pagination links.
+      addFormats(child, `${key}[]`, parent);
+    } else if (childKey === 'anyOf' || childKey === 'oneOf' || childKey === 'allOf') {
       addFormats(child, key, parent);
     }
   }

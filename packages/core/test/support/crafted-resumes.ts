@@ -250,3 +250,34 @@ export function pdfBomb(inflatedMb = 512): Uint8Array {
   const pdf = Buffer.concat(parts);
   return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
 }
+
+/**
+ * A PNG that declares `side` × `side` pixels (a decompression bomb: 50 000² grey pixels are 2.5 GB decoded) in under
+ * a hundred bytes: a valid IHDR, one IDAT holding the start of a deflate stream of zero rows, and IEND.
+ */
+export function pngBomb(side = 50_000): Uint8Array {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body) >>> 0);
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header.writeUInt8(8, 8); // bit depth
+  header.writeUInt8(0, 9); // greyscale
+  const rows = deflateSync(Buffer.alloc(64 * 1024));
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
+  return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+}
+
+/** A JPEG whose frame header declares `side` × `side` pixels (at most 65 535), followed by no real image data. */
+export function jpegBomb(side = 50_000): Uint8Array {
+  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
+  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, side >> 8, side & 0xff, side >> 8, side & 0xff, 0x01, 0x01, 0x11, 0x00]);
+  const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.alloc(256), Buffer.from([0xff, 0xd9])]);
+  return new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
+}

@@ -8,8 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DOC_MIME, DOCX_MIME, PDF_MIME, detectResumeType, type ResumeKind } from '../../src/modules/resumes/resume-file.ts';
+import { DOC_MIME, DOCX_MIME, JPEG_MIME, PDF_MIME, PNG_MIME, detectResumeType, type ResumeKind } from '../../src/modules/resumes/resume-file.ts';
 import { parseResume } from '../../src/modules/resumes/resume-parse.ts';
+import type { TResumeProfile } from '../../src/modules/resumes/resume-profile/profile.ts';
+import { ZCorpusProfile, scoreProfile, type TProfileScore } from './resume-profile-score.ts';
+
+export { CORPUS_PROFILE_SECTIONS, ZCorpusProfile, formatProfileReport, type TCorpusProfile } from './resume-profile-score.ts';
 
 export const RESUME_CORPUS_DIR = fileURLToPath(new URL('../fixtures/resume-corpus/', import.meta.url));
 export const RESUME_CORPUS_TRUTH_FILE = 'truth.json';
@@ -18,7 +22,7 @@ export const RESUME_CORPUS_TRUTH_FILE = 'truth.json';
 export const CORPUS_FIELDS = ['first_name', 'last_name', 'email', 'phone'] as const;
 export type TCorpusField = (typeof CORPUS_FIELDS)[number];
 
-export const CORPUS_LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', 'pl'] as const;
+export const CORPUS_LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', 'it', 'pl'] as const;
 
 /** What a person reading the file would write down, and what the file is. */
 export const ZCorpusTruthEntry = z.strictObject({
@@ -32,14 +36,20 @@ export const ZCorpusTruthEntry = z.strictObject({
   layout: z.string().min(1),
   /** The uploading tenant's country: the region for numbers when the resume names no country. */
   tenant_region: z.string().regex(/^[A-Z]{2}$/u),
+  /** Kept out of tuning the extraction; reported apart. */
+  held_out: z.boolean(),
+  /** A scan or photo of the page (read by OCR); reported apart from files with text. */
+  scanned: z.boolean().optional(),
+  /** The profile a person would write down from the page. */
+  profile: ZCorpusProfile,
 });
 export type TCorpusTruthEntry = z.infer<typeof ZCorpusTruthEntry>;
 
 /** File name → truth. */
-export const ZCorpusTruth = z.record(z.string().regex(/^[\w.-]+\.(?:pdf|docx|doc)$/u), ZCorpusTruthEntry);
+export const ZCorpusTruth = z.record(z.string().regex(/^[\w.-]+\.(?:pdf|docx|doc|png|jpg)$/u), ZCorpusTruthEntry);
 export type TCorpusTruth = z.infer<typeof ZCorpusTruth>;
 
-const MIME_BY_EXTENSION: Readonly<Record<string, string>> = { '.pdf': PDF_MIME, '.docx': DOCX_MIME, '.doc': DOC_MIME };
+const MIME_BY_EXTENSION: Readonly<Record<string, string>> = { '.pdf': PDF_MIME, '.docx': DOCX_MIME, '.doc': DOC_MIME, '.png': PNG_MIME, '.jpg': JPEG_MIME };
 
 export type TCorpusOutcome = {
   file: string;
@@ -50,6 +60,11 @@ export type TCorpusOutcome = {
   /** Set when the file was rejected or could not be read; every field then counts as wrong. */
   error: string | null;
   wrong: TCorpusField[];
+  /** The profile the pipeline produced (null when the file failed) and how it scores against the truth. */
+  profile: TResumeProfile | null;
+  profileScore: TProfileScore;
+  /** Wall-clock time of type detection and parsing, in ms. */
+  ms: number;
 };
 
 export function readCorpusTruth(dir: string = RESUME_CORPUS_DIR): TCorpusTruth {
@@ -71,14 +86,15 @@ export function sameField(expected: string, got: string | null): boolean {
 /** Runs one corpus file through the pipeline and compares it with its truth. */
 export async function evaluateCorpusFile(dir: string, file: string, truth: TCorpusTruthEntry): Promise<TCorpusOutcome> {
   const mime = MIME_BY_EXTENSION[extname(file)];
-  const declaredFormat = extname(file).slice(1) as ResumeKind;
+  const declaredFormat = (extname(file) === '.jpg' ? 'jpeg' : extname(file).slice(1)) as ResumeKind;
   const empty: Record<TCorpusField, string | null> = { first_name: null, last_name: null, email: null, phone: null };
   const failed = (error: string): TCorpusOutcome => ({
-    file, format: declaredFormat, truth, got: empty, error, wrong: [...CORPUS_FIELDS],
+    file, format: declaredFormat, truth, got: empty, error, wrong: [...CORPUS_FIELDS], profile: null, profileScore: scoreProfile(truth.profile, null), ms: 0,
   });
   if (mime === undefined) return failed(`unknown extension of ${file}`);
 
   const bytes = new Uint8Array(readFileSync(join(dir, file)));
+  const started = performance.now();
   const type = await detectResumeType(bytes, mime);
   if (!type.ok) return failed(type.error);
   let fields: Awaited<ReturnType<typeof parseResume>>;
@@ -94,15 +110,21 @@ export async function evaluateCorpusFile(dir: string, file: string, truth: TCorp
     phone: fields.phone,
   };
   const wrong = CORPUS_FIELDS.filter((field) => !sameField(truth[field], got[field]));
-  return { file, format: type.kind, truth, got, error: null, wrong };
+  const ms = performance.now() - started;
+  return { file, format: type.kind, truth, got, error: null, wrong, profile: fields.profile, profileScore: scoreProfile(truth.profile, fields.profile), ms };
 }
 
-/** Every file of the corpus, in file-name order. */
-export async function evaluateCorpus(dir: string = RESUME_CORPUS_DIR): Promise<TCorpusOutcome[]> {
+/**
+ * Every file of the corpus, in file-name order; `scanned` keeps only the scans (true) or only the files with text
+ * (false): OCR takes seconds per file.
+ */
+export async function evaluateCorpus(dir: string = RESUME_CORPUS_DIR, options: { scanned?: boolean } = {}): Promise<TCorpusOutcome[]> {
   const truth = readCorpusTruth(dir);
   const outcomes: TCorpusOutcome[] = [];
   for (const file of Object.keys(truth).sort()) {
-    outcomes.push(await evaluateCorpusFile(dir, file, truth[file]!));
+    const entry = truth[file]!;
+    if (options.scanned !== undefined && (entry.scanned === true) !== options.scanned) continue;
+    outcomes.push(await evaluateCorpusFile(dir, file, entry));
   }
   return outcomes;
 }

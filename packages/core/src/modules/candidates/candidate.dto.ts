@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { iso } from '../../lib/dates.ts';
 import { CANDIDATE_STATUSES, type TCandidateStatus } from './candidate.entity.ts';
 import type { TCandidateProfileRow, TCandidateRow } from './candidates.repository.ts';
+import { ZCandidateResumeProfile, toCandidateResumeProfileDto } from './candidate-resume-profile.dto.ts';
 
 export const ZCandidateProfile = z.object({
   id: z.number().int(),
@@ -15,6 +16,7 @@ export const ZCandidateProfile = z.object({
   needs_completion: z.boolean().describe('Created from a resume without an email, or without a name read from it: to be completed by hand'),
   user_id: z.number().int().nullable().describe('The user the candidate belongs to (the first associated one), as in the candidate list; null when none'),
   user_ids: z.array(z.number().int()).describe('(extension) Every user the candidate is associated with, ascending'),
+  profile: ZCandidateResumeProfile,
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -29,6 +31,7 @@ export const ZCandidateListItem = z.object({
   email: z.string().nullable(),
   phone: z.string().nullable(),
   status: z.enum(CANDIDATE_STATUSES),
+  profile: ZCandidateResumeProfile,
   created_at: z.string(),
 });
 export type TCandidateListItem = z.infer<typeof ZCandidateListItem>;
@@ -43,6 +46,7 @@ export function toCandidateListItemDto(row: TCandidateRow, userId: number): TCan
     email: row.email,
     phone: row.phone,
     status: row.status as TCandidateStatus,
+    profile: toCandidateResumeProfileDto(row.profile),
     created_at: iso(row.created_at),
   };
 }
@@ -61,6 +65,7 @@ export function toCandidateProfileDto(row: TCandidateProfileRow, userIds: number
     needs_completion: row.needs_completion,
     user_id: userIds[0] ?? null,
     user_ids: userIds,
+    profile: toCandidateResumeProfileDto(row.profile),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

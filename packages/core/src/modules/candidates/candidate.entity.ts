@@ -15,6 +15,17 @@ export const CANDIDATE_STATUSES = [
 ] as const;
 export type TCandidateStatus = (typeof CANDIDATE_STATUSES)[number];
 
+/** What the worker read from the resume a candidate was made from (stored as written; see resumes/resume-profile/). */
+export type TCandidateResumeProfile = {
+  headline: string | null;
+  location: { city: string | null; country_code: string | null } | null;
+  links: { type: 'linkedin' | 'github' | 'website'; url: string }[];
+  experience: { title: string | null; employer: string | null; start: string | null; end: string | null; current: boolean }[];
+  education: { degree: string | null; institution: string | null; start: string | null; end: string | null }[];
+  skills: string[];
+  languages: { language: string; level: 'native' | 'fluent' | 'professional' | 'basic' | null }[];
+};
+
 export const CandidateSchema = defineEntity({
   name: 'Candidate',
   tableName: 'candidates',
@@ -34,6 +45,8 @@ export const CandidateSchema = defineEntity({
     status: p.enum(CANDIDATE_STATUSES).default('potential'),
     /** Created from a resume without an email: an administrator must complete it. */
     needsCompletion: p.boolean().default(false),
+    /** The profile read from the candidate's latest resume; null for candidates not made from a resume. */
+    profile: p.json<TCandidateResumeProfile>().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     updatedAt: p.datetime().defaultRaw('now()'),
     users: () => p.manyToMany(User).pivotTable('candidate_users').joinColumn('candidate_id').inverseJoinColumn('user_id'),

@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { findPageWithTotal } from '../../db/page-query.ts';
-import type { TCandidateStatus } from './candidate.entity.ts';
+import type { TCandidateResumeProfile, TCandidateStatus } from './candidate.entity.ts';
 import { isStorableId } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
 
@@ -23,10 +23,11 @@ export type TCandidateRow = {
   email: string | null;
   phone: string | null;
   status: string;
+  profile: TCandidateResumeProfile | null;
   created_at: Date;
 };
 
-const COLUMNS = ['c.id', 'c.slug', 'c.first_name', 'c.last_name', 'c.email', 'c.phone', 'c.status', 'c.created_at'] as const;
+const COLUMNS = ['c.id', 'c.slug', 'c.first_name', 'c.last_name', 'c.email', 'c.phone', 'c.status', 'c.profile', 'c.created_at'] as const;
 
 /** Whether the tenant has this user (the users table is tenant-scoped); an id no column holds names nobody. */
 export async function isUserOfTenant(db: TDb, userId: number): Promise<boolean> {
@@ -42,7 +43,7 @@ export async function findCandidateProfile(db: TDb, id: number): Promise<{ row: 
   if (!isStorableId(id)) return undefined;
   const row = await db
     .selectFrom('candidates')
-    .select(['id', 'slug', 'first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'status', 'needs_completion', 'created_at', 'updated_at'])
+    .select(['id', 'slug', 'first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'status', 'needs_completion', 'profile', 'created_at', 'updated_at'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;

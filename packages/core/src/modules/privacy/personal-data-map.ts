@@ -53,7 +53,7 @@ export const PERSONAL_DATA_TABLES: readonly TPersonalDataTable[] = [
   { table: 'resume_processings', columns: ['filename', 'content', 'error'], reach: { by: 'candidate', column: 'candidate_id' }, exported: true },
   { table: 'intakes', columns: ['status'], reach: { by: 'candidate', column: 'candidate_id' }, exported: false },
   { table: 'candidate_users', columns: ['user_id'], reach: { by: 'candidate', column: 'candidate_id' }, exported: true },
-  { table: 'candidates', columns: ['first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'slug', 'status'], reach: { by: 'candidate', column: 'id' }, exported: true },
+  { table: 'candidates', columns: ['first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'slug', 'status', 'profile'], reach: { by: 'candidate', column: 'id' }, exported: true },
 ];
 
 /** Every other table, with the reason it holds nothing about a candidate. */

@@ -6,8 +6,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { TProcessResumePayload } from '../../jobs/process-resume.job.ts';
 import { detectResumeType } from './resume-file.ts';
 import { ResumeParseError } from './resume-text.ts';
-import type { CandidateFields } from './resume-fields.ts';
-import { parseResume, type TParseResumeOptions } from './resume-parse.ts';
+import { parseResume, type TParsedResume, type TParseResumeOptions } from './resume-parse.ts';
 import { saveResumeCandidate } from './resume-candidate.ts';
 import { ResumeLimitError } from './resume-sandbox.ts';
 import { findTenantRegion } from './resumes.repository.ts';
@@ -29,7 +28,7 @@ export type TProcessResumeOptions = {
    * Reads the resume: `parseResume`'s signature. The worker passes its ResumeSandbox's `parse` (a separate process
    * with memory and time limits); without it the file is read in this process (tests, tools).
    */
-  parse?: (bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions) => Promise<CandidateFields>;
+  parse?: (bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions) => Promise<TParsedResume>;
 };
 
 /** Shown when the retries of a job are used up (the cause was transient, e.g. the database was unavailable). */
@@ -93,7 +92,7 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
   }
   const region = await findTenantRegion(db);
   const parse = options.parse ?? parseResume;
-  let fields: CandidateFields;
+  let fields: TParsedResume;
   try {
     fields = await parse(bytes, type.kind, { signal: options.signal, ...(region === null ? {} : { defaultRegion: region }) });
   } catch (error) {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
-import type { CandidateFields } from './resume-fields.ts';
+import type { TCandidateResumeProfile } from '../candidates/candidate.entity.ts';
+import type { TParsedResume } from './resume-parse.ts';
 
 export type TResumeCandidate = { candidateId: number; created: boolean };
 
@@ -27,12 +28,14 @@ function clip(value: string | null, length: number): string | null {
  * (case-insensitive) — updates that one; then associates it with the user. Runs inside the caller's transaction
  * on a tenant-scoped Kysely.
  */
-export async function saveResumeCandidate(db: TDb, tenantId: number, userId: number, fields: CandidateFields): Promise<TResumeCandidate> {
+export async function saveResumeCandidate(db: TDb, tenantId: number, userId: number, fields: TParsedResume): Promise<TResumeCandidate> {
   const firstName = fields.firstName.slice(0, 255);
   const lastName = fields.lastName.slice(0, 255);
   const phone = clip(fields.phone, 64);
   const linkedinUrl = clip(fields.linkedinUrl, 2048);
   const email = clip(fields.email, 255);
+  // The profile of the latest resume replaces an earlier one (it is what the candidate sends now).
+  const profile = sql<TCandidateResumeProfile>`${JSON.stringify(fields.profile)}::jsonb`;
 
   let existing: { id: number } | undefined;
   if (email !== null) {
@@ -56,6 +59,7 @@ export async function saveResumeCandidate(db: TDb, tenantId: number, userId: num
         ...(fields.nameSource === 'line' ? { first_name: firstName, last_name: lastName } : {}),
         phone: eb.fn.coalesce(eb.val(phone), eb.ref('phone')),
         linkedin_url: eb.fn.coalesce(eb.val(linkedinUrl), eb.ref('linkedin_url')),
+        profile,
         updated_at: sql<Date>`now()`,
       }))
       .where('id', '=', candidateId)
@@ -63,7 +67,7 @@ export async function saveResumeCandidate(db: TDb, tenantId: number, userId: num
   } else {
     // Without an email, or without a name read from the resume's own lines, a person has to complete the candidate.
     const needsCompletion = email === null || fields.nameSource !== 'line';
-    candidateId = await insertCandidate(db, tenantId, { firstName, lastName, email, phone, linkedinUrl, needsCompletion });
+    candidateId = await insertCandidate(db, tenantId, { firstName, lastName, email, phone, linkedinUrl, needsCompletion, profile });
   }
 
   await db.insertInto('candidate_users').values({ candidate_id: candidateId, user_id: userId }).onConflict((oc) => oc.doNothing()).execute();
@@ -73,7 +77,15 @@ export async function saveResumeCandidate(db: TDb, tenantId: number, userId: num
 async function insertCandidate(
   db: TDb,
   tenantId: number,
-  candidate: { firstName: string; lastName: string; email: string | null; phone: string | null; linkedinUrl: string | null; needsCompletion: boolean },
+  candidate: {
+    firstName: string;
+    lastName: string;
+    email: string | null;
+    phone: string | null;
+    linkedinUrl: string | null;
+    needsCompletion: boolean;
+    profile: RawBuilder<TCandidateResumeProfile>;
+  },
 ): Promise<number> {
   const base = candidateSlugBase(candidate.firstName, candidate.lastName);
   // The plain name first; a taken slug gets a random suffix (retried on the rare collision).
@@ -93,6 +105,7 @@ async function insertCandidate(
         linkedin_url: candidate.linkedinUrl,
         status: 'potential',
         needs_completion: candidate.needsCompletion,
+        profile: candidate.profile,
       })
       .onConflict((oc) => oc.columns(['tenant_id', 'slug']).doNothing())
       .returning('id')

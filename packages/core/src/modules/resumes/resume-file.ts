@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 
 /** The kinds of resume file the pipeline can read. */
-export type ResumeKind = 'pdf' | 'docx' | 'doc';
+export type ResumeKind = 'pdf' | 'docx' | 'doc' | 'png' | 'jpeg';
 
 export type ResumeTypeResult =
   | { ok: true; kind: ResumeKind }
@@ -10,9 +10,12 @@ export type ResumeTypeResult =
 export const PDF_MIME = 'application/pdf';
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 export const DOC_MIME = 'application/msword';
+/** A photo or scan of a resume, read by OCR. */
+export const JPEG_MIME = 'image/jpeg';
+export const PNG_MIME = 'image/png';
 
 /** The MIME types a resume may be declared as (POST /candidates `resume.mime_type`). */
-export const RESUME_MIME_TYPES = [PDF_MIME, DOC_MIME, DOCX_MIME] as const;
+export const RESUME_MIME_TYPES = [PDF_MIME, DOC_MIME, DOCX_MIME, JPEG_MIME, PNG_MIME] as const;
 
 /** file-type reports a legacy Word .doc as a generic OLE compound file. */
 const CFB_MIME = 'application/x-cfb';
@@ -29,6 +32,8 @@ const EXPECTATIONS: ReadonlyMap<string, Expectation> = new Map([
   [PDF_MIME, { kind: 'pdf', sniffedMime: PDF_MIME, label: 'a PDF document' }],
   [DOCX_MIME, { kind: 'docx', sniffedMime: DOCX_MIME, label: 'a DOCX document' }],
   [DOC_MIME, { kind: 'doc', sniffedMime: CFB_MIME, label: 'a Word (.doc) document' }],
+  [JPEG_MIME, { kind: 'jpeg', sniffedMime: JPEG_MIME, label: 'a JPEG image' }],
+  [PNG_MIME, { kind: 'png', sniffedMime: PNG_MIME, label: 'a PNG image' }],
 ]);
 
 /** Lower-cases a MIME type and drops any parameters (`; charset=...`). */

@@ -1,6 +1,10 @@
 import type { ResumeKind } from './resume-file.ts';
 import { extractResumeText } from './resume-text.ts';
 import { extractCandidateFields, type CandidateFields } from './resume-fields.ts';
+import { extractProfile, type TResumeProfile } from './resume-profile/profile.ts';
+
+/** What the worker reads from a resume: the candidate's contact details and the profile. */
+export type TParsedResume = CandidateFields & { profile: TResumeProfile };
 
 export type TParseResumeOptions = {
   /**
@@ -9,15 +13,18 @@ export type TParseResumeOptions = {
    */
   defaultRegion?: string;
   signal?: AbortSignal;
+  /** Told when the resume is read by OCR (the sandbox then allows it more time). */
+  onOcr?: () => void;
 };
 
 /**
- * Everything the worker reads from a resume file whose type is established: its text, then the candidate's details.
+ * Everything the worker reads from a resume file whose type is established: its text, then the candidate's details and profile.
  * One function, so it can run wherever the worker decides (e.g. isolated from the process that calls it).
  *
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  */
-export async function parseResume(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<CandidateFields> {
-  const text = await extractResumeText(bytes, kind, options.signal);
-  return extractCandidateFields(text, { defaultRegion: options.defaultRegion });
+export async function parseResume(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
+  const text = await extractResumeText(bytes, kind, options.signal, options.onOcr);
+  const fields = extractCandidateFields(text, { defaultRegion: options.defaultRegion });
+  return { ...fields, profile: extractProfile(text, fields) };
 }

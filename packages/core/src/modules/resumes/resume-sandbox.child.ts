@@ -14,7 +14,9 @@ function describe(error: unknown): { name: string; message: string } {
 
 async function answer(request: TSandboxRequest): Promise<TSandboxReply> {
   try {
-    const options = request.defaultRegion === undefined ? {} : { defaultRegion: request.defaultRegion };
+    // OCR takes longer than reading text: the sandbox gives the parse its OCR time limit from here on.
+    const onOcr = () => process.send?.({ id: request.id, outcome: 'ocr' } satisfies TSandboxReply);
+    const options = { onOcr, ...(request.defaultRegion === undefined ? {} : { defaultRegion: request.defaultRegion }) };
     return { id: request.id, outcome: 'parsed', fields: await parseResume(request.bytes, request.kind, options) };
   } catch (error) {
     if (error instanceof ResumeParseError) {

@@ -2,8 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ResumeKind } from './resume-file.ts';
-import type { CandidateFields } from './resume-fields.ts';
-import type { TParseResumeOptions } from './resume-parse.ts';
+import type { TParsedResume, TParseResumeOptions } from './resume-parse.ts';
 import { ResumeParseError } from './resume-text.ts';
 
 /**
@@ -16,11 +15,16 @@ export type TResumeSandboxLimits = {
   memoryMb: number;
   /** Wall-clock time of one parse (ms) beyond which its process is killed. */
   timeoutMs: number;
+  /**
+   * The same for a resume read by OCR (a photo, a scan, a PDF without text): from the moment the parse process says
+   * OCR starts, the parse may take this long in all (Tesseract reads a page in ~4–10 s).
+   */
+  ocrTimeoutMs: number;
   /** Parse processes at most (one per resume being read at once: the worker's job concurrency). */
   processes: number;
 };
 
-export const DEFAULT_RESUME_SANDBOX_LIMITS: TResumeSandboxLimits = { memoryMb: 176, timeoutMs: 20_000, processes: 2 };
+export const DEFAULT_RESUME_SANDBOX_LIMITS: TResumeSandboxLimits = { memoryMb: 176, timeoutMs: 20_000, ocrTimeoutMs: 60_000, processes: 2 };
 
 /** Why a parse was stopped by the sandbox rather than finished by the parser. */
 export type TSandboxStop = 'timeout' | 'memory' | 'crash';
@@ -43,7 +47,9 @@ export class ResumeLimitError extends ResumeParseError {
 export type TSandboxRequest = { id: number; bytes: Uint8Array; kind: ResumeKind; defaultRegion?: string };
 export type TSandboxReply =
   | { id: number; outcome: 'ready' }
-  | { id: number; outcome: 'parsed'; fields: CandidateFields }
+  /** OCR starts: the parse now has the OCR time limit. */
+  | { id: number; outcome: 'ocr' }
+  | { id: number; outcome: 'parsed'; fields: TParsedResume }
   | { id: number; outcome: 'refused'; message: string; cause?: { name: string; message: string } }
   | { id: number; outcome: 'error'; error: { name: string; message: string } };
 
@@ -147,7 +153,7 @@ class ParseProcess {
     kind: ResumeKind,
     options: TParseResumeOptions,
     limits: TResumeSandboxLimits,
-  ): Promise<CandidateFields> {
+  ): Promise<TParsedResume> {
     this.#hold(true);
     try {
       return await this.#parse(bytes, kind, options, limits);
@@ -156,14 +162,14 @@ class ParseProcess {
     }
   }
 
-  async #parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions, limits: TResumeSandboxLimits): Promise<CandidateFields> {
+  async #parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions, limits: TResumeSandboxLimits): Promise<TParsedResume> {
     const started = Date.now();
     await raceAbort(this.#ready, options.signal, () => this.kill());
     // Gone before it got this resume: not the file's doing, so a plain error (the job is retried).
     if (!this.alive) throw new Error('the resume parse process ended before the resume was sent');
     const id = this.#nextId++;
     const child = this.#child;
-    return new Promise<CandidateFields>((resolve, reject) => {
+    return new Promise<TParsedResume>((resolve, reject) => {
       let stoppedFor: TSandboxStop | 'abort' | undefined;
       const stop = (reason: TSandboxStop | 'abort') => {
         stoppedFor ??= reason;
@@ -172,7 +178,7 @@ class ParseProcess {
         else onExit(child.exitCode, child.signalCode);
       };
       // The time already spent starting the process counts: the limit is per resume.
-      const timer = setTimeout(() => stop('timeout'), Math.max(0, limits.timeoutMs - (Date.now() - started)));
+      let timer = setTimeout(() => stop('timeout'), Math.max(0, limits.timeoutMs - (Date.now() - started)));
       const poll = setInterval(() => {
         const resident = this.residentMb();
         if (resident !== undefined && resident > limits.memoryMb) stop('memory');
@@ -189,6 +195,11 @@ class ParseProcess {
       };
       const onMessage = (reply: TSandboxReply) => {
         if (reply.id !== id) return;
+        if (reply.outcome === 'ocr') {
+          clearTimeout(timer);
+          timer = setTimeout(() => stop('timeout'), Math.max(0, Math.max(limits.timeoutMs, limits.ocrTimeoutMs) - (Date.now() - started)));
+          return;
+        }
         finish();
         if (reply.outcome === 'parsed') resolve(reply.fields);
         else if (reply.outcome === 'refused') reject(new ResumeParseError(reply.message, { cause: reply.cause && rebuilt(reply.cause) }));
@@ -284,7 +295,7 @@ export class ResumeSandbox {
    *   stopped by a limit or its process crashed.
    * @throws the signal's reason when `signal` aborts (the parse process is killed).
    */
-  async parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<CandidateFields> {
+  async parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
     options.signal?.throwIfAborted();
     const process = await this.#acquire(options.signal);
     try {

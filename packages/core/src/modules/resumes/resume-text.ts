@@ -6,6 +6,8 @@ import { headingKind, isFieldLabel } from './resume-vocabulary.ts';
 import type { ResumeKind } from './resume-file.ts';
 import { ResumeParseError } from './resume-parse-error.ts';
 import { BLOCK_BREAK, MAX_TEXT_LENGTH, TextSink } from './text-sink.ts';
+import { checkImageSize } from './resume-image.ts';
+import { ocrImage, ocrPdf, ocrUnavailableReason, withoutOcrBullets, type TOcrPage } from './resume-ocr.ts';
 
 export { ResumeParseError } from './resume-parse-error.ts';
 export { MAX_TEXT_LENGTH } from './text-sink.ts';
@@ -16,6 +18,11 @@ export const MAX_PDF_PAGES = 50;
 export const MAX_PDF_ITEMS_PER_PAGE = 20_000;
 /** Objects a PDF may declare (its cross-reference `/Size`); a resume has hundreds, a crafted file millions. */
 export const MAX_PDF_OBJECTS = 1_000_000;
+/**
+ * A PDF with fewer letters than this in its text layer is a scan (perhaps with a page number or a scanner's stamp as
+ * text): its pages are read by OCR, and the OCR text is taken when it holds more letters than the text layer.
+ */
+export const MIN_PDF_TEXT_LETTERS = 20;
 
 type Unpdf = typeof import('unpdf');
 
@@ -43,11 +50,42 @@ const wordExtractor = new WordExtractor();
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  * @throws the signal's reason when `signal` aborts.
  */
-export async function extractResumeText(bytes: Uint8Array, kind: ResumeKind, signal?: AbortSignal): Promise<string> {
+export async function extractResumeText(bytes: Uint8Array, kind: ResumeKind, signal?: AbortSignal, onOcr?: () => void): Promise<string> {
   signal?.throwIfAborted();
-  const raw = kind === 'pdf' ? await extractPdfText(bytes, signal) : await extractWordText(bytes, kind, signal);
+  let raw: string;
+  if (kind === 'png' || kind === 'jpeg') {
+    // The declared size is checked before anything decodes the image (a decompression bomb fails here, at once).
+    checkImageSize(bytes, kind);
+    onOcr?.();
+    raw = layoutOcrPages(await ocrImage(bytes, kind, signal));
+  } else if (kind === 'pdf') {
+    raw = await extractPdfText(bytes, signal);
+    // A scan in a PDF: no text layer, so its pages are read like a photo (when OCR is installed; else no text).
+    if (letters(raw) < MIN_PDF_TEXT_LETTERS && ocrUnavailableReason() === null) {
+      onOcr?.();
+      const read = layoutOcrPages(await ocrPdf(bytes, signal));
+      if (letters(read) > letters(raw)) raw = read;
+    }
+  } else {
+    raw = await extractWordText(bytes, kind, signal);
+  }
   signal?.throwIfAborted();
   return normaliseText(raw);
+}
+
+/** OCR'd pages laid out like PDF pages (columns, label tables), bullets dropped. */
+function layoutOcrPages(pages: readonly TOcrPage[]): string {
+  const sink = new TextSink();
+  for (const [index, page] of pages.entries()) {
+    if (sink.full) break;
+    if (index > 0) sink.push('\n\n');
+    sink.push(withoutOcrBullets(layoutPage(page.slice(0, MAX_PDF_ITEMS_PER_PAGE), { isLabel: isLabelText })));
+  }
+  return sink.toString();
+}
+
+function letters(text: string): number {
+  return text.match(/\p{L}/gu)?.length ?? 0;
 }
 
 interface PdfPasswordLike {

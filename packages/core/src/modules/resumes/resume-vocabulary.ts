@@ -263,6 +263,7 @@ const LANGUAGE_WORDS: [region: string, words: string[]][] = [
   ['FR', ['expérience', 'formation', 'compétences', 'langues', 'et', 'avec', 'les', 'des', 'pour', 'dans', 'aujourd’hui', "aujourd'hui", 'naissance']],
   ['ES', ['experiencia', 'formación', 'habilidades', 'idiomas', 'y', 'con', 'los', 'las', 'del', 'para', 'actualidad', 'nacimiento']],
   ['PL', ['doświadczenie', 'wykształcenie', 'umiejętności', 'języki', 'oraz', 'w', 'z', 'na', 'dla', 'obecnie', 'urodzenia']],
+  ['IT', ['esperienza', 'istruzione', 'formazione', 'competenze', 'lingue', 'il', 'della', 'di', 'per', 'nel', 'oggi', 'nascita']],
 ];
 
 /**

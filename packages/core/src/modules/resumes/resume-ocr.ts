@@ -1,0 +1,223 @@
+/**
+ * OCR of scanned resumes with Debian's Tesseract 5 (`tesseract-ocr` and its eng, nld, deu, fra, spa, ita and pol
+ * packs) and, for PDFs without a text layer, poppler's `pdftoppm` to rasterize the pages. Both run as child processes
+ * of the parse process with limits of their own — wall-clock time (`timeout -s KILL`, so they die even when the parse
+ * process is killed and cannot reap them), CPU time and address space (`prlimit`), one thread — and their output is
+ * read up to MAX_TEXT_LENGTH. Installed by packages/core/scripts/ensure-tesseract.sh.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PositionedText } from './pdf-layout.ts';
+import { languageRegion } from './resume-vocabulary.ts';
+import { ResumeParseError } from './resume-parse-error.ts';
+import { MAX_TEXT_LENGTH } from './text-sink.ts';
+
+/** The languages of the resumes we read, as Tesseract names them. */
+export const OCR_LANGUAGES = 'eng+nld+deu+fra+spa+ita+pol';
+/** Pages of a PDF without text read by OCR at most (a resume has one to three; each takes ~4–10 s, the first twice). */
+export const MAX_OCR_PAGES = 3;
+/** The longer side of a rasterized page, in pixels (≈ 240 dpi on A4): enough for 9-point text, bounded for any page size. */
+export const OCR_PAGE_PIXELS = 2_800;
+/** Address space (MB) and CPU seconds of one tesseract or pdftoppm run. */
+export const OCR_MEMORY_MB = 1_024;
+export const OCR_CPU_SECONDS = 30;
+/** Wall-clock seconds of one run (the sandbox's own time limit for the whole resume still applies). */
+export const OCR_WALL_SECONDS = 40;
+
+/** The parse process has an empty environment (no PATH): the tools are looked up where Debian puts them. */
+function tool(name: string): string | null {
+  for (const dir of ['/usr/bin', '/usr/local/bin', '/bin']) {
+    const path = join(dir, name);
+    if (existsSync(path)) return path;
+  }
+  return null;
+}
+
+/** Why OCR cannot run here, or null when it can. */
+export function ocrUnavailableReason(): string | null {
+  const missing = ['tesseract', 'pdftoppm', 'prlimit', 'timeout'].filter((name) => tool(name) === null);
+  return missing.length === 0 ? null : `missing ${missing.join(', ')} (install with packages/core/scripts/ensure-tesseract.sh)`;
+}
+
+export class OcrUnavailableError extends ResumeParseError {}
+
+type TRun = { stdout: string; code: number | null; signal: NodeJS.Signals | null };
+
+/** Words of one tesseract line further apart than this many word heights are in different columns. */
+const COLUMN_GAP_EM = 2;
+const DESCENDER_RE = /[gjpqyçąęŞ(),;[\]{}|/@]/u;
+/** Words tesseract is less sure of (0–100) are specks, not text; a lone character needs more. */
+const MIN_WORD_CONFIDENCE = 30;
+const MIN_LETTER_CONFIDENCE = 80;
+/** Characters of tesseract's TSV read at most (a word per row with its box: ~8 × the text). */
+const MAX_TSV_LENGTH = MAX_TEXT_LENGTH * 8;
+
+/** Runs a tool under the limits, reading at most `maxOutput` characters of its output. */
+function runBounded(command: string, args: string[], signal: AbortSignal | undefined, maxOutput = MAX_TEXT_LENGTH): Promise<TRun> {
+  const prlimit = tool('prlimit');
+  const timeout = tool('timeout');
+  if (prlimit === null || timeout === null) return Promise.reject(new OcrUnavailableError('Scanned resumes cannot be read here (OCR is not installed).'));
+  return new Promise<TRun>((resolve, reject) => {
+    const child = spawn(
+      prlimit,
+      [`--as=${OCR_MEMORY_MB * 1024 * 1024}`, `--cpu=${OCR_CPU_SECONDS}`, '--', timeout, '-s', 'KILL', String(OCR_WALL_SECONDS), command, ...args],
+      { stdio: ['ignore', 'pipe', 'ignore'], env: { OMP_THREAD_LIMIT: '1', LC_ALL: 'C.UTF-8' } },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+      if (stdout.length > maxOutput) {
+        stdout = stdout.slice(0, maxOutput);
+        child.kill('SIGKILL');
+      }
+    });
+    const onAbort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.once('error', (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.once('close', (code, exitSignal) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ stdout, code, signal: exitSignal });
+    });
+  });
+}
+
+/** The words of one page with their boxes, in image pixels turned to PDF-like units (y grows upwards). */
+export type TOcrPage = PositionedText[];
+
+/**
+ * Words of tesseract's TSV output as positioned text: each word at the bottom of its own box (tesseract may put the
+ * lines of two columns into one line; their words still sit at their own heights), sized by the median word height of
+ * its line, so the PDF page layout (columns, label tables) reads a scan like a PDF.
+ */
+export function wordsOfTsv(tsv: string): TOcrPage {
+  let pageHeight = 0;
+  const lines = new Map<string, { text: string; left: number; bottom: number; width: number; height: number }[]>();
+  for (const row of tsv.split('\n')) {
+    const cells = row.split('\t');
+    if (cells.length < 12) continue;
+    const [level, , block, paragraph, line, , left, top, width, height, confidence, ...rest] = cells;
+    const [x, y, w, h] = [left, top, width, height].map(Number) as [number, number, number, number];
+    if (![x, y, w, h].every(Number.isFinite)) continue;
+    if (level === '1') pageHeight = y + h;
+    const text = rest.join('\t').trim();
+    // Specks and rules read as letters ("d", ".", "+" in a margin) would bridge the gap between two columns.
+    if (level !== '5' || text === '' || Number(confidence) < MIN_WORD_CONFIDENCE) continue;
+    if (text.length === 1 && Number(confidence) < MIN_LETTER_CONFIDENCE) continue;
+    const key = `${block}.${paragraph}.${line}`;
+    const words = lines.get(key) ?? [];
+    words.push({ text, left: x, bottom: y + h, width: w, height: h });
+    lines.set(key, words);
+  }
+  const pieces: TOcrPage = [];
+  for (const words of lines.values()) {
+    const heights = words.map((word) => word.height).sort((a, b) => a - b);
+    const size = heights[Math.floor(heights.length / 2)] ?? 10;
+    // Tesseract follows a skewed line; the layout wants one baseline per line. Words far apart (two columns that
+    // tesseract put into one line) are parts of their own, each on the median baseline of its words.
+    words.sort((a, b) => a.left - b.left);
+    const parts: (typeof words)[] = [];
+    for (const word of words) {
+      const part = parts.at(-1);
+      const last = part?.at(-1);
+      if (part !== undefined && last !== undefined && word.left - (last.left + last.width) <= COLUMN_GAP_EM * size) part.push(word);
+      else parts.push([word]);
+    }
+    for (const part of parts) {
+      // A box reaches below the baseline by the descenders of g, j, p, q, y and brackets: the baseline is above it.
+      const baselines = part.map((word) => (DESCENDER_RE.test(word.text) ? word.bottom - size * 0.22 : word.bottom)).sort((a, b) => a - b);
+      const baseline = baselines[Math.floor(baselines.length / 2)] ?? 0;
+      for (const word of part) pieces.push({ str: word.text, x: word.left, y: pageHeight - baseline, width: word.width, size });
+    }
+  }
+  return pieces;
+}
+
+/** Tesseract's model of the language of each country languageRegion names. */
+const MODEL_OF_REGION: Readonly<Record<string, string>> = { NL: 'nld', DE: 'deu', FR: 'fra', ES: 'spa', IT: 'ita', PL: 'pol' };
+
+/**
+ * The models to read a resume with once its language is known: that language first, then English. All seven at once
+ * lose the accents of the resume's own language ("Zając" read as "Zajac", "Przykładowy" as "Przyktadowy").
+ */
+export function modelsFor(words: readonly PositionedText[]): string | null {
+  const region = languageRegion(words.map((word) => word.str).join(' '));
+  const model = region === null ? undefined : MODEL_OF_REGION[region];
+  return model === undefined ? null : `${model}+eng`;
+}
+
+async function tesseract(image: string, signal: AbortSignal | undefined, languages = OCR_LANGUAGES): Promise<TOcrPage> {
+  const command = tool('tesseract');
+  if (command === null) throw new OcrUnavailableError('Scanned resumes cannot be read here (OCR is not installed).');
+  const run = await runBounded(command, [image, 'stdout', '-l', languages, '--psm', '3', 'tsv'], signal, MAX_TSV_LENGTH);
+  signal?.throwIfAborted();
+  if (run.code !== 0 && run.stdout.length < MAX_TSV_LENGTH) {
+    throw new ResumeParseError('The image could not be read.', { cause: new Error(`tesseract ended with ${run.signal ?? `exit code ${run.code}`}`) });
+  }
+  return wordsOfTsv(run.stdout);
+}
+
+function withWorkDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'resume-ocr-'));
+  return work(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** The words of a photo or scan (PNG or JPEG, its size checked by the caller). */
+export function ocrImage(bytes: Uint8Array, kind: 'png' | 'jpeg', signal?: AbortSignal): Promise<TOcrPage[]> {
+  return withWorkDir(async (dir) => {
+    const file = join(dir, kind === 'png' ? 'page.png' : 'page.jpg');
+    writeFileSync(file, bytes, { mode: 0o600 });
+    const first = await tesseract(file, signal);
+    const models = modelsFor(first);
+    // Read once more with the resume's own language first, when it is not English.
+    return [models === null ? first : await tesseract(file, signal, models)];
+  });
+}
+
+/** The words of a PDF's first pages, rasterized by pdftoppm at a bounded size and read by OCR. */
+export function ocrPdf(bytes: Uint8Array, signal?: AbortSignal): Promise<TOcrPage[]> {
+  return withWorkDir(async (dir) => {
+    const pdftoppm = tool('pdftoppm');
+    if (pdftoppm === null) throw new OcrUnavailableError('Scanned resumes cannot be read here (OCR is not installed).');
+    const file = join(dir, 'resume.pdf');
+    writeFileSync(file, bytes, { mode: 0o600 });
+    const run = await runBounded(
+      pdftoppm,
+      ['-q', '-f', '1', '-l', String(MAX_OCR_PAGES), '-scale-to', String(OCR_PAGE_PIXELS), '-gray', '-png', file, join(dir, 'page')],
+      signal,
+    );
+    signal?.throwIfAborted();
+    const pages = readdirSync(dir).filter((name) => /^page-\d+\.png$/u.test(name)).sort((a, b) => Number(/\d+/u.exec(a)?.[0]) - Number(/\d+/u.exec(b)?.[0]));
+    if (pages.length === 0) {
+      throw new ResumeParseError('The PDF could not be read.', { cause: new Error(`pdftoppm ended with ${run.signal ?? `exit code ${run.code}`}`) });
+    }
+    // The first page tells the resume's language; it is read again with that language first, and so are the others.
+    const first = await tesseract(join(dir, pages[0]!), signal);
+    const models = modelsFor(first) ?? OCR_LANGUAGES;
+    const read: TOcrPage[] = [models === OCR_LANGUAGES ? first : await tesseract(join(dir, pages[0]!), signal, models)];
+    for (const page of pages.slice(1)) read.push(await tesseract(join(dir, page), signal, models));
+    return read;
+  });
+}
+
+/**
+ * OCR reads list bullets as letters or signs ("• Scrum" → "e Scrum", "+ Scrum", "« Scrum", ". SQL"): the bullets go,
+ * so a list item reads as the item. Applied to each line (and each tab-separated cell) of the laid-out text.
+ */
+export function withoutOcrBullets(text: string): string {
+  return text
+    .split('\n')
+    .map((line) =>
+      line
+        .split('\t')
+        .map((cell) => cell.replace(/^\s*(?:[•·*+«»©®°■□▪◦¢.,]+\s+(?=\S)|[oe]\s+(?=[\p{Lu}\d]))/u, ''))
+        .filter((cell) => !/^\s*[•·*+«»©®°■□▪◦¢.,-]*\s*$/u.test(cell))
+        .join('\t'),
+    )
+    .join('\n');
+}
