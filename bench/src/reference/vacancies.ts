@@ -40,6 +40,7 @@ function asVacancyFilters(filters: TRequestFilters): TVacancyFilters {
   return {
     language: filters.language,
     search: filters.search,
+    q: undefined,
     locationIds: ids.location_id,
     departmentIds: ids.department_id,
     companyLocationIds: ids.company_location_id,

@@ -48,6 +48,13 @@ export const ZVacancyListItem = z.object({
     .nullable()
     .optional()
     .describe('Only with include_compensation'),
+  highlights: z
+    .object({
+      title: z.string().describe('The title, HTML-escaped, matched words in <mark>'),
+      summary: z.string().describe('The summary as plain text (at most 200 characters around the first match), HTML-escaped, matched words in <mark>'),
+    })
+    .optional()
+    .describe('(extension) Only with include_highlights'),
 });
 export type TVacancyListItem = z.infer<typeof ZVacancyListItem>;
 

@@ -9,6 +9,7 @@ import type { TPostalAddressRow } from '../locations/locations.repository.ts';
 import { NO_VACANCY_FILTERS, VACANCY_ID_FILTERS, type TVacancyFilters, type TVacancyIdFilter } from './vacancy-filters.ts';
 import { tagTreeBody, tagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
 import { isStorableText } from '../../lib/validation.ts';
+import { matchesSearch, relevanceScore, type TSearchPlan } from './vacancy-search.ts';
 
 /**
  * The vacancy read queries. Every query goes through the tenant-scoped Kysely of the request (`ctx.db`),
@@ -16,7 +17,7 @@ import { isStorableText } from '../../lib/validation.ts';
  * reached through a scoped vacancy or taxonomy row.
  */
 
-export const VACANCY_SORTS = ['published_at', 'title', 'created_at'] as const;
+export const VACANCY_SORTS = ['published_at', 'title', 'created_at', 'relevance'] as const;
 export type TVacancySort = (typeof VACANCY_SORTS)[number];
 export type TSortDirection = 'asc' | 'desc';
 
@@ -57,6 +58,11 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
     // Unicode-aware lower() also folds non-ASCII letters.
     const pattern = sql<string>`lower(${containsPattern(filters.search)})`;
     conditions.push(eb.or([eb(eb.fn('lower', ['v.title']), 'like', pattern), eb(eb.fn('lower', ['v.summary']), 'like', pattern)]));
+  }
+  // q: the vacancy's search document matches (a plan of only stop words is no filter).
+  if (filters.searchPlan) {
+    const plan = filters.searchPlan;
+    conditions.push(eb('v.id', 'in', eb.selectFrom('vacancy_search_documents as d').select('d.vacancy_id').where(matchesSearch(sql.ref('d.document'), plan))));
   }
   // A filter through a link table: a linked row with any of the ids (tags: or with a tag below them).
   for (const filter of requested) {
@@ -146,8 +152,17 @@ export type TPageAnchor = { key: string; id: number };
 
 type TPageOrder = { sort: TVacancySort; direction: TSortDirection };
 
+/** The relevance of `v` to a plan (0 without one: every vacancy is equally relevant, ties decide). */
+function relevanceOf(db: TDb, plan: TSearchPlan | undefined) {
+  // An expression, not the literal 0: ORDER BY 0 would name a column position.
+  if (!plan) return sql<number>`(0)::int`;
+  const score = relevanceScore(sql.ref('d.document'), plan);
+  return sql<number>`(${db.selectFrom('vacancy_search_documents as d').select(score.as('score')).whereRef('d.vacancy_id', '=', sql.ref('v.id') as never)})`;
+}
+
 /** The sort key of `v` (visible rows always have published_at, created_at and title, so no nulls to place). */
-function sortKeyOf(sort: TVacancySort) {
+function sortKeyOf(db: TDb, sort: TVacancySort, filters: TVacancyFilters) {
+  if (sort === 'relevance') return relevanceOf(db, filters.searchPlan ?? undefined);
   return sort === 'title' ? sql`lower(${sql.ref('v.title')})` : sql.ref(`v.${sort}`);
 }
 
@@ -174,22 +189,26 @@ export async function findVacancyPage(
 export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPageOrder, page: { limit: number; offset: number; from?: TPageAnchor }) {
   const { sort, direction } = order;
   // The plain orders match the partial indexes (scanned backwards for the other direction).
-  const sortKey = sortKeyOf(sort);
+  const sortKey = sortKeyOf(db, sort, filters);
   // The page is cut first, on ids alone (an index-only scan of the sort's index where the filters allow), and
   // only its own rows are read with their link ids: rows skipped by OFFSET cost an index entry each.
-  let cut = matchingVacancies(db, filters).select(['v.id', sortKey.as('sort_key')]);
+  // Relevance ties go by publication (then id), in the same direction.
+  const tie = sort === 'relevance' ? sql.ref('v.published_at') : sql`null::int`;
+  let cut = matchingVacancies(db, filters).select(['v.id', sortKey.as('sort_key'), tie.as('tie_key')]);
   const from = page.from;
   if (from) {
     // A row comparison on (sort key, id) is an index range condition: the scan begins at the anchor.
     const comparison = direction === 'asc' ? sql.raw('>=') : sql.raw('<=');
     cut = cut.where(sql<SqlBool>`(${sortKey}, ${sql.ref('v.id')}) ${comparison} (${anchorKey(sort, from.key)}, ${from.id}::int)`);
   }
-  const pageIds = cut.orderBy(sortKey, direction).orderBy('v.id', direction).limit(page.limit).offset(page.offset).as('p');
+  const ordered = sort === 'relevance' ? cut.orderBy(sortKey, direction).orderBy('v.published_at', direction) : cut.orderBy(sortKey, direction);
+  const pageIds = ordered.orderBy('v.id', direction).limit(page.limit).offset(page.offset).as('p');
   return db
     .selectFrom(pageIds)
     .innerJoin('vacancies as v', 'v.id', 'p.id')
     .select((eb) => [...BASE_COLUMNS.map((column) => `v.${column}` as const), ...linkedIdColumns(eb as unknown as TVacancyScope)])
     .orderBy('p.sort_key', direction)
+    .orderBy('p.tie_key', direction)
     .orderBy('p.id', direction);
 }
 
@@ -198,7 +217,7 @@ export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPage
  * position `k × spacing` stands. One pass over the matching rows in index order, like counting them.
  */
 export async function findVacancyPageAnchors(db: TDb, filters: TVacancyFilters, order: TPageOrder, spacing: number): Promise<TPageAnchor[]> {
-  const sortKey = sortKeyOf(order.sort);
+  const sortKey = sortKeyOf(db, order.sort, filters);
   const direction = sql.raw(order.direction);
   const ranked = matchingVacancies(db, filters)
     .select([

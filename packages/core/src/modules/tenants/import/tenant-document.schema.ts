@@ -290,6 +290,14 @@ const ZCandidate = z.object({
   updated_at: ZTimestamp.optional(),
 });
 
+/**
+ * Search synonyms: groups of words (or phrases) that match each other in `q` as if typed, e.g.
+ * `[["developer", "engineer", "programmer"], ["js", "javascript"]]`. Left out: the stored groups stay.
+ */
+const ZSearchSynonyms = z
+  .array(z.array(z.string().trim().min(1).max(100)).min(2, 'a synonym group needs at least two words').max(50))
+  .max(1000);
+
 const ZTenant = z.object({
   /** Optional: tenants are matched by slug; an id, when given, must agree with the database. */
   id: ZId.optional(),
@@ -324,6 +332,7 @@ const ZTenant = z.object({
   articles: z.array(ZArticle).default([]),
   candidates: z.array(ZCandidate).default([]),
   created_at: ZTimestamp.optional(),
+  search_synonyms: ZSearchSynonyms.optional(),
 });
 
 const ZDocumentShape = z.object({ tenants: z.array(ZTenant) });

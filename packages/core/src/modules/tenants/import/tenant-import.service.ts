@@ -4,7 +4,8 @@ import { kyselyOf, type TDb } from '../../../db/kysely.ts';
 import { displayStart, hashApiKey } from '../../api-keys/api-key.crypto.ts';
 import { hashPassword, verifyPassword } from '../../users/password.ts';
 import { replaceOwnedRows, upsertRows, writeById, type TColumn } from './bulk-sql.ts';
-import { inImportTransaction, type TImportTransaction } from './import-transaction.ts';
+import { countWritten, inImportTransaction, type TImportTransaction } from './import-transaction.ts';
+import { refreshSearchDocuments, storeSearchSynonyms } from '../../vacancies/vacancy-search.ts';
 import { formatPath, parseTenantDocument, type TParsedTenant, type TParsedTenantDocument } from './tenant-document.schema.ts';
 
 /** A document that breaks the rules of CONTRACT.md's tenant document, or clashes with the database. Nothing was written. */
@@ -299,6 +300,11 @@ async function importTenant(trx: TImportTransaction, tenant: TParsedTenant, inde
 
   await step(options, at('articles'), () => importArticles(trx, tenant, tenantId, stored('articles'), options));
   await step(options, at('vacancies'), () => importVacancies(trx, tenant, tenantId, stored('vacancies'), options));
+  // Left out of the document: the stored groups stay as they are.
+  const synonyms = tenant.search_synonyms;
+  if (synonyms) await step(options, at('search_synonyms'), () => storeSearchSynonyms(db, tenantId, synonyms));
+  // After everything a vacancy's search text is made of (taxonomies, locations, vacancies) is written.
+  await timed(options, 'search documents', async () => countWritten(trx, 'vacancy_search_documents', await refreshSearchDocuments(db, tenantId)));
 
   await step(options, at('candidates'), async () => {
     const newCandidates = await writeById(trx, 'candidates',
