@@ -158,7 +158,7 @@ describe('the OpenAPI document', () => {
     expect(posting.properties['@type']).toEqual({ type: 'string', const: 'JobPosting' });
     expect(Object.keys(posting.properties)).toEqual([
       '@context', '@type', 'title', 'description', 'datePosted', 'validThrough', 'employmentType', 'hiringOrganization',
-      'jobLocation', 'baseSalary', 'identifier', 'directApply', 'url',
+      'jobLocation', 'jobLocationType', 'applicantLocationRequirements', 'baseSalary', 'identifier', 'directApply', 'url',
     ]);
     expect(posting.required).toEqual(['@context', '@type', 'title', 'datePosted', 'hiringOrganization', 'identifier', 'directApply']);
     expect(posting.properties.baseSalary.properties.value.properties.unitText.enum).toEqual(['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']);

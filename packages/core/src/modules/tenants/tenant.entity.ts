@@ -17,6 +17,8 @@ export const TenantSchema = defineEntity({
     careerSiteDomain: p.string().length(255).nullable(),
     urlPattern: p.string().length(2048).nullable(),
     domains: p.array().default([]),
+    /** ISO 3166-1 alpha-2: where a remote vacancy's applicants may be when it names no countries. */
+    defaultCountry: p.string().length(2).nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     /** Bumped by database triggers whenever the tenant's public content changes (see the content-version migration). */
     contentVersion: p.bigint('number').default(0),

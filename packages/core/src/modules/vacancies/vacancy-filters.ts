@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idsWithPaths, zIdArray, zIdOrIds, zLanguage, zSearch } from '../../lib/query.ts';
 import type { TReference, TReferencedTable } from '../taxonomies/taxonomies.repository.ts';
 import type { TSearchPlan } from './vacancy-search.ts';
+import { WORKPLACE_TYPES, type TWorkplaceType } from './vacancy.entity.ts';
 
 /**
  * The id filters GET /vacancies and GET /vacancies/facets share, one row each: the query parameter, its key in the
@@ -94,6 +95,17 @@ const ZQFilter = zSearch
       "the last word (from 3 letters) also as a prefix, and the tenant's synonyms. Stop words are ignored; only stop words is no filter.",
   );
 
+/** `workplace_types[]=remote&workplace_types[]=hybrid` (or a lone value): any of them; errors on `workplace_types.N`. */
+const ZWorkplaceTypesFilter = z
+  .preprocess(
+    (value) => (Array.isArray(value) ? value : value === undefined ? undefined : [value]),
+    z.array(z.enum(WORKPLACE_TYPES, { error: 'The selected :attribute is invalid.' }), { error: 'The :attribute must be an array.' }).max(3, {
+      error: 'The :attribute must not have more than 3 items.',
+    }),
+  )
+  .optional()
+  .describe('(extension) Workplace types (`workplace_types[]=remote`): on_site, hybrid, remote; any of them matches');
+
 /** The filter parameters of the two operations (the id filters from the table, plus language, search and q). */
 export const ZVacancyFilterFields = {
   language: ZLanguageFilter,
@@ -101,7 +113,8 @@ export const ZVacancyFilterFields = {
   search: ZSearchFilter,
   q: ZQFilter,
   ...idFilterFields('array'),
-} as { language: typeof ZLanguageFilter; search: typeof ZSearchFilter; q: typeof ZQFilter } & TIdFilterSchemas;
+  workplace_types: ZWorkplaceTypesFilter,
+} as { language: typeof ZLanguageFilter; search: typeof ZSearchFilter; q: typeof ZQFilter; workplace_types: typeof ZWorkplaceTypesFilter } & TIdFilterSchemas;
 
 /** The filters whose ids must exist in the tenant. */
 export const FILTER_ID_FIELDS: readonly TIdFilterField[] = VACANCY_ID_FILTERS.map((filter) => filter.field);
@@ -110,7 +123,10 @@ export type TVacancyFilterInput = z.output<z.ZodObject<typeof ZVacancyFilterFiel
 type TRawFilters = Partial<TVacancyFilterInput>;
 
 /** Filters as the repository applies them: every id filter a (possibly empty = no filter) list. */
-export type TVacancyFilters = { language: string | undefined; search: string | undefined; q: string | undefined } & Record<TIdFilterKey, number[]> & {
+export type TVacancyFilters = { language: string | undefined; search: string | undefined; q: string | undefined; workplaceTypes: TWorkplaceType[] } & Record<
+  TIdFilterKey,
+  number[]
+> & {
     /** What `q` resolved to at the version of the answer (null: no filter), resolved like `matchingTagIds`. Unset: no `q`. */
     searchPlan?: TSearchPlan;
     /**
@@ -124,7 +140,7 @@ const asList = (value: number | readonly number[] | undefined): number[] => (val
 
 export function toVacancyFilters(input: TRawFilters): TVacancyFilters {
   const ids = Object.fromEntries(VACANCY_ID_FILTERS.map((filter) => [filter.key, asList(input[filter.field])])) as Record<TIdFilterKey, number[]>;
-  return { language: input.language, search: input.search, q: input.q, ...ids };
+  return { language: input.language, search: input.search, q: input.q, workplaceTypes: [...new Set(input.workplace_types ?? [])], ...ids };
 }
 
 /** No filter at all: every visible vacancy. */
@@ -138,5 +154,11 @@ export function filterReferences(input: TRawFilters): TReference[] {
 /** Equal filters in any spelling (order, duplicates, one id or a list) share one key. */
 export function vacancyFiltersKey(filters: TVacancyFilters): string {
   const ids = (list: number[]) => [...new Set(list)].sort((a, b) => a - b);
-  return JSON.stringify([filters.language ?? null, filters.search ?? null, filters.q ?? null, ...VACANCY_ID_FILTERS.map((filter) => ids(filters[filter.key]))]);
+  return JSON.stringify([
+    filters.language ?? null,
+    filters.search ?? null,
+    filters.q ?? null,
+    [...new Set(filters.workplaceTypes)].sort(),
+    ...VACANCY_ID_FILTERS.map((filter) => ids(filters[filter.key])),
+  ]);
 }

@@ -4,7 +4,7 @@ import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TDB, TDb } from '../../db/kysely.ts';
 import { StatementTemplate } from '../../db/statement-template.ts';
 import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
-import type { TImageSet } from './vacancy.entity.ts';
+import type { TImageSet, TWorkplaceType } from './vacancy.entity.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';
 import { NO_VACANCY_FILTERS, VACANCY_ID_FILTERS, type TVacancyFilters, type TVacancyIdFilter } from './vacancy-filters.ts';
 import { tagTreeBody, tagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
@@ -45,6 +45,7 @@ export function containsPattern(term: string): string {
 function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [visibleVacancy('v')];
   if (filters.language !== undefined) conditions.push(eb('v.language', '=', filters.language));
+  if (filters.workplaceTypes.length > 0) conditions.push(eb('v.workplace_type', 'in', filters.workplaceTypes));
   const requested = VACANCY_ID_FILTERS.filter((filter) => filters[filter.key].length > 0);
   // A filter on a column of the vacancy: any of the ids.
   for (const filter of requested) {
@@ -99,6 +100,8 @@ const BASE_COLUMNS = [
   'location_id',
   'department_id',
   'company_location_id',
+  'workplace_type',
+  'remote_countries',
 ] as const;
 
 /** The ids of what the vacancy `v` refers to through its link tables, each list ordered (index-only scans). */
@@ -139,6 +142,8 @@ export type TVacancyBaseRow = {
   location_id: number | null;
   department_id: number | null;
   company_location_id: number | null;
+  workplace_type: TWorkplaceType;
+  remote_countries: string[];
   job_type_ids: number[];
   experience_level_ids: number[];
   education_level_ids: number[];
@@ -306,13 +311,14 @@ export async function findVacancyReferences(db: TDb): Promise<TVacancyReferences
 }
 
 /** What a vacancy's JobPosting says beyond the vacancy row: its location's address, its job types' kinds of employment. */
-export type TJobPostingFacts = { address: TPostalAddressRow | null; employmentTypes: TEmploymentType[] };
+export type TJobPostingFacts = { address: TPostalAddressRow | null; employmentTypes: TEmploymentType[]; defaultCountry: string | null };
 
 /** The address of the vacancy's location and the employment types of its job types (in job type order), in one query. */
 export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow, 'location_id' | 'job_type_ids'>): Promise<TJobPostingFacts> {
   const row = await db
     .selectFrom('tenants')
     .select([
+      'tenants.default_country',
       jsonObjectFrom(
         db
           .selectFrom('locations as l')
@@ -330,10 +336,14 @@ export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow
     ])
     .executeTakeFirst();
   const types = (row?.job_types ?? []).map((type) => type.employment_type as TEmploymentType);
-  return { address: (row?.address as TPostalAddressRow | null | undefined) ?? null, employmentTypes: [...new Set(types)] };
+  return {
+    address: (row?.address as TPostalAddressRow | null | undefined) ?? null,
+    employmentTypes: [...new Set(types)],
+    defaultCountry: row?.default_country ?? null,
+  };
 }
 
-export type TFacetGroup = 'locations' | 'departments' | 'job_types' | 'experience_levels' | 'education_levels' | 'tags' | 'languages' | 'total';
+export type TFacetGroup = 'locations' | 'departments' | 'job_types' | 'experience_levels' | 'education_levels' | 'tags' | 'languages' | 'workplace_types' | 'total';
 
 export type TFacetCountRow = {
   facet: TFacetGroup;
@@ -355,7 +365,7 @@ function facetQuery(db: TDb, filters: TVacancyFilters) {
       (cte) => cte('m').materialized(),
       // No ORDER BY: it would turn the heap scan into a full primary-key scan; the planner sorts the ids
       // itself where a merge join along a pivot's (vacancy_id, …) key pays off.
-      () => matchingVacancies(db, filters).select(['v.id', 'v.location_id', 'v.department_id', 'v.language']),
+      () => matchingVacancies(db, filters).select(['v.id', 'v.location_id', 'v.department_id', 'v.language', 'v.workplace_type']),
     );
 }
 
@@ -367,7 +377,7 @@ const nullJson = () => sql<null>`null::jsonb`.as('name');
 const countAll = sql<number>`count(*)::int`.as('count');
 
 /** What the facet arms select from: the tenant's tables and the matching vacancies `m`. */
-type TFacetScope = TDB & { m: { id: number; location_id: number | null; department_id: number | null; language: string } };
+type TFacetScope = TDB & { m: { id: number; location_id: number | null; department_id: number | null; language: string; workplace_type: string } };
 
 /** The flat taxonomies a vacancy links to (job types, experience and education levels): one facet arm each. */
 const TAXONOMY_FACETS = VACANCY_ID_FILTERS.filter(
@@ -463,6 +473,12 @@ export async function countFacets(db: TDb, filters: TVacancyFilters): Promise<TF
         .selectFrom('m')
         .select([facet('languages'), nullInt('id'), 'm.language as code', countAll, nullJson(), nullText('city'), nullText('country_code'), nullInt('parent_id')])
         .groupBy('m.language'),
+    )
+    .unionAll((eb) =>
+      eb
+        .selectFrom('m')
+        .select([facet('workplace_types'), nullInt('id'), 'm.workplace_type as code', countAll, nullJson(), nullText('city'), nullText('country_code'), nullInt('parent_id')])
+        .groupBy('m.workplace_type'),
     )
     .unionAll((eb) =>
       eb.selectFrom('m').select([facet('total'), nullInt('id'), nullText('code'), countAll, nullJson(), nullText('city'), nullText('country_code'), nullInt('parent_id')]),

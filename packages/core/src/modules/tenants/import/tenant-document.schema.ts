@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isKnownScope } from '../../../lib/scopes.ts';
 import { ZApiKeyPlaintext } from '../../api-keys/api-key.crypto.ts';
 import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from '../../api-keys/api-key.origins.ts';
-import { VACANCY_STATUSES } from '../../vacancies/vacancy.entity.ts';
+import { VACANCY_STATUSES, WORKPLACE_TYPES } from '../../vacancies/vacancy.entity.ts';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '../../articles/article.entity.ts';
 import { CANDIDATE_STATUSES } from '../../candidates/candidate.entity.ts';
 import { EMPLOYMENT_TYPES } from '../../taxonomies/taxonomy.entity.ts';
@@ -222,6 +222,8 @@ const ZVacancy = z.object({
   header_image: ZImageSet,
   canonical_url: ZHttpUrl.nullable().default(null),
   questions: ZQuestions,
+  workplace_type: z.enum(WORKPLACE_TYPES).default('on_site'),
+  remote_countries: z.array(ZCountryCode).max(250).default([]),
 });
 
 const ZTeamMember = z.object({
@@ -333,6 +335,8 @@ const ZTenant = z.object({
   candidates: z.array(ZCandidate).default([]),
   created_at: ZTimestamp.optional(),
   search_synonyms: ZSearchSynonyms.optional(),
+  /** Where a remote vacancy's applicants may be when it names no `remote_countries`. Left out: the stored one stays. */
+  default_country: ZCountryCode.optional(),
 });
 
 const ZDocumentShape = z.object({ tenants: z.array(ZTenant) });
@@ -711,6 +715,7 @@ function normalise(doc: TParsedShape): TParsedTenantDocument {
           education_level_ids: unique(v.education_level_ids),
           tag_ids: unique(v.tag_ids),
           compensation: v.compensation && { ...v.compensation, currency: v.compensation.currency.toUpperCase() },
+          remote_countries: unique(v.remote_countries.map((code) => code.toUpperCase())),
           questions: v.questions.map((q) => ({
             ...q,
             label: names(q.label),

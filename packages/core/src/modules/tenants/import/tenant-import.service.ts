@@ -379,6 +379,7 @@ async function upsertTenant(db: TDb, tenant: TParsedTenant, index: number): Prom
     { name: 'career_site_domain', type: 'text' },
     { name: 'url_pattern', type: 'text' },
     { name: 'domains', type: 'text[]' },
+    { name: 'default_country', type: 'text', defaultWhenNull: true },
     { name: 'created_at', type: 'timestamptz', defaultWhenNull: true },
     { name: 'id', type: 'int4', defaultWhenNull: true, onUpdate: 'keep' },
   ];
@@ -391,6 +392,7 @@ async function upsertTenant(db: TDb, tenant: TParsedTenant, index: number): Prom
     tenant.career_site.domain,
     tenant.career_site.url_pattern,
     tenant.domains,
+    tenant.default_country?.toUpperCase() ?? null,
     tenant.created_at ?? null,
     tenant.id ?? null,
   ];
@@ -595,6 +597,8 @@ async function importVacancies(trx: TImportTransaction, tenant: TParsedTenant, t
         { name: 'header_image', type: 'jsonb' },
         { name: 'canonical_url', type: 'text' },
         { name: 'questions', type: 'jsonb' },
+        { name: 'workplace_type', type: 'text' },
+        { name: 'remote_countries', type: 'text[]' },
       ],
       tenant.vacancies.map((v) => [
         v.id,
@@ -623,6 +627,8 @@ async function importVacancies(trx: TImportTransaction, tenant: TParsedTenant, t
         v.header_image,
         v.canonical_url,
         v.questions,
+        v.workplace_type,
+        v.remote_countries,
       ]),
       stored,
     ),
