@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idsWithPaths, zIdArray, zIdOrIds, zLanguage, zSearch } from '../../lib/query.ts';
+import { idsWithPaths, zIdArray, zIdOrIds, zIntInRange, zLanguage, zSearch } from '../../lib/query.ts';
+import { DEFAULT_RADIUS_KM, zNear, type TNear } from './vacancy-distance.ts';
 import type { TReference, TReferencedTable } from '../taxonomies/taxonomies.repository.ts';
 import type { TSearchPlan } from './vacancy-search.ts';
 import { WORKPLACE_TYPES, type TWorkplaceType } from './vacancy.entity.ts';
@@ -106,6 +107,11 @@ const ZWorkplaceTypesFilter = z
   .optional()
   .describe('(extension) Workplace types (`workplace_types[]=remote`): on_site, hybrid, remote; any of them matches');
 
+const ZNearFilter = zNear
+  .optional()
+  .describe('(extension) `LAT,LNG`: only vacancies whose location has coordinates within radius_km (great-circle, haversine); items then carry distance_km');
+const ZRadiusFilter = zIntInRange(1, 500).optional().describe(`(extension) Kilometres around near (1–500, default ${DEFAULT_RADIUS_KM}); ignored without near`);
+
 /** The filter parameters of the two operations (the id filters from the table, plus language, search and q). */
 export const ZVacancyFilterFields = {
   language: ZLanguageFilter,
@@ -114,7 +120,16 @@ export const ZVacancyFilterFields = {
   q: ZQFilter,
   ...idFilterFields('array'),
   workplace_types: ZWorkplaceTypesFilter,
-} as { language: typeof ZLanguageFilter; search: typeof ZSearchFilter; q: typeof ZQFilter; workplace_types: typeof ZWorkplaceTypesFilter } & TIdFilterSchemas;
+  near: ZNearFilter,
+  radius_km: ZRadiusFilter,
+} as {
+  language: typeof ZLanguageFilter;
+  search: typeof ZSearchFilter;
+  q: typeof ZQFilter;
+  workplace_types: typeof ZWorkplaceTypesFilter;
+  near: typeof ZNearFilter;
+  radius_km: typeof ZRadiusFilter;
+} & TIdFilterSchemas;
 
 /** The filters whose ids must exist in the tenant. */
 export const FILTER_ID_FIELDS: readonly TIdFilterField[] = VACANCY_ID_FILTERS.map((filter) => filter.field);
@@ -123,10 +138,18 @@ export type TVacancyFilterInput = z.output<z.ZodObject<typeof ZVacancyFilterFiel
 type TRawFilters = Partial<TVacancyFilterInput>;
 
 /** Filters as the repository applies them: every id filter a (possibly empty = no filter) list. */
-export type TVacancyFilters = { language: string | undefined; search: string | undefined; q: string | undefined; workplaceTypes: TWorkplaceType[] } & Record<
+export type TVacancyFilters = {
+  language: string | undefined;
+  search: string | undefined;
+  q: string | undefined;
+  workplaceTypes: TWorkplaceType[];
+  near: (TNear & { radiusKm: number }) | undefined;
+} & Record<
   TIdFilterKey,
   number[]
 > & {
+    /** The locations within the radius of `near` and their distances (km), resolved before the vacancy queries. */
+    nearLocations?: { ids: number[]; km: number[] };
     /** What `q` resolved to at the version of the answer (null: no filter), resolved like `matchingTagIds`. Unset: no `q`. */
     searchPlan?: TSearchPlan;
     /**
@@ -140,7 +163,8 @@ const asList = (value: number | readonly number[] | undefined): number[] => (val
 
 export function toVacancyFilters(input: TRawFilters): TVacancyFilters {
   const ids = Object.fromEntries(VACANCY_ID_FILTERS.map((filter) => [filter.key, asList(input[filter.field])])) as Record<TIdFilterKey, number[]>;
-  return { language: input.language, search: input.search, q: input.q, workplaceTypes: [...new Set(input.workplace_types ?? [])], ...ids };
+  const near = input.near && { ...input.near, radiusKm: input.radius_km ?? DEFAULT_RADIUS_KM };
+  return { language: input.language, search: input.search, q: input.q, workplaceTypes: [...new Set(input.workplace_types ?? [])], near, ...ids };
 }
 
 /** No filter at all: every visible vacancy. */
@@ -159,6 +183,7 @@ export function vacancyFiltersKey(filters: TVacancyFilters): string {
     filters.search ?? null,
     filters.q ?? null,
     [...new Set(filters.workplaceTypes)].sort(),
+    filters.near ? [filters.near.latitude, filters.near.longitude, filters.near.radiusKm] : null,
     ...VACANCY_ID_FILTERS.map((filter) => ids(filters[filter.key])),
   ]);
 }

@@ -53,6 +53,7 @@ export const ZVacancyListItem = z.object({
     .nullable()
     .optional()
     .describe('Only with include_compensation'),
+  distance_km: z.number().optional().describe("(extension) Only with near: the great-circle distance to the vacancy's location in km, one decimal"),
   highlights: z
     .object({
       title: z.string().describe('The title, HTML-escaped, matched words in <mark>'),

@@ -17,7 +17,7 @@ import { matchesSearch, relevanceScore, type TSearchPlan } from './vacancy-searc
  * reached through a scoped vacancy or taxonomy row.
  */
 
-export const VACANCY_SORTS = ['published_at', 'title', 'created_at', 'relevance'] as const;
+export const VACANCY_SORTS = ['published_at', 'title', 'created_at', 'relevance', 'distance'] as const;
 export type TVacancySort = (typeof VACANCY_SORTS)[number];
 export type TSortDirection = 'asc' | 'desc';
 
@@ -46,6 +46,11 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
   const conditions: Expression<SqlBool>[] = [visibleVacancy('v')];
   if (filters.language !== undefined) conditions.push(eb('v.language', '=', filters.language));
   if (filters.workplaceTypes.length > 0) conditions.push(eb('v.workplace_type', 'in', filters.workplaceTypes));
+  // near: at one of the locations in range (resolved first; none in range matches nothing).
+  if (filters.near) {
+    const ids = filters.nearLocations?.ids ?? [];
+    conditions.push(ids.length > 0 ? eb('v.location_id', 'in', ids) : sql<SqlBool>`false`);
+  }
   const requested = VACANCY_ID_FILTERS.filter((filter) => filters[filter.key].length > 0);
   // A filter on a column of the vacancy: any of the ids.
   for (const filter of requested) {
@@ -168,6 +173,10 @@ function relevanceOf(db: TDb, plan: TSearchPlan | undefined) {
 /** The sort key of `v` (visible rows always have published_at, created_at and title, so no nulls to place). */
 function sortKeyOf(db: TDb, sort: TVacancySort, filters: TVacancyFilters) {
   if (sort === 'relevance') return relevanceOf(db, filters.searchPlan ?? undefined);
+  if (sort === 'distance') {
+    const near = filters.nearLocations ?? { ids: [], km: [] };
+    return sql<number>`(${near.km}::float8[])[array_position(${near.ids}::int4[], ${sql.ref('v.location_id')})]`;
+  }
   return sort === 'title' ? sql`lower(${sql.ref('v.title')})` : sql.ref(`v.${sort}`);
 }
 

@@ -45,6 +45,7 @@ import {
 import { toJobPosting } from './vacancy-structured-data.ts';
 import { findSearchPlan } from './vacancy-search.ts';
 import { findHighlights } from './vacancy-highlights.ts';
+import { findLocationsNear, roundKm } from './vacancy-distance.ts';
 
 /** What the vacancy reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
 export type TVacancyReadContext = TContentReader &
@@ -90,17 +91,27 @@ async function resolveFilters(ctx: TVacancyReadContext, computation: TComputatio
   const errors = await unknownFilterErrors(ctx.db, input);
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);
   const filters = toVacancyFilters(input);
-  const q = filters.q;
-  const [matchingTagIds, searchPlan] = await Promise.all([
+  const { q, near } = filters;
+  const [matchingTagIds, searchPlan, nearLocations] = await Promise.all([
     findTagsWithDescendants(ctx.db, filters.tagIds),
     q === undefined ? undefined : computation.shared(`vacancies.search-plan:${JSON.stringify(q)}`, () => findSearchPlan(ctx.db, ctx.tenant.id, q)),
+    near === undefined ? undefined : computation.shared(`vacancies.near:${JSON.stringify(near)}`, () => findLocationsNear(ctx.db, near, near.radiusKm)),
   ]);
-  return q === undefined ? { ...filters, matchingTagIds } : { ...filters, matchingTagIds, searchPlan };
+  return {
+    ...filters,
+    matchingTagIds,
+    ...(q === undefined ? {} : { searchPlan }),
+    ...(nearLocations === undefined ? {} : { nearLocations }),
+  };
 }
 
-/** The order of a list: the requested sort, else relevance with `q`, else newest first. */
+/**
+ * The order of a list: the requested sort, else relevance with `q`, else newest first; in the requested direction,
+ * else nearest first for distance and descending for every other sort (newest, most relevant).
+ */
 export function listOrder(input: Pick<TListVacanciesRequest, 'sort' | 'sort_direction' | 'q'>): { sort: TVacancySort; direction: TSortDirection } {
-  return { sort: input.sort ?? (input.q !== undefined ? 'relevance' : 'published_at'), direction: input.sort_direction };
+  const sort = input.sort ?? (input.q !== undefined ? 'relevance' : 'published_at');
+  return { sort, direction: input.sort_direction ?? (sort === 'distance' ? 'asc' : 'desc') };
 }
 
 /** Facet counts of a filter (GET /vacancies/facets and include=facets share them), once per version. */
@@ -121,8 +132,8 @@ export const ANCHOR_SPACING = 1_000;
 async function vacancyPage(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters, input: TListVacanciesRequest): Promise<TVacancyBaseRow[]> {
   const order = listOrder(input);
   const offset = pageOffset(input.page, input.per_page);
-  // Relevance is computed per matching row anyway: its pages are cut by OFFSET alone.
-  if (offset < DEEP_OFFSET || order.sort === 'relevance') return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
+  // Relevance and distance are computed per matching row anyway: their pages are cut by OFFSET alone.
+  if (offset < DEEP_OFFSET || order.sort === 'relevance' || order.sort === 'distance') return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
   const anchors = await computation.shared(`vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`, () =>
     findVacancyPageAnchors(ctx.db, filters, order, ANCHOR_SPACING),
   );
@@ -136,7 +147,7 @@ export type TListVacanciesRequest = TVacancyFilterInput &
     page: number;
     per_page: number;
     sort?: TVacancySort | undefined;
-    sort_direction: TSortDirection;
+    sort_direction?: TSortDirection | undefined;
     include?: 'facets' | undefined;
     include_highlights?: boolean | undefined;
   };
@@ -167,8 +178,10 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
         referencesFor(ctx, computation, rows),
         input.include_highlights ? findHighlights(ctx.db, filters.searchPlan ?? null, rows) : undefined,
       ]);
+      const distances = filters.nearLocations;
       const items = rows.map((row) => {
-        const item = toVacancyListItem(row, refs, view);
+        let item = toVacancyListItem(row, refs, view);
+        if (distances) item = { ...item, distance_km: roundKm(distances.km[distances.ids.indexOf(row.location_id ?? 0)] ?? 0) };
         return highlights ? { ...item, highlights: highlights.get(row.id)! } : item;
       });
       const facets = facetRows ? toVacancyFacets(facetRows, filters, view) : undefined;

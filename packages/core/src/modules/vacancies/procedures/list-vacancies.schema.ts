@@ -30,9 +30,10 @@ export const ZListVacanciesInput = z
       .optional()
       .describe(
         'Default `published_at`, or `relevance` with `q`. Text sorts compare lower-cased titles; ties are broken by id. ' +
-          '(extension) `relevance` (only with `q`, else 422): title matches above body matches, exact words above prefixes and typos; ties by published_at, then id',
+          '(extension) `relevance` (only with `q`, else 422): title matches above body matches, exact words above prefixes and typos; ties by published_at, then id. ' +
+          '(extension) `distance` (only with `near`, else 422): nearest first, ties by id',
       ),
-    sort_direction: zSortDirection.default('desc'),
+    sort_direction: zSortDirection.optional().describe('Default `desc` (newest, most relevant first); `asc` for sort=distance (nearest first)'),
     include: z.enum(['facets'], { error: 'The selected :attribute is invalid.' }).optional().describe('`facets` adds top-level facet counts'),
     include_media: zFlag.describe('Adds header_image'),
     include_compensation: zFlag.describe('Adds compensation'),
@@ -41,6 +42,7 @@ export const ZListVacanciesInput = z
   })
   .superRefine((input, ctx) => {
     if (input.sort === 'relevance' && input.q === undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'The selected :attribute is invalid.' });
+    if (input.sort === 'distance' && input.near === undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'The selected :attribute is invalid.' });
   });
 export type TListVacanciesInput = z.infer<typeof ZListVacanciesInput>;
 
