@@ -184,6 +184,7 @@ const BASE_REQUESTS: Record<string, { path: string; query?: Record<string, strin
   '/health': { path: '/health' },
   '/vacancies': { path: '/vacancies' },
   '/vacancies/facets': { path: '/vacancies/facets' },
+  '/vacancies/suggest': { path: '/vacancies/suggest' },
   '/vacancies/{slug}': { path: '/vacancies/engineer' },
   '/locations': { path: '/locations' },
   '/locations/{slug}': { path: '/locations/hq' },

@@ -203,3 +203,41 @@ describe('GET /vacancies?q=', () => {
     expect(sorted(await ids('programmer'))).toEqual([1, 2, 7, 8]);
   });
 });
+
+describe('GET /vacancies/suggest', () => {
+  const suggest = async (query: string) => {
+    const response = await api.get(`/vacancies/suggest?${query}`, KEY);
+    expect(response.status, response.text).toBe(200);
+    return response.body.data as Array<{ text: string; count: number }>;
+  };
+
+  it('suggests the titles q finds, the last word as a prefix, by count then title', async () => {
+    expect(await suggest('q=backend%20eng')).toEqual([{ text: 'Senior Backend Engineer', count: 1 }]);
+    expect(await suggest('q=pyth')).toEqual([
+      { text: 'Data Analyst', count: 1 },
+      { text: 'Python Engineer', count: 1 },
+    ]);
+    expect(await suggest('q=engineer&limit=2')).toHaveLength(2);
+    expect(await suggest('q=ontwikkelaar&language=en')).toEqual([]);
+    expect(await suggest('q=ontwikkelaar&language=nl')).toEqual([{ text: 'Java Ontwikkelaar', count: 1 }]);
+  });
+
+  it('suggests nothing for fewer than 2 characters, and validates limit and language', async () => {
+    expect(await suggest('q=p')).toEqual([]);
+    expect(await suggest('')).toEqual([]);
+    expect((await api.get('/vacancies/suggest?q=py&limit=11', KEY)).status).toBe(422);
+    expect((await api.get('/vacancies/suggest?q=py&limit=0', KEY)).status).toBe(422);
+    expect((await api.get('/vacancies/suggest?q=py&language=eng', KEY)).status).toBe(422);
+    expect((await api.get('/vacancies/suggest?q=py')).status).toBe(401);
+  });
+
+  it('property: every suggestion is a title of a vacancy the same q lists, with its count', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('eng', 'engineer', 'ba', 'java', 'python', 'develop', 'ontw', 'zur', 'the'), async (q) => {
+        const [suggestions, page] = await Promise.all([suggest(`q=${q}&limit=10`), list(`q=${q}&per_page=100`)]);
+        for (const { text, count } of suggestions) expect(page.data.filter((item) => item.title === text).length).toBe(count);
+      }),
+      { numRuns: 9 },
+    );
+  });
+});

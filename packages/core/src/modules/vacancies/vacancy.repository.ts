@@ -495,3 +495,14 @@ export async function countFacets(db: TDb, filters: TVacancyFilters): Promise<TF
     .execute();
   return rows as TFacetCountRow[];
 }
+
+/** Distinct titles of the matching vacancies with their counts: count desc, then title, at most `limit`. */
+export async function findTitleSuggestions(db: TDb, filters: TVacancyFilters, limit: number): Promise<{ text: string; count: number }[]> {
+  return matchingVacancies(db, filters)
+    .select(['v.title as text', sql<number>`count(*)::int`.as('count')])
+    .groupBy('v.title')
+    .orderBy('count', 'desc')
+    .orderBy('v.title')
+    .limit(limit)
+    .execute();
+}

@@ -9,6 +9,11 @@ import { ZGetVacancyOutput, type TGetVacancyOutput } from './procedures/get-vaca
 import { ZGetVacancyFacetsOutput, type TGetVacancyFacetsOutput } from './procedures/get-vacancy-facets.schema.ts';
 import { ZListVacanciesOutput, type TListVacanciesOutput } from './procedures/list-vacancies.schema.ts';
 import {
+  ZGetVacancySuggestionsOutput,
+  type TGetVacancySuggestionsInput,
+  type TGetVacancySuggestionsOutput,
+} from './procedures/get-vacancy-suggestions.schema.ts';
+import {
   FILTER_ID_FIELDS,
   ZVacancyFilterFields,
   filterReferences,
@@ -22,6 +27,7 @@ import { findTagsWithDescendants } from '../taxonomies/taxonomies.repository.ts'
 import {
   countFacets,
   countVacancies,
+  findTitleSuggestions,
   findVacancyPage,
   findVacancyPageAnchors,
   findVacancyReferences,
@@ -210,6 +216,26 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
   });
   const { facets, form } = answer.value;
   return servedAnswer(ctx, { form, live: undefined }, ZGetVacancyFacetsOutput, '', () => facets);
+}
+
+/** Shortest `q` that suggests anything. */
+const MIN_SUGGEST_LENGTH = 2;
+const DEFAULT_SUGGESTIONS = 5;
+
+/** GET /vacancies/suggest: titles that `q` finds (as GET /vacancies?q= would), most common first. */
+export async function vacancySuggestions(ctx: TVacancyReadContext, input: TGetVacancySuggestionsInput): Promise<TGetVacancySuggestionsOutput> {
+  const q = input.q;
+  const limit = input.limit ?? DEFAULT_SUGGESTIONS;
+  const answer = await ctx.services.content.read(ctx, {
+    key: contentKey('vacancies.suggest', ctx.tenant, { q, language: input.language, limit }),
+    compute: async (computation) => {
+      if (q === undefined || [...q].length < MIN_SUGGEST_LENGTH) return { value: { data: [], form: new SerializedForm() } };
+      const filters = await resolveFilters(ctx, computation, { q, language: input.language });
+      return { value: { data: await findTitleSuggestions(ctx.db, filters, limit), form: new SerializedForm() } };
+    },
+  });
+  const { data, form } = answer.value;
+  return servedAnswer(ctx, { form, live: undefined }, ZGetVacancySuggestionsOutput, '', () => ({ data }));
 }
 
 /**
