@@ -41,6 +41,8 @@ function asVacancyFilters(filters: TRequestFilters): TVacancyFilters {
     language: filters.language,
     search: filters.search,
     q: undefined,
+    workplaceTypes: [],
+    near: undefined,
     locationIds: ids.location_id,
     departmentIds: ids.department_id,
     companyLocationIds: ids.company_location_id,
