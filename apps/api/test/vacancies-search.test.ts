@@ -150,7 +150,9 @@ describe('GET /vacancies?q=', () => {
     const long = await api.get(`/vacancies?q=${'a'.repeat(256)}`, KEY);
     expect(long.status).toBe(422);
     expect(Object.keys(long.body.errors)).toEqual(['q']);
-    for (const q of ['%00', '%ED%A0%80', "'", '\\', "':*", '!(&|)', '%27%7C%27', 'a:*B', '<mark>']) {
+    const many = encodeURIComponent(Array.from({ length: 85 }, (_, i) => `w${i}`).join(' ').slice(0, 255));
+    const longWord = 'x'.repeat(255);
+    for (const q of ['%00', '%ED%A0%80', "'", '\\', "':*", '!(&|)', '%27%7C%27', 'a:*B', '<mark>', many, longWord, '12345', '%F0%9F%98%80%20emoji', '-', 'full-time']) {
       const response = await api.get(`/vacancies?q=${q}`, KEY);
       expect(response.status, q).toBe(200);
     }
