@@ -70,22 +70,27 @@ as $$ select exists (
 ) $$;`);
 
     this.addSql(`create table "vacancy_search_documents" (
-  "vacancy_id" int not null primary key references "vacancies" ("id") on update cascade on delete cascade,
-  "tenant_id" int not null references "tenants" ("id") on update cascade on delete cascade,
+  "vacancy_id" int not null primary key,
+  "tenant_id" int not null,
   "source_hash" text not null,
-  "document" tsvector not null
+  "document" tsvector not null,
+  constraint "vacancy_search_documents_vacancy_id_fkey" foreign key ("vacancy_id") references "vacancies" ("id") on update cascade on delete cascade,
+  constraint "vacancy_search_documents_tenant_id_foreign" foreign key ("tenant_id") references "tenants" ("id") on delete cascade
 );`);
     this.addSql(`create index "vacancy_search_documents_document_idx" on "vacancy_search_documents" using gin ("tenant_id", "document");`);
     this.addSql(`create table "search_words" (
-  "tenant_id" int not null references "tenants" ("id") on update cascade on delete cascade,
+  "tenant_id" int not null,
   "word" text not null,
-  primary key ("tenant_id", "word")
+  primary key ("tenant_id", "word"),
+  constraint "search_words_tenant_id_foreign" foreign key ("tenant_id") references "tenants" ("id") on delete cascade
 );`);
     this.addSql(`create index "search_words_trgm_idx" on "search_words" using gin ("tenant_id", "word" gin_trgm_ops);`);
     this.addSql(`create table "search_synonyms" (
   "id" serial primary key,
-  "tenant_id" int not null unique references "tenants" ("id") on update cascade on delete cascade,
-  "groups" jsonb not null default '[]'
+  "tenant_id" int not null,
+  "groups" jsonb not null default '[]',
+  constraint "search_synonyms_tenant_id_unique" unique ("tenant_id"),
+  constraint "search_synonyms_tenant_id_foreign" foreign key ("tenant_id") references "tenants" ("id") on delete cascade
 );`);
     for (const operation of ['insert', 'update', 'delete']) {
       const transition =

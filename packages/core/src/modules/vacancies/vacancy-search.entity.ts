@@ -10,7 +10,7 @@ export const VacancySearchDocumentSchema = defineEntity({
   name: 'VacancySearchDocument',
   tableName: 'vacancy_search_documents',
   properties: {
-    vacancyId: p.integer().primary(),
+    vacancyId: p.integer().primary().autoincrement(false),
     tenant: () => p.manyToOne(Tenant).deleteRule('cascade'),
     sourceHash: p.text(),
     document: p.text().columnType('tsvector'),
