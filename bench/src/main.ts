@@ -9,6 +9,7 @@ import { resumesScenario } from './resumes.ts';
 import { comparisonScenarios } from './compare.ts';
 import { importScenario } from './import.ts';
 import { scaleScenario } from './scale.ts';
+import { searchQualityScenario } from './search-quality.ts';
 
 /** Every benchmark by name. A new scenario is one file and one line here. */
 const scenarios: Record<string, TScenario> = {
@@ -19,6 +20,7 @@ const scenarios: Record<string, TScenario> = {
   ...comparisonScenarios,
   import: importScenario,
   scale: scaleScenario,
+  'search-quality': searchQualityScenario,
 };
 
 const { values, positionals } = parseArgs({

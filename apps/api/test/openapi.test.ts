@@ -158,7 +158,7 @@ describe('the OpenAPI document', () => {
     expect(posting.properties['@type']).toEqual({ type: 'string', const: 'JobPosting' });
     expect(Object.keys(posting.properties)).toEqual([
       '@context', '@type', 'title', 'description', 'datePosted', 'validThrough', 'employmentType', 'hiringOrganization',
-      'jobLocation', 'baseSalary', 'identifier', 'directApply', 'url',
+      'jobLocation', 'jobLocationType', 'applicantLocationRequirements', 'baseSalary', 'identifier', 'directApply', 'url',
     ]);
     expect(posting.required).toEqual(['@context', '@type', 'title', 'datePosted', 'hiringOrganization', 'identifier', 'directApply']);
     expect(posting.properties.baseSalary.properties.value.properties.unitText.enum).toEqual(['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']);
@@ -184,6 +184,7 @@ const BASE_REQUESTS: Record<string, { path: string; query?: Record<string, strin
   '/health': { path: '/health' },
   '/vacancies': { path: '/vacancies' },
   '/vacancies/facets': { path: '/vacancies/facets' },
+  '/vacancies/suggest': { path: '/vacancies/suggest' },
   '/vacancies/{slug}': { path: '/vacancies/engineer' },
   '/locations': { path: '/locations' },
   '/locations/{slug}': { path: '/locations/hq' },
@@ -201,6 +202,9 @@ function get(base: { path: string; query?: Record<string, string> }, extra: Reco
 }
 
 describe('query parameters behave as documented', () => {
+  /** Values valid only beside another parameter (documented with the value), sent with it. */
+  const COMPANIONS: Record<string, Record<string, string>> = { 'sort=relevance': { q: 'engineer' }, 'sort=distance': { near: '52.37,4.9' } };
+
   it('accepts every documented boundary and enum value, and rejects the values just outside', async () => {
     let checked = 0;
     for (const { path, method, operation } of API_OPERATIONS()) {
@@ -229,7 +233,7 @@ describe('query parameters behave as documented', () => {
           rejected.push('e1', 'eng', 'e');
         }
         for (const value of accepted) {
-          const response = await get(base, { [name]: value });
+          const response = await get(base, { ...COMPANIONS[`${field}=${value}`], [name]: value });
           expect(response.status, `${path}?${name}=${value}: ${response.text}`).toBe(200);
           checked++;
         }

@@ -147,6 +147,7 @@ describe('GET /vacancies/facets', () => {
         { code: 'en', count: 2, selected: false },
         { code: 'de', count: 1, selected: false },
       ],
+      workplace_types: [{ id: 'on_site', name: 'Op locatie', count: 6, selected: false }],
     });
   });
 
@@ -190,7 +191,7 @@ describe('GET /vacancies/facets', () => {
   it('answers empty groups when nothing matches', async () => {
     const body = await facets('?search=no-such-words');
     expect(body).toEqual({
-      data: { locations: [], departments: [], job_types: [], experience_levels: [], education_levels: [], tags: [], languages: [] },
+      data: { locations: [], departments: [], job_types: [], experience_levels: [], education_levels: [], tags: [], languages: [], workplace_types: [] },
       meta: { total: 0 },
     });
   });
@@ -256,6 +257,7 @@ describe('facet invariant', () => {
     education_levels: (id) => `education_levels[]=${id}`,
     tags: (id) => `tags[]=${id}`,
     languages: (code) => `language=${code}`,
+    workplace_types: (code) => `workplace_types[]=${code}`,
   };
 
   it.each(['', 'language=nl', 'tags[]=1', 'job_types[]=1&job_types[]=3', 'search=JOB%201', 'location_id[]=1&location_id[]=2&department_id=1'])(

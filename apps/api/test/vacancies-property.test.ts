@@ -53,6 +53,7 @@ type TShape = {
     location: number | null;
     department: number | null;
     companyLocation: number | null;
+    workplace: 'on_site' | 'hybrid' | 'remote';
     jobTypes: number[];
     experienceLevels: number[];
     educationLevels: number[];
@@ -99,6 +100,7 @@ const shapeArbitrary: fc.Arbitrary<TShape> = fc
           location: fc.option(fc.nat({ max: 7 }), { freq: 4 }),
           department: fc.option(fc.nat({ max: 7 }), { freq: 4 }),
           companyLocation: fc.option(fc.nat({ max: 7 })),
+          workplace: fc.constantFrom<'on_site' | 'hybrid' | 'remote'>('on_site', 'on_site', 'hybrid', 'remote'),
           jobTypes: smallSet(2),
           experienceLevels: smallSet(2),
           educationLevels: smallSet(2),
@@ -150,6 +152,7 @@ function tenantFromShape(shape: TShape, runIndex: number, now: number): { tenant
         location_id: pick(locationIds, v.location),
         department_id: pick(departmentIds, v.department),
         company_location_id: pick(companyLocationIds, v.companyLocation),
+        workplace_type: v.workplace,
         job_type_ids: pickMany(jobTypeIds, v.jobTypes),
         experience_level_ids: pickMany(experienceIds, v.experienceLevels),
         education_level_ids: pickMany(educationIds, v.educationLevels),
@@ -178,6 +181,7 @@ function requestArbitrary(tenant: TTenantDoc): fc.Arbitrary<TRequest> {
         experience_levels: someOf(tenant.experience_levels.map((t) => t.id)),
         education_levels: someOf(tenant.education_levels.map((t) => t.id)),
         tags: someOf(tenant.tags.map((t) => t.id)),
+        workplace_types: sometimes(fc.subarray(['on_site', 'hybrid', 'remote'], { minLength: 1, maxLength: 2 }), 5),
       })
       .map((f) => Object.fromEntries(Object.entries(f).filter(([, value]) => value !== null)) as TModelFilters),
     sort: fc.record({ sort: fc.constantFrom('published_at', 'title', 'created_at'), direction: fc.constantFrom('asc', 'desc') }),
@@ -193,6 +197,7 @@ const FILTER_OF_GROUP: Record<string, keyof TModelFilters> = {
   education_levels: 'education_levels',
   tags: 'tags',
   languages: 'language',
+  workplace_types: 'workplace_types',
 };
 
 describe('vacancy reads against a model', () => {
@@ -230,7 +235,7 @@ describe('vacancy reads against a model', () => {
               const filter = FILTER_OF_GROUP[group]!;
               if (filters[filter] !== undefined) continue;
               for (const entry of entries) {
-                const narrowed: TModelFilters = { ...filters, [filter]: filter === 'language' ? entry.code : [entry.id] };
+                const narrowed: TModelFilters = { ...filters, [filter]: filter === 'language' ? entry.code : [entry.id ?? entry.code] };
                 const total = await api.get(`/vacancies${filterQuery(narrowed, { per_page: 1 })}`, key);
                 expect(total.body.meta.total, `${group} ${entry.id ?? entry.code}`).toBe(entry.count);
               }

@@ -256,6 +256,8 @@ describe('GET /vacancies — items and visibility', () => {
       education_levels: [{ id: 2, name: 'Master' }],
       tags: [{ id: 3, name: 'Go', parent_id: 2 }],
       company_location: { id: 1, name: 'Client Co Utrecht', city: 'Utrecht', country_code: 'NL' },
+      workplace_type: 'on_site',
+      remote_countries: [],
     });
     expect(Object.keys(item)).not.toContain('description');
   });

@@ -40,6 +40,9 @@ function asVacancyFilters(filters: TRequestFilters): TVacancyFilters {
   return {
     language: filters.language,
     search: filters.search,
+    q: undefined,
+    workplaceTypes: [],
+    near: undefined,
     locationIds: ids.location_id,
     departmentIds: ids.department_id,
     companyLocationIds: ids.company_location_id,

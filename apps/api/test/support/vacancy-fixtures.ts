@@ -33,6 +33,8 @@ export type TVacancyDoc = {
   compensation?: { min: number | null; max: number | null; currency: string; period: string } | null;
   header_image?: { default: string | null; small: string | null; large: string | null } | null;
   canonical_url?: string | null;
+  workplace_type?: 'on_site' | 'hybrid' | 'remote';
+  remote_countries?: string[];
 };
 
 export type TTenantDoc = {
@@ -81,6 +83,7 @@ export type TModelFilters = {
   experience_levels?: number[];
   education_levels?: number[];
   tags?: number[];
+  workplace_types?: string[];
 };
 
 export function isVisible(v: TVacancyDoc, now: number): boolean {
@@ -120,6 +123,7 @@ export function matches(tenant: TTenantDoc, v: TVacancyDoc, f: TModelFilters, no
   if (!oneOf(f.company_location_id, v.company_location_id)) return false;
   const term = f.search?.trim().toLowerCase();
   if (term && !v.title.toLowerCase().includes(term) && !(v.summary ?? '').toLowerCase().includes(term)) return false;
+  if (f.workplace_types && f.workplace_types.length > 0 && !f.workplace_types.includes(v.workplace_type ?? 'on_site')) return false;
   if (!anyOf(f.job_types, v.job_type_ids ?? [])) return false;
   if (!anyOf(f.experience_levels, v.experience_level_ids ?? [])) return false;
   if (!anyOf(f.education_levels, v.education_level_ids ?? [])) return false;
@@ -161,6 +165,7 @@ export function facetCountsModel(tenant: TTenantDoc, f: TModelFilters, now: numb
     education_levels: {},
     tags: {},
     languages: {},
+    workplace_types: {},
   };
   const add = (group: string, key: number | string) => {
     const counts = groups[group]!;
@@ -173,6 +178,7 @@ export function facetCountsModel(tenant: TTenantDoc, f: TModelFilters, now: numb
     for (const id of new Set(v.experience_level_ids ?? [])) add('experience_levels', id);
     for (const id of new Set(v.education_level_ids ?? [])) add('education_levels', id);
     add('languages', v.language);
+    add('workplace_types', v.workplace_type ?? 'on_site');
     for (const tag of tenant.tags) {
       const below = withDescendants(tenant, [tag.id]);
       if ((v.tag_ids ?? []).some((id) => below.has(id))) add('tags', tag.id);
@@ -188,6 +194,7 @@ export function filterQuery(f: TModelFilters, extra: Record<string, string | num
   if (f.search !== undefined) params.append('search', f.search);
   const arrays: Array<keyof TModelFilters> = ['location_id', 'department_id', 'company_location_id', 'job_types', 'experience_levels', 'education_levels', 'tags'];
   for (const name of arrays) for (const id of (f[name] as number[] | undefined) ?? []) params.append(`${name}[]`, String(id));
+  for (const type of f.workplace_types ?? []) params.append('workplace_types[]', type);
   for (const [key, value] of Object.entries(extra)) params.append(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';

@@ -21,6 +21,10 @@ const HAND_WRITTEN = [
   /events_position_seq|events_unsequenced_idx|careers_sequence_events|events_sequence_at_commit|"writer_xact"/,
   /careers_\w+_events|_events_(insert|update|delete)|careers_announce_time_passing/,
   /"vacancy_\w+_(job_type|experience_level|education_level|tag)_id_vacancy_id_index"/,
+  // Search that finds: the search functions, the GIN indexes (operator classes), the document's vacancy key, and the
+  // tenants trigger that bumps the content version.
+  /careers_search_|careers_refresh_vacancy_search|careers_bump_tenant_answers|tenants_answers_update|tenants_tenants_answers_update_fn/,
+  /search_words_trgm_idx|vacancy_search_documents_document_idx|vacancy_search_documents_vacancy_id_fkey/,
 ];
 
 /** Drops the statements about hand-written objects from a generated migration; deletes it if none is left. */

@@ -5,6 +5,7 @@ import { LocationSchema } from '../modules/locations/location.entity.ts';
 import { CompanyLocationSchema, CompanySchema } from '../modules/companies/company.entity.ts';
 import { Department, EducationLevel, ExperienceLevel, JobType, TagSchema } from '../modules/taxonomies/taxonomy.entity.ts';
 import { VacancySchema } from '../modules/vacancies/vacancy.entity.ts';
+import { SearchSynonymsSchema, SearchWordSchema, VacancySearchDocumentSchema } from '../modules/vacancies/vacancy-search.entity.ts';
 import { TeamMemberSchema, TeamRoleSchema } from '../modules/team/team-member.entity.ts';
 import { ArticleSchema, ArticleTranslationSchema } from '../modules/articles/article.entity.ts';
 import { CandidateSchema, IntakeSchema } from '../modules/candidates/candidate.entity.ts';
@@ -32,6 +33,9 @@ export const entities = [
   EducationLevel,
   TagSchema,
   VacancySchema,
+  VacancySearchDocumentSchema,
+  SearchWordSchema,
+  SearchSynonymsSchema,
   TeamRoleSchema,
   TeamMemberSchema,
   ArticleSchema,

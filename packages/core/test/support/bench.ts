@@ -20,3 +20,4 @@ export { importTenantDocument } from '../../src/modules/tenants/import/tenant-im
 export type { TVacancyFilters } from '../../src/modules/vacancies/vacancy-filters.ts';
 export { toVacancyDetail, toVacancyFacets, toVacancyListItem, type TVacancyView } from '../../src/modules/vacancies/vacancy.dto.ts';
 export type { TFacetCountRow, TTaxonomyRef, TVacancyBaseDetailRow, TVacancyReferences } from '../../src/modules/vacancies/vacancy.repository.ts';
+export * from './search-judgements.ts';

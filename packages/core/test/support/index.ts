@@ -35,3 +35,4 @@ export { ANCHOR_SPACING, DEEP_OFFSET } from '../../src/modules/vacancies/vacancy
 export { listWebhookDeliveries, replayWebhookDelivery } from '../../src/modules/webhooks/webhook.service.ts';
 export { APP_ERROR_STATUS } from '../../src/lib/errors.ts';
 export * from './replicated-postgres.ts';
+export * from './search-judgements.ts';

@@ -86,6 +86,9 @@ export const OTHER_TABLES: readonly TOtherTable[] = [
   { table: 'webhook_dispatch_cursors', holds: 'no candidate data', why: 'a position in the event stream' },
   { table: 'audit_log_entries', holds: 'no candidate data', why: 'actors are staff or keys; subjects name candidates by id only' },
   { table: 'mikro_orm_migrations', holds: 'no candidate data', why: 'applied migrations' },
+  { table: 'vacancy_search_documents', holds: 'no candidate data', why: 'search documents of public vacancies' },
+  { table: 'search_words', holds: 'no candidate data', why: "words of the tenant's public vacancies (the typo lexicon)" },
+  { table: 'search_synonyms', holds: 'no candidate data', why: 'synonym groups from the tenant document' },
   { table: 'server_secrets', holds: 'no candidate data', why: 'keys the service made for itself (change-feed cursors)' },
   { table: 'known_sign_in_addresses', holds: 'no candidate data', why: "hashed addresses staff signed in from" },
 ];

@@ -19,6 +19,8 @@ export const TenantSchema = defineEntity({
     domains: p.array().default([]),
     /** The tenant document's `privacy` object (privacySettingsOf reads it). */
     privacy: p.json<Record<string, unknown>>().defaultRaw(`'{}'::jsonb`),
+    /** ISO 3166-1 alpha-2: where a remote vacancy's applicants may be when it names no countries. */
+    defaultCountry: p.string().length(2).nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     /** Bumped by database triggers whenever the tenant's public content changes (see the content-version migration). */
     contentVersion: p.bigint('number').default(0),

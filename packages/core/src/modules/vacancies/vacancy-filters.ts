@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { idsWithPaths, zIdArray, zIdOrIds, zLanguage, zSearch } from '../../lib/query.ts';
+import { idsWithPaths, zIdArray, zIdOrIds, zIntInRange, zLanguage, zSearch } from '../../lib/query.ts';
+import { DEFAULT_RADIUS_KM, zNear, type TNear } from './vacancy-distance.ts';
 import type { TReference, TReferencedTable } from '../taxonomies/taxonomies.repository.ts';
+import type { TSearchPlan } from './vacancy-search.ts';
+import { WORKPLACE_TYPES, type TWorkplaceType } from './vacancy.entity.ts';
 
 /**
  * The id filters GET /vacancies and GET /vacancies/facets share, one row each: the query parameter, its key in the
@@ -85,14 +88,48 @@ const idFilterFields = (form: TVacancyIdFilter['form']) =>
 
 const ZLanguageFilter = zLanguage.optional().describe('Only vacancies in this language (2 letters); also the language of labels');
 const ZSearchFilter = zSearch.optional().describe('Case-insensitive substring of the title or the summary (at most 255 characters)');
+const ZQFilter = zSearch
+  .optional()
+  .describe(
+    '(extension) Relevance search (at most 255 characters): every word must match the title, department, tags, job types, location or texts — ' +
+      "case and accents folded, stemmed in the vacancy's language, with typos (5–8 letters: one edit, 9 or more: two), words of up to 4 letters and " +
+      "the last word (from 3 letters) also as a prefix, and the tenant's synonyms. Stop words are ignored; only stop words is no filter.",
+  );
 
-/** The filter parameters of the two operations (the id filters from the table, plus language and search). */
+/** `workplace_types[]=remote&workplace_types[]=hybrid` (or a lone value): any of them; errors on `workplace_types.N`. */
+const ZWorkplaceTypesFilter = z
+  .preprocess(
+    (value) => (Array.isArray(value) ? value : value === undefined ? undefined : [value]),
+    z.array(z.enum(WORKPLACE_TYPES, { error: 'The selected :attribute is invalid.' }), { error: 'The :attribute must be an array.' }).max(3, {
+      error: 'The :attribute must not have more than 3 items.',
+    }),
+  )
+  .optional()
+  .describe('(extension) Workplace types (`workplace_types[]=remote`): on_site, hybrid, remote; any of them matches');
+
+const ZNearFilter = zNear
+  .optional()
+  .describe('(extension) `LAT,LNG`: only vacancies whose location has coordinates within radius_km (great-circle, haversine); items then carry distance_km');
+const ZRadiusFilter = zIntInRange(1, 500).optional().describe(`(extension) Kilometres around near (1–500, default ${DEFAULT_RADIUS_KM}); ignored without near`);
+
+/** The filter parameters of the two operations (the id filters from the table, plus language, search and q). */
 export const ZVacancyFilterFields = {
   language: ZLanguageFilter,
   ...idFilterFields('one-or-many'),
   search: ZSearchFilter,
+  q: ZQFilter,
   ...idFilterFields('array'),
-} as { language: typeof ZLanguageFilter; search: typeof ZSearchFilter } & TIdFilterSchemas;
+  workplace_types: ZWorkplaceTypesFilter,
+  near: ZNearFilter,
+  radius_km: ZRadiusFilter,
+} as {
+  language: typeof ZLanguageFilter;
+  search: typeof ZSearchFilter;
+  q: typeof ZQFilter;
+  workplace_types: typeof ZWorkplaceTypesFilter;
+  near: typeof ZNearFilter;
+  radius_km: typeof ZRadiusFilter;
+} & TIdFilterSchemas;
 
 /** The filters whose ids must exist in the tenant. */
 export const FILTER_ID_FIELDS: readonly TIdFilterField[] = VACANCY_ID_FILTERS.map((filter) => filter.field);
@@ -101,7 +138,20 @@ export type TVacancyFilterInput = z.output<z.ZodObject<typeof ZVacancyFilterFiel
 type TRawFilters = Partial<TVacancyFilterInput>;
 
 /** Filters as the repository applies them: every id filter a (possibly empty = no filter) list. */
-export type TVacancyFilters = { language: string | undefined; search: string | undefined } & Record<TIdFilterKey, number[]> & {
+export type TVacancyFilters = {
+  language: string | undefined;
+  search: string | undefined;
+  q: string | undefined;
+  workplaceTypes: TWorkplaceType[];
+  near: (TNear & { radiusKm: number }) | undefined;
+} & Record<
+  TIdFilterKey,
+  number[]
+> & {
+    /** The locations within the radius of `near` and their distances (km), resolved before the vacancy queries. */
+    nearLocations?: { ids: number[]; km: number[] };
+    /** What `q` resolved to at the version of the answer (null: no filter), resolved like `matchingTagIds`. Unset: no `q`. */
+    searchPlan?: TSearchPlan;
     /**
      * The tags a vacancy may carry to match `tagIds`: those and every tag below them, resolved before the
      * vacancy queries so the planner sees the actual ids (and uses the tag → vacancy index). Unset: resolve in SQL.
@@ -113,7 +163,8 @@ const asList = (value: number | readonly number[] | undefined): number[] => (val
 
 export function toVacancyFilters(input: TRawFilters): TVacancyFilters {
   const ids = Object.fromEntries(VACANCY_ID_FILTERS.map((filter) => [filter.key, asList(input[filter.field])])) as Record<TIdFilterKey, number[]>;
-  return { language: input.language, search: input.search, ...ids };
+  const near = input.near && { ...input.near, radiusKm: input.radius_km ?? DEFAULT_RADIUS_KM };
+  return { language: input.language, search: input.search, q: input.q, workplaceTypes: [...new Set(input.workplace_types ?? [])], near, ...ids };
 }
 
 /** No filter at all: every visible vacancy. */
@@ -127,5 +178,12 @@ export function filterReferences(input: TRawFilters): TReference[] {
 /** Equal filters in any spelling (order, duplicates, one id or a list) share one key. */
 export function vacancyFiltersKey(filters: TVacancyFilters): string {
   const ids = (list: number[]) => [...new Set(list)].sort((a, b) => a - b);
-  return JSON.stringify([filters.language ?? null, filters.search ?? null, ...VACANCY_ID_FILTERS.map((filter) => ids(filters[filter.key]))]);
+  return JSON.stringify([
+    filters.language ?? null,
+    filters.search ?? null,
+    filters.q ?? null,
+    [...new Set(filters.workplaceTypes)].sort(),
+    filters.near ? [filters.near.latitude, filters.near.longitude, filters.near.radiusKm] : null,
+    ...VACANCY_ID_FILTERS.map((filter) => ids(filters[filter.key])),
+  ]);
 }

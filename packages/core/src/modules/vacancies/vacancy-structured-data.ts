@@ -9,7 +9,10 @@ import type { TJobPostingFacts } from './vacancy.repository.ts';
  * A vacancy as a schema.org `JobPosting` in JSON-LD, with the properties Google for Jobs requires (title,
  * description, datePosted, hiringOrganization, jobLocation) and recommends (validThrough, employmentType,
  * baseSalary, identifier, directApply). A property whose value the vacancy does not have is left out, never
- * null: a vacancy without a location has no `jobLocation`, and nothing claims it is remote (no data says so).
+ * null: a vacancy without a location has no `jobLocation`. Google's rules for remote work: a `remote` vacancy is
+ * `jobLocationType: TELECOMMUTE` with `applicantLocationRequirements` (its remote countries, else the tenant's default
+ * country) and no `jobLocation`; every `jobLocation` has an `addressCountry` (the location's, else the tenant's default
+ * country — without either it is left out).
  */
 
 const ZPostalAddress = z.object({
@@ -44,7 +47,12 @@ export const ZJobPosting = z
     jobLocation: z
       .object({ '@type': z.literal('Place'), address: ZPostalAddress })
       .optional()
-      .describe("The vacancy's location (absent when it has none, or one without any address)"),
+      .describe("The vacancy's location (absent for remote vacancies, and when it has none or no country is known); addressCountry is always set"),
+    jobLocationType: z.literal('TELECOMMUTE').optional().describe('(extension) Remote vacancies (workplace_type remote)'),
+    applicantLocationRequirements: z
+      .array(z.object({ '@type': z.literal('Country'), name: z.string().describe('ISO 3166-1 alpha-2') }))
+      .optional()
+      .describe("(extension) Remote vacancies: the countries applicants may work from (remote_countries, else the tenant's default country)"),
     baseSalary: z
       .object({
         '@type': z.literal('MonetaryAmount'),
@@ -82,15 +90,17 @@ function defined<T extends Record<string, unknown>>(object: T): T {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
 }
 
-function postalAddress(address: TPostalAddressRow): z.infer<typeof ZPostalAddress> | undefined {
+function postalAddress(address: TPostalAddressRow, defaultCountry: string | null): z.infer<typeof ZPostalAddress> | undefined {
+  const country = present(address.country_code) ?? present(defaultCountry);
+  if (!country) return undefined;
   const fields = defined({
     streetAddress: present([address.address_line_1, address.address_line_2, address.address_line_3].filter((line) => present(line)).join(', ')),
     addressLocality: present(address.locality),
     addressRegion: present(address.administrative_area),
     postalCode: present(address.postal_code),
-    addressCountry: present(address.country_code),
+    addressCountry: country,
   });
-  return Object.keys(fields).length > 0 ? { '@type': 'PostalAddress', ...fields } : undefined;
+  return { '@type': 'PostalAddress', ...fields };
 }
 
 function baseSalary(compensation: TVacancyDetail['compensation']): TJobPosting['baseSalary'] {
@@ -116,7 +126,9 @@ export function toJobPosting(vacancy: Omit<TVacancyDetail, 'structured_data'>, f
     return text === undefined ? [] : [sanitizeTenantHtml(text)];
   });
   const careerSite = organization.careerSiteDomain ? `https://${organization.careerSiteDomain}` : undefined;
-  const address = facts.address ? postalAddress(facts.address) : undefined;
+  const remote = vacancy.workplace_type === 'remote';
+  const address = facts.address && !remote ? postalAddress(facts.address, facts.defaultCountry) : undefined;
+  const countries = vacancy.remote_countries.length > 0 ? vacancy.remote_countries : facts.defaultCountry ? [facts.defaultCountry] : [];
   return defined({
     '@context': 'https://schema.org',
     '@type': 'JobPosting',
@@ -127,6 +139,8 @@ export function toJobPosting(vacancy: Omit<TVacancyDetail, 'structured_data'>, f
     employmentType: facts.employmentTypes.length > 0 ? facts.employmentTypes : undefined,
     hiringOrganization: defined({ '@type': 'Organization', name: organization.name, sameAs: careerSite, url: careerSite }),
     jobLocation: address ? { '@type': 'Place', address } : undefined,
+    jobLocationType: remote ? 'TELECOMMUTE' : undefined,
+    applicantLocationRequirements: remote && countries.length > 0 ? countries.map((name) => ({ '@type': 'Country' as const, name })) : undefined,
     baseSalary: baseSalary(vacancy.compensation),
     identifier: { '@type': 'PropertyValue', name: organization.name, value: String(vacancy.id) },
     directApply: vacancy.accepts_applications,

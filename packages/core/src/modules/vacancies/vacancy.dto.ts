@@ -5,6 +5,7 @@ import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TVacancyFilters } from './vacancy-filters.ts';
 import type { TLiveFields } from '../content/content.repository.ts';
 import { ZJobPosting } from './vacancy-structured-data.ts';
+import { WORKPLACE_TYPES, type TWorkplaceType } from './vacancy.entity.ts';
 import type { TFacetCountRow, TFacetGroup, TTaxonomyRef, TVacancyBaseDetailRow, TVacancyBaseRow, TVacancyReferences } from './vacancy.repository.ts';
 
 // ---- Response shapes ----
@@ -42,12 +43,24 @@ export const ZVacancyListItem = z.object({
       company_name: z.string().optional().describe('Only with include_company_name'),
     })
     .nullable(),
+  workplace_type: z.enum(WORKPLACE_TYPES).describe('(extension) Where the work is done: on_site (default), hybrid or remote'),
+  remote_countries: z
+    .array(z.string())
+    .describe("(extension) For remote vacancies: the countries (ISO 3166-1 alpha-2) it may be done from (empty: the tenant's default country; always empty when not remote)"),
   header_image: ZImageSet.nullable().optional().describe('Only with include_media'),
   compensation: z
     .object({ min: z.number().nullable(), max: z.number().nullable(), currency: z.string().nullable(), period: z.string().nullable() })
     .nullable()
     .optional()
     .describe('Only with include_compensation'),
+  distance_km: z.number().optional().describe("(extension) Only with near: the great-circle distance to the vacancy's location in km, one decimal"),
+  highlights: z
+    .object({
+      title: z.string().describe('The title, HTML-escaped, matched words in <mark>'),
+      summary: z.string().describe('The summary as plain text (at most 200 characters around the first match), HTML-escaped, matched words in <mark>'),
+    })
+    .optional()
+    .describe('(extension) Only with include_highlights'),
 });
 export type TVacancyListItem = z.infer<typeof ZVacancyListItem>;
 
@@ -80,6 +93,9 @@ export const ZVacancyFacets = z
     education_levels: z.array(ZFacetEntry),
     tags: z.array(ZFacetEntry.extend({ parent_id: z.number().int().nullable() })),
     languages: z.array(z.object({ code: z.string(), count: z.number().int(), selected: z.boolean() })),
+    workplace_types: z
+      .array(z.object({ id: z.enum(WORKPLACE_TYPES), name: z.string().describe('Localized'), count: z.number().int(), selected: z.boolean() }))
+      .describe('(extension) Per workplace type (on_site, hybrid, remote)'),
   })
   .describe('Counts of the matching vacancies per value (only counts ≥ 1; count desc, then name or code, then id)');
 export type TVacancyFacets = z.infer<typeof ZVacancyFacets>;
@@ -164,6 +180,8 @@ export function toVacancyListItem(row: TVacancyBaseRow, refs: TVacancyReferences
           ...(view.includeCompanyName ? { company_name: companyLocation.company_name ?? '' } : {}),
         }
       : null,
+    workplace_type: row.workplace_type,
+    remote_countries: row.workplace_type === 'remote' ? row.remote_countries : [],
   };
   if (view.includeMedia) {
     const image = row.header_image;
@@ -200,6 +218,20 @@ export function withLiveFields<T extends TVacancyListItem>(items: readonly T[], 
 
 export function toVacancyDetail(row: TVacancyBaseDetailRow, refs: TVacancyReferences, view: TVacancyView): TVacancyDetail {
   return { ...toVacancyListItem(row, refs, view), description: row.description, requirements: row.requirements, offer: row.offer };
+}
+
+/** Names of the workplace types per language (English for any other). */
+const WORKPLACE_NAMES: Record<string, Record<TWorkplaceType, string>> = {
+  en: { on_site: 'On-site', hybrid: 'Hybrid', remote: 'Remote' },
+  nl: { on_site: 'Op locatie', hybrid: 'Hybride', remote: 'Op afstand' },
+  de: { on_site: 'Vor Ort', hybrid: 'Hybrid', remote: 'Remote' },
+  fr: { on_site: 'Sur site', hybrid: 'Hybride', remote: 'Télétravail' },
+  es: { on_site: 'Presencial', hybrid: 'Híbrido', remote: 'Remoto' },
+  it: { on_site: 'In sede', hybrid: 'Ibrido', remote: 'Da remoto' },
+};
+
+export function workplaceName(type: TWorkplaceType, language: string): string {
+  return (WORKPLACE_NAMES[language] ?? WORKPLACE_NAMES.en!)[type];
 }
 
 /** Facet order: count desc, then lower-cased name (or code) asc, then id asc. */
@@ -244,6 +276,12 @@ export function toVacancyFacets(rows: TFacetCountRow[], filters: TVacancyFilters
     languages: of('languages')
       .map((row) => ({ code: row.code ?? '', count: row.count, selected: filters.language === row.code }))
       .sort(byFacetOrder((entry) => entry.code)),
+    workplace_types: of('workplace_types')
+      .map((row) => {
+        const id = row.code as TWorkplaceType;
+        return { id, name: workplaceName(id, countryLanguage), count: row.count, selected: filters.workplaceTypes.includes(id) };
+      })
+      .sort((a, b) => b.count - a.count || (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0)),
   };
 }
 

@@ -9,6 +9,10 @@ export type TImageSet = { default: string | null; small: string | null; large: s
 
 export const VACANCY_STATUSES = ['draft', 'published', 'unpublished'] as const;
 
+/** Where the work is done (schema.org: a `remote` job is TELECOMMUTE). */
+export const WORKPLACE_TYPES = ['on_site', 'hybrid', 'remote'] as const;
+export type TWorkplaceType = (typeof WORKPLACE_TYPES)[number];
+
 /**
  * A vacancy publication. Its `slug` is the publication slug; `id` is the publication id.
  * Visible through the API when published, on the `api` channel, published_at <= now and not ended.
@@ -65,6 +69,9 @@ export const VacancySchema = defineEntity({
     canonicalUrl: p.string().length(2048).nullable(),
     /** The application form's questions (tenant document `questions`), in their order. */
     questions: p.json<TVacancyQuestion[]>().defaultRaw(`'[]'::jsonb`),
+    workplaceType: p.text().default('on_site'),
+    /** For remote vacancies: the countries (ISO 3166-1 alpha-2) it may be done from; empty: the tenant's default country. */
+    remoteCountries: p.array().default([]),
   },
 });
 export class Vacancy extends VacancySchema.class {}

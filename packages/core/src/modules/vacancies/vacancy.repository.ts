@@ -4,11 +4,12 @@ import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TDB, TDb } from '../../db/kysely.ts';
 import { StatementTemplate } from '../../db/statement-template.ts';
 import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
-import type { TImageSet } from './vacancy.entity.ts';
+import type { TImageSet, TWorkplaceType } from './vacancy.entity.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';
 import { NO_VACANCY_FILTERS, VACANCY_ID_FILTERS, type TVacancyFilters, type TVacancyIdFilter } from './vacancy-filters.ts';
 import { tagTreeBody, tagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
 import { isStorableText } from '../../lib/validation.ts';
+import { matchesSearch, relevanceScore, type TSearchPlan } from './vacancy-search.ts';
 
 /**
  * The vacancy read queries. Every query goes through the tenant-scoped Kysely of the request (`ctx.db`),
@@ -16,7 +17,7 @@ import { isStorableText } from '../../lib/validation.ts';
  * reached through a scoped vacancy or taxonomy row.
  */
 
-export const VACANCY_SORTS = ['published_at', 'title', 'created_at'] as const;
+export const VACANCY_SORTS = ['published_at', 'title', 'created_at', 'relevance', 'distance'] as const;
 export type TVacancySort = (typeof VACANCY_SORTS)[number];
 export type TSortDirection = 'asc' | 'desc';
 
@@ -44,6 +45,12 @@ export function containsPattern(term: string): string {
 function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [visibleVacancy('v')];
   if (filters.language !== undefined) conditions.push(eb('v.language', '=', filters.language));
+  if (filters.workplaceTypes.length > 0) conditions.push(eb('v.workplace_type', 'in', filters.workplaceTypes));
+  // near: at one of the locations in range (resolved first; none in range matches nothing).
+  if (filters.near) {
+    const ids = filters.nearLocations?.ids ?? [];
+    conditions.push(ids.length > 0 ? eb('v.location_id', 'in', ids) : sql<SqlBool>`false`);
+  }
   const requested = VACANCY_ID_FILTERS.filter((filter) => filters[filter.key].length > 0);
   // A filter on a column of the vacancy: any of the ids.
   for (const filter of requested) {
@@ -57,6 +64,11 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
     // Unicode-aware lower() also folds non-ASCII letters.
     const pattern = sql<string>`lower(${containsPattern(filters.search)})`;
     conditions.push(eb.or([eb(eb.fn('lower', ['v.title']), 'like', pattern), eb(eb.fn('lower', ['v.summary']), 'like', pattern)]));
+  }
+  // q: the vacancy's search document matches (a plan of only stop words is no filter).
+  if (filters.searchPlan) {
+    const plan = filters.searchPlan;
+    conditions.push(eb('v.id', 'in', eb.selectFrom('vacancy_search_documents as d').select('d.vacancy_id').where(matchesSearch(sql.ref('d.document'), plan))));
   }
   // A filter through a link table: a linked row with any of the ids (tags: or with a tag below them).
   for (const filter of requested) {
@@ -93,6 +105,8 @@ const BASE_COLUMNS = [
   'location_id',
   'department_id',
   'company_location_id',
+  'workplace_type',
+  'remote_countries',
 ] as const;
 
 /** The ids of what the vacancy `v` refers to through its link tables, each list ordered (index-only scans). */
@@ -133,6 +147,8 @@ export type TVacancyBaseRow = {
   location_id: number | null;
   department_id: number | null;
   company_location_id: number | null;
+  workplace_type: TWorkplaceType;
+  remote_countries: string[];
   job_type_ids: number[];
   experience_level_ids: number[];
   education_level_ids: number[];
@@ -146,8 +162,21 @@ export type TPageAnchor = { key: string; id: number };
 
 type TPageOrder = { sort: TVacancySort; direction: TSortDirection };
 
+/** The relevance of `v` to a plan (0 without one: every vacancy is equally relevant, ties decide). */
+function relevanceOf(db: TDb, plan: TSearchPlan | undefined) {
+  // An expression, not the literal 0: ORDER BY 0 would name a column position.
+  if (!plan) return sql<number>`(0)::int`;
+  const score = relevanceScore(sql.ref('d.document'), plan);
+  return sql<number>`(${db.selectFrom('vacancy_search_documents as d').select(score.as('score')).whereRef('d.vacancy_id', '=', sql.ref('v.id') as never)})`;
+}
+
 /** The sort key of `v` (visible rows always have published_at, created_at and title, so no nulls to place). */
-function sortKeyOf(sort: TVacancySort) {
+function sortKeyOf(db: TDb, sort: TVacancySort, filters: TVacancyFilters) {
+  if (sort === 'relevance') return relevanceOf(db, filters.searchPlan ?? undefined);
+  if (sort === 'distance') {
+    const near = filters.nearLocations ?? { ids: [], km: [] };
+    return sql<number>`(${near.km}::float8[])[array_position(${near.ids}::int4[], ${sql.ref('v.location_id')})]`;
+  }
   return sort === 'title' ? sql`lower(${sql.ref('v.title')})` : sql.ref(`v.${sort}`);
 }
 
@@ -174,22 +203,26 @@ export async function findVacancyPage(
 export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPageOrder, page: { limit: number; offset: number; from?: TPageAnchor }) {
   const { sort, direction } = order;
   // The plain orders match the partial indexes (scanned backwards for the other direction).
-  const sortKey = sortKeyOf(sort);
+  const sortKey = sortKeyOf(db, sort, filters);
   // The page is cut first, on ids alone (an index-only scan of the sort's index where the filters allow), and
   // only its own rows are read with their link ids: rows skipped by OFFSET cost an index entry each.
-  let cut = matchingVacancies(db, filters).select(['v.id', sortKey.as('sort_key')]);
+  // Relevance ties go by publication (then id), in the same direction.
+  const tie = sort === 'relevance' ? sql.ref('v.published_at') : sql`null::int`;
+  let cut = matchingVacancies(db, filters).select(['v.id', sortKey.as('sort_key'), tie.as('tie_key')]);
   const from = page.from;
   if (from) {
     // A row comparison on (sort key, id) is an index range condition: the scan begins at the anchor.
     const comparison = direction === 'asc' ? sql.raw('>=') : sql.raw('<=');
     cut = cut.where(sql<SqlBool>`(${sortKey}, ${sql.ref('v.id')}) ${comparison} (${anchorKey(sort, from.key)}, ${from.id}::int)`);
   }
-  const pageIds = cut.orderBy(sortKey, direction).orderBy('v.id', direction).limit(page.limit).offset(page.offset).as('p');
+  const ordered = sort === 'relevance' ? cut.orderBy(sortKey, direction).orderBy('v.published_at', direction) : cut.orderBy(sortKey, direction);
+  const pageIds = ordered.orderBy('v.id', direction).limit(page.limit).offset(page.offset).as('p');
   return db
     .selectFrom(pageIds)
     .innerJoin('vacancies as v', 'v.id', 'p.id')
     .select((eb) => [...BASE_COLUMNS.map((column) => `v.${column}` as const), ...linkedIdColumns(eb as unknown as TVacancyScope)])
     .orderBy('p.sort_key', direction)
+    .orderBy('p.tie_key', direction)
     .orderBy('p.id', direction);
 }
 
@@ -198,7 +231,7 @@ export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPage
  * position `k × spacing` stands. One pass over the matching rows in index order, like counting them.
  */
 export async function findVacancyPageAnchors(db: TDb, filters: TVacancyFilters, order: TPageOrder, spacing: number): Promise<TPageAnchor[]> {
-  const sortKey = sortKeyOf(order.sort);
+  const sortKey = sortKeyOf(db, order.sort, filters);
   const direction = sql.raw(order.direction);
   const ranked = matchingVacancies(db, filters)
     .select([
@@ -287,13 +320,14 @@ export async function findVacancyReferences(db: TDb): Promise<TVacancyReferences
 }
 
 /** What a vacancy's JobPosting says beyond the vacancy row: its location's address, its job types' kinds of employment. */
-export type TJobPostingFacts = { address: TPostalAddressRow | null; employmentTypes: TEmploymentType[] };
+export type TJobPostingFacts = { address: TPostalAddressRow | null; employmentTypes: TEmploymentType[]; defaultCountry: string | null };
 
 /** The address of the vacancy's location and the employment types of its job types (in job type order), in one query. */
 export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow, 'location_id' | 'job_type_ids'>): Promise<TJobPostingFacts> {
   const row = await db
     .selectFrom('tenants')
     .select([
+      'tenants.default_country',
       jsonObjectFrom(
         db
           .selectFrom('locations as l')
@@ -311,10 +345,14 @@ export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow
     ])
     .executeTakeFirst();
   const types = (row?.job_types ?? []).map((type) => type.employment_type as TEmploymentType);
-  return { address: (row?.address as TPostalAddressRow | null | undefined) ?? null, employmentTypes: [...new Set(types)] };
+  return {
+    address: (row?.address as TPostalAddressRow | null | undefined) ?? null,
+    employmentTypes: [...new Set(types)],
+    defaultCountry: row?.default_country ?? null,
+  };
 }
 
-export type TFacetGroup = 'locations' | 'departments' | 'job_types' | 'experience_levels' | 'education_levels' | 'tags' | 'languages' | 'total';
+export type TFacetGroup = 'locations' | 'departments' | 'job_types' | 'experience_levels' | 'education_levels' | 'tags' | 'languages' | 'workplace_types' | 'total';
 
 export type TFacetCountRow = {
   facet: TFacetGroup;
@@ -336,7 +374,7 @@ function facetQuery(db: TDb, filters: TVacancyFilters) {
       (cte) => cte('m').materialized(),
       // No ORDER BY: it would turn the heap scan into a full primary-key scan; the planner sorts the ids
       // itself where a merge join along a pivot's (vacancy_id, …) key pays off.
-      () => matchingVacancies(db, filters).select(['v.id', 'v.location_id', 'v.department_id', 'v.language']),
+      () => matchingVacancies(db, filters).select(['v.id', 'v.location_id', 'v.department_id', 'v.language', 'v.workplace_type']),
     );
 }
 
@@ -348,7 +386,7 @@ const nullJson = () => sql<null>`null::jsonb`.as('name');
 const countAll = sql<number>`count(*)::int`.as('count');
 
 /** What the facet arms select from: the tenant's tables and the matching vacancies `m`. */
-type TFacetScope = TDB & { m: { id: number; location_id: number | null; department_id: number | null; language: string } };
+type TFacetScope = TDB & { m: { id: number; location_id: number | null; department_id: number | null; language: string; workplace_type: string } };
 
 /** The flat taxonomies a vacancy links to (job types, experience and education levels): one facet arm each. */
 const TAXONOMY_FACETS = VACANCY_ID_FILTERS.filter(
@@ -446,8 +484,25 @@ export async function countFacets(db: TDb, filters: TVacancyFilters): Promise<TF
         .groupBy('m.language'),
     )
     .unionAll((eb) =>
+      eb
+        .selectFrom('m')
+        .select([facet('workplace_types'), nullInt('id'), 'm.workplace_type as code', countAll, nullJson(), nullText('city'), nullText('country_code'), nullInt('parent_id')])
+        .groupBy('m.workplace_type'),
+    )
+    .unionAll((eb) =>
       eb.selectFrom('m').select([facet('total'), nullInt('id'), nullText('code'), countAll, nullJson(), nullText('city'), nullText('country_code'), nullInt('parent_id')]),
     )
     .execute();
   return rows as TFacetCountRow[];
+}
+
+/** Distinct titles of the matching vacancies with their counts: count desc, then title, at most `limit`. */
+export async function findTitleSuggestions(db: TDb, filters: TVacancyFilters, limit: number): Promise<{ text: string; count: number }[]> {
+  return matchingVacancies(db, filters)
+    .select(['v.title as text', sql<number>`count(*)::int`.as('count')])
+    .groupBy('v.title')
+    .orderBy('count', 'desc')
+    .orderBy('v.title')
+    .limit(limit)
+    .execute();
 }

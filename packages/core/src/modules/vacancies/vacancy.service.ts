@@ -9,6 +9,11 @@ import { ZGetVacancyOutput, type TGetVacancyOutput } from './procedures/get-vaca
 import { ZGetVacancyFacetsOutput, type TGetVacancyFacetsOutput } from './procedures/get-vacancy-facets.schema.ts';
 import { ZListVacanciesOutput, type TListVacanciesOutput } from './procedures/list-vacancies.schema.ts';
 import {
+  ZGetVacancySuggestionsOutput,
+  type TGetVacancySuggestionsInput,
+  type TGetVacancySuggestionsOutput,
+} from './procedures/get-vacancy-suggestions.schema.ts';
+import {
   FILTER_ID_FIELDS,
   ZVacancyFilterFields,
   filterReferences,
@@ -22,6 +27,7 @@ import { findTagsWithDescendants } from '../taxonomies/taxonomies.repository.ts'
 import {
   countFacets,
   countVacancies,
+  findTitleSuggestions,
   findVacancyPage,
   findVacancyPageAnchors,
   findVacancyReferences,
@@ -43,6 +49,9 @@ import {
   type TVacancyView,
 } from './vacancy.dto.ts';
 import { toJobPosting } from './vacancy-structured-data.ts';
+import { findSearchPlan } from './vacancy-search.ts';
+import { findHighlights } from './vacancy-highlights.ts';
+import { findLocationsNear, roundKm } from './vacancy-distance.ts';
 
 /** What the vacancy reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
 export type TVacancyReadContext = TContentReader &
@@ -80,12 +89,35 @@ export async function filterErrorsOf(db: TDb, rawInput: unknown): Promise<TField
   return unknownFilterErrors(db, valid);
 }
 
-/** Filters of the request; a filter id that refers to nothing in the tenant is a 422 on its field. */
-async function resolveFilters(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<TVacancyFilters> {
+/**
+ * Filters of the request; a filter id that refers to nothing in the tenant is a 422 on its field. `q` is resolved to
+ * its search plan once per version (the typo lexicon and synonyms are content).
+ */
+async function resolveFilters(ctx: TVacancyReadContext, computation: TComputation, input: TVacancyFilterInput): Promise<TVacancyFilters> {
   const errors = await unknownFilterErrors(ctx.db, input);
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);
   const filters = toVacancyFilters(input);
-  return { ...filters, matchingTagIds: await findTagsWithDescendants(ctx.db, filters.tagIds) };
+  const { q, near } = filters;
+  const [matchingTagIds, searchPlan, nearLocations] = await Promise.all([
+    findTagsWithDescendants(ctx.db, filters.tagIds),
+    q === undefined ? undefined : computation.shared(`vacancies.search-plan:${JSON.stringify(q)}`, () => findSearchPlan(ctx.db, ctx.tenant.id, q)),
+    near === undefined ? undefined : computation.shared(`vacancies.near:${JSON.stringify(near)}`, () => findLocationsNear(ctx.db, near, near.radiusKm)),
+  ]);
+  return {
+    ...filters,
+    matchingTagIds,
+    ...(q === undefined ? {} : { searchPlan }),
+    ...(nearLocations === undefined ? {} : { nearLocations }),
+  };
+}
+
+/**
+ * The order of a list: the requested sort, else relevance with `q`, else newest first; in the requested direction,
+ * else nearest first for distance and descending for every other sort (newest, most relevant).
+ */
+export function listOrder(input: Pick<TListVacanciesRequest, 'sort' | 'sort_direction' | 'q'>): { sort: TVacancySort; direction: TSortDirection } {
+  const sort = input.sort ?? (input.q !== undefined ? 'relevance' : 'published_at');
+  return { sort, direction: input.sort_direction ?? (sort === 'distance' ? 'asc' : 'desc') };
 }
 
 /** Facet counts of a filter (GET /vacancies/facets and include=facets share them), once per version. */
@@ -104,9 +136,10 @@ export const ANCHOR_SPACING = 1_000;
  * index entries, and a deep page past the end costs no page query.
  */
 async function vacancyPage(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters, input: TListVacanciesRequest): Promise<TVacancyBaseRow[]> {
-  const order = { sort: input.sort, direction: input.sort_direction };
+  const order = listOrder(input);
   const offset = pageOffset(input.page, input.per_page);
-  if (offset < DEEP_OFFSET) return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
+  // Relevance and distance are computed per matching row anyway: their pages are cut by OFFSET alone.
+  if (offset < DEEP_OFFSET || order.sort === 'relevance' || order.sort === 'distance') return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
   const anchors = await computation.shared(`vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`, () =>
     findVacancyPageAnchors(ctx.db, filters, order, ANCHOR_SPACING),
   );
@@ -116,7 +149,14 @@ async function vacancyPage(ctx: TVacancyReadContext, computation: TComputation, 
 }
 
 export type TListVacanciesRequest = TVacancyFilterInput &
-  TViewFlags & { page: number; per_page: number; sort: TVacancySort; sort_direction: TSortDirection; include?: 'facets' | undefined };
+  TViewFlags & {
+    page: number;
+    per_page: number;
+    sort?: TVacancySort | undefined;
+    sort_direction?: TSortDirection | undefined;
+    include?: 'facets' | undefined;
+    include_highlights?: boolean | undefined;
+  };
 
 /**
  * The names the rows refer to: the tenant's references at the content version the answer is cached under,
@@ -132,7 +172,7 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
     key: contentKey('vacancies.list', ctx.tenant, input),
     viewCounts: 'vacancies',
     compute: async (computation) => {
-      const filters = await resolveFilters(ctx, input);
+      const filters = await resolveFilters(ctx, computation, input);
       const view = viewOf(ctx, input.language, input);
       const [rows, total, facetRows] = await Promise.all([
         vacancyPage(ctx, computation, filters, input),
@@ -140,8 +180,16 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
         computation.shared(`vacancies.total:${vacancyFiltersKey(filters)}`, () => countVacancies(ctx.db, filters)),
         input.include === 'facets' ? facetCounts(ctx, computation, filters) : undefined,
       ]);
-      const refs = await referencesFor(ctx, computation, rows);
-      const items = rows.map((row) => toVacancyListItem(row, refs, view));
+      const [refs, highlights] = await Promise.all([
+        referencesFor(ctx, computation, rows),
+        input.include_highlights ? findHighlights(ctx.db, filters.searchPlan ?? null, rows) : undefined,
+      ]);
+      const distances = filters.nearLocations;
+      const items = rows.map((row) => {
+        let item = toVacancyListItem(row, refs, view);
+        if (distances) item = { ...item, distance_km: roundKm(distances.km[distances.ids.indexOf(row.location_id ?? 0)] ?? 0) };
+        return highlights ? { ...item, highlights: highlights.get(row.id)! } : item;
+      });
       const facets = facetRows ? toVacancyFacets(facetRows, filters, view) : undefined;
       return { value: { items, total, facets, form: new SerializedForm() }, viewIds: items.map((item) => item.id) };
     },
@@ -160,7 +208,7 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.facets', ctx.tenant, input),
     compute: async (computation) => {
-      const filters = await resolveFilters(ctx, input);
+      const filters = await resolveFilters(ctx, computation, input);
       const rows = await facetCounts(ctx, computation, filters);
       const facets = { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } };
       return { value: { facets, form: new SerializedForm() } };
@@ -168,6 +216,26 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
   });
   const { facets, form } = answer.value;
   return servedAnswer(ctx, { form, live: undefined }, ZGetVacancyFacetsOutput, '', () => facets);
+}
+
+/** Shortest `q` that suggests anything. */
+const MIN_SUGGEST_LENGTH = 2;
+const DEFAULT_SUGGESTIONS = 5;
+
+/** GET /vacancies/suggest: titles that `q` finds (as GET /vacancies?q= would), most common first. */
+export async function vacancySuggestions(ctx: TVacancyReadContext, input: TGetVacancySuggestionsInput): Promise<TGetVacancySuggestionsOutput> {
+  const q = input.q;
+  const limit = input.limit ?? DEFAULT_SUGGESTIONS;
+  const answer = await ctx.services.content.read(ctx, {
+    key: contentKey('vacancies.suggest', ctx.tenant, { q, language: input.language, limit }),
+    compute: async (computation) => {
+      if (q === undefined || [...q].length < MIN_SUGGEST_LENGTH) return { value: { data: [], form: new SerializedForm() } };
+      const filters = await resolveFilters(ctx, computation, { q, language: input.language });
+      return { value: { data: await findTitleSuggestions(ctx.db, filters, limit), form: new SerializedForm() } };
+    },
+  });
+  const { data, form } = answer.value;
+  return servedAnswer(ctx, { form, live: undefined }, ZGetVacancySuggestionsOutput, '', () => ({ data }));
 }
 
 /**

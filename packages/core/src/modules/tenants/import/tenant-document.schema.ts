@@ -3,7 +3,7 @@ import { ZPrivacySettings } from '../../privacy/privacy-settings.ts';
 import { isKnownScope } from '../../../lib/scopes.ts';
 import { ZApiKeyPlaintext } from '../../api-keys/api-key.crypto.ts';
 import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from '../../api-keys/api-key.origins.ts';
-import { VACANCY_STATUSES } from '../../vacancies/vacancy.entity.ts';
+import { VACANCY_STATUSES, WORKPLACE_TYPES } from '../../vacancies/vacancy.entity.ts';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '../../articles/article.entity.ts';
 import { CANDIDATE_STATUSES } from '../../candidates/candidate.entity.ts';
 import { EMPLOYMENT_TYPES } from '../../taxonomies/taxonomy.entity.ts';
@@ -223,6 +223,8 @@ const ZVacancy = z.object({
   header_image: ZImageSet,
   canonical_url: ZHttpUrl.nullable().default(null),
   questions: ZQuestions,
+  workplace_type: z.enum(WORKPLACE_TYPES).default('on_site'),
+  remote_countries: z.array(ZCountryCode).max(250).default([]),
 });
 
 const ZTeamMember = z.object({
@@ -291,6 +293,14 @@ const ZCandidate = z.object({
   updated_at: ZTimestamp.optional(),
 });
 
+/**
+ * Search synonyms: groups of words (or phrases) that match each other in `q` as if typed, e.g.
+ * `[["developer", "engineer", "programmer"], ["js", "javascript"]]`. Left out: the stored groups stay.
+ */
+const ZSearchSynonyms = z
+  .array(z.array(z.string().trim().min(1).max(100)).min(2, 'a synonym group needs at least two words').max(50))
+  .max(1000);
+
 const ZTenant = z.object({
   /** Optional: tenants are matched by slug; an id, when given, must agree with the database. */
   id: ZId.optional(),
@@ -327,6 +337,9 @@ const ZTenant = z.object({
   articles: z.array(ZArticle).default([]),
   candidates: z.array(ZCandidate).default([]),
   created_at: ZTimestamp.optional(),
+  search_synonyms: ZSearchSynonyms.optional(),
+  /** Where a remote vacancy's applicants may be when it names no `remote_countries`. Left out: the stored one stays. */
+  default_country: ZCountryCode.optional(),
 });
 
 const ZDocumentShape = z.object({ tenants: z.array(ZTenant) });
@@ -705,6 +718,7 @@ function normalise(doc: TParsedShape): TParsedTenantDocument {
           education_level_ids: unique(v.education_level_ids),
           tag_ids: unique(v.tag_ids),
           compensation: v.compensation && { ...v.compensation, currency: v.compensation.currency.toUpperCase() },
+          remote_countries: unique(v.remote_countries.map((code) => code.toUpperCase())),
           questions: v.questions.map((q) => ({
             ...q,
             label: names(q.label),

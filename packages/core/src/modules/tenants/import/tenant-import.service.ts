@@ -5,7 +5,8 @@ import { kyselyOf, type TDb } from '../../../db/kysely.ts';
 import { displayStart, hashApiKey } from '../../api-keys/api-key.crypto.ts';
 import { hashPassword, verifyPassword } from '../../users/password.ts';
 import { replaceOwnedRows, upsertRows, writeById, type TColumn } from './bulk-sql.ts';
-import { inImportTransaction, type TImportTransaction } from './import-transaction.ts';
+import { countWritten, inImportTransaction, type TImportTransaction } from './import-transaction.ts';
+import { refreshSearchDocuments, storeSearchSynonyms } from '../../vacancies/vacancy-search.ts';
 import { formatPath, parseTenantDocument, type TParsedTenant, type TParsedTenantDocument } from './tenant-document.schema.ts';
 
 /** A document that breaks the rules of CONTRACT.md's tenant document, or clashes with the database. Nothing was written. */
@@ -300,6 +301,11 @@ async function importTenant(trx: TImportTransaction, tenant: TParsedTenant, inde
 
   await step(options, at('articles'), () => importArticles(trx, tenant, tenantId, stored('articles'), options));
   await step(options, at('vacancies'), () => importVacancies(trx, tenant, tenantId, stored('vacancies'), options));
+  // Left out of the document: the stored groups stay as they are.
+  const synonyms = tenant.search_synonyms;
+  if (synonyms) await step(options, at('search_synonyms'), () => storeSearchSynonyms(db, tenantId, synonyms));
+  // After everything a vacancy's search text is made of (taxonomies, locations, vacancies) is written.
+  await timed(options, 'search documents', async () => countWritten(trx, 'vacancy_search_documents', await refreshSearchDocuments(db, tenantId)));
 
   await step(options, at('candidates'), async () => {
     const newCandidates = await writeById(trx, 'candidates',
@@ -375,6 +381,7 @@ async function upsertTenant(db: TDb, tenant: TParsedTenant, index: number): Prom
     { name: 'url_pattern', type: 'text' },
     { name: 'domains', type: 'text[]' },
     { name: 'privacy', type: 'jsonb' },
+    { name: 'default_country', type: 'text', defaultWhenNull: true },
     { name: 'created_at', type: 'timestamptz', defaultWhenNull: true },
     { name: 'id', type: 'int4', defaultWhenNull: true, onUpdate: 'keep' },
   ];
@@ -388,6 +395,7 @@ async function upsertTenant(db: TDb, tenant: TParsedTenant, index: number): Prom
     tenant.career_site.url_pattern,
     tenant.domains,
     tenant.privacy,
+    tenant.default_country?.toUpperCase() ?? null,
     tenant.created_at ?? null,
     tenant.id ?? null,
   ];
@@ -594,6 +602,8 @@ async function importVacancies(trx: TImportTransaction, tenant: TParsedTenant, t
         { name: 'header_image', type: 'jsonb' },
         { name: 'canonical_url', type: 'text' },
         { name: 'questions', type: 'jsonb' },
+        { name: 'workplace_type', type: 'text' },
+        { name: 'remote_countries', type: 'text[]' },
       ],
       tenant.vacancies.map((v) => [
         v.id,
@@ -623,6 +633,8 @@ async function importVacancies(trx: TImportTransaction, tenant: TParsedTenant, t
         v.header_image,
         v.canonical_url,
         v.questions,
+        v.workplace_type,
+        v.remote_countries,
       ]),
       stored,
     ),

@@ -22,16 +22,28 @@ export const listVacanciesMeta = {
   expensiveRead: 'misses',
 } satisfies TMeta;
 
-export const ZListVacanciesInput = z.object({
-  ...zPagination,
-  ...ZVacancyFilterFields,
-  sort: zSort(VACANCY_SORTS).default('published_at').describe('Text sorts compare lower-cased titles; ties are broken by id'),
-  sort_direction: zSortDirection.default('desc'),
-  include: z.enum(['facets'], { error: 'The selected :attribute is invalid.' }).optional().describe('`facets` adds top-level facet counts'),
-  include_media: zFlag.describe('Adds header_image'),
-  include_compensation: zFlag.describe('Adds compensation'),
-  include_company_name: zFlag.describe('Adds company_location.company_name'),
-});
+export const ZListVacanciesInput = z
+  .object({
+    ...zPagination,
+    ...ZVacancyFilterFields,
+    sort: zSort(VACANCY_SORTS)
+      .optional()
+      .describe(
+        'Default `published_at`, or `relevance` with `q`. Text sorts compare lower-cased titles; ties are broken by id. ' +
+          '(extension) `relevance` (only with `q`, else 422): title matches above body matches, exact words above prefixes and typos; ties by published_at, then id. ' +
+          '(extension) `distance` (only with `near`, else 422): nearest first, ties by id',
+      ),
+    sort_direction: zSortDirection.optional().describe('Default `desc` (newest, most relevant first); `asc` for sort=distance (nearest first)'),
+    include: z.enum(['facets'], { error: 'The selected :attribute is invalid.' }).optional().describe('`facets` adds top-level facet counts'),
+    include_media: zFlag.describe('Adds header_image'),
+    include_compensation: zFlag.describe('Adds compensation'),
+    include_company_name: zFlag.describe('Adds company_location.company_name'),
+    include_highlights: zFlag.describe('(extension) Adds `highlights` {title, summary}: HTML-escaped text with the words `q` matched in `<mark>`'),
+  })
+  .superRefine((input, ctx) => {
+    if (input.sort === 'relevance' && input.q === undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'The selected :attribute is invalid.' });
+    if (input.sort === 'distance' && input.near === undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'The selected :attribute is invalid.' });
+  });
 export type TListVacanciesInput = z.infer<typeof ZListVacanciesInput>;
 
 export const ZListVacanciesOutput = zPage(ZVacancyListItem).extend({ facets: ZVacancyFacets.optional().describe('Only with include=facets') });
