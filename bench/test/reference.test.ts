@@ -42,6 +42,8 @@ function withoutVolatile(value: unknown): unknown {
     if (key === 'views_count') return '(volatile)';
     if (this && typeof this === 'object' && 'given_name' in this && (key === 'id' || key === 'email')) return '(new candidate)';
     if (key === 'created_at' && this && typeof this === 'object' && 'privacy_policy_accepted' in this) return '(now)';
+    // Consents are given at the application's creation.
+    if (key === 'given_at' && this && typeof this === 'object' && 'talent_pool' in this) return '(now)';
     if (key === 'id' && this && typeof this === 'object' && 'privacy_policy_accepted' in this) return '(new application)';
     return field;
   });

@@ -88,7 +88,7 @@ async function matching(pool: Pool, caller: TCaller, filters: TRequestFilters, s
 
 const COLUMNS = `v.id, v.slug, v.title, v.summary, v.language, v.accepts_applications, v.views_count, v.published_at, v.ends_at, v.created_at,
   v.canonical_url, v.compensation_min, v.compensation_max, v.compensation_currency, v.compensation_period, v.header_image,
-  v.location_id, v.department_id, v.company_location_id`;
+  v.location_id, v.department_id, v.company_location_id, v.workplace_type, v.remote_countries`;
 
 /** A taxonomy's entries of the vacancy `v`, with their names, in id order. */
 const taxonomy = (pivot: string, column: string, table: string, parent: string) =>
@@ -188,7 +188,7 @@ export async function vacancyFacets(pool: Pool, caller: TCaller, request: TReque
     `with recursive closure(ancestor_id, descendant_id) as (
        select id, id from tags where tenant_id = $1
        union select c.ancestor_id, t.id from closure c join tags t on t.parent_id = c.descendant_id and t.tenant_id = $1),
-     m as materialized (select v.id, v.location_id, v.department_id, v.language from vacancies v where ${where}),
+     m as materialized (select v.id, v.location_id, v.department_id, v.language, v.workplace_type from vacancies v where ${where}),
      -- A tag counts the vacancies carrying it or a tag below it, each once: count per distinct set of tags, then per
      -- ancestor of each set (far fewer sets than vacancies).
      tag_sets as (select array_agg(x.tag_id order by x.tag_id) as tags from m join vacancy_tags x on x.vacancy_id = m.id group by x.vacancy_id),
@@ -202,6 +202,7 @@ export async function vacancyFacets(pool: Pool, caller: TCaller, request: TReque
      union all ${counted('education_levels', 'education_levels', pivot('vacancy_education_levels', 'education_level_id'), 't.name')}
      union all ${counted('tags', 'tags', 'select ancestor_id as id, sum(vacancies)::int as count from set_ancestors group by 1', 't.name', 'null, null, t.parent_id')}
      union all select 'languages', null, m.language, count(*)::int, null, null, null, null from m group by m.language
+     union all select 'workplace_types', null, m.workplace_type, count(*)::int, null, null, null, null from m group by m.workplace_type
      union all select 'total', null, null, count(*)::int, null, null, null, null from m`,
     sql.values,
   );
