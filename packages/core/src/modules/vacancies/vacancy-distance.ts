@@ -18,8 +18,10 @@ export type TNear = { latitude: number; longitude: number };
 const NUMBER = String.raw`[+-]?(?:\d{1,3}(?:\.\d{1,15})?|\.\d{1,15})`;
 const NEAR = new RegExp(`^\\s*(${NUMBER})\\s*,\\s*(${NUMBER})\\s*$`);
 
-/** `52.37,4.89`: a latitude (−90…90) and a longitude (−180…180); anything else is 422 on `near`. */
-export const zNear = z.string({ error: 'The :attribute must be a latitude and a longitude separated by a comma.' }).transform((value, ctx): TNear => {
+/** `52.37,4.89`: a latitude (−90…90) and a longitude (−180…180); empty is absent; anything else is 422 on `near`. */
+export const zNear = z.string({ error: 'The :attribute must be a latitude and a longitude separated by a comma.' }).transform((value, ctx): TNear | undefined => {
+  // An empty parameter is an absent one, as for every other query parameter.
+  if (value.trim() === '') return undefined;
   const match = NEAR.exec(value);
   const latitude = Number(match?.[1]);
   const longitude = Number(match?.[2]);
