@@ -408,12 +408,17 @@ function validQueryPairs(parameter: TJson): fc.Arbitrary<TPair[]> {
   }
   let value: fc.Arbitrary<string>;
   if (schema.type === 'boolean') value = fc.constantFrom('true', 'false', '1', '0');
+  // sort=relevance and sort=distance are valid only with q and near (vacancies-search and vacancies-near test them).
+  else if (field === 'sort' && Array.isArray(schema.enum)) value = fc.constantFrom(...(schema.enum as string[]).filter((sort) => sort !== 'relevance' && sort !== 'distance'));
   else if (Array.isArray(schema.enum)) value = fc.constantFrom(...(schema.enum as string[]));
   else if (schema.type === 'integer') {
     const max = Math.min(schema.maximum ?? 1000, 1000);
     value = fc.oneof(fc.integer({ min: schema.minimum ?? 0, max }), fc.constantFrom(schema.minimum ?? 0, schema.maximum ?? max)).map(String);
   } else if (schema.pattern === '^[A-Za-z]{2}$') value = fc.constantFrom('en', 'nl', 'de', 'EN', 'Nl', 'fr', 'zz');
-  else if (field === 'email') value = fc.constantFrom(`eve@${A.slug}.example`, `EVE@${A.slug.toUpperCase()}.EXAMPLE`, 'nobody@example.org', ' ');
+  else if (field === 'near') {
+    // Coordinates in range (the operation's pattern); anything else is a mutation.
+    value = fc.tuple(fc.double({ min: -90, max: 90, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true })).map(([lat, lng]) => `${lat.toFixed(4)},${lng.toFixed(4)}`);
+  } else if (field === 'email') value = fc.constantFrom(`eve@${A.slug}.example`, `EVE@${A.slug.toUpperCase()}.EXAMPLE`, 'nobody@example.org', ' ');
   else value = searchText.filter((text) => text.length <= (schema.maxLength ?? 255));
   return value.map((v): TPair[] => [[name, v]]);
 }

@@ -15,22 +15,21 @@ export const DEFAULT_RADIUS_KM = 25;
 
 export type TNear = { latitude: number; longitude: number };
 
-const NUMBER = String.raw`[+-]?(?:\d{1,3}(?:\.\d{1,15})?|\.\d{1,15})`;
-const NEAR = new RegExp(`^\\s*(${NUMBER})\\s*,\\s*(${NUMBER})\\s*$`);
+/** A latitude (−90…90) and a longitude (−180…180) in decimal degrees, as the pattern the OpenAPI document states. */
+const LATITUDE = String.raw`[+-]?(?:90(?:\.0{1,15})?|[1-8]?\d(?:\.\d{1,15})?|\.\d{1,15})`;
+const LONGITUDE = String.raw`[+-]?(?:180(?:\.0{1,15})?|(?:1[0-7]\d|[1-9]?\d)(?:\.\d{1,15})?|\.\d{1,15})`;
+// Empty (or spaces) is allowed: an empty query parameter is an absent one, as everywhere.
+const NEAR = new RegExp(`^(?: *(${LATITUDE}) *, *(${LONGITUDE}))? *$`);
+const NEAR_MESSAGE = 'The :attribute must be a latitude (-90 to 90) and a longitude (-180 to 180) separated by a comma.';
 
 /** `52.37,4.89`: a latitude (−90…90) and a longitude (−180…180); empty is absent; anything else is 422 on `near`. */
-export const zNear = z.string({ error: 'The :attribute must be a latitude and a longitude separated by a comma.' }).transform((value, ctx): TNear | undefined => {
-  // An empty parameter is an absent one, as for every other query parameter.
-  if (value.trim() === '') return undefined;
-  const match = NEAR.exec(value);
-  const latitude = Number(match?.[1]);
-  const longitude = Number(match?.[2]);
-  if (!match || !(Math.abs(latitude) <= 90) || !(Math.abs(longitude) <= 180)) {
-    ctx.addIssue({ code: 'custom', message: 'The :attribute must be a latitude (-90 to 90) and a longitude (-180 to 180) separated by a comma.' });
-    return z.NEVER;
-  }
-  return { latitude, longitude };
-});
+export const zNear = z
+  .string({ error: 'The :attribute must be a latitude and a longitude separated by a comma.' })
+  .regex(NEAR, { message: NEAR_MESSAGE })
+  .transform((value): TNear | undefined => {
+    const match = NEAR.exec(value);
+    return match?.[1] === undefined ? undefined : { latitude: Number(match[1]), longitude: Number(match[2]) };
+  });
 
 /** The great-circle distance in kilometres (haversine). */
 export function haversineKm(a: TNear, b: TNear): number {
