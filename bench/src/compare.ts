@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startReferenceProcess, type TBenchEnvironment } from './harness.ts';
+import { startReferenceProcess, type TBenchEnvironment, type TReferenceProcess } from './harness.ts';
+import { startSharedReference } from './shared-reference.ts';
 import { measure, type TBenchOptions, type TLoadScenario, type TScenarioResult } from './scenario.ts';
 import { benchDocument, COMPARISON_NAMES, comparisons, readBenchData, type TBenchRequest, type TComparison } from './compare/requests.ts';
 import { newestProfile, summariseProfile } from './profile-summary.ts';
 
 /**
- * Issue #12's yardstick: every scenario against the API and against the hand-written reference (bench/src/reference,
- * node:http + pg, no cache) on the same database in the same run, so every figure is a ratio; then the budgets.
+ * The yardstick: every scenario against the API and against the hand-tuned reference of `../shared/reference-server`
+ * (node:http + pg, no cache, its own schema loaded from the same tenant document on the same PostgreSQL) in the same
+ * run, so every figure is a ratio; then the budgets, which count against that reference only. `--own-reference` also
+ * measures our own reference (bench/src/reference, which renders with the product's DTO mappers) beside it.
  */
 const CONNECTIONS = 32;
 const WARM_UP_SECONDS = 2;
@@ -21,7 +24,7 @@ const QUIET_TIMEOUT_MS = 60_000;
 const vacanciesOf = (options: TBenchOptions) => options.vacancies ?? (options.quick ? 10_000 : 100_000);
 
 type TTarget = Parameters<typeof measure>[1] & { baseUrl: string };
-type TRow = { comparison: TComparison; api: TScenarioResult; reference: TScenarioResult; ratio: number };
+type TRow = { comparison: TComparison; api: TScenarioResult; reference: TScenarioResult; ratio: number; own?: TScenarioResult };
 
 /** autocannon with the scenario's n-th request, n counted over every connection (and on from the previous run). */
 function load(target: TTarget, request: (n: number) => TBenchRequest, counter: { n: number }, connections: number, seconds: number): autocannon.Options {
@@ -82,11 +85,13 @@ async function profiled<T>(environment: TBenchEnvironment, name: string, body: (
 
 function printTable(rows: TRow[]): void {
   const cells = (values: Array<string | number>, widths: number[]) => values.map((value, i) => String(value)[i === 0 ? 'padEnd' : 'padStart'](widths[i]!)).join(' ');
-  const widths = [18, 12, 14, 7, 8, 12, 14, 20, 20];
+  const withOwn = rows.some((row) => row.own);
+  const widths = [18, 12, 14, 7, 8, 12, 14, 20, 20, ...(withOwn ? [12] : [])];
   const cpu = (result: TScenarioResult) => `${result.serverCpuMsPerRequest ?? '?'} + db ${result.databaseCpuMsPerRequest ?? '?'}`;
-  console.log(`\n${cells(['scenario', 'project r/s', 'reference r/s', 'ratio', 'p99 ms', 'ref p99 ms', 'API peak RSS', 'API CPU ms/req', 'ref CPU ms/req'], widths)}`);
-  for (const { comparison, api, reference, ratio } of rows) {
-    console.log(cells([comparison.name, api.requestsPerSecond, reference.requestsPerSecond, `${ratio.toFixed(2)}×`, api.latencyP99Ms, reference.latencyP99Ms, `${api.peakRssMb} MB`, cpu(api), cpu(reference)], widths));
+  console.log(`\n${cells(['scenario', 'project r/s', 'reference r/s', 'ratio', 'p99 ms', 'ref p99 ms', 'API peak RSS', 'API CPU ms/req', 'ref CPU ms/req', ...(withOwn ? ['own ref r/s'] : [])], widths)}`);
+  for (const { comparison, api, reference, ratio, own } of rows) {
+    const ownCell = withOwn ? [own?.requestsPerSecond ?? '-'] : [];
+    console.log(cells([comparison.name, api.requestsPerSecond, reference.requestsPerSecond, `${ratio.toFixed(2)}×`, api.latencyP99Ms, reference.latencyP99Ms, `${api.peakRssMb} MB`, cpu(api), cpu(reference), ...ownCell], widths));
   }
 }
 
@@ -113,32 +118,40 @@ function checkBudgets(rows: TRow[]): boolean {
 async function compare(environment: TBenchEnvironment, options: TBenchOptions, only: string[]): Promise<TScenarioResult[]> {
   const data = await readBenchData(environment.databaseUrl);
   const selected = comparisons(data).filter((comparison) => only.length === 0 || only.includes(comparison.name));
-  const reference = await startReferenceProcess(environment.databaseUrl);
+  const reference = await startSharedReference(environment.databaseUrl, benchDocument(vacanciesOf(options)));
+  const own = options.ownReference ? await startReferenceProcess(environment.databaseUrl) : undefined;
   const api: TTarget = { baseUrl: environment.baseUrl, resetPeak: environment.resetPeak, rss: environment.rss, pid: environment.apiPid };
-  const referenceTarget: TTarget = { baseUrl: reference.baseUrl, resetPeak: reference.resetPeak, rss: reference.rss, pid: () => reference.pid };
+  const targetOf = (server: TReferenceProcess): TTarget => ({ baseUrl: server.baseUrl, resetPeak: server.resetPeak, rss: server.rss, pid: () => server.pid });
   const rows: TRow[] = [];
   try {
     for (const comparison of selected) {
       const counter = { n: 0 };
       const measureApi = () => run(api, comparison, counter, options, environment.databaseUrl);
       const apiResult = options.profile ? await profiled(environment, comparison.name, measureApi) : await measureApi();
-      const referenceResult = await run(referenceTarget, comparison, counter, options, environment.databaseUrl);
+      const referenceResult = await run(targetOf(reference), comparison, counter, options, environment.databaseUrl);
+      const ownResult = own ? await run(targetOf(own), comparison, counter, options, environment.databaseUrl) : undefined;
       const ratio = apiResult.requestsPerSecond / Math.max(referenceResult.requestsPerSecond, 0.1);
       const figures = (result: TScenarioResult) => `${result.requestsPerSecond} r/s (p99 ${result.latencyP99Ms} ms, CPU ${result.serverCpuMsPerRequest} ms + db ${result.databaseCpuMsPerRequest} ms per request)`;
       console.log(`  ${comparison.name.padEnd(18)} API ${figures(apiResult)} · reference ${figures(referenceResult)} · ${ratio.toFixed(2)}×`);
-      rows.push({ comparison, api: apiResult, reference: referenceResult, ratio });
+      if (ownResult) console.log(`  ${''.padEnd(18)} own reference ${figures(ownResult)}`);
+      rows.push({ comparison, api: apiResult, reference: referenceResult, ratio, own: ownResult });
     }
   } finally {
     await reference.stop();
+    await own?.stop();
   }
   printTable(rows);
   if (!checkBudgets(rows)) process.exitCode = 1;
-  return rows.flatMap((row) => [row.api, { ...row.reference, scenario: `${row.comparison.name} (reference)` }]);
+  return rows.flatMap((row) => [
+    row.api,
+    { ...row.reference, scenario: `${row.comparison.name} (reference)` },
+    ...(row.own ? [{ ...row.own, scenario: `${row.comparison.name} (own reference)` }] : []),
+  ]);
 }
 
 function comparisonScenario(only: string[]): TLoadScenario {
   return {
-    description: `${only.length === 0 ? 'every scenario' : only.join(', ')}: the API against the reference (node:http + pg, no cache), ${CONNECTIONS} connections; --quick, --vacancies N, --profile`,
+    description: `${only.length === 0 ? 'every scenario' : only.join(', ')}: the API against ../shared/reference-server (node:http + pg, no cache), ${CONNECTIONS} connections; --quick, --vacancies N, --profile, --own-reference`,
     document: (options) => benchDocument(vacanciesOf(options)),
     run: (environment, options) => compare(environment, options, only),
   };

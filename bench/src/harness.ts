@@ -136,7 +136,7 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
 }
 
 /** A server of the benchmarks (the API, as `pnpm start:api` runs it, or the reference) on env.PORT, once it answers. */
-async function startServerProcess(main: string, nodeFlags: string[], env: Record<string, string>): Promise<ChildProcess> {
+export async function startServerProcess(main: string, nodeFlags: string[], env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...nodeFlags, main], {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -161,6 +161,11 @@ export type TReferenceProcess = { baseUrl: string; pid: number; rss: () => { cur
 export async function startReferenceProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<TReferenceProcess> {
   const port = await freePort();
   const child = await startServerProcess(REFERENCE_MAIN, [...API_NODE_FLAGS, ...(process.env.BENCH_REF_NODE_FLAGS?.split(' ') ?? [])], { DATABASE_URL: databaseUrl, PORT: String(port), ...env });
+  return trackedProcess(child, `http://127.0.0.1:${port}/v1`);
+}
+
+/** A started server process with its RSS sampled every 50 ms; `stop` ends it, then runs `afterStop`. */
+export function trackedProcess(child: ChildProcess, baseUrl: string, afterStop: () => void = () => undefined): TReferenceProcess {
   const pid = child.pid ?? 0;
   let peakKb = procStatusKb(pid, 'VmRSS');
   const sampler = setInterval(() => {
@@ -168,7 +173,7 @@ export async function startReferenceProcess(databaseUrl: string, env: Record<str
   }, 50);
   sampler.unref();
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl,
     pid,
     rss: () => {
       peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
@@ -180,6 +185,7 @@ export async function startReferenceProcess(databaseUrl: string, env: Record<str
     stop: async () => {
       clearInterval(sampler);
       await stopProcess(child);
+      afterStop();
     },
   };
 }

@@ -34,6 +34,7 @@ const { values, positionals } = parseArgs({
     quick: { type: 'boolean', default: false },
     vacancies: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    'own-reference': { type: 'boolean', default: false },
   },
 });
 
@@ -56,6 +57,7 @@ const options: TBenchOptions = {
   quick: values.quick,
   vacancies: values.vacancies === undefined ? undefined : Number(values.vacancies),
   profile: values.profile,
+  ownReference: values['own-reference'],
 };
 
 const results: TScenarioResult[] = [];

@@ -14,6 +14,8 @@ export type TBenchOptions = {
   vacancies?: number;
   /** Profile the API during each comparison scenario and print where its CPU time goes (`--profile`). */
   profile?: boolean;
+  /** Also measure our own reference (bench/src/reference) beside the shared one (`--own-reference`). */
+  ownReference?: boolean;
 };
 
 export type TScenarioResult = {
