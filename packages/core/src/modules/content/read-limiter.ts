@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 export type TReader = { apiKey: { id: number }; response: { headers: Record<string, string> } };
 
 export type TReadLimits = {
-  /** Expensive reads one key may have running in this process. */
+  /** Expensive reads one key may have running in this process while another key's read waits (alone, a key may use all `total`). */
   perKey: number;
   /** Expensive reads this process runs at once, whatever the key (below the database pool's size). */
   total: number;
@@ -20,11 +20,12 @@ type TWaiter = { start: () => void; refuse: () => void };
 
 /**
  * Admission of the reads that cost real database work — content-cache misses and the uncached lists — per API key
- * and per process. A key runs at most `perKey` of them at once and `total` bounds them all, so the database pool
- * always has connections left for everyone else's cheap reads and writes. A read beyond its key's share waits in
- * its key's short queue, at most `maxWaitMs`; beyond the queue, or after the wait, it is shed with 429 and a
- * `Retry-After`. Freed turns go to the waiting keys in rotation, so a key that keeps its queue full gets one
- * turn in as many as there are keys waiting, and a key that was idle gets the very next one.
+ * and per process. `total` bounds them all, so the database pool always has connections left for everyone else's
+ * cheap reads and writes. The limiter is work-conserving: a key alone may use every turn, and its `perKey` share
+ * bites only under contention — while another key's read waits, a key at or over its share gets no new turn.
+ * A read that finds no turn waits in its key's short queue, at most `maxWaitMs`; beyond the queue, or after the
+ * wait, it is shed with 429 and a `Retry-After`. Freed turns go first to the waiting keys below their share, in
+ * rotation (a key that was idle gets the very next one), and only when none is to keys over it.
  */
 export class ReadLimiter {
   readonly limits: TReadLimits;
@@ -54,7 +55,7 @@ export class ReadLimiter {
   /** A turn for the reader; call the returned function when the work is done (once). */
   acquire(reader: TReader): Promise<() => void> {
     const keyId = reader.apiKey.id;
-    if (this.#total < this.limits.total && (this.#running.get(keyId) ?? 0) < this.limits.perKey) return Promise.resolve(this.#start(keyId));
+    if (this.#total < this.limits.total && (this.#waiting.size === 0 || (this.#running.get(keyId) ?? 0) < this.limits.perKey)) return Promise.resolve(this.#start(keyId));
     const queue = this.#waiting.get(keyId) ?? [];
     if (queue.length >= this.limits.queuePerKey) return Promise.reject(this.#refuse(reader, queue.length));
     return new Promise((resolve, reject) => {
@@ -102,21 +103,23 @@ export class ReadLimiter {
     };
   }
 
-  /** Gives free turns to waiting reads, one key after another. */
+  /** Gives free turns to waiting reads, one key after another: keys below their share first, then any. */
   #dispatch(): void {
-    let progress = true;
-    while (progress && this.#total < this.limits.total) {
-      progress = false;
-      for (const [keyId, queue] of this.#waiting) {
-        if ((this.#running.get(keyId) ?? 0) >= this.limits.perKey) continue;
-        const waiter = queue.shift()!;
-        // To the end of the rotation (or out of it when nothing of the key waits any more).
-        this.#waiting.delete(keyId);
-        if (queue.length > 0) this.#waiting.set(keyId, queue);
-        waiter.start();
-        progress = true;
-        break;
+    while (this.#total < this.limits.total && this.#waiting.size > 0) {
+      let next: number | undefined;
+      for (const keyId of this.#waiting.keys()) {
+        if ((this.#running.get(keyId) ?? 0) < this.limits.perKey) {
+          next = keyId;
+          break;
+        }
       }
+      next ??= this.#waiting.keys().next().value!;
+      const queue = this.#waiting.get(next)!;
+      const waiter = queue.shift()!;
+      // To the end of the rotation (or out of it when nothing of the key waits any more).
+      this.#waiting.delete(next);
+      if (queue.length > 0) this.#waiting.set(next, queue);
+      waiter.start();
     }
   }
 
