@@ -99,6 +99,34 @@ describe('event outbox', () => {
     );
   });
 
+  it('committers do not wait for each other, and a reader never passes a position that may still become visible', async () => {
+    const reader = kyselyOf(orm.em.fork());
+    const cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;
+    const tenantCursor = (await readEventsAfter(reader, 1, 0, { limit: 100_000 })).at(-1)?.position ?? 0;
+    const [late, early] = [clients[0]!, clients[1]!];
+    await late.query('begin');
+    await late.query(insertSql, [1, 'late']);
+    // Positions drawn now (as at commit), and the transaction stays open: it holds its committing lock.
+    await late.query('set constraints events_sequence_at_commit immediate');
+    try {
+      const started = performance.now();
+      await early.query('begin');
+      await early.query(insertSql, [1, 'early']);
+      await early.query('commit');
+      // Under one global lock this commit waited for the other transaction to end.
+      expect(performance.now() - started).toBeLessThan(500);
+      // 'early' is visible with a higher position than 'late', which may still commit: neither is read yet.
+      expect(await readAllEventsAfter(reader, cursor, 100)).toEqual([]);
+      expect(await readEventsAfter(reader, 1, tenantCursor, { limit: 100 })).toEqual([]);
+      await late.query('commit');
+    } finally {
+      await late.query('rollback').catch(() => undefined);
+    }
+    const rows = await readAllEventsAfter(reader, cursor, 100);
+    expect(rows.map((row) => row.object_id)).toEqual(['late', 'early']);
+    expect((await readEventsAfter(reader, 1, tenantCursor, { limit: 100 })).map((row) => row.object_id)).toEqual(['late', 'early']);
+  });
+
   it('events written inside savepoints are positioned with their transaction, in insertion order', async () => {
     const reader = kyselyOf(orm.em.fork());
     const cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { rewriteFunctions, type TFunctionRewrite } from './support/rewrite-functions.ts';
 
 /**
  * Where a function looks up the transaction's own unpositioned events: [function, text before, text after]. The
@@ -6,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * four times the blocks (events-outbox.test.ts). The content-event functions' de-duplication (Migration20261124061000)
  * runs once per statement and calls it inline.
  */
-const OWN_EVENT_LOOKUPS: Array<[signature: string, before: string, after: string]> = [
+const OWN_EVENT_LOOKUPS: TFunctionRewrite[] = [
   ['careers_sequence_events()', '\nbegin\n  -- Fired once per event row', '\ndeclare\n  own_xact xid8 := pg_current_xact_id();\nbegin\n  -- Fired once per event row'],
   ['careers_sequence_events()', 'from events where position is null order by seq', 'from events where writer_xact = own_xact and position is null order by seq'],
   ...['careers_vacancy_events_for(int[], boolean)', 'careers_article_events_for(int[], boolean)'].map((signature): [string, string, string] => [
@@ -37,39 +38,13 @@ export class Migration20261126214500 extends Migration {
     this.addSql(`alter table "events" alter column "writer_xact" set default pg_current_xact_id();`);
     this.addSql(`drop index "events_unsequenced_idx";`);
     this.addSql(`create index "events_unsequenced_idx" on "events" ("writer_xact", "object") where "position" is null;`);
-    this.addSql(rewriteFunctions('forward'));
+    this.addSql(rewriteFunctions(OWN_EVENT_LOOKUPS, 'forward'));
   }
 
   override down(): void | Promise<void> {
-    this.addSql(rewriteFunctions('back'));
+    this.addSql(rewriteFunctions(OWN_EVENT_LOOKUPS, 'back'));
     this.addSql(`drop index "events_unsequenced_idx";`);
     this.addSql(`create index "events_unsequenced_idx" on "events" ("object", "object_id") where "position" is null;`);
     this.addSql(`alter table "events" drop column "writer_xact";`);
   }
-}
-
-/**
- * Re-creates the functions with their lookup condition replaced (forward) or restored (back). They are written in
- * earlier migrations (the content-event ones generated per object); editing their stored definitions changes that one
- * condition without a second copy of their bodies. Fails if a definition does not contain the condition exactly once.
- */
-function rewriteFunctions(direction: 'forward' | 'back'): string {
-  const literal = (text: string) => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
-  const rows = OWN_EVENT_LOOKUPS.map(([signature, before, after]) =>
-    direction === 'forward' ? `(${literal(signature)}, ${literal(before)}, ${literal(after)})` : `(${literal(signature)}, ${literal(after)}, ${literal(before)})`,
-  );
-  if (direction === 'back') rows.reverse();
-  return `do $$
-declare
-  lookup record;
-  definition text;
-begin
-  for lookup in select * from (values ${rows.join(', ')}) as l(signature, old_text, new_text) loop
-    definition := pg_get_functiondef(lookup.signature::regprocedure);
-    if array_length(string_to_array(definition, lookup.old_text), 1) <> 2 then
-      raise exception 'expected one "%" in %', lookup.old_text, lookup.signature;
-    end if;
-    execute replace(definition, lookup.old_text, lookup.new_text);
-  end loop;
-end $$;`;
 }

@@ -4,8 +4,8 @@ import { iso } from '../../lib/dates.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hasScope, type TScope } from '../../lib/scopes.ts';
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.ts';
-import { latestPosition, tenantPrunedThrough } from './events.repository.ts';
-import { readEventsAfter } from './events.service.ts';
+import { tenantPrunedThrough } from './events.repository.ts';
+import { currentEventsPosition, readEventsAfter } from './events.service.ts';
 import { serverSecret } from '../server-secrets/server-secrets.service.ts';
 import { CHANGE_TYPES, type TListChangesInput, type TListChangesOutput } from './procedures/list-changes.schema.ts';
 
@@ -58,6 +58,6 @@ export async function listChanges(ctx: TChangeFeedContext, input: TListChangesIn
     occurred_at: iso(row.occurred_at),
   }));
   // With no `after` and no entry, a cursor at the latest position: later entries all come after it.
-  const nextCursor = data.at(-1)?.cursor ?? input.after ?? encodeChangeCursor(key, tenantId, await latestPosition(ctx.db));
+  const nextCursor = data.at(-1)?.cursor ?? input.after ?? encodeChangeCursor(key, tenantId, await currentEventsPosition(ctx.db));
   return { data, next_cursor: nextCursor, has_more: rows.length > input.limit };
 }

@@ -37,26 +37,37 @@ export async function insertEvent(db: TDb, event: TNewEvent): Promise<{ id: stri
   return rows[0]!;
 }
 
-/** A tenant's committed events after a position, in commit order (`events_tenant_position_idx`). */
+/**
+ * A position below which every event is final (its transaction committed or rolled back), or null when a committer
+ * takes too long to tell (see Migration20261128020000). Ask it in a statement of its own, before the read: the read's
+ * snapshot must be taken after the wait.
+ */
+export async function eventsHorizon(db: TDb): Promise<number | null> {
+  const { rows } = await sql<{ horizon: string | null }>`select careers_events_horizon() as horizon`.execute(db);
+  const horizon = rows[0]?.horizon;
+  return horizon === null || horizon === undefined ? null : Number(horizon);
+}
+
+/** A tenant's events after a position up to the horizon, in position order (`events_tenant_position_idx`). */
 export async function tenantEventsAfter(
   db: TDb,
   tenantId: number,
   after: number,
-  options: { objects: readonly TEventObject[]; limit: number },
+  options: { objects: readonly TEventObject[]; limit: number; horizon: number },
 ): Promise<TEventRow[]> {
   const { rows } = await sql<TRawEventRow>`select e.position, e.id, e.tenant_id, t.slug as tenant, e.type, e.object, e.object_id, e.slug, e.data, e.occurred_at
     from events e join tenants t on t.id = e.tenant_id
-    where e.tenant_id = ${tenantId} and e.position > ${after} and e.object = any(${options.objects}::text[])
+    where e.tenant_id = ${tenantId} and e.position > ${after} and e.position <= ${options.horizon} and e.object = any(${options.objects}::text[])
     order by e.position
     limit ${options.limit}`.execute(db);
   return rows.map(toRow);
 }
 
-/** Every tenant's committed events after a position, in commit order (`events_position_idx`). */
-export async function allEventsAfter(db: TDb, after: number, limit: number): Promise<TEventRow[]> {
+/** Every tenant's events after a position up to the horizon, in position order (`events_position_idx`). */
+export async function allEventsAfter(db: TDb, after: number, limit: number, horizon: number): Promise<TEventRow[]> {
   const { rows } = await sql<TRawEventRow>`select e.position, e.id, e.tenant_id, t.slug as tenant, e.type, e.object, e.object_id, e.slug, e.data, e.occurred_at
     from events e join tenants t on t.id = e.tenant_id
-    where e.position > ${after}
+    where e.position > ${after} and e.position <= ${horizon}
     order by e.position
     limit ${limit}`.execute(db);
   return rows.map(toRow);
@@ -68,11 +79,9 @@ export async function tenantPrunedThrough(db: TDb, tenantId: number): Promise<nu
   return Number(rows[0]?.pruned_through ?? 0);
 }
 
-/** The highest position committed (or pruned) so far: every later entry gets a higher one. */
-export async function latestPosition(db: TDb): Promise<number> {
-  const { rows } = await sql<{ position: string }>`select greatest(
-      coalesce((select max(position) from events), 0),
-      coalesce((select max(pruned_through) from event_retention), 0)) as position`.execute(db);
+/** The highest position pruned so far (0: none). */
+export async function latestPrunedPosition(db: TDb): Promise<number> {
+  const { rows } = await sql<{ position: string }>`select coalesce(max(pruned_through), 0) as position from event_retention`.execute(db);
   return Number(rows[0]?.position ?? 0);
 }
 

@@ -4,9 +4,10 @@
  * Writing: `recordEvent(db, …)` inside the transaction of the change (pass the transaction's Kysely, e.g.
  * `kyselyOf(tx)`); vacancy and article events are written by database triggers, whoever changes the rows.
  *
- * Ordering: every event gets a `position` when its transaction commits, in commit order (see the events
- * sequencing migration). A reader keeps the last position it has handled and asks for `position > last`; it never
- * skips an entry that committed late, because a later position is never visible before an earlier one.
+ * Ordering: every event gets a `position` when its transaction commits (see the events sequencing migrations);
+ * concurrent committers do not wait for each other. A reader keeps the last position it has handled and asks for
+ * `position > last` up to the horizon (`eventsHorizon`), below which every entry is final: it never skips an entry
+ * that committed late, because nothing is read above a position that may still become visible.
  *
  * Consumers (the webhook dispatcher): keep one global cursor (a position, e.g. in a one-row table updated in
  * the same transaction as the deliveries created from a page) and loop `readAllEventsAfter(db, cursor, limit)`
@@ -15,7 +16,8 @@
  */
 import type { TDb } from '../../db/kysely.ts';
 import type { TEventObject } from './event.entity.ts';
-import { allEventsAfter, insertEvent, tenantEventsAfter, type TEventRow, type TNewEvent } from './events.repository.ts';
+import { AppError } from '../../lib/errors.ts';
+import { allEventsAfter, eventsHorizon, insertEvent, latestPrunedPosition, tenantEventsAfter, type TEventRow, type TNewEvent } from './events.repository.ts';
 
 /** Records an event in the caller's transaction; `data` always carries the object's `id` (and `slug` if given). */
 export async function recordEvent(db: TDb, event: TNewEvent): Promise<{ id: string }> {
@@ -29,12 +31,30 @@ export async function readEventsAfter(
   after: number,
   options: { objects?: readonly TEventObject[]; limit: number },
 ): Promise<TEventRow[]> {
+  const horizon = await eventsHorizon(db);
+  if (horizon === null || horizon <= after) return [];
   return tenantEventsAfter(db, tenantId, after, {
     objects: options.objects ?? ['vacancy', 'article', 'application', 'candidate', 'resume'],
     limit: options.limit,
+    horizon,
   });
 }
 
-export async function readAllEventsAfter(db: TDb, after: number, limit: number): Promise<TEventRow[]> {
-  return allEventsAfter(db, after, limit);
+/**
+ * Every tenant's events after a position. `horizon`: one asked before (e.g. outside the reader's transaction, so the
+ * shared locks of its wait are not held until that transaction ends); by default asked now.
+ */
+export async function readAllEventsAfter(db: TDb, after: number, limit: number, horizon?: number | null): Promise<TEventRow[]> {
+  const known = horizon === undefined ? await eventsHorizon(db) : horizon;
+  if (known === null || known <= after) return [];
+  return allEventsAfter(db, after, limit, known);
 }
+
+/** A position every later entry comes after (a cursor for "from now on"); 503 while a committer takes too long. */
+export async function currentEventsPosition(db: TDb): Promise<number> {
+  const horizon = await eventsHorizon(db);
+  if (horizon === null) throw new AppError('SERVICE_UNAVAILABLE');
+  return Math.max(horizon, await latestPrunedPosition(db));
+}
+
+export { eventsHorizon };

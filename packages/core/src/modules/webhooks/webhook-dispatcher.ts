@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kyselyOf } from '../../db/kysely.ts';
 import { toEventPayload } from '../events/event.dto.ts';
-import { readAllEventsAfter } from '../events/events.service.ts';
+import { eventsHorizon, readAllEventsAfter } from '../events/events.service.ts';
 import { insertDeliveries, lockDispatchCursor, saveDispatchCursor, selectEnabledEndpoints, type TNewDelivery } from './webhook.repository.ts';
 import { endpointWants } from './webhook.service.ts';
 
@@ -16,9 +16,11 @@ const INSERT_CHUNK = 1000;
  * is locked, so concurrent workers take turns. Returns the number of events read.
  */
 export async function dispatchEvents(em: EntityManager, limit = 500): Promise<{ events: number; deliveries: number }> {
+  // Asked before the transaction: the wait's shared locks end with its own statement, not with the dispatch.
+  const horizon = await eventsHorizon(kyselyOf(em));
   return em.transactional(async (tx) => {
     const after = await lockDispatchCursor(tx, CURSOR);
-    const events = await readAllEventsAfter(kyselyOf(tx), after, limit);
+    const events = await readAllEventsAfter(kyselyOf(tx), after, limit, horizon);
     const last = events.at(-1);
     if (!last) return { events: 0, deliveries: 0 };
     const endpoints = await selectEnabledEndpoints(tx, [...new Set(events.map((event) => event.tenant_id))]);
