@@ -186,6 +186,28 @@ describe('ContentStateReader', () => {
   });
 });
 
+describe('ContentStateReader spacing', () => {
+  it('under load, spaces queries so the requests of that moment share one, which still starts after each asked', async () => {
+    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1, { views_count: 5 })])] });
+    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!.id;
+    const db = tenantKysely(api.services.orm.em.fork(), tenantId);
+    const reader = new ContentStateReader({ spacingMs: 40 });
+    const started = performance.now();
+    const alone = await reader.read(db, tenantId);
+    // Alone: sent at once.
+    expect(performance.now() - started).toBeLessThan(40);
+    // A change committed before the next requests ask: they must see it, though their query waits for the spacing.
+    await query(databaseUrl, `update vacancies set title = 'Changed again' where id = 1`);
+    const asked = performance.now();
+    const states = await Promise.all(Array.from({ length: 5 }, () => reader.read(db, tenantId, { table: 'vacancies', ids: [1] })));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(39);
+    expect(performance.now() - asked).toBeLessThan(1_000);
+    for (const state of states) expect(state).toBe(states[0]);
+    expect(states[0]!.version).not.toBe(alone.version);
+    expect(states[0]!.live.vacancies.get(1)?.views_count).toBe(5);
+  });
+});
+
 describe('ContentCache', () => {
   it('computes once for concurrent misses, keeps failures out, and stays within its byte budget', async () => {
     await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1)])] });

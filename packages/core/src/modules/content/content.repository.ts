@@ -52,39 +52,64 @@ export async function readContentState(db: TDb, ids: Record<TViewCountedTable, r
 
 type TBatch = { ids: Record<TViewCountedTable, Set<number>>; result: Promise<TContentState>; start: () => void };
 
+type TTenantReads = { inFlight: boolean; lastStart: number; timer?: NodeJS.Timeout; next?: TBatch };
+
+/** The least time between two content-state queries of one tenant from one process, under load. */
+const DEFAULT_SPACING_MS = 1;
+
 /**
  * Reads content states for concurrent requests of one tenant with as few queries as exactness allows: a request
- * never uses a query that was sent before it asked (it could miss a change committed in between), so while one
- * query is in flight, every request that arrives joins the next one, sent as soon as the first returns. Under
- * load, dozens of requests share each round trip; alone, a request pays exactly one.
+ * never uses a query that was sent before it asked (it could miss a change committed in between), so every request
+ * joins the next query not yet sent. One query of a tenant is in flight at a time, and under load the next one
+ * starts at least `spacingMs` after the previous one started: the requests of that moment share it. Alone, a
+ * request's query is sent at once (unless another was sent less than `spacingMs` before).
  */
 export class ContentStateReader {
-  readonly #tenants = new Map<number, { inFlight: boolean; next?: TBatch }>();
+  readonly #tenants = new Map<number, TTenantReads>();
+  readonly #spacingMs: number;
+
+  constructor(options: { spacingMs?: number } = {}) {
+    this.#spacingMs = options.spacingMs ?? DEFAULT_SPACING_MS;
+  }
 
   read(db: TDb, tenantId: number, viewCounts?: { table: TViewCountedTable; ids: readonly number[] }): Promise<TContentState> {
     let tenant = this.#tenants.get(tenantId);
     if (!tenant) {
-      tenant = { inFlight: false };
+      tenant = { inFlight: false, lastStart: Number.NEGATIVE_INFINITY };
       this.#tenants.set(tenantId, tenant);
     }
-    const batch = tenant.next ?? (tenant.next = this.#batch(db, tenantId));
+    const batch = tenant.next ?? (tenant.next = this.#batch(db, tenant));
     if (viewCounts) for (const id of viewCounts.ids) batch.ids[viewCounts.table].add(id);
-    if (!tenant.inFlight) batch.start();
+    this.#schedule(tenant);
     return batch.result;
   }
 
-  #batch(db: TDb, tenantId: number): TBatch {
+  /** Starts the tenant's next batch now, or when its spacing has passed, unless a query is in flight. */
+  #schedule(tenant: TTenantReads): void {
+    if (tenant.inFlight || tenant.timer || !tenant.next) return;
+    const wait = tenant.lastStart + this.#spacingMs - performance.now();
+    if (wait <= 0) {
+      tenant.next.start();
+      return;
+    }
+    tenant.timer = setTimeout(() => {
+      tenant.timer = undefined;
+      tenant.next?.start();
+    }, wait);
+  }
+
+  #batch(db: TDb, tenant: TTenantReads): TBatch {
     const ids = { vacancies: new Set<number>(), articles: new Set<number>() };
     let start!: () => void;
     const result = new Promise<void>((resolve) => (start = resolve)).then(() => {
-      const tenant = this.#tenants.get(tenantId)!;
       tenant.inFlight = true;
+      tenant.lastStart = performance.now();
       tenant.next = undefined;
       const query = readContentState(db, { vacancies: [...ids.vacancies], articles: [...ids.articles] });
       const done = () => {
         tenant.inFlight = false;
-        if (tenant.next) tenant.next.start();
-        else this.#tenants.delete(tenantId);
+        // The entry stays (a few numbers per tenant): its last start spaces the next query.
+        this.#schedule(tenant);
       };
       void query.then(done, done);
       return query;
