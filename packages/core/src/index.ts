@@ -1,6 +1,7 @@
 /** `@careers/core`: what the REST facade and every deployment unit (API, worker, admin server) stand on. */
 export { appRouter, listProcedures, type TAppRouter } from './trpc/router.ts';
 export { createCallerFactory, toAppError, type TMeta } from './trpc/init.ts';
+export { replayedAnswerOf } from './trpc/procedures.ts';
 export { documentedErrors, type TOperationErrors } from './trpc/operation-errors.ts';
 export { createContext, type TContext, type TAdminSession } from './trpc/context.ts';
 export { SerializedAnswer } from './modules/content/serialized-answer.ts';

@@ -9,6 +9,7 @@ import {
   createContext,
   listProcedures,
   requireActiveKey,
+  replayedAnswerOf,
   SerializedAnswer,
   toAppError,
   type TAppErrorCode,
@@ -168,7 +169,12 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
           .split('.')
           .reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], createCaller(ctx)) as (input: unknown) => Promise<unknown>;
         try {
-          const data = await call(input);
+          // An Idempotency-Key's stored answer comes back thrown (see ReplayedAnswer): it is the success it was.
+          const data = await call(input).catch((error: unknown) => {
+            const replay = replayedAnswerOf(error);
+            if (!replay) throw error;
+            return replay.data;
+          });
           Object.assign(responseHeaders, ctx.response.headers);
           const status = ctx.response.status ?? route.meta.successStatus ?? 200;
           if (status === 204) {

@@ -13,7 +13,6 @@ import { UnparsedJsonBody } from '../lib/json-body.ts';
 import { lazyChild } from '../lib/logger.ts';
 import { runIdempotently } from '../modules/idempotency/idempotency.ts';
 import type { IdempotencyClaim } from '../modules/idempotency/idempotency-claim.ts';
-import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 
 /**
  * API-key procedures. The checks run in CONTRACT's order before input validation:
@@ -58,6 +57,26 @@ async function giveBack(ctx: TContext, giveBackRateLimit: (() => Promise<void>) 
   } catch (error) {
     ctx.log.warn({ err: error }, 'could not give a rate-limit place back');
   }
+}
+
+/**
+ * The stored answer of an Idempotency-Key, replayed without running the procedure. tRPC's public interface has no way
+ * for a middleware to answer without calling the next one, so it is thrown, and the REST facade (the one caller of
+ * API-key procedures) answers it as the success it is (`replayedAnswerOf`).
+ */
+export class ReplayedAnswer extends Error {
+  readonly data: unknown;
+  constructor(data: unknown) {
+    super('replayed answer');
+    this.data = data;
+  }
+}
+
+/** The replayed answer a procedure call threw (tRPC hands it over as the cause of its own error), if it is one. */
+export function replayedAnswerOf(error: unknown): ReplayedAnswer | undefined {
+  if (error instanceof ReplayedAnswer) return error;
+  const cause = error instanceof TRPCError ? error.cause : undefined;
+  return cause instanceof ReplayedAnswer ? cause : undefined;
 }
 
 /** What an API-key procedure adds to the context. */
@@ -107,7 +126,6 @@ export function apiKeyProcedure() {
   // call's options (and, with a context, the context) once more per request.
   return publicProcedure.use(async ({ ctx, path, meta, getRawInput, next }) => {
     const { giveBackRateLimit, ...narrowed } = await checkApiKey(ctx, meta);
-    let replayed = false;
     const run = async () => {
       const input = parsedInput(await getRawInput());
       const getInput = async () => input;
@@ -134,9 +152,8 @@ export function apiKeyProcedure() {
         executeClaimed: meta?.idempotent === 'one-statement' ? (claim) => proceed(ctx.em, claim) : undefined,
       });
       if (!outcome.replayed) return outcome.result;
-      replayed = true;
       // A replay answers without running the procedure (and without validating its input again).
-      return { ok: true as const, data: outcome.data, marker: middlewareMarker, ctx } as unknown as Awaited<ReturnType<typeof proceed>>;
+      throw new ReplayedAnswer(outcome.data);
     };
     if (!giveBackRateLimit) return run();
     // A publishable key's write keeps its place in the key-wide window only when it stored: answered with the success
@@ -145,7 +162,8 @@ export function apiKeyProcedure() {
     try {
       const result = await run();
       const successStatus = meta?.successStatus ?? 200;
-      stored = result.ok && !replayed && (ctx.response.status ?? successStatus) === successStatus;
+      // A replay throws ReplayedAnswer: it stored nothing now.
+      stored = result.ok && (ctx.response.status ?? successStatus) === successStatus;
       return result;
     } finally {
       if (!stored) await giveBack(ctx, giveBackRateLimit);
