@@ -140,6 +140,7 @@ async function compare(environment: TBenchEnvironment, options: TBenchOptions, o
       const ratio = apiResult.requestsPerSecond / Math.max(referenceResult.requestsPerSecond, 0.1);
       const figures = (result: TScenarioResult) => `${result.requestsPerSecond} r/s (p99 ${result.latencyP99Ms} ms, CPU ${result.serverCpuMsPerRequest} ms + db ${result.databaseCpuMsPerRequest} ms per request)`;
       console.log(`  ${comparison.name.padEnd(18)} API ${figures(apiResult)} · reference ${figures(referenceResult)} · ${ratio.toFixed(2)}×`);
+      if (comparison.referenceRequest) console.log(`  ${''.padEnd(18)} (the API asked ${comparison.request(0).path}…, the references ${comparison.referenceRequest(0).path}…)`);
       if (ownResult) console.log(`  ${''.padEnd(18)} own reference ${figures(ownResult)}`);
       rows.push({ comparison, api: apiResult, reference: referenceResult, ratio, own: ownResult });
     }
