@@ -64,10 +64,17 @@ async function untilDatabaseQuiet(databaseUrl: string): Promise<void> {
   }
 }
 
-async function run(target: TTarget, comparison: TComparison, counter: { n: number }, options: TBenchOptions, databaseUrl: string): Promise<TScenarioResult> {
+/** The API is asked the scenario's requests; a reference its `referenceRequest` when the scenario has one. */
+function requestsOf(comparison: TComparison, side: 'api' | 'reference'): { warmUp: (n: number) => TBenchRequest; request: (n: number) => TBenchRequest } {
+  if (side === 'reference' && comparison.referenceRequest) return { warmUp: comparison.referenceRequest, request: comparison.referenceRequest };
+  return { warmUp: comparison.warmUp ?? comparison.request, request: comparison.request };
+}
+
+async function run(target: TTarget, side: 'api' | 'reference', comparison: TComparison, counter: { n: number }, options: TBenchOptions, databaseUrl: string): Promise<TScenarioResult> {
+  const { warmUp, request } = requestsOf(comparison, side);
   await untilDatabaseQuiet(databaseUrl);
-  await measure(`${comparison.name} (warm-up)`, target, load(target, comparison.warmUp ?? comparison.request, counter, 4, WARM_UP_SECONDS));
-  return measure(comparison.name, target, load(target, comparison.request, counter, CONNECTIONS, options.durationSeconds));
+  await measure(`${comparison.name} (warm-up)`, target, load(target, warmUp, counter, 4, WARM_UP_SECONDS));
+  return measure(comparison.name, target, load(target, request, counter, CONNECTIONS, options.durationSeconds));
 }
 
 /** Restarts the API under --cpu-prof for one scenario and prints where its CPU time went. */
@@ -126,13 +133,14 @@ async function compare(environment: TBenchEnvironment, options: TBenchOptions, o
   try {
     for (const comparison of selected) {
       const counter = { n: 0 };
-      const measureApi = () => run(api, comparison, counter, options, environment.databaseUrl);
+      const measureApi = () => run(api, 'api', comparison, counter, options, environment.databaseUrl);
       const apiResult = options.profile ? await profiled(environment, comparison.name, measureApi) : await measureApi();
-      const referenceResult = await run(targetOf(reference), comparison, counter, options, environment.databaseUrl);
-      const ownResult = own ? await run(targetOf(own), comparison, counter, options, environment.databaseUrl) : undefined;
+      const referenceResult = await run(targetOf(reference), 'reference', comparison, counter, options, environment.databaseUrl);
+      const ownResult = own ? await run(targetOf(own), 'reference', comparison, counter, options, environment.databaseUrl) : undefined;
       const ratio = apiResult.requestsPerSecond / Math.max(referenceResult.requestsPerSecond, 0.1);
       const figures = (result: TScenarioResult) => `${result.requestsPerSecond} r/s (p99 ${result.latencyP99Ms} ms, CPU ${result.serverCpuMsPerRequest} ms + db ${result.databaseCpuMsPerRequest} ms per request)`;
       console.log(`  ${comparison.name.padEnd(18)} API ${figures(apiResult)} · reference ${figures(referenceResult)} · ${ratio.toFixed(2)}×`);
+      if (comparison.referenceRequest) console.log(`  ${''.padEnd(18)} (the API asked ${comparison.request(0).path}…, the references ${comparison.referenceRequest(0).path}…)`);
       if (ownResult) console.log(`  ${''.padEnd(18)} own reference ${figures(ownResult)}`);
       rows.push({ comparison, api: apiResult, reference: referenceResult, ratio, own: ownResult });
     }

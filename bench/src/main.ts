@@ -10,6 +10,7 @@ import { comparisonScenarios } from './compare.ts';
 import { importScenario } from './import.ts';
 import { scaleScenario } from './scale.ts';
 import { searchQualityScenario } from './search-quality.ts';
+import { qUnseenScenario } from './q-unseen.ts';
 
 /** Every benchmark by name. A new scenario is one file and one line here. */
 const scenarios: Record<string, TScenario> = {
@@ -21,6 +22,7 @@ const scenarios: Record<string, TScenario> = {
   import: importScenario,
   scale: scaleScenario,
   'search-quality': searchQualityScenario,
+  'q-unseen': qUnseenScenario,
 };
 
 const { values, positionals } = parseArgs({

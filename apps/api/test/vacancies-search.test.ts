@@ -129,6 +129,9 @@ describe('GET /vacancies?q=', () => {
     expect(await ids('python', '&sort=published_at')).toEqual([7, 8]);
     // "engineer" exactly in 1 and 8's titles, through a synonym in 2's, "engineering" stems alike in 7's body.
     expect(await ids('engineer')).toEqual([1, 2, 8, 7]);
+    // A typo of "developer" ranks Developer (2) above the engineers it reaches through developer's synonyms (1, 8):
+    // the visitor typed (nearly) one word, not its synonyms.
+    expect(await ids('developr')).toEqual([2, 1, 8, 7]);
   });
 
   it('never finds invisible vacancies or another tenant’s', async () => {

@@ -1,13 +1,18 @@
 import { CareersApiError, toBase64, type TCareersClient, type TData } from '@careers/client';
 import { h, render } from './dom.ts';
-import { listHref, toggled, vacancyHref, type TFilterKey, type TFilters } from './routes.ts';
+import { highlighted } from './highlight.ts';
+import { RADII_KM, listHref, refined, toggled, vacancyHref, type TFilterKey, type TFilters } from './routes.ts';
+import { searchBox } from './search-box.ts';
 
 type TFacets = NonNullable<TData<'/vacancies', 'get'>['facets']>;
 type TFacetOption = { id: number; name: string; count: number; selected: boolean };
 
 const PER_PAGE = 10;
 
-/** The vacancy list with its facet filters (counts for the current filters) and pagination. */
+/**
+ * The vacancy list with its search box, facet filters (counts for the current filters) and pagination. With a
+ * search the results come in order of relevance with the matched words marked; near the visitor, nearest first.
+ */
 export async function showList(root: HTMLElement, careers: TCareersClient, filters: TFilters): Promise<void> {
   const page = await careers.get('/vacancies', {
     params: {
@@ -15,6 +20,9 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
         include: 'facets',
         per_page: PER_PAGE,
         page: filters.page,
+        ...(filters.q ? { q: filters.q, include_highlights: true } : {}),
+        ...(filters.near ? { near: filters.near, radius_km: filters.radius_km } : {}),
+        ...(filters.near && !filters.q ? { sort: 'distance' as const } : {}),
         ...(filters.department_id.length ? { department_id: filters.department_id } : {}),
         ...(filters.location_id.length ? { location_id: filters.location_id } : {}),
         ...(filters.job_types.length ? { 'job_types[]': filters.job_types } : {}),
@@ -44,6 +52,7 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
     h(
       'aside',
       { class: 'filters', 'aria-label': 'Filters' },
+      nearFilter(filters),
       facets && [
         group('Department', 'department_id', facets.departments),
         group('Location', 'location_id', facets.locations),
@@ -53,8 +62,11 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
     h(
       'section',
       { class: 'results' },
+      searchBox(careers, filters.q, (q) => {
+        location.hash = listHref(refined(filters, { q }));
+      }),
       h('p', { class: 'total' }, `${total} ${total === 1 ? 'vacancy' : 'vacancies'}`),
-      page.data.length === 0 && h('p', { class: 'empty' }, 'No vacancies match these filters.'),
+      page.data.length === 0 && h('p', { class: 'empty' }, filters.q ? `No vacancies match “${filters.q}” with these filters.` : 'No vacancies match these filters.'),
       h(
         'ul',
         { class: 'vacancies' },
@@ -62,8 +74,12 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
           h(
             'li',
             {},
-            h('a', { href: vacancyHref(vacancy.slug) }, vacancy.title),
-            vacancy.summary ? h('p', {}, plainText(vacancy.summary)) : null,
+            // Highlights are the API's escaped text with <mark>s, rendered as nodes (never as HTML).
+            h('a', { href: vacancyHref(vacancy.slug) }, vacancy.highlights ? highlighted(vacancy.highlights.title) : vacancy.title),
+            vacancy.distance_km !== undefined && h('span', { class: 'distance' }, `${vacancy.distance_km} km away`),
+            vacancy.highlights
+              ? vacancy.highlights.summary && h('p', { class: 'summary' }, highlighted(vacancy.highlights.summary))
+              : vacancy.summary && h('p', { class: 'summary' }, plainText(vacancy.summary)),
           ),
         ),
       ),
@@ -76,6 +92,48 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
           current < last && h('a', { href: listHref({ ...filters, page: current + 1 }), rel: 'next' }, 'Next →'),
         ),
     ),
+  );
+}
+
+/**
+ * "Near you": the browser's position (asked for only when the visitor presses the button, rounded to about 100 m)
+ * becomes `near`; then the radius can be changed, or the filter dropped.
+ */
+function nearFilter(filters: TFilters): HTMLElement {
+  const status = h('p', { class: 'near-status', role: 'status' });
+  const locate = () => {
+    if (!('geolocation' in navigator)) {
+      status.textContent = 'Your browser cannot tell where you are.';
+      return;
+    }
+    status.textContent = 'Finding your location…';
+    navigator.geolocation.getCurrentPosition(
+      ({ coords }) => {
+        location.hash = listHref(refined(filters, { near: `${coords.latitude.toFixed(3)},${coords.longitude.toFixed(3)}` }));
+      },
+      () => {
+        status.textContent = 'Your location is not available.';
+      },
+      { timeout: 10_000, maximumAge: 600_000 },
+    );
+  };
+  return h(
+    'fieldset',
+    { class: 'facet near', 'data-facet': 'near' },
+    h('legend', {}, 'Near you'),
+    filters.near
+      ? [
+          ...RADII_KM.map((km) =>
+            h(
+              'a',
+              { href: listHref(refined(filters, { radius_km: km })), class: 'facet-option', 'aria-current': filters.radius_km === km ? 'true' : undefined },
+              `Within ${km} km`,
+            ),
+          ),
+          h('a', { href: listHref(refined(filters, { near: null })), class: 'facet-option' }, 'Anywhere'),
+        ]
+      : h('button', { type: 'button', class: 'locate', onclick: locate }, 'Use my location'),
+    status,
   );
 }
 

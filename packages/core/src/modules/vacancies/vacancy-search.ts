@@ -12,7 +12,8 @@ import type { TDb } from '../../db/kysely.ts';
  * - the tenant's words within one edit of it (5–8 letters) or two (9 or more) — the typo lexicon `search_words`;
  * - as a prefix: words of up to 4 letters, and the last word of the query from 3 letters on (search as you type);
  * - the other words of a synonym group (tenant document `search_synonyms`) that the word, or one of its typo
- *   neighbours, belongs to (by spelling or stem), each as if typed (a group entry of several words needs all of them).
+ *   neighbours, belongs to (by spelling or stem), each as if typed (a group entry of several words needs all of them);
+ *   a group reached only through a typo neighbour ranks like that typo, below it in the title.
  * A query of only stop words (in any stemmed language) or punctuation is no filter.
  */
 
@@ -27,6 +28,8 @@ export type TSearchWord = {
   prefix: string | null;
   /** Synonym entries as lists of words, each word a list of lexemes (all must match; any lexeme of each). */
   synonyms: string[][][];
+  /** Synonym entries of the groups only a typo neighbour belongs to (the visitor did not type one of their words). */
+  typoSynonyms: string[][][];
 };
 
 /** What a `q` resolved to at one content version: null when it is no filter. */
@@ -93,19 +96,20 @@ export function buildSearchPlan(rows: TPlanWordRow[], synonymRows: TSynonymRow[]
       const exact = new Set(row.lexemes);
       const fuzzy = new Set(row.similar.flatMap((similar) => similar.lexemes).filter((lexeme) => !exact.has(lexeme)));
       // A group is the word's when one of its one-word entries shares a spelling or a stem with the word or a typo neighbour.
-      const own = new Set([...exact, ...fuzzy]);
-      const groups = new Set(
-        synonymRows.filter((entry) => entry.words.length === 1 && entry.words[0]!.lexemes.some((lexeme) => own.has(lexeme))).map((entry) => entry.group_no),
-      );
-      const synonyms = synonymRows
-        .filter((entry) => groups.has(entry.group_no) && entry.words.length > 0)
-        .map((entry) => entry.words.map((word) => word.lexemes))
-        .filter((entry) => !(entry.length === 1 && entry[0]!.some((lexeme) => exact.has(lexeme))));
+      const groupsOf = (spellings: Set<string>) =>
+        new Set(synonymRows.filter((entry) => entry.words.length === 1 && entry.words[0]!.lexemes.some((lexeme) => spellings.has(lexeme))).map((entry) => entry.group_no));
+      const typed = groupsOf(exact);
+      const throughTypos = new Set([...groupsOf(fuzzy)].filter((group) => !typed.has(group)));
+      const entriesOf = (groups: Set<number>) =>
+        synonymRows
+          .filter((entry) => groups.has(entry.group_no) && entry.words.length > 0)
+          .map((entry) => entry.words.map((word) => word.lexemes))
+          .filter((entry) => !(entry.length === 1 && entry[0]!.some((lexeme) => exact.has(lexeme))));
       const prefix = length <= 4 || (isLast && length >= 3) ? row.word : null;
-      return { word: row.word, exact: [...exact], fuzzy: [...fuzzy], prefix, synonyms };
+      return { word: row.word, exact: [...exact], fuzzy: [...fuzzy], prefix, synonyms: entriesOf(typed), typoSynonyms: entriesOf(throughTypos) };
     });
   if (words.length === 0) return null;
-  return { words, match: words.map((word) => wordQuery(word, '', true)).join(' & ') };
+  return { words, match: words.map((word) => wordQuery(word, '', 'synonym of a typo')).join(' & ') };
 }
 
 /** A lexeme as a tsquery operand. */
@@ -113,16 +117,21 @@ function operand(lexeme: string, title: string, prefix = false): string {
   return `'${(title + lexeme).replaceAll('\\', '\\\\').replaceAll("'", "''")}'${prefix ? ':*' : ''}`;
 }
 
-/** One word's alternatives as a tsquery: exact spellings and synonyms, and (`fuzzy`) typos and the prefix. `title`: `^` for title lexemes. */
-function wordQuery(word: TSearchWord, title: '' | '^', fuzzy: boolean): string {
-  const alternatives = [
-    ...word.exact.map((lexeme) => operand(lexeme, title)),
-    ...word.synonyms.map((entry) => `(${entry.map((lexemes) => `(${lexemes.map((lexeme) => operand(lexeme, title)).join(' | ')})`).join(' & ')})`),
-  ];
-  if (fuzzy) {
+/** How far a match may be from what was typed, nearest first; each level includes the ones before it. */
+type TMatchLevel = 'exact' | 'typo' | 'synonym of a typo';
+
+/**
+ * One word's alternatives as a tsquery, up to `level`: exact spellings and synonyms; then typos and the prefix; then
+ * the synonyms of typo neighbours. `title`: `^` for title lexemes.
+ */
+function wordQuery(word: TSearchWord, title: '' | '^', level: TMatchLevel): string {
+  const entry = (lexemesPerWord: string[][]) => `(${lexemesPerWord.map((lexemes) => `(${lexemes.map((lexeme) => operand(lexeme, title)).join(' | ')})`).join(' & ')})`;
+  const alternatives = [...word.exact.map((lexeme) => operand(lexeme, title)), ...word.synonyms.map(entry)];
+  if (level !== 'exact') {
     alternatives.push(...word.fuzzy.map((lexeme) => operand(lexeme, title)));
     if (word.prefix !== null) alternatives.push(operand(word.prefix, title, true));
   }
+  if (level === 'synonym of a typo') alternatives.push(...word.typoSynonyms.map(entry));
   return `(${alternatives.join(' | ')})`;
 }
 
@@ -133,13 +142,15 @@ export function matchesSearch(document: RawBuilder<unknown>, plan: NonNullable<T
 
 /**
  * Relevance of a matching document: per word, 6 for an exact word (or stem, or synonym) in the title, 4 for a typo or
- * prefix in the title, 2 for an exact word elsewhere, 1 for a typo or prefix elsewhere; summed over the words.
+ * prefix in the title, 3 for a synonym of a typo in the title (`ontwikelaar` finds Ontwikkelaar before Developer),
+ * 2 for an exact word elsewhere, 1 for anything else; summed over the words.
  */
 export function relevanceScore(document: RawBuilder<unknown>, plan: NonNullable<TSearchPlan>): RawBuilder<number> {
   const perWord = plan.words.map(
-    (word) => sql`(case when ${document} @@ ${wordQuery(word, '^', false)}::tsquery then 6
-      when ${document} @@ ${wordQuery(word, '^', true)}::tsquery then 4
-      when ${document} @@ ${wordQuery(word, '', false)}::tsquery then 2 else 1 end)`,
+    (word) => sql`(case when ${document} @@ ${wordQuery(word, '^', 'exact')}::tsquery then 6
+      when ${document} @@ ${wordQuery(word, '^', 'typo')}::tsquery then 4
+      when ${document} @@ ${wordQuery(word, '^', 'synonym of a typo')}::tsquery then 3
+      when ${document} @@ ${wordQuery(word, '', 'exact')}::tsquery then 2 else 1 end)`,
   );
   return sql<number>`(${sql.join(perWord, sql` + `)})`;
 }
@@ -149,7 +160,7 @@ export function highlightTerms(plan: NonNullable<TSearchPlan>): { lexemes: Set<s
   const lexemes = new Set<string>();
   const prefixes: string[] = [];
   for (const word of plan.words) {
-    for (const lexeme of [...word.exact, ...word.fuzzy, ...word.synonyms.flat(2)]) lexemes.add(lexeme);
+    for (const lexeme of [...word.exact, ...word.fuzzy, ...word.synonyms.flat(2), ...word.typoSynonyms.flat(2)]) lexemes.add(lexeme);
     if (word.prefix !== null) prefixes.push(word.prefix);
   }
   return { lexemes, prefixes };
