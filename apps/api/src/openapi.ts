@@ -79,6 +79,8 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
   }
   Object.assign(document.paths, operationsPaths());
   document.tags = TAGS;
+  // The audience of the server (OWASP API9, inventory): the public interface of career sites and integrations.
+  document.servers = (document.servers as TJson[]).map((server) => ({ ...server, 'x-internal': false }));
   document['x-cors'] = {
     preflight: { status: 204, allowOrigin: 'the request\'s Origin (never *)', allowHeaders: CORS_ALLOWED_HEADERS, maxAge: CORS_MAX_AGE_SECONDS, vary: 'Origin' },
     actualResponses: { keyKinds: ['publishable'], allowOrigin: "the key's allowed origin that sent the request", vary: 'Origin', exposeHeaders: CORS_EXPOSED_HEADERS },

@@ -20,6 +20,8 @@ const ZStarterEnv = z.object({
   HOST: z.string().min(1).optional(),
   /** Address of the metrics ports (127.0.0.1 when unset, whatever HOST says). */
   METRICS_HOST: z.string().min(1).optional(),
+  /** Data directory of the embedded PostgreSQL (default .data/postgres in the repository). */
+  EMBEDDED_PG_DATA_DIR: z.string().min(1).optional(),
 });
 
 /** The environment of the `careers` CLI. */

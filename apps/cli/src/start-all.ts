@@ -3,12 +3,13 @@
  * with its data under .data/ (kept between runs), applies migrations, loads the demo tenants into an
  * empty database, then runs the API, the worker, the admin and the example career site (with the demo publishable
  * key, allowed for the site's address) as child processes, all listening on 127.0.0.1 unless HOST is set. Ctrl-C (or SIGTERM)
- * stops them gracefully, then PostgreSQL.
+ * stops them gracefully, then PostgreSQL. Every child runs in a process group of its own, so the terminal's Ctrl-C reaches
+ * only this starter, which decides the order.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   buildDemoDocument,
@@ -21,8 +22,6 @@ import {
   kyselyOf,
   migrateUp,
   openOrm,
-  startEmbeddedPostgres,
-  type TEmbeddedPostgres,
 } from '@careers/core/operations';
 import { starterEnv } from './env.ts';
 import { startHosts } from './start-hosts.ts';
@@ -36,12 +35,21 @@ const { childEnv: hostEnv, urlHost } = startHosts(starter);
 // The example career site calls the API from the browser with a publishable key allowed for exactly this origin.
 const careerSiteUrl = `http://${urlHost}:${careerSitePort}`;
 
-let database: TEmbeddedPostgres | undefined;
+/** The embedded PostgreSQL's process (embedded-database.ts), stopped last. */
+let database: ChildProcess | undefined;
 let databaseUrl = env.DATABASE_URL;
 if (!databaseUrl) {
-  console.log(`Starting the embedded PostgreSQL (data in .data/postgres, port ${env.EMBEDDED_PG_PORT})…`);
-  database = await startEmbeddedPostgres({ dataDir: join(root, '.data', 'postgres'), port: env.EMBEDDED_PG_PORT, database: 'careers' });
-  databaseUrl = database.url;
+  const dataDir = starter.EMBEDDED_PG_DATA_DIR ?? join(root, '.data', 'postgres');
+  console.log(`Starting the embedded PostgreSQL (data in ${dataDir.startsWith(root) ? relative(root, dataDir) : dataDir}, port ${env.EMBEDDED_PG_PORT})…`);
+  database = spawn(process.execPath, [fileURLToPath(new URL('embedded-database.ts', import.meta.url)), dataDir, String(env.EMBEDDED_PG_PORT)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    detached: true,
+  });
+  const started = database;
+  databaseUrl = await new Promise<string>((resolve, reject) => {
+    started.once('message', (message) => resolve((message as { url: string }).url));
+    started.once('exit', (code) => reject(new Error(`the embedded PostgreSQL did not start (exit code ${code})`)));
+  });
 }
 
 const orm = await openOrm(databaseUrl);
@@ -74,6 +82,8 @@ function run(name: string, packageDir: string, script: string, extraEnv: Record<
     cwd: dir,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, DATABASE_URL: databaseUrl, ...hostEnv, ...extraEnv },
+    // Its own process group: the terminal's Ctrl-C is the starter's to pass on, in order.
+    detached: true,
   });
   children.set(name, child);
   child.on('exit', (code, signal) => {
@@ -97,12 +107,25 @@ async function stop(exitCode: number): Promise<void> {
     for (const child of children.values()) child.kill('SIGKILL');
   });
   await Promise.race([Promise.all(exits), timeout]);
-  if (database) await database.stop();
+  // Only now, with no unit left to lose its connections: PostgreSQL.
+  const embedded = database;
+  if (embedded && embedded.exitCode === null && embedded.signalCode === null) {
+    await new Promise<void>((resolve) => {
+      embedded.once('exit', () => resolve());
+      embedded.send('stop');
+    });
+  }
   console.log('Stopped.');
   process.exit(exitCode);
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+process.on('SIGHUP', () => void stop(0));
+// The children are in groups of their own: if the starter itself ends abruptly, they are told to stop (the database
+// stops when its IPC channel closes).
+process.on('exit', () => {
+  for (const child of children.values()) child.kill('SIGTERM');
+});
 
 run('api', 'apps/api', 'start', { PORT: String(apiPort) });
 run('worker', 'apps/worker', 'start', {});

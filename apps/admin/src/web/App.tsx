@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { queryKeys, useMe, useSignOut } from './queries.ts';
+import { api, isSessionQuery, useMe, useSignOut } from './queries.ts';
 import { errorMessage, errorStatus } from './trpc.ts';
 import { pathOf, useRoute, type TRoute } from './router.ts';
 import { SignInPage } from './pages/SignInPage.tsx';
@@ -55,8 +55,8 @@ export function App() {
   const doSignOut = () => {
     signOut.mutate(undefined, {
       onSettled: async () => {
-        queryClient.removeQueries({ predicate: (query) => query.queryKey[1] !== 'me' });
-        await queryClient.resetQueries({ queryKey: queryKeys.me });
+        queryClient.removeQueries({ predicate: (query) => !isSessionQuery(query) });
+        await queryClient.resetQueries({ queryKey: api.admin.me.queryKey() });
       },
     });
   };

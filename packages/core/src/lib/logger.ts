@@ -1,14 +1,26 @@
-import pino, { type Logger } from 'pino';
+import { createRequire } from 'node:module';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { coreEnv } from '../env.ts';
 
 export type { Logger };
 
 /**
- * Structured JSON logs. Secrets never reach them: request headers are not logged, and paths that could
+ * Human-readable lines for a person at a terminal (stdout is a TTY, not production); JSON lines for everything else
+ * (log collectors, pipes, tests). Written in this thread (no transport worker), so the last lines before an exit are kept.
+ */
+function terminalStream(): DestinationStream | undefined {
+  if (!process.stdout.isTTY || coreEnv().NODE_ENV === 'production') return undefined;
+  // Loaded only here: a deployment never needs it.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
+  return pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
+/**
+ * Structured logs (JSON, or pretty at a terminal: see `terminalStream`). Secrets never reach them: request headers are not logged, and paths that could
  * carry an API key, a password or document content are redacted as a second line of defence.
  */
 export function createLogger(name: string): Logger {
-  return pino({
+  const options: pino.LoggerOptions = {
     name,
     level: coreEnv().LOG_LEVEL,
     // Errors as type, code and message only: no stack traces (and no SQL that a driver error may quote).
@@ -32,7 +44,9 @@ export function createLogger(name: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  const terminal = terminalStream();
+  return terminal ? pino(options, terminal) : pino(options);
 }
 
 const SQL_IN_MESSAGE = /^(select|insert|update|delete|with|create|alter|drop)\b[\s\S]* - /i;

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from './Dialog.tsx';
 import { DoneAction, FormActions, TextField } from './DialogForm.tsx';
 import { SecretOutput } from './SecretOutput.tsx';
-import { queryKeys, useCreateWebhook } from '../queries.ts';
+import { api, useCreateWebhook } from '../queries.ts';
 import { errorMessage, fieldErrors } from '../trpc.ts';
 
 /** Add an endpoint: URL and event types (or all), then its signing secret, once. */
@@ -39,7 +39,7 @@ export function AddWebhookDialog({ open, eventTypes, onClose }: { open: boolean;
       {
         onSuccess: async (result) => {
           setSecret(result.secret);
-          await queryClient.invalidateQueries({ queryKey: queryKeys.webhooks });
+          await queryClient.invalidateQueries({ queryKey: api.admin.webhooks.list.queryKey() });
         },
       },
     );

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { queryKeys, useSetApiAccess } from '../queries.ts';
+import { api, useSetApiAccess } from '../queries.ts';
 import { errorMessage } from '../trpc.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 
@@ -13,12 +13,12 @@ export function ApiAccessSwitch({ enabled }: { enabled: boolean }) {
   const descriptionId = useId();
 
   const apply = (next: boolean) => {
-    setApiAccess.mutate(next, {
+    setApiAccess.mutate({ enabled: next }, {
       onSuccess: async () => {
         setConfirming(false);
         await Promise.all([
-          queryClient.invalidateQueries({ queryKey: queryKeys.me }),
-          queryClient.invalidateQueries({ queryKey: queryKeys.overview }),
+          queryClient.invalidateQueries({ queryKey: api.admin.me.queryKey() }),
+          queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() }),
         ]);
       },
     });

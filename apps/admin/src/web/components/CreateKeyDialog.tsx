@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from './Dialog.tsx';
 import { DoneAction, FormActions, TextField } from './DialogForm.tsx';
 import { SecretOutput } from './SecretOutput.tsx';
-import { queryKeys, useCreateKey } from '../queries.ts';
+import { api, useCreateKey } from '../queries.ts';
 import { errorMessage, fieldErrors } from '../trpc.ts';
 import { isPublishableScope, normalizeOrigin, SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES, type TKeyKind, type TScope } from '../scopes.ts';
 
@@ -68,8 +68,8 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
       {
         onSuccess: async (result) => {
           setCreated({ name: result.key.name, plaintext: result.plaintext, kind: result.key.kind });
-          await queryClient.invalidateQueries({ queryKey: queryKeys.keys });
-          void queryClient.invalidateQueries({ queryKey: queryKeys.overview });
+          await queryClient.invalidateQueries({ queryKey: api.admin.keys.list.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
         },
       },
     );

@@ -4,7 +4,7 @@ import { ApiAccessSwitch } from '../components/ApiAccessSwitch.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { CreateKeyDialog } from '../components/CreateKeyDialog.tsx';
 import { DataTable, QueryStates } from '../components/DataTable.tsx';
-import { queryKeys, useKeys, useRevokeKey } from '../queries.ts';
+import { api, useKeys, useRevokeKey } from '../queries.ts';
 import { useConfirmation } from '../confirmation.ts';
 import { errorMessage } from '../trpc.ts';
 import { formatDateTime, formatRelative } from '../format.ts';
@@ -20,11 +20,11 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
 
   const confirmRevoke = () => {
     if (!revoking.target) return;
-    revoke.mutate(revoking.target.id, {
+    revoke.mutate({ id: revoking.target.id }, {
       onSuccess: async () => {
         revoking.dismiss();
-        await queryClient.invalidateQueries({ queryKey: queryKeys.keys });
-        void queryClient.invalidateQueries({ queryKey: queryKeys.overview });
+        await queryClient.invalidateQueries({ queryKey: api.admin.keys.list.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
       },
     });
   };

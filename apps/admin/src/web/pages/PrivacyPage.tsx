@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { ActionError, DataTable } from '../components/DataTable.tsx';
-import { queryKeys, useErasePerson, useExportPerson, usePerson } from '../queries.ts';
+import { api, useErasePerson, useExportPerson, usePerson } from '../queries.ts';
 import { useConfirmation } from '../confirmation.ts';
 import { downloadJson } from '../download.ts';
 import { errorMessage } from '../trpc.ts';
@@ -52,11 +52,11 @@ export function PrivacyPage() {
 
   const download = (candidate: THeld) => {
     setNotice(undefined);
-    exportPerson.mutate(candidate.id, {
+    exportPerson.mutate({ candidate_id: candidate.id }, {
       onSuccess: (result) => {
         downloadJson(`candidate-${candidate.id}-export.json`, result);
         setNotice(`Export of candidate ${candidate.id} downloaded as candidate-${candidate.id}-export.json.`);
-        void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+        void queryClient.invalidateQueries({ queryKey: api.admin.audit.list.pathKey() });
       },
     });
   };
@@ -71,7 +71,7 @@ export function PrivacyPage() {
   const confirmed = target !== undefined && typed.trim().toLowerCase() === confirmationPhrase(target).toLowerCase();
   const confirmErase = () => {
     if (!target || !confirmed) return;
-    erase.mutate(target.id, {
+    erase.mutate({ candidate_id: target.id }, {
       onSuccess: async (result) => {
         erasing.dismiss();
         setTyped('');
@@ -79,9 +79,9 @@ export function PrivacyPage() {
           `Candidate ${target.id} erased: ${plural(result.erased_candidates, 'candidate')} and ${plural(result.erased_applications, 'application')} ` +
             'with their documents are gone.',
         );
-        await queryClient.invalidateQueries({ queryKey: queryKeys.privacy });
-        void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
-        void queryClient.invalidateQueries({ queryKey: queryKeys.overview });
+        await queryClient.invalidateQueries({ queryKey: api.admin.privacy.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: api.admin.audit.list.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
       },
     });
   };
@@ -179,7 +179,7 @@ export function PrivacyPage() {
                         className="button button-small"
                         onClick={() => download(candidate)}
                         disabled={exportPerson.isPending}
-                        aria-busy={exportPerson.isPending && exportPerson.variables === candidate.id}
+                        aria-busy={exportPerson.isPending && exportPerson.variables?.candidate_id === candidate.id}
                       >
                         Export
                       </button>

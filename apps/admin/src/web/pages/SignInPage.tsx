@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { queryKeys, useSignIn } from '../queries.ts';
+import { api, isSessionQuery, useSignIn } from '../queries.ts';
 import { errorMessage } from '../trpc.ts';
 
 export function SignInPage() {
@@ -19,8 +19,8 @@ export function SignInPage() {
       {
         onSuccess: async () => {
           setPassword('');
-          queryClient.removeQueries({ predicate: (query) => query.queryKey[1] !== 'me' });
-          await queryClient.invalidateQueries({ queryKey: queryKeys.me });
+          queryClient.removeQueries({ predicate: (query) => !isSessionQuery(query) });
+          await queryClient.invalidateQueries({ queryKey: api.admin.me.queryKey() });
         },
       },
     );

@@ -6,7 +6,7 @@ import { ActionError, DataTable, QueryStates } from '../components/DataTable.tsx
 import { Dialog } from '../components/Dialog.tsx';
 import { DoneAction } from '../components/DialogForm.tsx';
 import { SecretOutput } from '../components/SecretOutput.tsx';
-import { queryKeys, useDeleteWebhook, useDeliveries, useEnableWebhook, useReplayDelivery, useRotateWebhookSecret, useSendTestWebhook, useWebhooks } from '../queries.ts';
+import { api, useDeleteWebhook, useDeliveries, useEnableWebhook, useReplayDelivery, useRotateWebhookSecret, useSendTestWebhook, useWebhooks } from '../queries.ts';
 import { useConfirmation } from '../confirmation.ts';
 import { errorMessage } from '../trpc.ts';
 import { formatDateTime, formatRelative } from '../format.ts';
@@ -29,31 +29,31 @@ export function WebhooksPage() {
   const confirmDelete = () => {
     const endpoint = deleting.target;
     if (!endpoint) return;
-    remove.mutate(endpoint.id, {
+    remove.mutate({ id: endpoint.id }, {
       onSuccess: async () => {
         if (shown === endpoint.id) setShown(undefined);
         deleting.dismiss();
-        await queryClient.invalidateQueries({ queryKey: queryKeys.webhooks });
+        await queryClient.invalidateQueries({ queryKey: api.admin.webhooks.list.queryKey() });
       },
     });
   };
 
   const confirmRotate = () => {
     if (!rotating.target) return;
-    rotate.mutate(rotating.target.id, {
+    rotate.mutate({ id: rotating.target.id }, {
       onSuccess: async (result) => {
         rotating.dismiss();
         setRotatedSecret(result.secret);
-        await queryClient.invalidateQueries({ queryKey: queryKeys.webhooks });
+        await queryClient.invalidateQueries({ queryKey: api.admin.webhooks.list.queryKey() });
       },
     });
   };
 
   const test = (id: number) => {
-    sendTest.mutate(id, {
+    sendTest.mutate({ id }, {
       onSuccess: async () => {
         setShown(id);
-        await queryClient.invalidateQueries({ queryKey: queryKeys.deliveries(id) });
+        await queryClient.invalidateQueries({ queryKey: api.admin.webhooks.deliveries.queryKey({ endpoint_id: id }) });
       },
     });
   };
@@ -111,7 +111,7 @@ export function WebhooksPage() {
                         type="button"
                         className="button button-small"
                         disabled={enable.isPending}
-                        onClick={() => enable.mutate(endpoint.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.webhooks }) })}
+                        onClick={() => enable.mutate({ id: endpoint.id }, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: api.admin.webhooks.list.queryKey() }) })}
                       >
                         Enable
                       </button>
@@ -211,7 +211,7 @@ function Deliveries({ endpoint }: { endpoint: TEndpointRef }) {
                   className="button button-small"
                   disabled={replay.isPending}
                   aria-label={`Replay ${delivery.event_type} ${delivery.event_id}`}
-                  onClick={() => replay.mutate(delivery.id, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.deliveries(endpoint.id) }) })}
+                  onClick={() => replay.mutate({ id: delivery.id }, { onSuccess: () => void queryClient.invalidateQueries({ queryKey: api.admin.webhooks.deliveries.queryKey({ endpoint_id: endpoint.id }) }) })}
                 >
                   Replay
                 </button>

@@ -2,7 +2,7 @@
  * Measures `careers import` of a generated benchmark tenant against a plain COPY of the same rows (run by hand,
  * not part of the tests):
  *
- *   pnpm --filter @careers/core exec node src/demo/measure-import.ts [VACANCIES=100000]
+ *   pnpm --filter @careers/core exec node scripts/measure-import.ts [VACANCIES=100000]
  *
  * Uses DATABASE_URL's server when set (its user must be allowed to create databases), else a throw-away embedded
  * PostgreSQL. Two fresh databases are migrated: the document is imported into the first (by a child process that
@@ -19,10 +19,10 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, Writable } from 'node:stream';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { startEmbeddedPostgres } from '../db/embedded.ts';
-import { openOrm } from '../db/orm.ts';
-import { IMPORTED_TABLES, importTenantDocument } from '../modules/tenants/import/tenant-import.service.ts';
-import { buildLargeDocument } from './large-tenant.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { openOrm } from '../src/db/orm.ts';
+import { IMPORTED_TABLES, importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
+import { buildLargeDocument } from '../src/demo/large-tenant.ts';
 
 
 type TChildReport = { readMs: number; parseMs: number; importMs: number; cpuMs: number; phases: [string, number][]; maxRssMb: number };
