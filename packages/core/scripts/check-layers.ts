@@ -47,6 +47,11 @@ const KNOWN_UPWARD = new Set([
  * Files inside modules/ that serve every tenant and may use `crossTenantDb` (each says why in its own comments).
  */
 const OPERATOR_PATHS = new Set<string>([
+  // Which tenant owns a row the operator names by id (then everything runs with that tenant's scoped handle).
+  'modules/tenants/owner-tenant.ts',
+  // The webhook worker: the dispatcher and the sender serve every tenant at once.
+  'modules/webhooks/webhook-delivery.repository.ts',
+  'modules/webhooks/webhook-dispatcher.ts',
 ]);
 
 /**
@@ -63,7 +68,6 @@ const KNOWN_UNSCOPED = new Set<string>([
   'modules/content/view-counter.ts: kyselyOf',
   'modules/events/events.jobs.service.ts: kyselyOf',
   'modules/idempotency/idempotency.ts: kyselyOf',
-  'modules/privacy/audit-log.service.ts: kyselyOf',
   'modules/privacy/retention.service.ts: kyselyOf',
   'modules/rate-limits/rate-limits.ts: em.<query>',
   'modules/rate-limits/rate-limits.ts: kyselyOf',
@@ -72,9 +76,6 @@ const KNOWN_UNSCOPED = new Set<string>([
   'modules/tenants/import/import-transaction.ts: getConnection',
   'modules/tenants/import/import-transaction.ts: new Kysely',
   'modules/tenants/import/tenant-import.service.ts: kyselyOf',
-  'modules/webhooks/webhook-dispatcher.ts: kyselyOf',
-  'modules/webhooks/webhook.repository.ts: kyselyOf',
-  'modules/webhooks/webhook.service.ts: kyselyOf',
 ]);
 
 /** What reaches rows without the tenant scope (the names `--report` counts by). */
