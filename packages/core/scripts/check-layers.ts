@@ -63,7 +63,6 @@ const KNOWN_UNSCOPED = new Set<string>([
   'modules/admin/admin-session.service.ts: em.<query>',
   'modules/admin/admin-session.service.ts: kyselyOf',
   'modules/admin/sign-in-throttle.ts: em.<query>',
-  'modules/api-keys/api-key.service.ts: kyselyOf',
   'modules/api-keys/api-key.verifier.ts: kyselyOf',
   'modules/content/view-counter.ts: kyselyOf',
   'modules/events/events.jobs.service.ts: kyselyOf',
