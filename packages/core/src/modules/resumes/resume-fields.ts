@@ -3,7 +3,7 @@ import { COMMON_TLDS, findEmail, findLinkedinUrl, topLevelDomain, wrappedEmail }
 import { DEFAULT_REGION, findPhoneInLines } from './resume-phone.ts';
 import { regionOfLine } from './resume-region.ts';
 import { nameFromEmail } from './resume-name.ts';
-import { MAX_NAME_LINES, type ResumeLine, byPriority, findCandidateName, isOwnZone, nameMatchingEmail, readLines } from './resume-lines.ts';
+import { MAX_NAME_LINES, type TResumeLine, byPriority, findCandidateName, isOwnZone, nameMatchingEmail, readLines } from './resume-lines.ts';
 
 export { findEmail, findLinkedinUrl } from './resume-email.ts';
 export { findPhone } from './resume-phone.ts';
@@ -11,7 +11,7 @@ export { regionOfLine } from './resume-region.ts';
 export { nameFromEmail, parseNameLine } from './resume-name.ts';
 
 /** The candidate details read from a resume's text. */
-export interface CandidateFields {
+export interface TCandidateFields {
   firstName: string;
   /** May be empty (a name of one word, or none found). */
   lastName: string;
@@ -41,7 +41,7 @@ export interface TExtractOptions {
  * else, never those in a references section; a name is not a label, a heading, a job title or a place. Never throws;
  * every field it cannot find is null (the name falls back to the email's local part, then to "Unknown").
  */
-export function extractCandidateFields(text: string, options: TExtractOptions = {}): CandidateFields {
+export function extractCandidateFields(text: string, options: TExtractOptions = {}): TCandidateFields {
   const scanned = typeof text === 'string' ? text.slice(0, MAX_SCAN_LENGTH).normalize('NFC').replace(/\r\n?/g, '\n') : '';
   const lines = safely(() => readLines(scanned)) ?? [];
   const ordered = byPriority(lines);
@@ -69,14 +69,14 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   // The phone number is read with the country of the candidate's address, when the contact details name one.
   const contactLines = new Set<number>();
   if (emailLine !== null) contactLines.add(emailLine);
-  const regionFrom = (candidates: readonly ResumeLine[]): string | null => {
+  const regionFrom = (candidates: readonly TResumeLine[]): string | null => {
     for (const line of candidates) {
       const region = safely(() => regionOfLine(line.text));
       if (region !== null) return region;
     }
     return null;
   };
-  const near = (line: ResumeLine): boolean => emailLine !== null && Math.abs(line.index - emailLine) <= 4;
+  const near = (line: TResumeLine): boolean => emailLine !== null && Math.abs(line.index - emailLine) <= 4;
   const fallbackRegion = normaliseRegion(options.defaultRegion) ?? DEFAULT_REGION;
   const ownLines = lines.filter((line) => line.zone !== 'references' && (isOwnZone(line.zone) || near(line)));
   const named = regionFrom(ownLines.filter((line) => line.index < MAX_NAME_LINES * 2 || near(line)));

@@ -1,5 +1,5 @@
-import { NAME_LABELS, fold, headingKind, isFieldLabel, type NameLabel, type SectionKind } from './resume-vocabulary.ts';
-import { type ParsedName, SEGMENT_SEPARATOR_RE, TITLE_PREFIX_RE, emailAgreement, emailSpellsName, nameWords, splitName } from './resume-name.ts';
+import { NAME_LABELS, fold, headingKind, isFieldLabel, type TNameLabel, type TSectionKind } from './resume-vocabulary.ts';
+import { type TParsedName, SEGMENT_SEPARATOR_RE, TITLE_PREFIX_RE, emailAgreement, emailSpellsName, nameWords, splitName } from './resume-name.ts';
 
 /* The resume as lines in sections, the candidate's own first, and the name found among them. */
 
@@ -10,23 +10,23 @@ const MAX_LINES = 5_000;
 /** A name-like line scoring less than this (far down, in no contact block, unlike the email) is not taken. */
 const MIN_NAME_SCORE = 20;
 
-type Zone = 'top' | SectionKind;
+type TZone = 'top' | TSectionKind;
 
-export interface ResumeLine {
+export interface TResumeLine {
   /** Position among the non-empty lines. */
   index: number;
   /** Position within its block (a column or a page region the text extraction marked with a form feed). */
   rank: number;
   text: string;
   cells: string[];
-  zone: Zone;
+  zone: TZone;
   heading: boolean;
 }
 
 /** Lines of a resume with the section each lies in; a form-feed line starts a new block (another column). */
-export function readLines(text: string): ResumeLine[] {
-  const lines: ResumeLine[] = [];
-  let zone: Zone = 'top';
+export function readLines(text: string): TResumeLine[] {
+  const lines: TResumeLine[] = [];
+  let zone: TZone = 'top';
   let rank = 0;
   for (const raw of text.split('\n')) {
     if (raw.includes('\f')) {
@@ -53,18 +53,18 @@ export function readLines(text: string): ResumeLine[] {
   return lines;
 }
 
-export function isOwnZone(zone: Zone): boolean {
+export function isOwnZone(zone: TZone): boolean {
   return zone === 'top' || zone === 'personal' || zone === 'title';
 }
 
 /** The candidate's own lines first (top, contact, personal details), then the rest; references never. */
-export function byPriority(lines: readonly ResumeLine[]): ResumeLine[] {
+export function byPriority(lines: readonly TResumeLine[]): TResumeLine[] {
   return [...lines.filter((line) => isOwnZone(line.zone)), ...lines.filter((line) => line.zone === 'other')];
 }
 
 /** Values given with a name label on a line ("Naam: Jan de Vries", "Vorname ⇥ Anna"), the next line for a lone label. */
-function labelledNames(line: ResumeLine, next: ResumeLine | undefined): { label: NameLabel; value: string }[] {
-  const found: { label: NameLabel; value: string }[] = [];
+function labelledNames(line: TResumeLine, next: TResumeLine | undefined): { label: TNameLabel; value: string }[] {
+  const found: { label: TNameLabel; value: string }[] = [];
   for (const [index, cell] of line.cells.entries()) {
     const colon = /^([^:：]{1,40}?)\s*[:：]\s*(.*)$/u.exec(cell);
     const label = NAME_LABELS.get(fold(colon?.[1] ?? cell));
@@ -76,8 +76,8 @@ function labelledNames(line: ResumeLine, next: ResumeLine | undefined): { label:
   return found;
 }
 
-function labelledName(values: { label: NameLabel; value: string }[], emailLocal: string | null): ParsedName | null {
-  const part = (label: NameLabel): string | undefined => values.find((value) => value.label === label)?.value;
+function labelledName(values: { label: TNameLabel; value: string }[], emailLocal: string | null): TParsedName | null {
+  const part = (label: TNameLabel): string | undefined => values.find((value) => value.label === label)?.value;
   const first = part('first');
   const last = part('last');
   if (first !== undefined && last !== undefined) {
@@ -95,7 +95,7 @@ function labelledName(values: { label: NameLabel; value: string }[], emailLocal:
 }
 
 /** Cells that hold the value of another field ("Woonplaats ⇥ Utrecht", "City: Kraków"): never a name. */
-function valueCells(line: ResumeLine, previous: ResumeLine | undefined): Set<number> {
+function valueCells(line: TResumeLine, previous: TResumeLine | undefined): Set<number> {
   const skipped = new Set<number>();
   if (previous !== undefined && previous.cells.length === 1 && isFieldLabel(previous.cells[0] ?? '')) skipped.add(0);
   for (const [index, cell] of line.cells.entries()) {
@@ -116,7 +116,7 @@ const EMAIL_AGREEMENT_POINTS = [0, 15, 35, 60];
  * Points for where a name-like line is: in the candidate's own part of the resume, at the top of its block (a column),
  * near the top of the resume, beside the contact details; and for the email agreeing with it.
  */
-function placeScore(line: ResumeLine, agreement: number, nearContact: boolean): number {
+function placeScore(line: TResumeLine, agreement: number, nearContact: boolean): number {
   return (
     (isOwnZone(line.zone) ? 20 : 0) +
     Math.max(0, 24 - 3 * line.rank) +
@@ -131,17 +131,17 @@ function placeScore(line: ResumeLine, agreement: number, nearContact: boolean): 
  * outside the references.
  */
 export function findCandidateName(
-  lines: readonly ResumeLine[],
+  lines: readonly TResumeLine[],
   emailLocal: string | null,
   contactLines: ReadonlySet<number>,
-): ParsedName | null {
-  let best: { name: ParsedName; score: number } | undefined;
-  const consider = (name: ParsedName, score: number): void => {
+): TParsedName | null {
+  let best: { name: TParsedName; score: number } | undefined;
+  const consider = (name: TParsedName, score: number): void => {
     if (best === undefined || score > best.score) best = { name, score };
   };
 
   // "Voornaam ⇥ Sanne" and "Achternaam ⇥ van der Meer" may be on lines of their own: gather the labels first.
-  const labels: { label: NameLabel; value: string; line: ResumeLine }[] = [];
+  const labels: { label: TNameLabel; value: string; line: TResumeLine }[] = [];
   for (const [position, line] of lines.entries()) {
     if (line.zone === 'references' || line.heading || line.index >= MAX_NAME_LINES * 2) continue;
     for (const found of labelledNames(line, lines[position + 1])) labels.push({ ...found, line });
@@ -186,7 +186,7 @@ export function findCandidateName(
       consider(name, placeScore(line, agreement, near) + (alone ? 8 : 0) + (cellIndex === 0 ? 4 : 0));
     }
   }
-  const chosen = best as { name: ParsedName; score: number } | undefined;
+  const chosen = best as { name: TParsedName; score: number } | undefined;
   return chosen !== undefined && chosen.score >= MIN_NAME_SCORE ? chosen.name : null;
 }
 
@@ -194,7 +194,7 @@ export function findCandidateName(
  * The name the email stands for, as the resume writes it (with its accents): any line that agrees with the email on
  * both names, outside the references.
  */
-export function nameMatchingEmail(lines: readonly ResumeLine[], emailLocal: string): ParsedName | null {
+export function nameMatchingEmail(lines: readonly TResumeLine[], emailLocal: string): TParsedName | null {
   for (const line of lines) {
     if (line.zone === 'references') continue;
     for (const cell of line.cells) {

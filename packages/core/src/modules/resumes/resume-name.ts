@@ -28,7 +28,7 @@ const HONORIFIC_RE =
 /** Degrees and suffixes written after a name. */
 const SUFFIXES = new Set(['msc', 'bsc', 'ba', 'ma', 'mba', 'phd', 'llm', 'llb', 'md', 'meng', 'beng', 'jr', 'sr', 'ii', 'iii', 'cpa', 'pmp']);
 
-export interface ParsedName {
+export interface TParsedName {
   firstName: string;
   lastName: string;
 }
@@ -84,7 +84,7 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
 }
 
 /** Splits the words of a name: given names up to the first particle ("Anne Marie | van Dijk"), else the first word. */
-export function splitName(words: string[], emailLocal: string | null): ParsedName {
+export function splitName(words: string[], emailLocal: string | null): TParsedName {
   let given = 1;
   const particle = words.findIndex((word, index) => index > 0 && PARTICLES.has(word.toLocaleLowerCase()) && word === word.toLocaleLowerCase());
   if (particle > 1) given = particle;
@@ -104,7 +104,7 @@ export function splitName(words: string[], emailLocal: string | null): ParsedNam
 }
 
 /** Reads one line as a person's name, or returns null. */
-export function parseNameLine(line: string): ParsedName | null {
+export function parseNameLine(line: string): TParsedName | null {
   const unlabelled = line.trim().replace(NAME_LABEL_RE, '');
   const segment = unlabelled.split(SEGMENT_SEPARATOR_RE)[0]?.trim() ?? '';
   const words = nameWords(segment);
@@ -120,7 +120,7 @@ function titleCaseWord(word: string, index: number): string {
 }
 
 /** "jane.doe@", "jane_van-der-berg@" → Jane / Doe, Jane / Van Der Berg; needs two alphabetic parts. */
-export function nameFromEmail(email: string): ParsedName | null {
+export function nameFromEmail(email: string): TParsedName | null {
   const local = email.slice(0, email.indexOf('@')).replace(/\+.*$/u, '');
   const parts = local
     .split(/[._-]+/u)
@@ -133,7 +133,7 @@ export function nameFromEmail(email: string): ParsedName | null {
 }
 
 /** How well a name agrees with an email's local part: 3 both names, 2 the last name, 1 the first name, 0 neither. */
-export function emailAgreement(name: ParsedName, emailLocal: string | null): number {
+export function emailAgreement(name: TParsedName, emailLocal: string | null): number {
   if (emailLocal === null) return 0;
   const local = asciiLetters(emailLocal.replace(/\+.*$/u, ''));
   if (local.length < 2) return 0;
@@ -150,7 +150,7 @@ export function emailAgreement(name: ParsedName, emailLocal: string | null): num
 }
 
 /** The email's local part is exactly the name: "minnie.driver", "driver_minnie", "minniedriver". */
-export function emailSpellsName(name: ParsedName, emailLocal: string | null): boolean {
+export function emailSpellsName(name: TParsedName, emailLocal: string | null): boolean {
   if (emailLocal === null) return false;
   const parts = emailLocal.replace(/\+.*$/u, '').split(/[._-]+/u).map(asciiLetters);
   const first = asciiLetters(name.firstName);

@@ -18,7 +18,6 @@ export type {
   TTenantDocument,
   TTenantDocumentTenant,
   TTranslations,
-  TenantDocument,
 } from './tenant-document.shape.ts';
 export { findReferenceProblem } from './tenant-document.references.ts';
 export { formatPath, type TDocumentProblem } from './tenant-document.wording.ts';

@@ -346,8 +346,6 @@ export const ZDocumentShape = z.object({ tenants: z.array(ZTenant) });
 
 /** A tenant document as written (JSON): optional fields may be left out, department names may be strings. */
 export type TTenantDocument = z.input<typeof ZDocumentShape>;
-/** Alias of the input form, as the CLI and the demo builders call it. */
-export type TenantDocument = TTenantDocument;
 export type TTenantDocumentTenant = z.input<typeof ZTenant>;
 
 /** A document as the structure gives it, before references are checked and values normalised. */
