@@ -9,8 +9,8 @@
  *   root     trpc/router.ts composes every module router
  *   surface  the entry files of the exports map (index.ts, admin.ts, worker.ts, cli.ts), runtime/, demo/
  * `node scripts/check-layers.ts` fails on an import pointing up that is not in KNOWN_UPWARD, on an import circle
- * anywhere in src/, and on a handle that reaches every tenant's rows used inside modules/ (below); `--report` prints
- * the folder picture and the counts.
+ * anywhere in src/, on a service importing a procedure's files, and on a handle that reaches every tenant's rows used
+ * inside modules/ (below); `--report` prints the folder picture and the counts.
  *
  * Tenant data has one door: the tenant-scoped Kysely (`tenantKysely`, `ctx.db`). Code inside modules/ that truly spans
  * tenants (an operator's command, a worker that serves every tenant, tables that belong to no tenant) names
@@ -79,6 +79,25 @@ const KNOWN_UNSCOPED = new Set<string>([
   'modules/tenants/import/import-transaction.ts: new Kysely',
   'modules/tenants/import/tenant-import.service.ts: kyselyOf',
 ]);
+
+/**
+ * Services that still import a procedure's files (their schema: the answer shapes they build), which the spine forbids:
+ * procedure → service → repository, never back. Someone else's work in progress; the list may only shrink.
+ */
+const KNOWN_SERVICE_TO_PROCEDURE = new Set<string>([
+  'modules/applications/application.service.ts',
+  'modules/articles/articles.service.ts',
+  'modules/events/change-feed.service.ts',
+  'modules/locations/locations.service.ts',
+  'modules/team/team.service.ts',
+  'modules/vacancies/application-form.service.ts',
+  'modules/vacancies/canonical-url.service.ts',
+]);
+
+/** A service importing a file of a procedures/ folder (its own module's or another's). */
+function serviceToProcedureImports(): Array<{ from: string; to: string }> {
+  return coreEdges().filter(({ from, to }) => /^modules\/[^/]+\/[^/]+\.service\.ts$/.test(from) && /^modules\/[^/]+\/procedures\//.test(to));
+}
 
 /** What reaches rows without the tenant scope (the names `--report` counts by). */
 const UNSCOPED_HANDLES: ReadonlyArray<readonly [string, RegExp]> = [
@@ -278,6 +297,9 @@ if (process.argv.includes('--report')) {
     `\n${handles.length} use(s) of unscoped handles inside modules/, in ${new Set(handles.map(({ file }) => file)).size} file(s): ` +
       [...byHandle.entries()].map(([handle, count]) => `${handle} ${count}`).join(', '),
   );
+  const backwards = serviceToProcedureImports();
+  console.log(`\n${backwards.length} import(s) of a procedure's file by a service:`);
+  for (const { from, to } of backwards) console.log(`  ${from} -> ${to}`);
   const refused = refusedHandles();
   console.log(`${refused.length} refused (not crossTenantDb in an operator path, not known):`);
   for (const { file, line, handle } of refused) console.log(`  ${file}:${line} ${handle}`);
@@ -290,5 +312,7 @@ if (process.argv.includes('--report')) {
   for (const { file, line, handle } of refused) {
     console.error(`${file}:${line} uses ${handle}: tenant data goes through the scoped handle (ctx.db, tenantKysely); an operator path names crossTenantDb and is listed in OPERATOR_PATHS`);
   }
-  if (upward.length + circles.length + refused.length > 0) process.exit(1);
+  const backwards = serviceToProcedureImports().filter(({ from }) => !KNOWN_SERVICE_TO_PROCEDURE.has(from));
+  for (const { from, to } of backwards) console.error(`${from} imports ${to}: a service does not import a procedure's files (the shapes it builds live in the module)`);
+  if (upward.length + circles.length + refused.length + backwards.length > 0) process.exit(1);
 }
