@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openOrm } from '@careers/core';
 import { createTestDatabase, sweepExpiredIdempotencyRecords } from '@careers/core/testing';
-type MikroORM = Awaited<ReturnType<typeof openOrm>>;
+type TOrm = Awaited<ReturnType<typeof openOrm>>;
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { applicationBody, base64Of, keyRing, keys, query, rateHeaders, suffix, tenant, vacancy, type TKeySpec } from './support/write-fixtures.ts';
 
 let api: TTestApi;
-let orm: MikroORM;
+let orm: TOrm;
 let databaseUrl: string;
 const s = suffix();
 const VACANCY = `job-${s}`;

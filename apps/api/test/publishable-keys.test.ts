@@ -7,10 +7,10 @@ import { seed } from './support/seed.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { applicationBody, query, randomKey, rateHeaders, suffix, tenant, vacancy } from './support/write-fixtures.ts';
 
-type MikroORM = Awaited<ReturnType<typeof openOrm>>;
+type TOrm = Awaited<ReturnType<typeof openOrm>>;
 
 let api: TTestApi;
-let orm: MikroORM;
+let orm: TOrm;
 let databaseUrl: string;
 const s = suffix();
 const SLUG = `pk-${s}`;

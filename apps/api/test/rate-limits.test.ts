@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openOrm } from '@careers/core';
 import { createTestDatabase, hitRateLimit, RATE_LIMITS } from '@careers/core/testing';
-type MikroORM = Awaited<ReturnType<typeof openOrm>>;
+type TOrm = Awaited<ReturnType<typeof openOrm>>;
 import { startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
 import { applicationBody, keys, query, rateHeaders, suffix, tenant, vacancy, type TKeySpec } from './support/write-fixtures.ts';
 
 let api: TTestApi;
-let orm: MikroORM;
+let orm: TOrm;
 let databaseUrl: string;
 const s = suffix();
 const VACANCY = `job-${s}`;

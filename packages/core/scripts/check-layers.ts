@@ -8,8 +8,14 @@
  *   api      modules/<x>/procedures/<action>.ts and <x>.router.ts (procedures are built with trpc/'s builders)
  *   root     trpc/router.ts composes every module router
  *   surface  the entry files of the exports map (index.ts, admin.ts, worker.ts, cli.ts), runtime/, demo/
- * `node scripts/check-layers.ts` fails on an import pointing up that is not in KNOWN_UPWARD; `--report` prints
- * the folder picture.
+ * `node scripts/check-layers.ts` fails on an import pointing up that is not in KNOWN_UPWARD, on an import circle
+ * anywhere in src/, on a service importing a procedure's files, and on a handle that reaches every tenant's rows used
+ * inside modules/ (below); `--report` prints the folder picture and the counts.
+ *
+ * Tenant data has one door: the tenant-scoped Kysely (`tenantKysely`, `ctx.db`). Code inside modules/ that truly spans
+ * tenants (an operator's command, a worker that serves every tenant, tables that belong to no tenant) names
+ * `crossTenantDb` and is listed in OPERATOR_PATHS; every other unscoped handle (`kyselyOf`, `em.getKysely()`,
+ * `em.execute`, `em.insert`, `getConnection()`, a Kysely of its own) is refused there.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -36,6 +42,72 @@ const ENTITY_FILES = /^modules\/(entities\.ts|[^/]+\/[^/]+\.entity\.ts|vacancies
  */
 const KNOWN_UPWARD = new Set<string>([
 ]);
+
+/**
+ * Files inside modules/ that serve every tenant and may use `crossTenantDb` (each says why in its own comments).
+ */
+const OPERATOR_PATHS = new Set<string>([
+  // Which tenant owns a row the operator names by id (then everything runs with that tenant's scoped handle).
+  'modules/tenants/owner-tenant.ts',
+  // The webhook worker: the dispatcher and the sender serve every tenant at once.
+  'modules/webhooks/webhook-delivery.repository.ts',
+  'modules/webhooks/webhook-dispatcher.ts',
+  // The worker's scheduled event jobs, run once for every tenant.
+  'modules/events/events.jobs.service.ts',
+  // The retention sweep lists the tenants, then works through each with its scoped handle.
+  'modules/privacy/retention.service.ts',
+  // Before the tenant is known: the accounts an email names, the session a cookie names, the sign-in throttle.
+  'modules/admin/admin-sign-in.repository.ts',
+  'modules/admin/sign-in-throttle.ts',
+  // Tables that belong to no tenant: rate-limit windows and idempotency records (per API key), the service's secrets.
+  'modules/rate-limits/rate-limits.ts',
+  'modules/idempotency/idempotency.ts',
+  'modules/server-secrets/server-secrets.service.ts',
+  // The worker's scheduled event jobs, run once for every tenant.
+  // Before the tenant is known: the accounts an email names, the session a cookie names, the sign-in throttle.
+  // Tables that belong to no tenant: rate-limit windows and idempotency records (per API key), the service's secrets.
+]);
+
+/**
+ * Unscoped handles inside modules/ that exist today in files someone else is changing right now, not a licence. The
+ * list may only shrink; a new one fails the check. Keyed `file: pattern name`.
+ */
+const KNOWN_UNSCOPED = new Set<string>([
+  'modules/api-keys/api-key.verifier.ts: kyselyOf',
+  'modules/content/view-counter.ts: kyselyOf',
+  'modules/tenants/import/import-transaction.ts: getConnection',
+  'modules/tenants/import/import-transaction.ts: new Kysely',
+  'modules/tenants/import/tenant-import.service.ts: kyselyOf',
+]);
+
+/**
+ * Services that still import a procedure's files (their schema: the answer shapes they build), which the spine forbids:
+ * procedure → service → repository, never back. Someone else's work in progress; the list may only shrink.
+ */
+const KNOWN_SERVICE_TO_PROCEDURE = new Set<string>([
+  'modules/applications/application.service.ts',
+  'modules/articles/articles.service.ts',
+  'modules/events/change-feed.service.ts',
+  'modules/locations/locations.service.ts',
+  'modules/team/team.service.ts',
+  'modules/vacancies/application-form.service.ts',
+  'modules/vacancies/canonical-url.service.ts',
+]);
+
+/** A service importing a file of a procedures/ folder (its own module's or another's). */
+function serviceToProcedureImports(): Array<{ from: string; to: string }> {
+  return coreEdges().filter(({ from, to }) => /^modules\/[^/]+\/[^/]+\.service\.ts$/.test(from) && /^modules\/[^/]+\/procedures\//.test(to));
+}
+
+/** What reaches rows without the tenant scope (the names `--report` counts by). */
+const UNSCOPED_HANDLES: ReadonlyArray<readonly [string, RegExp]> = [
+  ['kyselyOf', /\bkyselyOf\b/],
+  ['getKysely', /\.getKysely\b/],
+  ['getConnection', /\.getConnection\(/],
+  ['em.<query>', /\b(?:em|tx|orm\.em|this\.#orm\.em)\.(?:execute|insert|insertMany|find\w*|count|nativeUpdate|nativeDelete|upsert\w*|persist\w*)\b/],
+  ['new Kysely', /\bnew Kysely\b/],
+  ['crossTenantDb', /\bcrossTenantDb\b/],
+];
 
 /** The floor of a file under packages/core/src, from its path alone. */
 function floorOf(path: string): TFloor {
@@ -94,6 +166,83 @@ function upwardImports(): TUpward[] {
     .filter(({ fromFloor, toFloor }) => FLOORS.indexOf(toFloor) > FLOORS.indexOf(fromFloor));
 }
 
+/** Every use of an unscoped handle inside modules/, one per (file, line, handle); comments are skipped. */
+function unscopedHandles(): Array<{ file: string; line: number; handle: string }> {
+  const found: Array<{ file: string; line: number; handle: string }> = [];
+  for (const path of sourceFiles(join(SRC, 'modules'))) {
+    const file = relative(SRC, path);
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .forEach((text, index) => {
+        const code = text.replace(/\/\/.*$/, '');
+        if (/^\s*(?:\*|\/\*)/.test(code)) return;
+        for (const [handle, pattern] of UNSCOPED_HANDLES) if (pattern.test(code)) found.push({ file, line: index + 1, handle });
+      });
+  }
+  return found;
+}
+
+/** Uses of unscoped handles the house refuses: anything but `crossTenantDb` in an operator path. */
+function refusedHandles(): Array<{ file: string; line: number; handle: string }> {
+  return unscopedHandles().filter(
+    ({ file, handle }) => !(handle === 'crossTenantDb' && OPERATOR_PATHS.has(file)) && !KNOWN_UNSCOPED.has(`${file}: ${handle}`),
+  );
+}
+
+/** The file an import names (`./x.ts`, or `./x` meaning `./x.ts` or `./x/index.ts`), relative to src. */
+function resolvedFile(target: string): string {
+  if (/\.(ts|tsx)$/.test(target)) return target;
+  for (const candidate of [`${target}.ts`, `${target}/index.ts`]) {
+    try {
+      if (statSync(join(SRC, candidate)).isFile()) return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  return target;
+}
+
+/** Import circles (type-only imports count: a circle of types is a circle of meaning), each as its files. */
+function importCircles(): string[][] {
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of coreEdges()) {
+    const targets = next.get(from) ?? new Set<string>();
+    targets.add(resolvedFile(to));
+    next.set(from, targets);
+  }
+  // Tarjan's strongly connected components: every component of more than one file (or a file importing itself).
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  let counter = 0;
+  const visit = (file: string): void => {
+    index.set(file, counter);
+    low.set(file, counter);
+    counter++;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of next.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || next.get(file)?.has(file)) circles.push(component.sort());
+  };
+  for (const file of next.keys()) if (!index.has(file)) visit(file);
+  return circles;
+}
+
 function report(): void {
   const counts = new Map<string, { all: number; up: number }>();
   for (const { from, to } of coreEdges()) {
@@ -138,8 +287,32 @@ if (process.argv.includes('--report')) {
   const upward = upwardImports();
   console.log(`\n${upward.length} upward import(s):`);
   for (const { from, to, fromFloor, toFloor } of upward) console.log(`  ${from} (${fromFloor}) -> ${to} (${toFloor})`);
+  const circles = importCircles();
+  console.log(`\n${circles.length} import circle(s):`);
+  for (const circle of circles) console.log(`  ${circle.join(' <-> ')}`);
+  const handles = unscopedHandles();
+  const byHandle = new Map<string, number>();
+  for (const { handle } of handles) byHandle.set(handle, (byHandle.get(handle) ?? 0) + 1);
+  console.log(
+    `\n${handles.length} use(s) of unscoped handles inside modules/, in ${new Set(handles.map(({ file }) => file)).size} file(s): ` +
+      [...byHandle.entries()].map(([handle, count]) => `${handle} ${count}`).join(', '),
+  );
+  const backwards = serviceToProcedureImports();
+  console.log(`\n${backwards.length} import(s) of a procedure's file by a service:`);
+  for (const { from, to } of backwards) console.log(`  ${from} -> ${to}`);
+  const refused = refusedHandles();
+  console.log(`${refused.length} refused (not crossTenantDb in an operator path, not known):`);
+  for (const { file, line, handle } of refused) console.log(`  ${file}:${line} ${handle}`);
 } else {
   const upward = upwardImports().filter(({ from, to }) => !KNOWN_UPWARD.has(`${from} -> ${to}`));
   for (const { from, to, fromFloor, toFloor } of upward) console.error(`${from} (${fromFloor}) imports ${to} (${toFloor}): an import pointing up`);
-  if (upward.length > 0) process.exit(1);
+  const circles = importCircles();
+  for (const circle of circles) console.error(`${circle.join(' <-> ')}: an import circle`);
+  const refused = refusedHandles();
+  for (const { file, line, handle } of refused) {
+    console.error(`${file}:${line} uses ${handle}: tenant data goes through the scoped handle (ctx.db, tenantKysely); an operator path names crossTenantDb and is listed in OPERATOR_PATHS`);
+  }
+  const backwards = serviceToProcedureImports().filter(({ from }) => !KNOWN_SERVICE_TO_PROCEDURE.has(from));
+  for (const { from, to } of backwards) console.error(`${from} imports ${to}: a service does not import a procedure's files (the shapes it builds live in the module)`);
+  if (upward.length + circles.length + refused.length + backwards.length > 0) process.exit(1);
 }

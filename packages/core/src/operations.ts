@@ -20,7 +20,8 @@ export {
 } from './modules/webhooks/webhook.service.ts';
 export { sweepRetention, type TSweepResult } from './modules/privacy/retention.service.ts';
 export { eraseByEmail } from './modules/privacy/erasure.service.ts';
-export { auditActor, ownerTenant, recordOperatorAudit } from './modules/privacy/audit-log.service.ts';
+export { auditActor, recordOperatorAudit } from './modules/privacy/audit-log.service.ts';
+export { ownerTenant } from './modules/tenants/owner-tenant.ts';
 export { buildDemoDocument, DEMO_ADMIN, DEMO_API_KEY } from './demo/demo-tenant.ts';
 export { DEMO_PUBLISHABLE_KEY, ensureDemoSiteKey } from './demo/demo-site-key.ts';
 export { buildLargeDocument } from './demo/large-tenant.ts';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { MAX_DOCX_UNCOMPRESSED_BYTES, extractDocxText } from '../src/modules/resumes/docx-text.ts';
-import { layoutPage, type PositionedText } from '../src/modules/resumes/pdf-layout.ts';
+import { layoutPage, type TPositionedText } from '../src/modules/resumes/pdf-layout.ts';
 import { extractCandidateFields, regionOfLine } from '../src/modules/resumes/resume-fields.ts';
 import { parseResume } from '../src/modules/resumes/resume-parse.ts';
 import { ResumeParseError, extractResumeText, markLayoutColumns } from '../src/modules/resumes/resume-text.ts';
@@ -44,7 +44,7 @@ function table(rows: TableCell[][]): Table {
   return new Table({ rows: rows.map((cells) => new TableRow({ children: cells })) });
 }
 
-interface ZipEntry {
+interface TZipEntry {
   name: string;
   /** Stored deflated. */
   data: Uint8Array;
@@ -56,7 +56,7 @@ interface ZipEntry {
  * A zip of deflated entries, written by hand so that a test can make its central directory lie (the `docx` package
  * writes honest archives only).
  */
-function zip(entries: ZipEntry[], compressed?: Map<string, Uint8Array>): Uint8Array {
+function zip(entries: TZipEntry[], compressed?: Map<string, Uint8Array>): Uint8Array {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -268,7 +268,7 @@ describe('legacy .doc text', () => {
 // ---------------------------------------------------------------------------
 // PDF
 
-function piece(str: string, x: number, y: number, size = 10): PositionedText {
+function piece(str: string, x: number, y: number, size = 10): TPositionedText {
   // Helvetica-like width: about half the font size per character.
   return { str, x, y, width: str.length * size * 0.5, size };
 }

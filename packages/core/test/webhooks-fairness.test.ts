@@ -12,7 +12,7 @@ import { FAILING_ENDPOINT_SLOTS, startWebhookRunner, tenantSlotsOf, type TWebhoo
 import { DEFAULT_DELIVERY_SETTINGS } from '../src/modules/webhooks/webhook-delivery.ts';
 import { postWebhook } from '../src/modules/webhooks/webhook-http.ts';
 import { publicDeliveryError } from '../src/modules/webhooks/webhook.dto.ts';
-import { claimDueDeliveries, type TClaimShares } from '../src/modules/webhooks/webhook.repository.ts';
+import { claimDueDeliveries, type TClaimShares } from '../src/modules/webhooks/webhook-delivery.repository.ts';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,

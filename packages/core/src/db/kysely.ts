@@ -1,21 +1,10 @@
-import type { InsertObject, Kysely } from 'kysely';
-import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
-import { entities } from '../modules/entities.ts';
+import type { InsertObject } from 'kysely';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TDB, TDb } from './tables.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
 import { followReplicaScope } from './read-replica.ts';
 
-type TPivotTables = {
-  vacancy_job_types: { vacancy_id: number; job_type_id: number };
-  vacancy_experience_levels: { vacancy_id: number; experience_level_id: number };
-  vacancy_education_levels: { vacancy_id: number; education_level_id: number };
-  vacancy_tags: { vacancy_id: number; tag_id: number };
-  article_tags: { article_id: number; tag_id: number };
-  candidate_users: { candidate_id: number; user_id: number };
-};
-
-/** Typed rows of every table, inferred from the entities (snake_case columns), plus the pivot tables. */
-export type TDB = InferKyselyDB<(typeof entities)[number]> & TPivotTables;
-export type TDb = Kysely<TDB>;
+export type { TDB, TDb } from './tables.ts';
 
 /** Kysely bound to the EntityManager's connection (and its transaction, if any). */
 export function kyselyOf(em: EntityManager): TDb {
@@ -25,6 +14,15 @@ export function kyselyOf(em: EntityManager): TDb {
 /** Kysely that can only see and change the rows of one tenant (on the read replica inside `ReadReplica.run`). */
 export function tenantKysely(em: EntityManager, tenantId: number): TDb {
   return followReplicaScope(kyselyOf(em).withPlugin(new TenantScopePlugin(tenantId)), tenantId);
+}
+
+/**
+ * The one handle that sees every tenant's rows, for the paths that truly span tenants: the operator's commands, workers
+ * that serve every tenant, tables that belong to no tenant. Inside modules/ only the files the layer check lists as
+ * operator paths may use it (scripts/check-layers.ts); everything else reaches tenant data through `tenantKysely`.
+ */
+export function crossTenantDb(em: EntityManager): TDb {
+  return kyselyOf(em);
 }
 
 /** A row whose id is serial (the entity-derived row type requires every id). */

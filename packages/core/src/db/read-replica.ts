@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { TDB, TDb } from './kysely.ts';
+import type { TDB, TDb } from './tables.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
 import { driverOptions, type TDbTimeouts } from './orm.ts';
 import { isDatabaseUnavailable } from '../lib/database-errors.ts';

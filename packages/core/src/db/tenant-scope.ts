@@ -70,8 +70,9 @@ function tableRef(node: OperationNode): TTableRef | undefined {
  * another tenant, a value that cannot be checked (an expression) or no rows; an INSERT … SELECT must select the
  * tenant's id as a value for `tenant_id` (its SELECT is scoped as usual); their `ON CONFLICT DO UPDATE`
  * only updates the tenant's own row. No UPDATE may set `tenant_id` to another tenant, and nothing inserts tenants.
- * This is the one place tenant isolation is enforced for hand-built SQL; MikroORM `find*` calls get the same rule
- * from the `tenant` filter. Raw `sql` fragments are not rewritten: build queries with the query builder.
+ * This is the one place tenant isolation is enforced: there is no MikroORM tenant filter, so modules reach tenant rows
+ * only through this plugin (`tenantKysely`, `ctx.db`), and the few paths that truly span tenants name `crossTenantDb`
+ * (scripts/check-layers.ts holds both rules). Raw `sql` fragments are not rewritten: build queries with the query builder.
  */
 class TenantScopeTransformer extends OperationNodeTransformer {
   readonly #tenantId: number;

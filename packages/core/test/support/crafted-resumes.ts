@@ -67,15 +67,15 @@ export function loopingDoc(): Uint8Array {
   return new Uint8Array(file.buffer, file.byteOffset, OLE_SECTOR * 5);
 }
 
-type ZipEntry = { name: string; method: 0 | 8; compressed: Uint8Array; size: number; crc: number };
+type TZipEntry = { name: string; method: 0 | 8; compressed: Uint8Array; size: number; crc: number };
 
-function stored(name: string, content: string): ZipEntry {
+function stored(name: string, content: string): TZipEntry {
   const bytes = Buffer.from(content, 'utf8');
   return { name, method: 0, compressed: bytes, size: bytes.length, crc: crc32(bytes) };
 }
 
 /** A zip archive with local headers, data and a central directory (no zip64: every size is below 4 GB). */
-function zipArchive(entries: ZipEntry[]): Uint8Array {
+function zipArchive(entries: TZipEntry[]): Uint8Array {
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DOC_MIME, DOCX_MIME, JPEG_MIME, PDF_MIME, PNG_MIME, detectResumeType, type ResumeKind } from '../../src/modules/resumes/resume-file.ts';
+import { DOC_MIME, DOCX_MIME, JPEG_MIME, PDF_MIME, PNG_MIME, detectResumeType, type TResumeKind } from '../../src/modules/resumes/resume-file.ts';
 import { parseResume } from '../../src/modules/resumes/resume-parse.ts';
 import type { TResumeProfile } from '../../src/modules/resumes/resume-profile/profile.ts';
 import { ZCorpusProfile, scoreProfile, type TProfileScore } from './resume-profile-score.ts';
@@ -53,7 +53,7 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = { '.pdf': PDF_MIME, 
 
 export type TCorpusOutcome = {
   file: string;
-  format: ResumeKind;
+  format: TResumeKind;
   truth: TCorpusTruthEntry;
   /** What the pipeline produced per field (null: nothing found). */
   got: Record<TCorpusField, string | null>;
@@ -86,7 +86,7 @@ export function sameField(expected: string, got: string | null): boolean {
 /** Runs one corpus file through the pipeline and compares it with its truth. */
 export async function evaluateCorpusFile(dir: string, file: string, truth: TCorpusTruthEntry): Promise<TCorpusOutcome> {
   const mime = MIME_BY_EXTENSION[extname(file)];
-  const declaredFormat = (extname(file) === '.jpg' ? 'jpeg' : extname(file).slice(1)) as ResumeKind;
+  const declaredFormat = (extname(file) === '.jpg' ? 'jpeg' : extname(file).slice(1)) as TResumeKind;
   const empty: Record<TCorpusField, string | null> = { first_name: null, last_name: null, email: null, phone: null };
   const failed = (error: string): TCorpusOutcome => ({
     file, format: declaredFormat, truth, got: empty, error, wrong: [...CORPUS_FIELDS], profile: null, profileScore: scoreProfile(truth.profile, null), ms: 0,

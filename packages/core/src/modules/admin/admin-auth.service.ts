@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import { kyselyOf } from '../../db/kysely.ts';
 import { hashPassword, verifyPassword } from '../users/password.ts';
 import { createAdminSession } from './admin-session.service.ts';
+import { findAccountsByEmail } from './admin-sign-in.repository.ts';
 import { countSignInAttempt, forgiveSignInAttempt, PasswordCheckSlots } from './sign-in-throttle.ts';
 
 /** The role that may use the dashboard. */
@@ -46,15 +46,8 @@ export async function signIn(
   const throttle = await countSignInAttempt(em, input.email, input.clientIp);
   if (throttle.blocked) return { ok: false, reason: 'throttled', retryAfter: throttle.retryAfter };
 
-  // The one query without a tenant scope: the tenant is what sign-in finds out.
-  const accounts = await kyselyOf(em)
-    .selectFrom('users as u')
-    .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-    .select(['u.id', 'u.name', 'u.email', 'u.role', 'u.password_hash', 't.id as tenant_id', 't.slug as tenant_slug', 't.name as tenant_name', 't.default_language', 't.api_enabled'])
-    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', input.email.trim().toLowerCase()))
-    .orderBy('u.id')
-    .limit(MAX_ACCOUNTS_PER_EMAIL)
-    .execute();
+  // The one question without a tenant scope: the tenant is what sign-in finds out.
+  const accounts = await findAccountsByEmail(em, input.email, MAX_ACCOUNTS_PER_EMAIL);
 
   const dummy = await timingDummy();
   const matching = await (options.slots ?? PASSWORD_CHECKS).run(async () => {

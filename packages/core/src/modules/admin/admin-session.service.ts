@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash, randomBytes } from 'node:crypto';
-import { kyselyOf } from '../../db/kysely.ts';
-import { AdminSession } from './admin-session.entity.ts';
+import { tenantKysely } from '../../db/kysely.ts';
+import { findLiveSession } from './admin-sign-in.repository.ts';
 
 /** A signed-in dashboard user, as the admin procedures see it. */
 export type TAdminSession = { userId: number; tenantId: number; role: string; sessionId: string; /** The administrator's email: who acts, in the audit log. */ email: string };
@@ -23,7 +23,10 @@ export async function createAdminSession(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ADMIN_SESSION_TTL_MS);
-  await em.insert(AdminSession, { tokenHash: hashToken(token), tenant: user.tenantId, user: user.userId, expiresAt });
+  await tenantKysely(em, user.tenantId)
+    .insertInto('admin_sessions')
+    .values({ token_hash: hashToken(token), user_id: user.userId, expires_at: expiresAt } as never)
+    .execute();
   return { token, expiresAt };
 }
 
@@ -33,25 +36,17 @@ export async function createAdminSession(
  */
 export async function resolveAdminSession(em: EntityManager, token: string | undefined): Promise<TAdminSession | undefined> {
   if (!token || !TOKEN_SHAPE.test(token)) return undefined;
-  const row = await kyselyOf(em)
-    .selectFrom('admin_sessions as s')
-    .innerJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.tenant_id', '=', 's.tenant_id'))
-    .select(['s.id', 's.tenant_id', 's.user_id', 'u.role', 'u.email'])
-    .where('s.token_hash', '=', hashToken(token))
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', new Date())
-    .executeTakeFirst();
+  const row = await findLiveSession(em, hashToken(token));
   if (!row) return undefined;
   return { sessionId: String(row.id), tenantId: row.tenant_id, userId: row.user_id, role: row.role, email: row.email };
 }
 
 /** Ends a session (sign-out); its token stops working in every process at once (sessions are not cached). */
 export async function revokeAdminSession(em: EntityManager, session: TAdminSession): Promise<void> {
-  await kyselyOf(em)
+  await tenantKysely(em, session.tenantId)
     .updateTable('admin_sessions')
     .set({ revoked_at: new Date() })
     .where('id', '=', Number(session.sessionId))
-    .where('tenant_id', '=', session.tenantId)
     .where('revoked_at', 'is', null)
     .execute();
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { crossTenantDb } from '../../db/kysely.ts';
 import { sweepExpiredWindowsNowAndThen } from '../rate-limits/rate-limits.ts';
 import { clientAddressGroup } from '../rate-limits/client-address.ts';
 
@@ -12,7 +14,8 @@ export { clientAddressGroup };
  * guesser gets a few hundred tries a day while the owner, at worst, waits half a minute. An address the account signed
  * in from successfully before skips the account's delay entirely: others' failures never refuse its right password.
  * Per client address (whatever emails it tries), SIGN_IN_ATTEMPTS_PER_ADDRESS failures in a fixed window, as before.
- * Everything is counted in PostgreSQL, so it holds across processes.
+ * Everything is counted in PostgreSQL, so it holds across processes. An operator path (scripts/check-layers.ts): the
+ * windows and known addresses belong to no tenant (an account is found before its tenant is), so `crossTenantDb`.
  */
 export const SIGN_IN_FREE_FAILURES = 3;
 export const SIGN_IN_MAX_DELAY_SECONDS = 30;
@@ -38,7 +41,9 @@ function addressBucket(clientIp: string): string {
 }
 
 /** The wait after `failures` failures in a row (SQL): none for the free ones, then 1 s doubling up to the maximum. */
-const DELAY_SQL = `case when w.hits < ${SIGN_IN_FREE_FAILURES} then 0 else least(${SIGN_IN_MAX_DELAY_SECONDS}, power(2, w.hits - ${SIGN_IN_FREE_FAILURES})) end`;
+const DELAY_SQL = sql.raw(
+  `case when w.hits < ${SIGN_IN_FREE_FAILURES} then 0 else least(${SIGN_IN_MAX_DELAY_SECONDS}, power(2, w.hits - ${SIGN_IN_FREE_FAILURES})) end`,
+);
 
 /**
  * Counts a sign-in attempt before the password is checked (a successful sign-in takes it back, see
@@ -49,42 +54,43 @@ const DELAY_SQL = `case when w.hits < ${SIGN_IN_FREE_FAILURES} then 0 else least
  */
 export async function countSignInAttempt(em: EntityManager, email: string, clientIp: string): Promise<TSignInThrottle> {
   await sweepExpiredWindowsNowAndThen(em);
-  const [address] = await em.execute<{ hits: number; retry_after: number }[]>(
-    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, clock_timestamp(), 1)
-     on conflict (bucket) do update set
-       window_start = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then clock_timestamp() else w.window_start end,
-       hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end
-     returning w.hits, ceil(extract(epoch from (w.window_start + make_interval(secs => ?) - clock_timestamp())))::int as retry_after`,
-    [addressBucket(clientIp), SIGN_IN_WINDOW_SECONDS, SIGN_IN_WINDOW_SECONDS, SIGN_IN_WINDOW_SECONDS],
-  );
+  const db = crossTenantDb(em);
+  const {
+    rows: [address],
+  } = await sql<{ hits: number; retry_after: number }>`
+    insert into rate_limit_windows as w (bucket, window_start, hits) values (${addressBucket(clientIp)}, clock_timestamp(), 1)
+    on conflict (bucket) do update set
+      window_start = case when w.window_start <= clock_timestamp() - make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) then clock_timestamp() else w.window_start end,
+      hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) then 1 else w.hits + 1 end
+    returning w.hits, ceil(extract(epoch from (w.window_start + make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) - clock_timestamp())))::int as retry_after`.execute(db);
   if (!address) throw new Error('sign-in throttle upsert returned no row');
   if (Number(address.hits) > SIGN_IN_ATTEMPTS_PER_ADDRESS) return { blocked: true, retryAfter: Math.min(SIGN_IN_WINDOW_SECONDS, Math.max(1, Number(address.retry_after))) };
 
   if (await isKnownAddress(em, email, clientIp)) return { blocked: false, retryAfter: 0 };
   // The account's row holds its failures in a row (hits) and when the last one was counted (window_start).
   const bucket = accountBucket(email);
-  const turn = await em.execute<{ hits: number }[]>(
-    `insert into rate_limit_windows as w (bucket, window_start, hits) values (?, clock_timestamp(), 1)
-     on conflict (bucket) do update set
-       hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ?) then 1 else w.hits + 1 end,
-       window_start = clock_timestamp()
-     where w.window_start <= clock_timestamp() - make_interval(secs => ?)
-        or w.window_start + make_interval(secs => ${DELAY_SQL}) <= clock_timestamp()
-     returning w.hits`,
-    [bucket, SIGN_IN_WINDOW_SECONDS, SIGN_IN_WINDOW_SECONDS],
-  );
-  if (turn.length > 0) return { blocked: false, retryAfter: 0 };
+  const turn = await sql<{ hits: number }>`
+    insert into rate_limit_windows as w (bucket, window_start, hits) values (${bucket}, clock_timestamp(), 1)
+    on conflict (bucket) do update set
+      hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) then 1 else w.hits + 1 end,
+      window_start = clock_timestamp()
+    where w.window_start <= clock_timestamp() - make_interval(secs => ${SIGN_IN_WINDOW_SECONDS})
+       or w.window_start + make_interval(secs => ${DELAY_SQL}) <= clock_timestamp()
+    returning w.hits`.execute(db);
+  if (turn.rows.length > 0) return { blocked: false, retryAfter: 0 };
   // Still waiting: not counted (waiting is not guessing), and told how long is left.
-  const [waiting] = await em.execute<{ retry_after: number }[]>(
-    `select ceil(extract(epoch from (w.window_start + make_interval(secs => ${DELAY_SQL}) - clock_timestamp())))::int as retry_after
-     from rate_limit_windows w where w.bucket = ?`,
-    [bucket],
-  );
+  const {
+    rows: [waiting],
+  } = await sql<{ retry_after: number }>`
+    select ceil(extract(epoch from (w.window_start + make_interval(secs => ${DELAY_SQL}) - clock_timestamp())))::int as retry_after
+    from rate_limit_windows w where w.bucket = ${bucket}`.execute(db);
   return { blocked: true, retryAfter: Math.min(SIGN_IN_MAX_DELAY_SECONDS, Math.max(1, Number(waiting?.retry_after ?? 1))) };
 }
 
 async function isKnownAddress(em: EntityManager, email: string, clientIp: string): Promise<boolean> {
-  const rows = await em.execute<unknown[]>('select 1 from known_sign_in_addresses where account_hash = ? and address_hash = ?', [accountDigest(email), addressDigest(clientIp)]);
+  const { rows } = await sql`select 1 from known_sign_in_addresses where account_hash = ${accountDigest(email)} and address_hash = ${addressDigest(clientIp)}`.execute(
+    crossTenantDb(em),
+  );
   return rows.length > 0;
 }
 
@@ -94,13 +100,12 @@ async function isKnownAddress(em: EntityManager, email: string, clientIp: string
  * remembered as one the account signs in from.
  */
 export async function forgiveSignInAttempt(em: EntityManager, email: string, clientIp: string): Promise<void> {
-  await em.execute('delete from rate_limit_windows where bucket = ?', [accountBucket(email)]);
-  await em.execute('update rate_limit_windows set hits = greatest(hits - 1, 0) where bucket = ?', [addressBucket(clientIp)]);
-  await em.execute(
-    `insert into known_sign_in_addresses (account_hash, address_hash, last_signed_in_at) values (?, ?, now())
-     on conflict (account_hash, address_hash) do update set last_signed_in_at = now()`,
-    [accountDigest(email), addressDigest(clientIp)],
-  );
+  const db = crossTenantDb(em);
+  await sql`delete from rate_limit_windows where bucket = ${accountBucket(email)}`.execute(db);
+  await sql`update rate_limit_windows set hits = greatest(hits - 1, 0) where bucket = ${addressBucket(clientIp)}`.execute(db);
+  await sql`
+    insert into known_sign_in_addresses (account_hash, address_hash, last_signed_in_at) values (${accountDigest(email)}, ${addressDigest(clientIp)}, now())
+    on conflict (account_hash, address_hash) do update set last_signed_in_at = now()`.execute(db);
 }
 
 /**

@@ -1,14 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { kyselyOf } from '../../db/kysely.ts';
+import { tenantKysely } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import { isKnownScope } from '../../lib/scopes.ts';
 import { API_KEY_KINDS, displayStart, generateApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
 import { readRateLimit, type TRateLimitedOperation } from '../rate-limits/rate-limits.ts';
 import type { TAuthenticatedKey } from './api-key.verifier.ts';
-import type { TGetMeOutput } from './procedures/get-me.schema.ts';
+import type { TApiKeyDescription } from './api-key.description.ts';
 import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from './api-key.origins.ts';
 import { iso } from '../../lib/dates.ts';
 import { isStorableId } from '../../lib/query.ts';
+import { ownerTenant } from '../tenants/owner-tenant.ts';
+import { insertApiKey, revokeApiKeyRow, selectApiKey, selectApiKeys, tenantExists, type TApiKeyRow } from './api-key.repository.ts';
 
 /** An API key as administrators see it: never the key itself, only its first characters. */
 export type TApiKeyDto = {
@@ -23,20 +25,6 @@ export type TApiKeyDto = {
   last_used_at: string | null;
   revoked_at: string | null;
 };
-
-type TApiKeyRow = {
-  id: number;
-  name: string;
-  start: string;
-  kind: string;
-  scopes: string[];
-  origins: string[] | null;
-  created_at: string | Date;
-  last_used_at: string | Date | null;
-  revoked_at: string | Date | null;
-};
-
-const COLUMNS = ['id', 'name', 'start', 'kind', 'scopes', 'origins', 'created_at', 'last_used_at', 'revoked_at'] as const;
 
 function toDto(row: TApiKeyRow): TApiKeyDto {
   return {
@@ -106,61 +94,35 @@ export async function createApiKey(em: EntityManager, input: TCreateApiKeyInput)
   }
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);
 
-  const db = kyselyOf(em);
-  const tenant = await db.selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
-  if (!tenant) throw new AppError('NOT_FOUND');
+  const db = tenantKysely(em, input.tenantId);
+  if (!(await tenantExists(db))) throw new AppError('NOT_FOUND');
   const plaintext = generateApiKey(kind);
-  const row = await db
-    .insertInto('api_keys')
-    // The inferred insert type asks for `id`, which the serial column generates.
-    .values({
-      tenant_id: input.tenantId,
-      name,
-      key_hash: hashApiKey(plaintext),
-      start: displayStart(plaintext),
-      kind,
-      scopes: [...new Set(input.scopes)],
-      origins,
-    } as never)
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
-  return { apiKey: toDto(row as unknown as TApiKeyRow), plaintext };
+  const row = await insertApiKey(db, { name, keyHash: hashApiKey(plaintext), start: displayStart(plaintext), kind, scopes: [...new Set(input.scopes)], origins });
+  return { apiKey: toDto(row), plaintext };
 }
 
 /** The tenant's keys, newest first (revoked ones included, with their revocation time). */
 export async function listApiKeys(em: EntityManager, tenantId: number): Promise<TApiKeyDto[]> {
-  const rows = await kyselyOf(em)
-    .selectFrom('api_keys')
-    .select(COLUMNS)
-    .where('tenant_id', '=', tenantId)
-    .orderBy('id', 'desc')
-    .execute();
-  return (rows as unknown as TApiKeyRow[]).map(toDto);
+  return (await selectApiKeys(tenantKysely(em, tenantId))).map(toDto);
 }
 
 /**
- * Revokes a key (idempotent: a revoked key keeps its first revocation time). `tenantId` null means any
- * tenant (the operator's CLI); otherwise a key of another tenant is NOT_FOUND, like a key that does not exist.
+ * Revokes a key (idempotent: a revoked key keeps its first revocation time). `tenantId` null means the tenant that
+ * owns the key (the operator's CLI names keys by id alone); otherwise a key of another tenant is NOT_FOUND, like a key
+ * that does not exist.
  */
 export async function revokeApiKey(em: EntityManager, tenantId: number | null, id: number): Promise<TApiKeyDto> {
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  let query = kyselyOf(em)
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null);
-  if (tenantId !== null) query = query.where('tenant_id', '=', tenantId);
-  const updated = await query.returning(COLUMNS).executeTakeFirst();
-  if (updated) return toDto(updated as unknown as TApiKeyRow);
-  let existing = kyselyOf(em).selectFrom('api_keys').select(COLUMNS).where('id', '=', id);
-  if (tenantId !== null) existing = existing.where('tenant_id', '=', tenantId);
-  const row = await existing.executeTakeFirst();
+  const owner = tenantId ?? (await ownerTenant(em, 'api_keys', id));
+  if (owner === undefined) throw new AppError('NOT_FOUND');
+  const db = tenantKysely(em, owner);
+  const row = (await revokeApiKeyRow(db, id)) ?? (await selectApiKey(db, id));
   if (!row) throw new AppError('NOT_FOUND');
-  return toDto(row as unknown as TApiKeyRow);
+  return toDto(row);
 }
 
 /** The rate limits GET /me reports, by their name there. */
-const REPORTED_LIMITS: Record<keyof TGetMeOutput['data']['rate_limits'], TRateLimitedOperation> = {
+const REPORTED_LIMITS: Record<keyof TApiKeyDescription['rate_limits'], TRateLimitedOperation> = {
   applications: 'applications.create',
   candidates: 'candidates.create',
   canonical_url: 'vacancies.canonicalUrl',
@@ -174,7 +136,7 @@ const REPORTED_LIMITS: Record<keyof TGetMeOutput['data']['rate_limits'], TRateLi
 export async function describeApiKey(
   em: EntityManager,
   input: { tenant: { slug: string }; apiKey: TAuthenticatedKey; clientIp: string | undefined },
-): Promise<TGetMeOutput['data']> {
+): Promise<TApiKeyDescription> {
   const { apiKey } = input;
   const options = { kind: apiKey.kind, clientAddress: apiKey.kind === 'publishable' ? input.clientIp : undefined };
   const entries: Array<[string, { limit: number; remaining: number; reset: number }]> = [];
@@ -193,6 +155,6 @@ export async function describeApiKey(
       origins: apiKey.origins === null ? null : [...apiKey.origins],
       created_at: apiKey.createdAt.toISOString(),
     },
-    rate_limits: Object.fromEntries(entries) as TGetMeOutput['data']['rate_limits'],
+    rate_limits: Object.fromEntries(entries) as TApiKeyDescription['rate_limits'],
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The event outbox (CONTRACT "Events, webhooks and the change feed").
  *
- * Writing: `recordEvent(db, …)` inside the transaction of the change (pass the transaction's Kysely, e.g.
- * `kyselyOf(tx)`); vacancy and article events are written by database triggers, whoever changes the rows.
+ * Writing: `recordEvent(db, …)` inside the transaction of the change (pass the transaction's tenant-scoped Kysely,
+ * `tenantKysely(tx, tenantId)`); vacancy and article events are written by database triggers, whoever changes the rows.
  *
  * Ordering: every event gets a `position` when its transaction commits (see the events sequencing migrations);
  * concurrent committers do not wait for each other. A reader keeps the last position it has handled and asks for

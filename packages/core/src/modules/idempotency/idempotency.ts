@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type UpdateResult } from 'kysely';
-import { kyselyOf, serialRow, type TDb } from '../../db/kysely.ts';
+import { crossTenantDb, serialRow, type TDb } from '../../db/kysely.ts';
 import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
 import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
@@ -20,6 +20,9 @@ import { recordExpiry, recordKeyOf, storedBody, storedHeaders } from './idempote
  * its own statement, without that transaction (IdempotencyClaim): three round trips fewer. What it cannot take there —
  * a key with a record, a concurrent request with the key, a case its statement does not cover — it declines, and the
  * transaction above runs it; so every outcome is the same as above.
+ *
+ * An operator path (scripts/check-layers.ts): records are keyed by API key in a table that belongs to no tenant, so
+ * they are read and written with `crossTenantDb`; the operation itself runs with its tenant's scoped handle.
  */
 
 /** 1–255 printable ASCII characters. */
@@ -182,7 +185,7 @@ let nextSweepAt = 0;
 
 /** Deletes expired records (a batch); each process does it at most once a minute. */
 export async function sweepExpiredIdempotencyRecords(em: EntityManager): Promise<number> {
-  const db = kyselyOf(em);
+  const db = crossTenantDb(em);
   const result = await db
     .deleteFrom('idempotency_records')
     .where('id', 'in', db.selectFrom('idempotency_records').select('id').where('expires_at', '<=', sql<Date>`now()`).limit(SWEEP_BATCH))
@@ -204,7 +207,7 @@ export async function runIdempotently<R extends TCallResult>(call: TIdempotentCa
   }
   try {
     return await leanTransaction(call.em, async (tx) => {
-      const db = kyselyOf(tx);
+      const db = crossTenantDb(tx);
       const existing = await claim(db, generic, hash);
       if (existing) return { replayed: true as const, data: replay(existing, hash, call.response) };
       const result = await call.execute(tx);

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { kyselyOf, tenantKysely, type TDb } from '../../db/kysely.ts';
-import { isStorableId } from '../../lib/query.ts';
+import { tenantKysely, type TDb } from '../../db/kysely.ts';
 import { iso } from '../../lib/dates.ts';
 import { findAuditEntries, insertAuditEntry, type TAuditEntry } from './audit-log.repository.ts';
+import { ownerTenant, type TOwnedTable } from '../tenants/owner-tenant.ts';
 
 export type { TAuditEntry };
 
@@ -33,12 +33,10 @@ export async function listAuditLog(db: TDb, input: { before?: number; limit: num
   };
 }
 
-/** The tables whose rows an operator changes by id (the CLI), and so whose tenant the audit entry goes to. */
-type TOwnedTable = 'api_keys' | 'webhook_endpoints';
-
 /**
  * An operator's action (the `careers` CLI) in the audit log of the tenant it concerns: `tenantId`, or the tenant that
- * owns row `id` of `table` (looked up before the action, e.g. a deletion). An operator path: it reads across tenants.
+ * owns row `id` of `table` (looked up before the action, e.g. a deletion, by `ownerTenant`); the entry is written
+ * through that tenant's scoped handle.
  */
 export async function recordOperatorAudit(
   em: EntityManager,
@@ -47,11 +45,4 @@ export async function recordOperatorAudit(
 ): Promise<void> {
   const tenantId = 'tenantId' in owner ? owner.tenantId : await ownerTenant(em, owner.table, owner.id);
   if (tenantId !== undefined) await recordAudit(tenantKysely(em, tenantId), entry);
-}
-
-/** The tenant owning a row, for an audit entry about it (undefined: no such row). */
-export async function ownerTenant(em: EntityManager, table: TOwnedTable, id: number): Promise<number | undefined> {
-  if (!isStorableId(id)) return undefined;
-  const row = await kyselyOf(em).selectFrom(table).select('tenant_id').where('id', '=', id).executeTakeFirst();
-  return row?.tenant_id;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { kyselyOf, tenantKysely } from '../../db/kysely.ts';
+import { crossTenantDb, tenantKysely } from '../../db/kysely.ts';
 import { recordAudit, auditActor } from './audit-log.service.ts';
 import { eraseApplicationsIn, eraseCandidatesIn } from './erasure.service.ts';
 import { privacySettingsOf } from './privacy-settings.ts';
@@ -13,7 +13,7 @@ export type TSweepResult = { erased_candidates: number; erased_applications: num
 
 /** The tenants the sweep looks at: those with a retention period (an operator path across tenants). */
 async function tenantsToSweep(em: EntityManager, slug: string | undefined) {
-  let query = kyselyOf(em).selectFrom('tenants').select(['id', 'slug', 'privacy']).orderBy('id');
+  let query = crossTenantDb(em).selectFrom('tenants').select(['id', 'slug', 'privacy']).orderBy('id');
   if (slug !== undefined) query = query.where('slug', '=', slug);
   const rows = await query.execute();
   return rows

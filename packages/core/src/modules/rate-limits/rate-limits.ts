@@ -1,9 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { clientAddressGroup } from './client-address.ts';
-import { kyselyOf } from '../../db/kysely.ts';
+import { crossTenantDb } from '../../db/kysely.ts';
 import { preparedSql } from '../../db/prepared-statements.ts';
+
+/*
+ * An operator path (scripts/check-layers.ts): the windows are counted per API key and client address, in a table that
+ * belongs to no tenant and is shared by every process, so the queries use `crossTenantDb`.
+ */
 
 /** Limits per API key and operation (SPEC.md "Limits"): requests per fixed 60-second window. */
 export const RATE_LIMITS = {
@@ -35,13 +40,11 @@ const SWEEP_INTERVAL_MS = 60_000;
  * of sign-in attempts); returns how many it deleted. Rows being counted right now are skipped, never waited for.
  */
 export async function sweepExpiredWindows(em: EntityManager, limit = SWEEP_BATCH): Promise<number> {
-  const rows = await em.execute<{ bucket: string }[]>(
-    `delete from rate_limit_windows where bucket in (
-       select bucket from rate_limit_windows where window_start < statement_timestamp() - make_interval(secs => ?)
-       limit ? for update skip locked)
-     returning bucket`,
-    [RATE_LIMIT_RETENTION_SECONDS, limit],
-  );
+  const { rows } = await sql<{ bucket: string }>`
+    delete from rate_limit_windows where bucket in (
+      select bucket from rate_limit_windows where window_start < statement_timestamp() - make_interval(secs => ${RATE_LIMIT_RETENTION_SECONDS})
+      limit ${limit} for update skip locked)
+    returning bucket`.execute(crossTenantDb(em));
   return rows.length;
 }
 
@@ -157,7 +160,7 @@ const GIVE_BACK_SQL = preparedSql(
 );
 
 async function countWindows(em: EntityManager, text: string, parameters: unknown[]): Promise<TWindowRow[]> {
-  return (await kyselyOf(em).executeQuery<TWindowRow>(CompiledQuery.raw(text, parameters))).rows;
+  return (await crossTenantDb(em).executeQuery<TWindowRow>(CompiledQuery.raw(text, parameters))).rows;
 }
 
 /**
@@ -234,11 +237,9 @@ export async function readRateLimit(
 ): Promise<Omit<TRateLimitState, 'exceeded' | 'retryAfter'>> {
   const { key, address } = bucketsOf(apiKeyId, operation, options);
   const buckets = address ? [address, key] : [key];
-  const found = await em.execute<{ bucket: string; hits: number; start: number; now: number }[]>(
-    `select bucket, hits, extract(epoch from window_start)::float8 as start, extract(epoch from statement_timestamp())::float8 as now
-     from rate_limit_windows where bucket in (${buckets.map(() => '?').join(', ')})`,
-    buckets.map(({ bucket }) => bucket),
-  );
+  const { rows: found } = await sql<{ bucket: string; hits: number; start: number; now: number }>`
+    select bucket, hits, extract(epoch from window_start)::float8 as start, extract(epoch from statement_timestamp())::float8 as now
+    from rate_limit_windows where bucket in (${sql.join(buckets.map(({ bucket }) => bucket))})`.execute(crossTenantDb(em));
   const now = found[0]?.now ?? Date.now() / 1000;
   const rows: TWindowRow[] = buckets.map(({ bucket, windowSeconds }) => {
     const row = found.find((candidate) => candidate.bucket === bucket);

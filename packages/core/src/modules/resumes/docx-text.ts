@@ -19,7 +19,7 @@ const LAYOUT_COLUMN_LINES = 6;
 
 const UNREADABLE = 'The DOCX document could not be read.';
 
-interface PartInfo {
+interface TPartInfo {
   entry: yauzl.Entry;
   name: string;
 }
@@ -47,7 +47,7 @@ export async function extractDocxText(bytes: Uint8Array, signal?: AbortSignal, m
   const parts = await listParts(zip);
   const document = parts.find((part) => part.name === 'word/document.xml');
   if (document === undefined) throw new ResumeParseError(UNREADABLE);
-  const byNumber = (a: PartInfo, b: PartInfo): number => a.name.localeCompare(b.name, 'en', { numeric: true });
+  const byNumber = (a: TPartInfo, b: TPartInfo): number => a.name.localeCompare(b.name, 'en', { numeric: true });
   const headers = parts.filter((part) => /^word\/header\d*\.xml$/u.test(part.name)).sort(byNumber);
   const footers = parts.filter((part) => /^word\/footer\d*\.xml$/u.test(part.name)).sort(byNumber);
 
@@ -65,8 +65,8 @@ export async function extractDocxText(bytes: Uint8Array, signal?: AbortSignal, m
 }
 
 /** Reads the central directory only, refusing what a resume never is. */
-async function listParts(zip: yauzl.ZipFile): Promise<PartInfo[]> {
-  const parts: PartInfo[] = [];
+async function listParts(zip: yauzl.ZipFile): Promise<TPartInfo[]> {
+  const parts: TPartInfo[] = [];
   let declared = 0;
   try {
     for await (const entry of zip.eachEntry()) {
@@ -87,13 +87,13 @@ async function listParts(zip: yauzl.ZipFile): Promise<PartInfo[]> {
   return parts;
 }
 
-interface Budget {
+interface TBudget {
   inflated: number;
   text: number;
   maxText: number;
 }
 
-async function readPartText(zip: yauzl.ZipFile, part: PartInfo, budget: Budget, signal: AbortSignal | undefined): Promise<string> {
+async function readPartText(zip: yauzl.ZipFile, part: TPartInfo, budget: TBudget, signal: AbortSignal | undefined): Promise<string> {
   const { entry } = part;
   if (entry.isEncrypted() || !entry.canDecodeFileData()) throw new ResumeParseError('The DOCX document is encrypted or uses an unknown compression.');
 
@@ -125,7 +125,7 @@ async function readPartText(zip: yauzl.ZipFile, part: PartInfo, budget: Budget, 
 }
 
 /** One open table row: its cells' text so far. */
-interface Row {
+interface TRow {
   cells: string[][];
 }
 
@@ -138,16 +138,16 @@ class WordXmlText {
   private readonly root: string[] = [];
   /** Where text goes: the root, or the innermost open table cell. */
   private readonly targets: string[][] = [this.root];
-  private readonly rows: Row[] = [];
+  private readonly rows: TRow[] = [];
   private depth = 0;
   private textDepth = 0;
   private runDepth = 0;
   /** Inside `mc:Fallback` (a copy of the `mc:Choice` before it, e.g. a text box twice). */
   private skipDepth = 0;
   full = false;
-  private readonly budget: Budget;
+  private readonly budget: TBudget;
 
-  constructor(budget: Budget) {
+  constructor(budget: TBudget) {
     this.budget = budget;
     this.parser.on('opentag', (tag) => {
       // The parser keeps every open element: a part nesting millions deep would cost its memory, a document never does.

@@ -9,7 +9,7 @@ import { BLOCK_BREAK } from './text-sink.ts';
  */
 
 /** One piece of text at a position, in PDF units (y grows upwards). */
-export interface PositionedText {
+export interface TPositionedText {
   str: string;
   x: number;
   y: number;
@@ -18,19 +18,19 @@ export interface PositionedText {
   size: number;
 }
 
-interface Segment {
+interface TSegment {
   x0: number;
   x1: number;
   text: string;
 }
 
-interface Line {
+interface TLine {
   y: number;
   size: number;
-  segments: Segment[];
+  segments: TSegment[];
 }
 
-interface Gap {
+interface TGap {
   start: number;
   end: number;
 }
@@ -42,14 +42,14 @@ const WORD_GAP_EM = 0.15;
 /** Part of the page's text height, from its top, where a column begins a block. */
 const TOP_SHARE = 0.35;
 
-interface Page {
+interface TPage {
   minGutter: number;
   /** Baselines at or above this are in the upper part of the page. */
   upper: number;
   isLabel: (text: string) => boolean;
 }
 
-export interface LayoutOptions {
+export interface TLayoutOptions {
   /**
    * Whether a piece of text is a label, a heading or a date (what the left column of a form or a Europass-style resume
    * holds): a run of lines whose left side is mostly such text is a table even when only some lines pair up.
@@ -64,7 +64,7 @@ const LABELLED_TABLE_ROW_SHARE = 0.5;
 const LABEL_SHARE = 0.6;
 
 /** The page's text in reading order: lines separated by `\n`, segments by `\t`, column blocks by a blank line. */
-export function layoutPage(pieces: readonly PositionedText[], options: LayoutOptions = {}): string {
+export function layoutPage(pieces: readonly TPositionedText[], options: TLayoutOptions = {}): string {
   const lines = buildLines(pieces);
   if (lines.length === 0) return '';
   const sizes = lines.map((line) => line.size).sort((a, b) => a - b);
@@ -73,18 +73,18 @@ export function layoutPage(pieces: readonly PositionedText[], options: LayoutOpt
   const top = lines[0]?.y ?? 0;
   const bottom = lines[lines.length - 1]?.y ?? 0;
   // Columns that start in the upper part of the page begin a block of their own (a sidebar with contact details).
-  const page: Page = { minGutter, upper: top - TOP_SHARE * (top - bottom), isLabel: options.isLabel ?? (() => false) };
+  const page: TPage = { minGutter, upper: top - TOP_SHARE * (top - bottom), isLabel: options.isLabel ?? (() => false) };
   return layoutLines(lines, page).join('\n');
 }
 
-function buildLines(pieces: readonly PositionedText[]): Line[] {
+function buildLines(pieces: readonly TPositionedText[]): TLine[] {
   const usable = pieces
     .filter((piece) => piece.str.trim() !== '' && Number.isFinite(piece.x) && Number.isFinite(piece.y) && Number.isFinite(piece.width))
     .map((piece) => ({ ...piece, str: closeLetterSpacing(piece.str) }));
   usable.sort((a, b) => b.y - a.y || a.x - b.x);
 
   // Pieces whose baselines are within a fraction of the font size share a line (superscripts, mixed fonts).
-  const groups: { y: number; size: number; pieces: PositionedText[] }[] = [];
+  const groups: { y: number; size: number; pieces: TPositionedText[] }[] = [];
   for (const piece of usable) {
     const size = piece.size > 0 ? piece.size : 10;
     const group = groups[groups.length - 1];
@@ -99,8 +99,8 @@ function buildLines(pieces: readonly PositionedText[]): Line[] {
   return groups.map((group) => {
     group.pieces.sort((a, b) => a.x - b.x);
     const spacing = letterSpacing(group.pieces);
-    const segments: Segment[] = [];
-    let current: Segment | undefined;
+    const segments: TSegment[] = [];
+    let current: TSegment | undefined;
     for (const piece of group.pieces) {
       const x1 = piece.x + Math.max(0, piece.width);
       if (current === undefined) {
@@ -139,7 +139,7 @@ function closeLetterSpacing(text: string): string {
  * The gap between letters of a line written one letter per piece with letter spacing ("L e b e n s l a u f" in a
  * heading): the usual gap between single letters, which then does not mean a space. 0 for ordinary lines.
  */
-function letterSpacing(pieces: readonly PositionedText[]): number {
+function letterSpacing(pieces: readonly TPositionedText[]): number {
   const gaps: number[] = [];
   let singles = 0;
   for (const [index, piece] of pieces.entries()) {
@@ -153,7 +153,7 @@ function letterSpacing(pieces: readonly PositionedText[]): number {
 }
 
 /** Lays out lines (top to bottom) into output lines, splitting runs of lines that form columns. */
-function layoutLines(lines: Line[], page: Page): string[] {
+function layoutLines(lines: TLine[], page: TPage): string[] {
   const { minGutter } = page;
   let x0 = Infinity;
   let x1 = -Infinity;
@@ -165,8 +165,8 @@ function layoutLines(lines: Line[], page: Page): string[] {
   }
 
   const out: string[] = [];
-  let stretch: Line[] = [];
-  let gaps: Gap[] = [];
+  let stretch: TLine[] = [];
+  let gaps: TGap[] = [];
   for (const line of lines) {
     const lineGaps = uncovered(line, x0, x1, minGutter);
     const common = stretch.length === 0 ? lineGaps : intersect(gaps, lineGaps, minGutter);
@@ -183,11 +183,11 @@ function layoutLines(lines: Line[], page: Page): string[] {
   return out;
 }
 
-function closeStretch(lines: Line[], gaps: Gap[], page: Page): string[] {
-  let best: { gap: Gap; left: Line[]; right: Line[]; score: number } | undefined;
+function closeStretch(lines: TLine[], gaps: TGap[], page: TPage): string[] {
+  let best: { gap: TGap; left: TLine[]; right: TLine[]; score: number } | undefined;
   for (const gap of gaps) {
-    const left: Line[] = [];
-    const right: Line[] = [];
+    const left: TLine[] = [];
+    const right: TLine[] = [];
     let both = 0;
     for (const line of lines) {
       const l = line.segments.filter((segment) => segment.x1 <= gap.start);
@@ -208,20 +208,20 @@ function closeStretch(lines: Line[], gaps: Gap[], page: Page): string[] {
     if (best === undefined || score > best.score) best = { gap, left, right, score };
   }
   if (best === undefined) return lines.map(lineText);
-  const block = (side: Line[]): string[] => [
+  const block = (side: TLine[]): string[] => [
     (side[0]?.y ?? -Infinity) >= page.upper ? BLOCK_BREAK : '',
     ...layoutLines(side, page),
   ];
   return [...block(best.left), ...block(best.right), ''];
 }
 
-function lineText(line: Line): string {
+function lineText(line: TLine): string {
   return line.segments.map((segment) => segment.text).join('\t');
 }
 
 /** The horizontal stretches of [x0, x1] a line leaves empty, at least `min` wide. */
-function uncovered(line: Line, x0: number, x1: number, min: number): Gap[] {
-  const gaps: Gap[] = [];
+function uncovered(line: TLine, x0: number, x1: number, min: number): TGap[] {
+  const gaps: TGap[] = [];
   let at = x0;
   for (const segment of line.segments) {
     if (segment.x0 - at >= min) gaps.push({ start: at, end: segment.x0 });
@@ -231,8 +231,8 @@ function uncovered(line: Line, x0: number, x1: number, min: number): Gap[] {
   return gaps;
 }
 
-function intersect(a: Gap[], b: Gap[], min: number): Gap[] {
-  const out: Gap[] = [];
+function intersect(a: TGap[], b: TGap[], min: number): TGap[] {
+  const out: TGap[] = [];
   for (const p of a) {
     for (const q of b) {
       const start = Math.max(p.start, q.start);

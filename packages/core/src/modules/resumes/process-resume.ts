@@ -10,7 +10,7 @@ import { parseResume, type TParsedResume, type TParseResumeOptions } from './res
 import { saveResumeCandidate } from './resume-candidate.ts';
 import { ResumeLimitError } from './resume-sandbox.ts';
 import { findTenantRegion } from './resumes.repository.ts';
-import type { ResumeKind } from './resume-file.ts';
+import type { TResumeKind } from './resume-file.ts';
 
 export type TProcessResumeOutcome =
   | { status: 'completed'; candidateId: number; intakeId: number | null; createdCandidate: boolean }
@@ -28,7 +28,7 @@ export type TProcessResumeOptions = {
    * Reads the resume: `parseResume`'s signature. The worker passes its ResumeSandbox's `parse` (a separate process
    * with memory and time limits); without it the file is read in this process (tests, tools).
    */
-  parse?: (bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions) => Promise<TParsedResume>;
+  parse?: (bytes: Uint8Array, kind: TResumeKind, options: TParseResumeOptions) => Promise<TParsedResume>;
 };
 
 /** Shown when the retries of a job are used up (the cause was transient, e.g. the database was unavailable). */

@@ -1,10 +1,10 @@
 import { fileTypeFromBuffer } from 'file-type';
 
 /** The kinds of resume file the pipeline can read. */
-export type ResumeKind = 'pdf' | 'docx' | 'doc' | 'png' | 'jpeg';
+export type TResumeKind = 'pdf' | 'docx' | 'doc' | 'png' | 'jpeg';
 
-export type ResumeTypeResult =
-  | { ok: true; kind: ResumeKind }
+export type TResumeTypeResult =
+  | { ok: true; kind: TResumeKind }
   | { ok: false; error: string };
 
 export const PDF_MIME = 'application/pdf';
@@ -20,15 +20,15 @@ export const RESUME_MIME_TYPES = [PDF_MIME, DOC_MIME, DOCX_MIME, JPEG_MIME, PNG_
 /** file-type reports a legacy Word .doc as a generic OLE compound file. */
 const CFB_MIME = 'application/x-cfb';
 
-interface Expectation {
-  kind: ResumeKind;
+interface TExpectation {
+  kind: TResumeKind;
   /** What file-type must report for the declared type. */
   sniffedMime: string;
   /** How the expected type is named in an error message. */
   label: string;
 }
 
-const EXPECTATIONS: ReadonlyMap<string, Expectation> = new Map([
+const EXPECTATIONS: ReadonlyMap<string, TExpectation> = new Map([
   [PDF_MIME, { kind: 'pdf', sniffedMime: PDF_MIME, label: 'a PDF document' }],
   [DOCX_MIME, { kind: 'docx', sniffedMime: DOCX_MIME, label: 'a DOCX document' }],
   [DOC_MIME, { kind: 'doc', sniffedMime: CFB_MIME, label: 'a Word (.doc) document' }],
@@ -48,7 +48,7 @@ export function normaliseMime(mime: string): string {
  * A legacy .doc can only be recognised as "some OLE compound file" here; the
  * text extractor confirms that it is a Word document.
  */
-export async function detectResumeType(bytes: Uint8Array, declaredMime: string): Promise<ResumeTypeResult> {
+export async function detectResumeType(bytes: Uint8Array, declaredMime: string): Promise<TResumeTypeResult> {
   const declared = normaliseMime(declaredMime);
   const expected = EXPECTATIONS.get(declared);
   if (expected === undefined) {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { fromKysely } from 'pg-boss';
-import { kyselyOf } from '../../db/kysely.ts';
+import { tenantKysely } from '../../db/kysely.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sendJob } from '../../jobs/define-job.ts';
 import { processResumeJob } from '../../jobs/process-resume.job.ts';
@@ -29,7 +29,8 @@ export async function acceptResume(em: EntityManager, jobs: JobSender, resume: T
     // Started before the transaction, so a slow first start does not hold one open.
     const boss = await jobs.boss();
     await em.transactional(async (tx) => {
-      const db = kyselyOf(tx);
+      // The tenant's scoped handle (the plugin refuses a row of another tenant); the job rides the same transaction.
+      const db = tenantKysely(tx, resume.tenantId);
       await db
         .insertInto('resume_processings')
         .values({

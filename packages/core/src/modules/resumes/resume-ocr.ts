@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PositionedText } from './pdf-layout.ts';
+import type { TPositionedText } from './pdf-layout.ts';
 import { languageRegion } from './resume-vocabulary.ts';
 import { ResumeParseError } from './resume-parse-error.ts';
 import { MAX_TEXT_LENGTH } from './text-sink.ts';
@@ -88,7 +88,7 @@ function runBounded(command: string, args: string[], signal: AbortSignal | undef
 }
 
 /** The words of one page with their boxes, in image pixels turned to PDF-like units (y grows upwards). */
-export type TOcrPage = PositionedText[];
+export type TOcrPage = TPositionedText[];
 
 /**
  * Words of tesseract's TSV output as positioned text: each word at the bottom of its own box (tesseract may put the
@@ -145,7 +145,7 @@ const MODEL_OF_REGION: Readonly<Record<string, string>> = { NL: 'nld', DE: 'deu'
  * The models to read a resume with once its language is known: that language first, then English. All seven at once
  * lose the accents of the resume's own language ("Zając" read as "Zajac", "Przykładowy" as "Przyktadowy").
  */
-export function modelsFor(words: readonly PositionedText[]): string | null {
+export function modelsFor(words: readonly TPositionedText[]): string | null {
   const region = languageRegion(words.map((word) => word.str).join(' '));
   const model = region === null ? undefined : MODEL_OF_REGION[region];
   return model === undefined ? null : `${model}+eng`;

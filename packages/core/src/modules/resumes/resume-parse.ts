@@ -1,10 +1,10 @@
-import type { ResumeKind } from './resume-file.ts';
+import type { TResumeKind } from './resume-file.ts';
 import { extractResumeText } from './resume-text.ts';
-import { extractCandidateFields, type CandidateFields } from './resume-fields.ts';
+import { extractCandidateFields, type TCandidateFields } from './resume-fields.ts';
 import { extractProfile, type TResumeProfile } from './resume-profile/profile.ts';
 
 /** What the worker reads from a resume: the candidate's contact details and the profile. */
-export type TParsedResume = CandidateFields & { profile: TResumeProfile };
+export type TParsedResume = TCandidateFields & { profile: TResumeProfile };
 
 export type TParseResumeOptions = {
   /**
@@ -23,7 +23,7 @@ export type TParseResumeOptions = {
  *
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  */
-export async function parseResume(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
+export async function parseResume(bytes: Uint8Array, kind: TResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
   const text = await extractResumeText(bytes, kind, options.signal, options.onOcr);
   const fields = extractCandidateFields(text, { defaultRegion: options.defaultRegion });
   return { ...fields, profile: extractProfile(text, fields) };

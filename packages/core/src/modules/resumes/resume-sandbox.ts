@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ResumeKind } from './resume-file.ts';
+import type { TResumeKind } from './resume-file.ts';
 import type { TParsedResume, TParseResumeOptions } from './resume-parse.ts';
 import { ResumeParseError } from './resume-text.ts';
 
@@ -44,7 +44,7 @@ export class ResumeLimitError extends ResumeParseError {
   }
 }
 
-export type TSandboxRequest = { id: number; bytes: Uint8Array; kind: ResumeKind; defaultRegion?: string };
+export type TSandboxRequest = { id: number; bytes: Uint8Array; kind: TResumeKind; defaultRegion?: string };
 export type TSandboxReply =
   | { id: number; outcome: 'ready' }
   /** OCR starts: the parse now has the OCR time limit. */
@@ -150,7 +150,7 @@ class ParseProcess {
    */
   async parse(
     bytes: Uint8Array,
-    kind: ResumeKind,
+    kind: TResumeKind,
     options: TParseResumeOptions,
     limits: TResumeSandboxLimits,
   ): Promise<TParsedResume> {
@@ -162,7 +162,7 @@ class ParseProcess {
     }
   }
 
-  async #parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions, limits: TResumeSandboxLimits): Promise<TParsedResume> {
+  async #parse(bytes: Uint8Array, kind: TResumeKind, options: TParseResumeOptions, limits: TResumeSandboxLimits): Promise<TParsedResume> {
     const started = Date.now();
     await raceAbort(this.#ready, options.signal, () => this.kill());
     // Gone before it got this resume: not the file's doing, so a plain error (the job is retried).
@@ -295,7 +295,7 @@ export class ResumeSandbox {
    *   stopped by a limit or its process crashed.
    * @throws the signal's reason when `signal` aborts (the parse process is killed).
    */
-  async parse(bytes: Uint8Array, kind: ResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
+  async parse(bytes: Uint8Array, kind: TResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
     options.signal?.throwIfAborted();
     const process = await this.#acquire(options.signal);
     try {

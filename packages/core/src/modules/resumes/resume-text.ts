@@ -1,9 +1,9 @@
 import { Buffer } from 'node:buffer';
 import WordExtractor from 'word-extractor';
 import { extractDocxText } from './docx-text.ts';
-import { layoutPage, type PositionedText } from './pdf-layout.ts';
+import { layoutPage, type TPositionedText } from './pdf-layout.ts';
 import { headingKind, isFieldLabel } from './resume-vocabulary.ts';
-import type { ResumeKind } from './resume-file.ts';
+import type { TResumeKind } from './resume-file.ts';
 import { ResumeParseError } from './resume-parse-error.ts';
 import { BLOCK_BREAK, MAX_TEXT_LENGTH, TextSink } from './text-sink.ts';
 import { checkImageSize } from './resume-image.ts';
@@ -24,15 +24,15 @@ export const MAX_PDF_OBJECTS = 1_000_000;
  */
 export const MIN_PDF_TEXT_LETTERS = 20;
 
-type Unpdf = typeof import('unpdf');
+type TUnpdf = typeof import('unpdf');
 
-let unpdfPromise: Promise<Unpdf> | undefined;
+let unpdfPromise: Promise<TUnpdf> | undefined;
 
 /**
  * pdf.js (inside unpdf) adds tens of MB to the process, so it is imported on
  * first use only, and once.
  */
-function loadUnpdf(): Promise<Unpdf> {
+function loadUnpdf(): Promise<TUnpdf> {
   unpdfPromise ??= import('unpdf').catch((error: unknown) => {
     unpdfPromise = undefined;
     throw error;
@@ -50,7 +50,7 @@ const wordExtractor = new WordExtractor();
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  * @throws the signal's reason when `signal` aborts.
  */
-export async function extractResumeText(bytes: Uint8Array, kind: ResumeKind, signal?: AbortSignal, onOcr?: () => void): Promise<string> {
+export async function extractResumeText(bytes: Uint8Array, kind: TResumeKind, signal?: AbortSignal, onOcr?: () => void): Promise<string> {
   signal?.throwIfAborted();
   let raw: string;
   if (kind === 'png' || kind === 'jpeg') {
@@ -88,7 +88,7 @@ function letters(text: string): number {
   return text.match(/\p{L}/gu)?.length ?? 0;
 }
 
-interface PdfPasswordLike {
+interface TPdfPasswordLike {
   name?: unknown;
 }
 
@@ -122,7 +122,7 @@ async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined
   try {
     pdf = await getDocumentProxy(data, { verbosity: 0, stopAtErrors: false });
   } catch (error) {
-    const name = (error as PdfPasswordLike | null)?.name;
+    const name = (error as TPdfPasswordLike | null)?.name;
     if (name === 'PasswordException') {
       throw new ResumeParseError('The PDF is password-protected and could not be read.', { cause: error });
     }
@@ -140,7 +140,7 @@ async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined
       signal?.throwIfAborted();
       const page = await pdf.getPage(pageNumber);
       const content = await page.getTextContent();
-      const pieces: PositionedText[] = [];
+      const pieces: TPositionedText[] = [];
       // Pieces are laid out per page; stop taking them once the page alone would fill what text is left.
       let room = MAX_TEXT_LENGTH - sink.size;
       for (const item of content.items) {

@@ -27,9 +27,9 @@ export function asciiLetters(text: string): string {
     .replace(/[^a-z]/gu, '');
 }
 
-export type SectionKind = 'references' | 'personal' | 'title' | 'other';
+export type TSectionKind = 'references' | 'personal' | 'title' | 'other';
 
-const HEADINGS: Record<SectionKind, string[]> = {
+const HEADINGS: Record<TSectionKind, string[]> = {
   references: [
     'references', 'reference', 'referees', 'referenties', 'referentie', 'referenzen', 'referenz', 'références',
     'référence', 'referencias', 'referencia', 'referencje', 'referencja', 'professional references', 'references available',
@@ -70,13 +70,13 @@ const HEADINGS: Record<SectionKind, string[]> = {
   ],
 };
 
-const HEADING_KIND = new Map<string, SectionKind>();
-for (const [kind, words] of Object.entries(HEADINGS) as [SectionKind, string[]][]) {
+const HEADING_KIND = new Map<string, TSectionKind>();
+for (const [kind, words] of Object.entries(HEADINGS) as [TSectionKind, string[]][]) {
   for (const word of words) HEADING_KIND.set(word, kind);
 }
 
 /** The kind of section a line opens, when the whole line is a heading ("REFERENCES", "Persoonlijke gegevens:"). */
-export function headingKind(line: string): SectionKind | null {
+export function headingKind(line: string): TSectionKind | null {
   const folded = fold(line);
   if (folded.length > 40) return null;
   const exact = HEADING_KIND.get(folded);
@@ -86,17 +86,17 @@ export function headingKind(line: string): SectionKind | null {
   return null;
 }
 
-export type NameLabel = 'full' | 'first' | 'last';
+export type TNameLabel = 'full' | 'first' | 'last';
 
 /** Labels of the candidate's name in a "Label: value" line or a personal-details table. */
-export const NAME_LABELS = new Map<string, NameLabel>([
+export const NAME_LABELS = new Map<string, TNameLabel>([
   ...(['name', 'full name', 'naam', 'volledige naam', 'name des bewerbers', 'vor- und nachname', 'nom complet',
     'nom et prénom', 'prénom et nom', 'prénom nom', 'nombre completo', 'nombre y apellidos', 'imię i nazwisko',
-    'candidate', 'kandidaat', 'candidat', 'candidato'] as const).map((label) => [label, 'full'] as [string, NameLabel]),
+    'candidate', 'kandidaat', 'candidat', 'candidato'] as const).map((label) => [label, 'full'] as [string, TNameLabel]),
   ...(['first name', 'first names', 'given name', 'given names', 'forename', 'voornaam', 'voornamen', 'roepnaam',
-    'vorname', 'vornamen', 'prénom', 'prénoms', 'nombre', 'imię', 'imiona'] as const).map((label) => [label, 'first'] as [string, NameLabel]),
+    'vorname', 'vornamen', 'prénom', 'prénoms', 'nombre', 'imię', 'imiona'] as const).map((label) => [label, 'first'] as [string, TNameLabel]),
   ...(['last name', 'surname', 'family name', 'achternaam', 'familienaam', 'nachname', 'familienname', 'nom',
-    'nom de famille', 'apellido', 'apellidos', 'nazwisko'] as const).map((label) => [label, 'last'] as [string, NameLabel]),
+    'nom de famille', 'apellido', 'apellidos', 'nazwisko'] as const).map((label) => [label, 'last'] as [string, TNameLabel]),
 ]);
 
 /** Labels of other fields: their values are never a name (a city, a date, a nationality …). */

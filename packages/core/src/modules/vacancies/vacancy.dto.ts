@@ -4,7 +4,7 @@ import { countryName, pickTranslation } from '../../lib/i18n.ts';
 import type { TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TVacancyFilters } from './vacancy-filters.ts';
 import type { TLiveFields } from '../content/content.repository.ts';
-import { ZJobPosting } from './vacancy-structured-data.ts';
+import { ZJobPosting } from './vacancy-job-posting.ts';
 import { WORKPLACE_TYPES, type TWorkplaceType } from './vacancy.entity.ts';
 import type { TFacetCountRow, TFacetGroup, TTaxonomyRef, TVacancyBaseDetailRow, TVacancyBaseRow, TVacancyReferences } from './vacancy.repository.ts';
 

@@ -5,14 +5,17 @@ import type { ViewCounter } from '../content/view-counter.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
 import { contentKey, type ContentCache, type TComputation, type TContentReader } from '../content/content-cache.ts';
 import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
-import { ZGetVacancyOutput, type TGetVacancyOutput } from './procedures/get-vacancy.schema.ts';
-import { ZGetVacancyFacetsOutput, type TGetVacancyFacetsOutput } from './procedures/get-vacancy-facets.schema.ts';
-import { ZListVacanciesOutput, type TListVacanciesOutput } from './procedures/list-vacancies.schema.ts';
 import {
-  ZGetVacancySuggestionsOutput,
-  type TGetVacancySuggestionsInput,
-  type TGetVacancySuggestionsOutput,
-} from './procedures/get-vacancy-suggestions.schema.ts';
+  ZVacancyAnswer,
+  ZVacancyFacetsAnswer,
+  ZVacancyPage,
+  ZVacancySuggestions,
+  type TVacancyAnswer,
+  type TVacancyFacetsAnswer,
+  type TVacancyPage,
+  type TVacancySuggestions,
+  type TVacancySuggestionsRequest,
+} from './vacancy-answers.ts';
 import {
   FILTER_ID_FIELDS,
   ZVacancyFilterFields,
@@ -167,7 +170,7 @@ async function referencesFor(ctx: TVacancyReadContext, computation: TComputation
   return referencesCover(rows, shared) ? shared : findVacancyReferences(ctx.db);
 }
 
-export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TListVacanciesOutput> {
+export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanciesRequest): Promise<TVacancyPage> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.list', ctx.tenant, input),
     viewCounts: 'vacancies',
@@ -198,13 +201,13 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
   const urlPattern = ctx.tenant.urlPattern;
   // Pagination links repeat the request's URL as it was spelled.
   const formKey = JSON.stringify([ctx.url.href, items.map((item) => liveUrl(item, answer.live?.get(item.id), urlPattern))]);
-  return servedAnswer(ctx, { form, live: answer.live }, ZListVacanciesOutput, formKey, () => {
+  return servedAnswer(ctx, { form, live: answer.live }, ZVacancyPage, formKey, () => {
     const page = paginate(withLiveFields(items, answer.live, urlPattern), total, input.page, input.per_page, ctx.url);
     return facets ? { ...page, facets } : page;
   });
 }
 
-export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<TGetVacancyFacetsOutput> {
+export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<TVacancyFacetsAnswer> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.facets', ctx.tenant, input),
     compute: async (computation) => {
@@ -215,7 +218,7 @@ export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFil
     },
   });
   const { facets, form } = answer.value;
-  return servedAnswer(ctx, { form, live: undefined }, ZGetVacancyFacetsOutput, '', () => facets);
+  return servedAnswer(ctx, { form, live: undefined }, ZVacancyFacetsAnswer, '', () => facets);
 }
 
 /** Shortest `q` that suggests anything. */
@@ -223,7 +226,7 @@ const MIN_SUGGEST_LENGTH = 2;
 const DEFAULT_SUGGESTIONS = 5;
 
 /** GET /vacancies/suggest: titles that `q` finds (as GET /vacancies?q= would), most common first. */
-export async function vacancySuggestions(ctx: TVacancyReadContext, input: TGetVacancySuggestionsInput): Promise<TGetVacancySuggestionsOutput> {
+export async function vacancySuggestions(ctx: TVacancyReadContext, input: TVacancySuggestionsRequest): Promise<TVacancySuggestions> {
   const q = input.q;
   const limit = input.limit ?? DEFAULT_SUGGESTIONS;
   const answer = await ctx.services.content.read(ctx, {
@@ -235,7 +238,7 @@ export async function vacancySuggestions(ctx: TVacancyReadContext, input: TGetVa
     },
   });
   const { data, form } = answer.value;
-  return servedAnswer(ctx, { form, live: undefined }, ZGetVacancySuggestionsOutput, '', () => ({ data }));
+  return servedAnswer(ctx, { form, live: undefined }, ZVacancySuggestions, '', () => ({ data }));
 }
 
 /**
@@ -246,7 +249,7 @@ export async function vacancySuggestions(ctx: TVacancyReadContext, input: TGetVa
 export async function getVacancy(
   ctx: TVacancyReadContext & { views: Pick<ViewCounter, 'record'> },
   input: TViewFlags & { slug: string; language?: string | undefined; include_structured_data?: boolean | undefined },
-): Promise<TGetVacancyOutput> {
+): Promise<TVacancyAnswer> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.detail', ctx.tenant, input),
     viewCounts: 'vacancies',
@@ -267,7 +270,7 @@ export async function getVacancy(
   const urlPattern = ctx.tenant.urlPattern;
   const organization = facts ? { name: ctx.tenant.name, careerSiteDomain: ctx.tenant.careerSiteDomain } : undefined;
   const formKey = JSON.stringify([liveUrl(detail, answer.live?.get(detail.id), urlPattern), organization]);
-  return servedAnswer(ctx, { form, live: answer.live }, ZGetVacancyOutput, formKey, () => {
+  return servedAnswer(ctx, { form, live: answer.live }, ZVacancyAnswer, formKey, () => {
     const shown = withLiveFields([detail], answer.live, urlPattern)[0]!;
     return facts && organization ? { data: { ...shown, structured_data: toJobPosting(shown, facts, organization) } } : { data: shown };
   });

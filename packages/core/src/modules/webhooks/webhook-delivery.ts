@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { signatureHeader } from './webhook.crypto.ts';
-import { disableEndpoint, recordAttempt, type TAttemptOutcome, type TClaimedDelivery } from './webhook.repository.ts';
+import { disableEndpoint, recordAttempt, type TAttemptOutcome, type TClaimedDelivery } from './webhook-delivery.repository.ts';
 import { signingSecrets } from './webhook.service.ts';
 import { postWebhook, type TPostOptions, type TPostResult } from './webhook-http.ts';
 

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.ts';
 import { attemptDelivery, type TDeliverySettings } from './webhook-delivery.ts';
 import { dispatchEvents } from './webhook-dispatcher.ts';
-import { claimDueDeliveries, pruneFinishedDeliveries, type TClaimedDelivery } from './webhook.repository.ts';
+import { claimDueDeliveries, pruneFinishedDeliveries, type TClaimedDelivery } from './webhook-delivery.repository.ts';
 
 /** Slots an endpoint whose last attempt failed (one that keeps timing out, say) may hold at once, across all workers. */
 export const FAILING_ENDPOINT_SLOTS = 2;

@@ -21,7 +21,7 @@ export const WebhookEndpointSchema = defineEntity({
     /** Set when deliveries stopped (e.g. the receiver answered 410 Gone); null while enabled. */
     disabledAt: p.datetime().nullable(),
     disabledReason: p.string().length(255).nullable(),
-    /** Failed attempts since the last delivered one: a failing endpoint gets few delivery slots (webhook.repository.ts). */
+    /** Failed attempts since the last delivered one: a failing endpoint gets few delivery slots (webhook-delivery.repository.ts). */
     consecutiveFailures: p.integer().default(0),
     createdAt: p.datetime().defaultRaw('now()'),
   },

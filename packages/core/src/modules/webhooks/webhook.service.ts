@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { kyselyOf } from '../../db/kysely.ts';
+import { tenantKysely, type TDb } from '../../db/kysely.ts';
 import { coreEnv, webhookSecretKey } from '../../env.ts';
 import { AppError } from '../../lib/errors.ts';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from './webhook.crypto.ts';
@@ -8,6 +8,7 @@ import { toDeliveryDto, toEndpointDto, type TWebhookDeliveryDto, type TWebhookEn
 import { endpointUrlProblem } from './webhook-http.ts';
 import { isStorableId } from '../../lib/query.ts';
 import { hitNamedWindow, rateLimitHeaders } from '../rate-limits/rate-limits.ts';
+import { ownerTenant, type TOwnedTable } from '../tenants/owner-tenant.ts';
 import {
   deleteEndpointRow,
   enableEndpointRow,
@@ -59,6 +60,15 @@ function checkedEventTypes(eventTypes: readonly string[]): string[] {
   return eventTypes.includes('*') ? ['*'] : [...new Set(eventTypes)];
 }
 
+/**
+ * The handle of the tenant a request concerns. `tenantId` null is the operator's CLI naming a row by id alone: the
+ * tenant that owns row `id` of `table` (undefined when there is no such row). Every read and write after it is scoped.
+ */
+async function tenantDb(em: EntityManager, tenantId: number | null, table: TOwnedTable, id: number): Promise<TDb | undefined> {
+  const owner = tenantId ?? (await ownerTenant(em, table, id));
+  return owner === undefined ? undefined : tenantKysely(em, owner);
+}
+
 /** Creates an endpoint; the secret is returned once (stored only encrypted). */
 export async function createWebhookEndpoint(
   em: EntityManager,
@@ -72,12 +82,13 @@ export async function createWebhookEndpoint(
   const secret = generateWebhookSecret();
   // Counted under the tenant's row lock: two creations at once cannot both take the last place.
   const row = await em.transactional(async (tx) => {
-    const count = await lockAndCountEndpoints(tx, input.tenantId);
+    const db = tenantKysely(tx, input.tenantId);
+    const count = await lockAndCountEndpoints(db);
     if (count === undefined) throw new AppError('NOT_FOUND');
     if (count >= MAX_ENDPOINTS_PER_TENANT) {
       throw AppError.validation({ url: [`A tenant may have at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`] });
     }
-    return insertEndpoint(tx, { tenantId: input.tenantId, url, eventTypes, secretEncrypted: encryptSecret(secret, key) });
+    return insertEndpoint(db, { url, eventTypes, secretEncrypted: encryptSecret(secret, key) });
   });
   return { endpoint: toEndpointDto(row), secret };
 }
@@ -93,13 +104,14 @@ async function countEndpointSend(em: EntityManager, endpointId: number): Promise
 
 export async function listWebhookEndpoints(em: EntityManager, tenantId: number): Promise<TWebhookEndpointDto[]> {
   const now = new Date();
-  return (await selectEndpoints(em, tenantId)).map((row) => toEndpointDto(row, now));
+  return (await selectEndpoints(tenantKysely(em, tenantId))).map((row) => toEndpointDto(row, now));
 }
 
 /** `tenantId` null: any tenant (the operator's CLI); otherwise another tenant's endpoint is NOT_FOUND. */
 export async function deleteWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const row = await deleteEndpointRow(em, tenantId, id);
+  const db = await tenantDb(em, tenantId, 'webhook_endpoints', id);
+  const row = db && (await deleteEndpointRow(db, id));
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpointDto(row);
 }
@@ -107,7 +119,8 @@ export async function deleteWebhookEndpoint(em: EntityManager, tenantId: number 
 /** Enables an endpoint again (after a 410 disabled it); events from now on, and its pending deliveries, are sent. */
 export async function enableWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const row = await enableEndpointRow(em, tenantId, id);
+  const db = await tenantDb(em, tenantId, 'webhook_endpoints', id);
+  const row = db && (await enableEndpointRow(db, id));
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpointDto(row);
 }
@@ -124,11 +137,14 @@ export async function rotateWebhookSecret(
 ): Promise<{ endpoint: TWebhookEndpointDto; secret: string }> {
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   const key = secretKey();
+  const owner = tenantId ?? (await ownerTenant(em, 'webhook_endpoints', id));
+  if (owner === undefined) throw new AppError('NOT_FOUND');
   return em.transactional(async (tx) => {
-    const current = await selectEndpointSecrets(tx, tenantId, id);
+    const db = tenantKysely(tx, owner);
+    const current = await selectEndpointSecrets(db, id);
     if (!current) throw new AppError('NOT_FOUND');
     const secret = generateWebhookSecret();
-    const row = await updateSecrets(tx, id, {
+    const row = await updateSecrets(db, id, {
       secretEncrypted: encryptSecret(secret, key),
       previousSecretEncrypted: current.secret_encrypted,
       previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
@@ -152,29 +168,32 @@ export function signingSecrets(
 /** Queues a `webhook.test` event for this endpoint only (whatever types it subscribes to); 10 a minute with replays. */
 export async function sendTestEvent(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const endpoint = await selectEndpointSecrets(em, tenantId, id);
-  if (!endpoint) throw new AppError('NOT_FOUND');
+  const db = await tenantDb(em, tenantId, 'webhook_endpoints', id);
+  const endpoint = db && (await selectEndpointSecrets(db, id));
+  if (!db || !endpoint) throw new AppError('NOT_FOUND');
   await countEndpointSend(em, endpoint.id);
-  const tenant = await kyselyOf(em).selectFrom('tenants').select('slug').where('id', '=', endpoint.tenant_id).executeTakeFirstOrThrow();
+  const tenant = await db.selectFrom('tenants').select('slug').executeTakeFirstOrThrow();
   const eventId = `evt_${randomBytes(16).toString('hex')}`;
   const payload = JSON.stringify({ id: eventId, type: TEST_EVENT_TYPE, occurred_at: new Date().toISOString(), tenant: tenant.slug, data: { id: endpoint.id, url: endpoint.url } });
-  return toDeliveryDto(await insertDelivery(em, { tenantId: endpoint.tenant_id, endpointId: endpoint.id, eventId, eventType: TEST_EVENT_TYPE, payload }));
+  return toDeliveryDto(await insertDelivery(db, { tenantId: endpoint.tenant_id, endpointId: endpoint.id, eventId, eventType: TEST_EVENT_TYPE, payload }));
 }
 
 /** The endpoint's most recent deliveries, newest first. */
 export async function listWebhookDeliveries(em: EntityManager, tenantId: number, endpointId: number, limit = 50): Promise<TWebhookDeliveryDto[]> {
   if (!isStorableId(endpointId)) throw new AppError('NOT_FOUND');
-  if (!(await selectEndpointSecrets(em, tenantId, endpointId))) throw new AppError('NOT_FOUND');
-  return (await selectDeliveries(em, tenantId, endpointId, limit)).map(toDeliveryDto);
+  const db = tenantKysely(em, tenantId);
+  if (!(await selectEndpointSecrets(db, endpointId))) throw new AppError('NOT_FOUND');
+  return (await selectDeliveries(db, endpointId, limit)).map(toDeliveryDto);
 }
 
 /** Sends a delivery again, now: the same event id (`webhook-id`) and body, freshly signed; 10 a minute with test events. */
 export async function replayWebhookDelivery(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const delivery = await selectDelivery(em, tenantId, id);
-  if (!delivery) throw new AppError('NOT_FOUND');
+  const db = await tenantDb(em, tenantId, 'webhook_deliveries', id);
+  const delivery = db && (await selectDelivery(db, id));
+  if (!db || !delivery) throw new AppError('NOT_FOUND');
   await countEndpointSend(em, delivery.endpoint_id);
-  const row = await requeueDelivery(em, tenantId, id);
+  const row = await requeueDelivery(db, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toDeliveryDto(row);
 }

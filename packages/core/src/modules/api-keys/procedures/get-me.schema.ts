@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TMeta } from '../../operation-meta.ts';
+import { ZApiKeyDescription } from '../api-key.description.ts';
 
 export const getMeMeta = {
   openapi: {
@@ -18,30 +19,6 @@ export const getMeMeta = {
   scope: null,
 } satisfies TMeta;
 
-const ZBudget = z.object({
-  limit: z.number().int().min(1).describe('Requests allowed per window'),
-  remaining: z.number().int().min(0).describe('Requests left in the current window'),
-  reset: z.number().int().min(0).describe('Unix time (seconds) at which the window resets (one window from now when none is running)'),
-});
-
 export const ZGetMeInput = z.object({});
-export const ZGetMeOutput = z.object({
-  data: z.object({
-    tenant: z.string().describe('The tenant slug the key belongs to'),
-    key: z.object({
-      id: z.number().int(),
-      name: z.string(),
-      kind: z.enum(['secret', 'publishable']).describe('`secret` (ck_…, servers only) or `publishable` (pk_…, career sites in the browser)'),
-      prefix: z.string().describe('The first 12 characters of the key'),
-      scopes: z.array(z.string()),
-      origins: z.array(z.string()).nullable().describe('Allowed origins of a publishable key; null for a secret key'),
-      created_at: z.string(),
-    }),
-    rate_limits: z.object({
-      applications: ZBudget.describe('POST /applications'),
-      candidates: ZBudget.describe('POST /candidates'),
-      canonical_url: ZBudget.describe('POST /vacancies/{slug}/canonical-url'),
-    }),
-  }),
-});
+export const ZGetMeOutput = z.object({ data: ZApiKeyDescription });
 export type TGetMeOutput = z.infer<typeof ZGetMeOutput>;

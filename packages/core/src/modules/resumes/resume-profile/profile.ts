@@ -3,7 +3,7 @@
  * languages, in the resume's order. Sections are found by their headings (sections.ts); each has its reader here.
  * Never throws: what cannot be read is null or empty.
  */
-import type { CandidateFields } from '../resume-fields.ts';
+import type { TCandidateFields } from '../resume-fields.ts';
 import { readHeadline, readLinks, readLocation, type TProfileLink, type TProfileLocation } from './contact.ts';
 import { readEducation, readExperience, type TEducationEntry, type TExperienceEntry } from './entries.ts';
 import { readLanguages, type TSpokenLanguage } from './languages.ts';
@@ -37,7 +37,7 @@ function attempt<T>(read: () => T, fallback: T): T {
   }
 }
 
-export function extractProfile(text: string, fields: Pick<CandidateFields, 'firstName' | 'lastName' | 'phone'>): TResumeProfile {
+export function extractProfile(text: string, fields: Pick<TCandidateFields, 'firstName' | 'lastName' | 'phone'>): TResumeProfile {
   const bounded = typeof text === 'string' ? text.normalize('NFC').split('\n').slice(0, MAX_LINES).join('\n') : '';
   const sections = attempt(() => splitSections(bounded), []);
   // The candidate's own lines: everything but positions, studies and referees (and the lists that have readers).

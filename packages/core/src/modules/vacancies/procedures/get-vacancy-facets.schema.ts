@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TMeta } from '../../operation-meta.ts';
 import { ZVacancyFilterFields } from '../vacancy-filters.ts';
-import { ZVacancyFacets } from '../vacancy.dto.ts';
+import { ZVacancyFacetsAnswer } from '../vacancy-answers.ts';
 
 export const getVacancyFacetsMeta = {
   openapi: {
@@ -22,8 +22,5 @@ export const getVacancyFacetsMeta = {
 export const ZGetVacancyFacetsInput = z.object(ZVacancyFilterFields);
 export type TGetVacancyFacetsInput = z.infer<typeof ZGetVacancyFacetsInput>;
 
-export const ZGetVacancyFacetsOutput = z.object({
-  data: ZVacancyFacets,
-  meta: z.object({ total: z.number().int().describe('Number of matching vacancies') }),
-});
+export const ZGetVacancyFacetsOutput = ZVacancyFacetsAnswer;
 export type TGetVacancyFacetsOutput = z.infer<typeof ZGetVacancyFacetsOutput>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TMeta } from '../../operation-meta.ts';
 import { zIntInRange, zLanguage, zSearch } from '../../../lib/query.ts';
+import { ZVacancySuggestions } from '../vacancy-answers.ts';
 
 export const getVacancySuggestionsMeta = {
   openapi: {
@@ -25,7 +26,5 @@ export const ZGetVacancySuggestionsInput = z.object({
 });
 export type TGetVacancySuggestionsInput = z.infer<typeof ZGetVacancySuggestionsInput>;
 
-export const ZGetVacancySuggestionsOutput = z.object({
-  data: z.array(z.object({ text: z.string().describe('A vacancy title'), count: z.number().int().describe('Visible vacancies with this title that q finds') })),
-});
+export const ZGetVacancySuggestionsOutput = ZVacancySuggestions;
 export type TGetVacancySuggestionsOutput = z.infer<typeof ZGetVacancySuggestionsOutput>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TMeta } from '../../operation-meta.ts';
 import { zFlag, zLanguage } from '../../../lib/query.ts';
-import { ZVacancyDetail } from '../vacancy.dto.ts';
+import { ZVacancyAnswer } from '../vacancy-answers.ts';
 
 export const getVacancyMeta = {
   openapi: {
@@ -31,5 +31,5 @@ export const ZGetVacancyInput = z.object({
 });
 export type TGetVacancyInput = z.infer<typeof ZGetVacancyInput>;
 
-export const ZGetVacancyOutput = z.object({ data: ZVacancyDetail });
+export const ZGetVacancyOutput = ZVacancyAnswer;
 export type TGetVacancyOutput = z.infer<typeof ZGetVacancyOutput>;

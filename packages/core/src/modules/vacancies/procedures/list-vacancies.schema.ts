@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { TMeta } from '../../operation-meta.ts';
 import { zFlag, zPagination, zSort, zSortDirection } from '../../../lib/query.ts';
-import { zPage } from '../../../lib/pagination.ts';
 import { ZVacancyFilterFields } from '../vacancy-filters.ts';
 import { VACANCY_SORTS } from '../vacancy.repository.ts';
-import { ZVacancyFacets, ZVacancyListItem } from '../vacancy.dto.ts';
+import { ZVacancyPage } from '../vacancy-answers.ts';
 
 export const listVacanciesMeta = {
   openapi: {
@@ -46,5 +45,5 @@ export const ZListVacanciesInput = z
   });
 export type TListVacanciesInput = z.infer<typeof ZListVacanciesInput>;
 
-export const ZListVacanciesOutput = zPage(ZVacancyListItem).extend({ facets: ZVacancyFacets.optional().describe('Only with include=facets') });
+export const ZListVacanciesOutput = ZVacancyPage;
 export type TListVacanciesOutput = z.infer<typeof ZListVacanciesOutput>;

@@ -1,0 +1,161 @@
+import { JOB_TITLE_WORDS, LABEL_WORDS, PLACE_REGION, asciiLetters, fold } from './resume-vocabulary.ts';
+
+/* A person's name as written: the words of a name, how they split into given and family names, how an email spells them. */
+
+/** Lower-case name particles ("Jane van der Berg", "Ana de los Santos", "Omar bin Laden"). */
+const PARTICLES = new Set([
+  'van', 'von', 'der', 'den', 'de', 'del', 'della', 'dello', 'di', 'da', 'das', 'dos', 'do', 'du', 'des', 'la', 'le',
+  'lo', 'los', 'las', 'het', 'ter', 'ten', 'te', "'t", '’t', 'in', 'op', 'zu', 'zum', 'zur', 'bin', 'ibn', 'al', 'el',
+  'y', 'e', 'st', 'af', 'av', 'vom', 'dei', 'degli',
+]);
+
+/** A word of a name: letters, with inner hyphens or apostrophes ("Anne-Marie", "O'Brien", "d'Ancona"). */
+const NAME_WORD_RE = /^\p{L}+(?:[-'’]\p{L}+)*$/u;
+/** An elided particle in front of a capital: "d'Ancona", "dell’Acqua". */
+const ELIDED_PARTICLE_RE = /^(?:d|l|dell|degli|dall)['’]\p{Lu}/u;
+/** An initial such as "J." (allowed, but not as the whole name). */
+const INITIAL_RE = /^\p{Lu}\.$/u;
+/** A label in front of a name: "Name: Jane Doe", "Naam: Jan de Vries". */
+const NAME_LABEL_RE = /^(?:full\s+name|name|naam|volledige\s+naam)\s*[:\-–]\s*/iu;
+/** Separators after which a name line goes on with something else: "Jane Doe | Engineer". */
+export const SEGMENT_SEPARATOR_RE = /\s*(?:[|•·–—\t,;:/]|\s-\s)\s*/u;
+/** A document title in front of the name: "Curriculum Vitae – Jane Doe", "Lebenslauf von Anna Schmidt", "CV: …". */
+export const TITLE_PREFIX_RE =
+  /^(?:curriculum\s+vitae|cv|resume|résumé|lebenslauf|levensloop|życiorys|currículum(?:\s+vitae)?)\s*(?:[-–—:|·•,]|\s(?:of|van|von|de|del|di)\s)\s*/iu;
+/** Titles written before a name. */
+const HONORIFIC_RE =
+  /^(?:(?:dr|drs|ir|ing|mr|mrs|ms|mw|mevr|dhr|prof|mgr|mag|lic|sr|sra|srta|mme|mlle)\.?|dipl\.-ing\.|herr|frau|mevrouw|meneer|madame|monsieur|señor|señora|pan|pani)\s+/iu;
+/** Degrees and suffixes written after a name. */
+const SUFFIXES = new Set(['msc', 'bsc', 'ba', 'ma', 'mba', 'phd', 'llm', 'llb', 'md', 'meng', 'beng', 'jr', 'sr', 'ii', 'iii', 'cpa', 'pmp']);
+
+export interface TParsedName {
+  firstName: string;
+  lastName: string;
+}
+
+function isParticle(word: string, allCaps: boolean): boolean {
+  const lower = word.toLocaleLowerCase();
+  return PARTICLES.has(lower) && (word === lower || allCaps);
+}
+
+/** The words of a name, or null when `segment` is not one (a label, a title, a place, a sentence …). */
+export function nameWords(segment: string, allowOccupations = false): string[] | null {
+  let text = segment.trim().replace(HONORIFIC_RE, '').trim();
+  if (text === '' || text.length > 80 || /[@\d]/u.test(text)) return null;
+  const folded = fold(text);
+  if (PLACE_REGION.has(folded)) return null;
+
+  const words = text.split(/\s+/u);
+  while (words.length > 2 && SUFFIXES.has((words[words.length - 1] ?? '').toLocaleLowerCase().replace(/\./gu, ''))) words.pop();
+  text = words.join(' ');
+  if (words.length < 2 || words.length > 7) return null;
+  const allCaps = text === text.toLocaleUpperCase() && /\p{Lu}{2}/u.test(text);
+
+  let counted = 0;
+  let places = 0;
+  for (const [index, word] of words.entries()) {
+    const lower = word.toLocaleLowerCase();
+    if (LABEL_WORDS.has(lower) || (!allowOccupations && JOB_TITLE_WORDS.has(lower))) return null;
+    if (PLACE_REGION.has(lower)) places++;
+    if (INITIAL_RE.test(word)) continue;
+    if (index > 0 && isParticle(word, allCaps)) continue;
+    if (index > 0 && ELIDED_PARTICLE_RE.test(word) && NAME_WORD_RE.test(word)) {
+      counted++;
+      continue;
+    }
+    if (!NAME_WORD_RE.test(word)) return null;
+    // Every other word starts with a capital ("Jane", "JANE"); lower-case words make a sentence, not a name.
+    if (!/^\p{Lu}/u.test(word)) return null;
+    counted++;
+  }
+  if (counted < 2 || counted > 5 || places === words.length) return null;
+  // A place of several words inside ("Kraków Den Haag"): the words of a sidebar's address, not a name.
+  for (let start = 0; start < words.length - 1; start++) {
+    for (let end = start + 2; end <= Math.min(words.length, start + 4); end++) {
+      if (PLACE_REGION.has(words.slice(start, end).join(' ').toLocaleLowerCase())) return null;
+    }
+  }
+  // The first and the last word are names themselves, not particles or initials.
+  const first = words[0];
+  const last = words[words.length - 1];
+  if (first === undefined || last === undefined || INITIAL_RE.test(first) || INITIAL_RE.test(last)) return null;
+  if (isParticle(last, allCaps)) return null;
+  return allCaps ? words.map((word, index) => titleCaseWord(word, index)) : words;
+}
+
+/** Splits the words of a name: given names up to the first particle ("Anne Marie | van Dijk"), else the first word. */
+export function splitName(words: string[], emailLocal: string | null): TParsedName {
+  let given = 1;
+  const particle = words.findIndex((word, index) => index > 0 && PARTICLES.has(word.toLocaleLowerCase()) && word === word.toLocaleLowerCase());
+  if (particle > 1) given = particle;
+  // Four names without particles: two given names and two surnames ("María José García López").
+  else if (particle === -1 && words.length === 4 && words.every((word) => !INITIAL_RE.test(word))) given = 2;
+  // "annemarie.devries@…" says where the given names end.
+  if (emailLocal !== null) {
+    const head = asciiLetters(emailLocal.split(/[._-]/u)[0] ?? '');
+    for (let count = words.length - 1; count >= 1; count--) {
+      if (head !== '' && asciiLetters(words.slice(0, count).join('')) === head) {
+        given = count;
+        break;
+      }
+    }
+  }
+  return { firstName: words.slice(0, given).join(' '), lastName: words.slice(given).join(' ') };
+}
+
+/** Reads one line as a person's name, or returns null. */
+export function parseNameLine(line: string): TParsedName | null {
+  const unlabelled = line.trim().replace(NAME_LABEL_RE, '');
+  const segment = unlabelled.split(SEGMENT_SEPARATOR_RE)[0]?.trim() ?? '';
+  const words = nameWords(segment);
+  return words === null ? null : splitName(words, null);
+}
+
+function titleCaseWord(word: string, index: number): string {
+  const lower = word.toLocaleLowerCase();
+  if (index > 0 && PARTICLES.has(lower)) return lower;
+  return lower
+    .replace(/(^|[-'’])(\p{L})/gu, (_match, separator: string, letter: string) => separator + letter.toLocaleUpperCase())
+    .replace(/^Mc(\p{Ll})/u, (_match, letter: string) => `Mc${letter.toLocaleUpperCase()}`);
+}
+
+/** "jane.doe@", "jane_van-der-berg@" → Jane / Doe, Jane / Van Der Berg; needs two alphabetic parts. */
+export function nameFromEmail(email: string): TParsedName | null {
+  const local = email.slice(0, email.indexOf('@')).replace(/\+.*$/u, '');
+  const parts = local
+    .split(/[._-]+/u)
+    .map((part) => part.replace(/[^\p{L}]/gu, ''))
+    .filter((part) => part.length > 0);
+  if (parts.length < 2 || parts.length > 4) return null;
+  const [first, ...rest] = parts.map((part) => titleCaseWord(part, 0));
+  if (first === undefined || first.length < 2) return null;
+  return { firstName: first, lastName: rest.join(' ') };
+}
+
+/** How well a name agrees with an email's local part: 3 both names, 2 the last name, 1 the first name, 0 neither. */
+export function emailAgreement(name: TParsedName, emailLocal: string | null): number {
+  if (emailLocal === null) return 0;
+  const local = asciiLetters(emailLocal.replace(/\+.*$/u, ''));
+  if (local.length < 2) return 0;
+  const first = asciiLetters(name.firstName.split(' ')[0] ?? '');
+  const lastWords = name.lastName.split(' ').filter((word) => !PARTICLES.has(word.toLocaleLowerCase()));
+  const last = asciiLetters(lastWords.join(''));
+  const lastWord = asciiLetters(lastWords[lastWords.length - 1] ?? '');
+  const lastHit = (last.length >= 2 && local.includes(last)) || (lastWord.length >= 3 && local.includes(lastWord));
+  const firstHit = first.length >= 2 && local.includes(first);
+  const initialHit = lastHit && first !== '' && local.startsWith(first[0] ?? '');
+  if (lastHit && (firstHit || initialHit)) return 3;
+  if (lastHit) return 2;
+  return firstHit ? 1 : 0;
+}
+
+/** The email's local part is exactly the name: "minnie.driver", "driver_minnie", "minniedriver". */
+export function emailSpellsName(name: TParsedName, emailLocal: string | null): boolean {
+  if (emailLocal === null) return false;
+  const parts = emailLocal.replace(/\+.*$/u, '').split(/[._-]+/u).map(asciiLetters);
+  const first = asciiLetters(name.firstName);
+  const last = asciiLetters(name.lastName);
+  if (first === '' || last === '') return false;
+  const compact = parts.join('');
+  return compact === first + last || compact === last + first;
+}

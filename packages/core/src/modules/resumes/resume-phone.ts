@@ -1,0 +1,126 @@
+import { findPhoneNumbersInText, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { EMAIL_RE } from './resume-email.ts';
+
+/* The phone number written in a resume, read with the country it is most likely in. */
+
+/** Used when neither the resume nor the caller names a country. */
+export const DEFAULT_REGION = 'NL';
+
+/** An international number as written: `+` then 8–15 digits with the usual separators. */
+const INTERNATIONAL_RE = /(?<![\w+])\+\d[\d ()./-]{5,24}\d(?![\w])/g;
+/** A national number right after a label such as "Tel:" or "Mobile". */
+const LABELLED_RE =
+  /(?<![\p{L}])(?:phone|telephone|tel|telefoon|telefoonnummer|mobile|mobiel|mob|gsm|cell|telefon|handy|mobil|téléphone|tél|portable|teléfono|móvil|celular|komórka|kom|t|m)(?![\p{L}])\.?\s*[:.]?\s*(\(?\d[\d ()./-]{6,24}\d)(?![\w])/giu;
+
+/** URLs, blanked out before looking for numbers (both patterns only start at the start of a run: linear). */
+const URL_RE = /(?:https?:\/\/|www\.)\S+|(?<![\w.-])[\w.-]*linkedin\.com\/\S*/giu;
+
+/** Characters of a line searched for a phone number. */
+const MAX_PHONE_LINE_LENGTH = 500;
+/** Digits a phone number has at least, without its country code. */
+const MIN_NATIONAL_DIGITS = 7;
+
+/** Year ranges and dates ("2015 - 2019", "01/2019", "12.03.1990") read as numbers in some numbering plans. */
+function looksLikeDate(written: string): boolean {
+  return (
+    /^\s*(?:19|20)\d{2}\s*[-–—/]\s*(?:19|20)\d{2}\s*$/u.test(written) ||
+    /\b\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d{2}\b/u.test(written) ||
+    /(?:^|\D)\d{1,2}\/(?:19|20)\d{2}(?!\d)/u.test(written) ||
+    /^\s*(?:19|20)\d{2}\s*$/u.test(written)
+  );
+}
+
+function digitsOf(text: string): string {
+  return text.replace(/\D/g, '');
+}
+
+function blank(match: string): string {
+  return ' '.repeat(match.length);
+}
+
+function withoutAddresses(text: string): string {
+  return text.replace(EMAIL_RE, blank).replace(URL_RE, blank);
+}
+
+/** A number libphonenumber-js recognises as valid in `region` (or with its own country code), as E.164. */
+function validPhone(text: string, region: string): string | null {
+  try {
+    for (const found of findPhoneNumbersInText(withoutAddresses(text), region as CountryCode)) {
+      if (looksLikeDate(text.slice(found.startsAt, found.endsAt))) continue;
+      // Valid but very short national numbers ("+49 10435") are postcodes and house numbers far more often.
+      if (found.number.nationalNumber.length < MIN_NATIONAL_DIGITS) continue;
+      return found.number.number;
+    }
+  } catch {
+    // libphonenumber-js does not throw on text, but a parser must never fail the resume.
+  }
+  return null;
+}
+
+/** A number as written after a phone label or with a `+`: normalised when at least possible, else kept as digits. */
+function writtenPhone(text: string, region: string): string | null {
+  const cleaned = withoutAddresses(text);
+  const candidates: { index: number; written: string }[] = [];
+  for (const match of cleaned.matchAll(INTERNATIONAL_RE)) {
+    const digits = digitsOf(match[0]);
+    if (digits.length >= 8 && digits.length <= 15) {
+      candidates.push({ index: match.index, written: `+${digits}` });
+      break;
+    }
+  }
+  for (const match of cleaned.matchAll(LABELLED_RE)) {
+    const number = match[1];
+    if (number === undefined || looksLikeDate(number)) continue;
+    const digits = digitsOf(number);
+    if (digits.length >= 8 && digits.length <= 15) {
+      candidates.push({ index: match.index, written: number.trim().startsWith('+') ? `+${digits}` : digits });
+      break;
+    }
+  }
+  candidates.sort((a, b) => a.index - b.index);
+  const first = candidates[0];
+  if (first === undefined) return null;
+  return possibleE164(first.written, region) ?? first.written;
+}
+
+function possibleE164(written: string, region: string): string | null {
+  try {
+    const parsed = parsePhoneNumberFromString(written, region as CountryCode);
+    return parsed?.isPossible() ? parsed.number : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first phone number of a text: a valid number (national ones read in `region`), else one written as a number
+ * after a label or with a `+`.
+ */
+export function findPhone(text: string, region: string = DEFAULT_REGION): string | null {
+  return validPhone(text, region) ?? writtenPhone(text, region);
+}
+
+/** The phone number of the first line that has one: valid in the first region that gives one, else as written. */
+export function findPhoneInLines(allLines: readonly string[], regions: readonly string[]): { phone: string; line: number } | null {
+  // A phone number sits on a short line; a line of thousands of digits is not worth a number parser's time.
+  const lines = allLines.map((line) => line.slice(0, MAX_PHONE_LINE_LENGTH));
+  for (const region of regions) {
+    for (const [index, line] of lines.entries()) {
+      const phone = validPhone(line, region);
+      if (phone !== null) return { phone, line: index };
+    }
+  }
+  // "(415) 555-0132" and "415-555-0132" are written the North American way whatever the address says.
+  for (const [index, line] of lines.entries()) {
+    if (!NANP_RE.test(line)) continue;
+    const phone = validPhone(line, 'US');
+    if (phone !== null) return { phone, line: index };
+  }
+  for (const [index, line] of lines.entries()) {
+    const phone = writtenPhone(line, regions[0] ?? DEFAULT_REGION);
+    if (phone !== null) return { phone, line: index };
+  }
+  return null;
+}
+
+const NANP_RE = /(?<![\d+])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}[-.]\d{4}(?!\d)/u;
