@@ -38,8 +38,8 @@ $$;`;
  * - `careers_search_document` folds the HTML once per text and stems once per text (the SQL version ran the text
  *   functions again for every use of them) and gathers the lexemes in one array.
  * - `careers_refresh_vacancy_search` goes: it ran three correlated subqueries per vacancy, each once for the hash and
- *   once for the document, in one process. The import now builds the documents of a tenant with one statement whose
- *   documents are computed by parallel workers (`refreshSearchDocuments` in vacancy-search.ts).
+ *   once for the document. The import now gathers the names with joins and builds the changed documents of a tenant
+ *   with one statement (`refreshSearchDocuments` in vacancy-search.ts).
  */
 export class Migration20261128020000 extends Migration {
   override name = 'Migration20261128020000';
@@ -64,7 +64,7 @@ begin
   -- array_to_tsvector sorts and removes the duplicates.
   return array_to_tsvector(lexemes);
 end $$;`);
-    // The import writes the documents itself (vacancy-search.ts), computing them in parallel workers.
+    // The import writes the documents itself (vacancy-search.ts).
     this.addSql(`drop function careers_refresh_vacancy_search(int);`);
   }
 

@@ -157,9 +157,6 @@ export function highlightTerms(plan: NonNullable<TSearchPlan>): { lexemes: Set<s
 
 // ---- Writing (the import) ----
 
-/** Parallel workers a document build may use (PostgreSQL's `max_parallel_workers` caps them). */
-const DOCUMENT_WORKERS = 4;
-
 /**
  * The searched text of a vacancy besides its title: taxonomy names in every language, the location, the HTML fields.
  * Names are joined in a fixed order, so the text (and its hash) of an unchanged vacancy is the same from one import to
@@ -192,14 +189,11 @@ const searchSource = (tenantId: number) => sql`
 
 /**
  * Brings the tenant's search documents and typo lexicon up to date with its vacancies, taxonomies and locations, set by
- * set: one statement finds the vacancies whose source text changed (by its hash) and computes their documents — in
- * parallel workers, which see this transaction's rows; a second writes them, a third adds their words to the lexicon.
- * Returns how many documents were written. Runs in the caller's transaction (the `set local`s end with it).
+ * set: one statement finds the vacancies whose source text changed (by its hash) and computes their documents, a second
+ * writes them, a third adds their words to the lexicon. Returns how many documents were written. Runs in the caller's
+ * transaction (the work table ends with it).
  */
 export async function refreshSearchDocuments(db: TDb, tenantId: number): Promise<number> {
-  // The document function is the cost: let the planner hand it to workers however small the tenant.
-  await sql`select set_config('max_parallel_workers_per_gather', ${String(DOCUMENT_WORKERS)}, true), set_config('parallel_setup_cost', '0', true),
-    set_config('parallel_tuple_cost', '0', true), set_config('min_parallel_table_scan_size', '0', true)`.execute(db);
   await sql`drop table if exists import_search_documents`.execute(db);
   await sql`create temp table import_search_documents on commit drop as
     select s.id, h.hash, careers_search_document(s.language, s.title, s.body) as document
@@ -207,8 +201,6 @@ export async function refreshSearchDocuments(db: TDb, tenantId: number): Promise
     cross join lateral (select md5(s.language || '|' || s.title || '|' || s.body) as hash) h
     left join vacancy_search_documents d on d.vacancy_id = s.id
     where d.source_hash is distinct from h.hash`.execute(db);
-  await sql`select set_config(name, reset_val, true) from pg_settings
-    where name in ('max_parallel_workers_per_gather', 'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size')`.execute(db);
   const written = await sql`insert into vacancy_search_documents (vacancy_id, tenant_id, source_hash, document)
     select c.id, ${tenantId}::int, c.hash, c.document from import_search_documents c
     on conflict (vacancy_id) do update set tenant_id = excluded.tenant_id, source_hash = excluded.source_hash, document = excluded.document`.execute(db);
