@@ -158,57 +158,13 @@ export function highlightTerms(plan: NonNullable<TSearchPlan>): { lexemes: Set<s
 // ---- Writing (the import) ----
 
 /**
- * The searched text of a vacancy besides its title: taxonomy names in every language, the location, the HTML fields.
- * Names are joined in a fixed order, so the text (and its hash) of an unchanged vacancy is the same from one import to
- * the next; the order of the words does not change the document (a set of lexemes).
- */
-const searchSource = (tenantId: number) => sql`
-  select v.id, v.language, v.title, concat_ws(' ', dn.names, tn.names, jn.names, case when l.id is not null then concat_ws(' ', l.name, l.locality) end,
-    v.summary, v.description, v.requirements, v.offer) as body
-  from vacancies v
-  left join (
-    select d.id, string_agg(n.value, ' ' order by n.key) as names
-    from departments d, jsonb_each_text(case jsonb_typeof(d.name) when 'object' then d.name else jsonb_build_object('x', d.name #>> '{}') end) n
-    where d.id in (select o.department_id from vacancies o where o.tenant_id = ${tenantId})
-    group by d.id
-  ) dn on dn.id = v.department_id
-  left join (
-    select x.vacancy_id, string_agg(n.value, ' ' order by x.tag_id, n.key) as names
-    from vacancies o join vacancy_tags x on x.vacancy_id = o.id join tags t on t.id = x.tag_id, jsonb_each_text(t.name) n
-    where o.tenant_id = ${tenantId}
-    group by x.vacancy_id
-  ) tn on tn.vacancy_id = v.id
-  left join (
-    select x.vacancy_id, string_agg(n.value, ' ' order by x.job_type_id, n.key) as names
-    from vacancies o join vacancy_job_types x on x.vacancy_id = o.id join job_types t on t.id = x.job_type_id, jsonb_each_text(t.name) n
-    where o.tenant_id = ${tenantId}
-    group by x.vacancy_id
-  ) jn on jn.vacancy_id = v.id
-  left join locations l on l.id = v.location_id
-  where v.tenant_id = ${tenantId}`;
-
-/**
- * Brings the tenant's search documents and typo lexicon up to date with its vacancies, taxonomies and locations, set by
- * set: one statement finds the vacancies whose source text changed (by its hash) and computes their documents, a second
- * writes them, a third adds their words to the lexicon. Returns how many documents were written. Runs in the caller's
- * transaction (the work table ends with it).
+ * Brings the tenant's search documents and typo lexicon up to date with its vacancies, taxonomies and locations with one
+ * set-based statement, `careers_refresh_vacancy_search` (migration Migration20261128020000): only documents whose source
+ * text changed are rebuilt. Returns how many documents were written.
  */
 export async function refreshSearchDocuments(db: TDb, tenantId: number): Promise<number> {
-  await sql`drop table if exists import_search_documents`.execute(db);
-  await sql`create temp table import_search_documents on commit drop as
-    select s.id, h.hash, careers_search_document(s.language, s.title, s.body) as document
-    from (${searchSource(tenantId)}) s
-    cross join lateral (select md5(s.language || '|' || s.title || '|' || s.body) as hash) h
-    left join vacancy_search_documents d on d.vacancy_id = s.id
-    where d.source_hash is distinct from h.hash`.execute(db);
-  const written = await sql`insert into vacancy_search_documents (vacancy_id, tenant_id, source_hash, document)
-    select c.id, ${tenantId}::int, c.hash, c.document from import_search_documents c
-    on conflict (vacancy_id) do update set tenant_id = excluded.tenant_id, source_hash = excluded.source_hash, document = excluded.document`.execute(db);
-  await sql`insert into search_words (tenant_id, word)
-    select distinct ${tenantId}::int, l from import_search_documents c, unnest(tsvector_to_array(c.document)) l
-    where left(l, 1) not in ('~', '^') and length(l) between 2 and 100
-    on conflict do nothing`.execute(db);
-  return Number(written.numAffectedRows ?? 0);
+  const { rows } = await sql<{ written: number }>`select careers_refresh_vacancy_search(${tenantId}::int) as written`.execute(db);
+  return rows[0]?.written ?? 0;
 }
 
 /**
