@@ -41,8 +41,8 @@ $$;`;
  *   and computes each source text once (it ran three correlated subqueries per vacancy, each once for the hash and
  *   once for the document); it returns how many documents it wrote.
  */
-export class Migration20261128020000 extends Migration {
-  override name = 'Migration20261128020000';
+export class Migration20261128030000 extends Migration {
+  override name = 'Migration20261128030000';
 
   override up(): void | Promise<void> {
     this.addSql(`create or replace function careers_search_document(language text, title text, body text) returns tsvector language plpgsql immutable parallel safe
