@@ -159,7 +159,7 @@ export function highlightTerms(plan: NonNullable<TSearchPlan>): { lexemes: Set<s
 
 /**
  * Brings the tenant's search documents and typo lexicon up to date with its vacancies, taxonomies and locations with one
- * set-based statement, `careers_refresh_vacancy_search` (migration Migration20261128020000): only documents whose source
+ * set-based statement, `careers_refresh_vacancy_search` (migration Migration20261128030000): only documents whose source
  * text changed are rebuilt. Returns how many documents were written.
  */
 export async function refreshSearchDocuments(db: TDb, tenantId: number): Promise<number> {
