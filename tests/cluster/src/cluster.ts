@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { API_DB_TIMEOUTS } from '@careers/core';
 import { WORKER_DB_TIMEOUTS } from '@careers/core/worker';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ const UNIT_ROLES_SQL = `
 /** The generated tenant (`careers demo-document --large`) and its all-scopes key. */
 export const TENANT = 'bench';
 export { LARGE_API_KEY as TENANT_KEY } from '@careers/core/bench';
-const WRITER_SCOPES = 'vacancies:read,vacancies:write,applications:write,candidates:read';
+const WRITER_SCOPES = ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write'];
 
 /** The name under which PgBouncer serves the replica (DATABASE_READ_URL). */
 export const REPLICA_DATABASE = 'careers_replica';
@@ -120,18 +121,20 @@ export async function startCluster(options: TClusterOptions): Promise<TCluster> 
  * `careers keys create` against the primary directly), and the units' roles. Returns the writer keys.
  */
 async function prepareDatabase(root: string, url: string, sql: (text: string) => Promise<unknown>, options: Pick<TClusterOptions, 'vacancies' | 'writerKeys'>): Promise<string[]> {
+  const writerKeys = Array.from({ length: options.writerKeys ?? 0 }, (_, i) => `ck_cluster_writer_${i + 1}_${randomBytes(16).toString('hex')}`);
   if (options.vacancies !== undefined) {
     const document = join(root, 'tenant.json');
     await careers(['demo-document', '--large', String(options.vacancies), '--seed', '7', '--out', document], {});
+    // The writer keys travel in the imported document (one import instead of a `careers keys create` per key).
+    const tenants = (JSON.parse(readFileSync(document, 'utf8')) as { tenants: Array<{ api_keys: unknown[] }> }).tenants;
+    tenants[0]?.api_keys.push(...writerKeys.map((key, i) => ({ id: 2_000_001 + i, name: `writer-${i + 1}`, key, scopes: WRITER_SCOPES, revoked: false })));
+    writeFileSync(document, JSON.stringify({ tenants }));
     await careers(['migrate'], { DATABASE_URL: url });
     await careers(['import', document], { DATABASE_URL: url });
+  } else if (writerKeys.length > 0) {
+    throw new Error('writer keys come with a generated tenant (vacancies)');
   }
   await sql(UNIT_ROLES_SQL);
-  const writerKeys: string[] = [];
-  for (let i = 0; i < (options.writerKeys ?? 0); i++) {
-    const created = await careers(['keys', 'create', '--tenant', TENANT, '--name', `writer-${i + 1}`, '--scopes', WRITER_SCOPES, '--json'], { DATABASE_URL: url });
-    writerKeys.push((JSON.parse(created) as { key: string }).key);
-  }
   return writerKeys;
 }
 

@@ -172,7 +172,7 @@ async function startHaproxy(root: string, nodes: TPatroniNode[]): Promise<{ port
     `  bind 127.0.0.1:${port}`,
     '  option httpchk OPTIONS /primary',
     '  http-check expect status 200',
-    '  default-server inter 250ms fastinter 250ms downinter 250ms fall 2 rise 1 on-marked-down shutdown-sessions',
+    '  default-server inter 200ms fastinter 200ms downinter 200ms fall 2 rise 1 on-marked-down shutdown-sessions',
     ...nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.pgPort} check port ${node.restPort}`),
   ].join('\n');
   const file = join(root, 'haproxy.cfg');
