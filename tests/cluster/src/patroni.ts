@@ -165,6 +165,9 @@ async function startHaproxy(root: string, nodes: TPatroniNode[]): Promise<{ port
     'defaults',
     '  mode tcp',
     '  timeout connect 1s',
+    // No retries: HAProxy waits a second before retrying a server, longer than a client should wait to learn that
+    // nothing is behind it; the units retry a closed connection themselves.
+    '  retries 0',
     '  timeout client 30m',
     '  timeout server 30m',
     '  timeout check 1s',

@@ -8,7 +8,7 @@ import { startFailoverCluster, startUnits, TENANT, TENANT_KEY, type TFailoverClu
 import { runLoad, send, sendRetrying, type TLoadReport, type TRequestSpec } from '../src/load.ts';
 import type { TPatroniNode } from '../src/patroni.ts';
 import { startProxy, type TProxy } from '../src/proxy.ts';
-import { reportFigures } from '../src/report.ts';
+import { apiErrors, reportFigures } from '../src/report.ts';
 import { careers, type TUnit } from '../src/units.ts';
 
 /**
@@ -36,7 +36,7 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
   let units: Awaited<ReturnType<typeof startUnits>>;
   let proxy: TProxy;
   let receiver: TWebhookReceiver;
-  let slugs: string[] = [];
+  const slugs: string[] = [];
   let locations: number[] = [];
   let feedStart: string;
   let writeSeq = 0;
@@ -317,12 +317,6 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     expect(checks.feedGaps).toBe(0);
   });
 });
-
-/** The distinct error causes the API processes logged (what the failed requests met). */
-function apiErrors(apis: TUnit[]): string[] {
-  const causes = apis.flatMap((api) => api.output().match(/"(code|message)":"[^"]{0,120}"/g) ?? []);
-  return [...new Set(causes)].slice(0, 12);
-}
 
 /** Requests per kind, failed per kind, and when the failures happened (ms after the event). */
 function tableRow(reads: TLoadReport, writes: TWrite[], eventAt: number) {

@@ -41,7 +41,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
  * API requests: a stopped or unreachable database answers 503 well within 5 s; a primary that is away for a
  * switchover (measured 2–4 s with Patroni) is waited for.
  */
-export const API_DB_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 3_000, queryTimeoutMs: 3_500, parallelWorkersPerQuery: 0, reconnectForMs: 4_000 } as const;
+export const API_DB_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 3_000, queryTimeoutMs: 3_500, parallelWorkersPerQuery: 0, reconnectForMs: 3_000 } as const;
 
 /** Resume jobs: nobody waits on them, but a frozen database must not hold a job until its expiry; a failover is waited out. */
 export const WORKER_DB_TIMEOUTS = { connectTimeoutMs: 5_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000, reconnectForMs: 30_000 } as const;
