@@ -34,6 +34,11 @@ $SUDO flock /tmp/ensure-cluster-binaries.lock sh -c '
   fi
   apt-get update -qq && apt-get install -y -qq --no-install-recommends $3 >/dev/null
 ' ensure-binaries "$PG_BIN" "$PGBOUNCER" "$PACKAGES" || {
+  if [ -x "$PG_BIN/pg_basebackup" ] && [ -x "$PGBOUNCER" ]; then
+    # The replica and PgBouncer tests can still run; the failover tests skip themselves and say what is missing.
+    echo "ensure-binaries: SKIPPED: apt-get could not install patroni, etcd-server and haproxy; the failover tests will be skipped" >&2
+    exit 0
+  fi
   echo "ensure-binaries: FAILED: apt-get could not install $PACKAGES" >&2
   exit 1
 }
