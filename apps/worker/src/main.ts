@@ -5,6 +5,7 @@ import {
   webhookSecretKey,
   createBoss,
   ensureQueues,
+  reconnectBossBeforeSend,
   jobDefinitions,
   startWebhookRunner,
   DEFAULT_DELIVERY_SETTINGS,
@@ -37,6 +38,8 @@ try {
   await orm.close();
   process.exit(1);
 }
+// Job fetches and completions wait out a failover (the primary away for seconds) like the ORM's statements.
+reconnectBossBeforeSend(boss, WORKER_DB_TIMEOUTS.reconnectForMs);
 await ensureQueues(boss, jobDefinitions, {
   ...(env.RESUME_JOB_EXPIRE_SECONDS === undefined ? {} : { expireInSeconds: env.RESUME_JOB_EXPIRE_SECONDS }),
   ...(env.RESUME_JOB_HEARTBEAT_SECONDS === undefined ? {} : { heartbeatSeconds: env.RESUME_JOB_HEARTBEAT_SECONDS }),

@@ -6,6 +6,7 @@ export { processResumeJob, ZProcessResumePayload } from './jobs/process-resume.j
 export { announceVisibilityJob, pruneEventsJob, sweepRetentionJob } from './jobs/events.jobs.ts';
 export { sweepRetention } from './modules/privacy/retention.service.ts';
 export { WORKER_DB_TIMEOUTS } from './db/orm.ts';
+export { reconnectBossBeforeSend } from './db/fresh-connection.ts';
 export { webhookSecretKey } from './env.ts';
 export { announceTimePassing, pruneExpiredEvents } from './modules/events/events.jobs.service.ts';
 export { EXHAUSTED_ERROR, markResumeExhausted, processResume, type TProcessResumeOptions } from './modules/resumes/process-resume.ts';

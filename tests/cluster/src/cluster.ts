@@ -1,8 +1,10 @@
-import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { API_DB_TIMEOUTS } from '@careers/core';
 import { WORKER_DB_TIMEOUTS } from '@careers/core/worker';
 import { join } from 'node:path';
 import { serviceFolder } from './os-user.ts';
+import { startPatroniCluster, type TPatroniCluster } from './patroni.ts';
 import { startPgBouncer, type TPgBouncer } from './pgbouncer.ts';
 import { DATABASE, startPrimary, startReplica, waitForReplay, type TPostgresServer } from './postgres.ts';
 import { careers, startApi, startWorker, type TUnit, type TUnitEnv } from './units.ts';
@@ -25,7 +27,7 @@ const UNIT_ROLES_SQL = `
 /** The generated tenant (`careers demo-document --large`) and its all-scopes key. */
 export const TENANT = 'bench';
 export { LARGE_API_KEY as TENANT_KEY } from '@careers/core/bench';
-const WRITER_SCOPES = 'vacancies:read,vacancies:write,applications:write,candidates:read';
+const WRITER_SCOPES = ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write'];
 
 /** The name under which PgBouncer serves the replica (DATABASE_READ_URL). */
 export const REPLICA_DATABASE = 'careers_replica';
@@ -74,18 +76,7 @@ export async function startCluster(options: TClusterOptions): Promise<TCluster> 
   try {
     const primary = await startPrimary(root);
     stops.push(primary.stop);
-    if (options.vacancies !== undefined) {
-      const document = join(root, 'tenant.json');
-      await careers(['demo-document', '--large', String(options.vacancies), '--seed', '7', '--out', document], {});
-      await careers(['migrate'], { DATABASE_URL: primary.url });
-      await careers(['import', document], { DATABASE_URL: primary.url });
-    }
-    await primary.sql(UNIT_ROLES_SQL);
-    const writerKeys: string[] = [];
-    for (let i = 0; i < (options.writerKeys ?? 0); i++) {
-      const created = await careers(['keys', 'create', '--tenant', TENANT, '--name', `writer-${i + 1}`, '--scopes', WRITER_SCOPES, '--json'], { DATABASE_URL: primary.url });
-      writerKeys.push((JSON.parse(created) as { key: string }).key);
-    }
+    const writerKeys = await prepareDatabase(root, primary.url, primary.sql, options);
 
     let replica: TPostgresServer | undefined;
     if (options.replica ?? true) {
@@ -125,8 +116,56 @@ export async function startCluster(options: TClusterOptions): Promise<TCluster> 
   }
 }
 
+/**
+ * The schema, a generated tenant and the writer keys, made the way operators do it (`careers migrate`, `careers import`,
+ * `careers keys create` against the primary directly), and the units' roles. Returns the writer keys.
+ */
+async function prepareDatabase(root: string, url: string, sql: (text: string) => Promise<unknown>, options: Pick<TClusterOptions, 'vacancies' | 'writerKeys'>): Promise<string[]> {
+  const writerKeys = Array.from({ length: options.writerKeys ?? 0 }, (_, i) => `ck_cluster_writer_${i + 1}_${randomBytes(16).toString('hex')}`);
+  if (options.vacancies !== undefined) {
+    const document = join(root, 'tenant.json');
+    await careers(['demo-document', '--large', String(options.vacancies), '--seed', '7', '--out', document], {});
+    // The writer keys travel in the imported document (one import instead of a `careers keys create` per key).
+    const tenants = (JSON.parse(readFileSync(document, 'utf8')) as { tenants: Array<{ api_keys: unknown[] }> }).tenants;
+    tenants[0]?.api_keys.push(...writerKeys.map((key, i) => ({ id: 2_000_001 + i, name: `writer-${i + 1}`, key, scopes: WRITER_SCOPES, revoked: false })));
+    writeFileSync(document, JSON.stringify({ tenants }));
+    await careers(['migrate'], { DATABASE_URL: url });
+    await careers(['import', document], { DATABASE_URL: url });
+  } else if (writerKeys.length > 0) {
+    throw new Error('writer keys come with a generated tenant (vacancies)');
+  }
+  await sql(UNIT_ROLES_SQL);
+  return writerKeys;
+}
+
+export type TFailoverCluster = Pick<TCluster, 'apiEnv' | 'workerEnv' | 'writerKeys' | 'stop'> & { patroni: TPatroniCluster; root: string };
+
+/**
+ * Patroni (a primary and a synchronous standby, etcd, HAProxy routing to the leader; see patroni.ts) with the schema
+ * and a generated tenant. The units connect through HAProxy, each as its own role, with session connections
+ * (no PgBouncer): their timeouts travel as startup parameters.
+ */
+export async function startFailoverCluster(options: Pick<TClusterOptions, 'vacancies' | 'writerKeys' | 'poolSize'>): Promise<TFailoverCluster> {
+  const root = serviceFolder('careers-patroni-');
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch(() => {});
+    stops.length = 0;
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const patroni = await startPatroniCluster(root, stops);
+    const writerKeys = await prepareDatabase(root, patroni.urlOf(), patroni.sql, options);
+    const unitEnv = (role: string): TUnitEnv => ({ DATABASE_URL: patroni.urlOf(role), DB_POOL_SIZE: String(options.poolSize ?? 5) });
+    return { patroni, root, apiEnv: unitEnv('careers_api'), workerEnv: unitEnv('careers_worker'), writerKeys, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 /** `apis` API processes and `workers` workers on the cluster, started side by side. */
-export async function startUnits(cluster: TCluster, counts: { apis: number; workers: number }, env: TUnitEnv = {}): Promise<{ apis: TUnit[]; workers: TUnit[]; stop: () => Promise<void> }> {
+export async function startUnits(cluster: Pick<TCluster, 'apiEnv' | 'workerEnv'>, counts: { apis: number; workers: number }, env: TUnitEnv = {}): Promise<{ apis: TUnit[]; workers: TUnit[]; stop: () => Promise<void> }> {
   const launches = [
     ...Array.from({ length: counts.apis }, (_, i) => startApi(`api-${i + 1}`, { ...cluster.apiEnv, ...env })),
     ...Array.from({ length: counts.workers }, (_, i) => startWorker(`worker-${i + 1}`, { ...cluster.workerEnv, ...env })),

@@ -47,16 +47,7 @@ function postgresServer(dataDir: string, port: number, root: string, name: strin
     dataDir,
     url: `postgres://${USER}@127.0.0.1:${port}/${DATABASE}`,
     running: () => server?.running() ?? false,
-    sql: async (text) => {
-      const client = new pg.Client({ host: '127.0.0.1', port, user: USER, database: DATABASE });
-      await client.connect();
-      try {
-        const result = await client.query(text);
-        return (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows) as Record<string, unknown>[];
-      } finally {
-        await client.end();
-      }
-    },
+    sql: (text) => runSql(`postgres://${USER}@127.0.0.1:${port}/${DATABASE}`, text),
     start: async () => {
       server = startServerProcess(join(PG_BIN, 'postgres'), ['-D', dataDir, ...flags], join(root, `${name}.log`));
       const started = server;
@@ -120,12 +111,18 @@ export async function waitForReplay(primary: TPostgresServer, replica: TPostgres
 }
 
 async function oneValue(url: string, sql: string): Promise<unknown> {
-  const client = new pg.Client({ connectionString: url });
+  const [row] = await runSql(url, sql);
+  return Object.values(row ?? {})[0];
+}
+
+/** Runs SQL (several statements allowed) on its own connection; the rows of the last statement. */
+export async function runSql(url: string, text: string): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    const row = (await client.query(sql)).rows[0] as Record<string, unknown>;
-    return Object.values(row)[0];
+    const result = await client.query(text);
+    return (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows) as Record<string, unknown>[];
   } finally {
-    await client.end();
+    await client.end().catch(() => {});
   }
 }

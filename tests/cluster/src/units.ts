@@ -10,6 +10,8 @@ const API_MAIN = repoFile('apps/api/src/main.ts');
 const WORKER_MAIN = repoFile('apps/worker/src/main.ts');
 const CLI_MAIN = repoFile('apps/cli/src/main.ts');
 
+const START_TIMEOUT_MS = 90_000;
+
 /** A deployment unit (API or worker) as its own process, started the way `pnpm start:api` / `start:worker` do. */
 export type TUnit = {
   name: string;
@@ -42,12 +44,13 @@ function launch(name: string, args: string[], env: NodeJS.ProcessEnv, ready: (ou
     const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
-    const deadline = Date.now() + 30_000;
+    // Generous: five units start side by side on two cores that other runs may share.
+    const deadline = Date.now() + START_TIMEOUT_MS;
     while (!(await ready(output))) {
       if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`${name} was not ready within 30 s:\n${output}`);
+        throw new Error(`${name} was not ready within ${START_TIMEOUT_MS / 1000} s:\n${output}`);
       }
       await sleep(50);
     }

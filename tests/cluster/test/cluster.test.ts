@@ -4,7 +4,7 @@ import { missingBinaries } from '../src/binaries.ts';
 import { startCluster, startUnits, TENANT_KEY, type TCluster } from '../src/cluster.ts';
 import { runLoad, send, type TLoadReport, type TRequestSpec } from '../src/load.ts';
 import { startProxy, type TProxy } from '../src/proxy.ts';
-import { reportFigures } from '../src/report.ts';
+import { apiErrors, reportFigures } from '../src/report.ts';
 import { startApi, type TUnit } from '../src/units.ts';
 
 /**
@@ -216,7 +216,11 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
       restartMs: window.to - window.from,
       firstFailures: report.failures.slice(0, 3),
       statuses: report.statuses,
+      apiErrors: apiErrors(apis),
     });
+    // Connections refused while it is down are retried (nothing was sent); statements that its shutdown cut after they
+    // were sent are not, and fail as 503 with Retry-After inside the restart (issue #32 asks for none: not reached yet).
+    for (const failure of report.failures) expect(failure).toMatch(/: 503 \(Retry-After: \d+\)/);
     expect(failuresAfterWindow).toEqual([]);
     expect(writes.acknowledged.size).toBeGreaterThan(10);
     expect(lostWrites(writes, await storedUrls(cluster, [...writes.acknowledged.keys()]))).toEqual([]);

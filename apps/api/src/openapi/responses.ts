@@ -93,16 +93,16 @@ function errorHeaders(status: number, { meta, codes }: TErrorAnswer): TJson {
     case 500:
       return rateLimited ? RATE_LIMIT_HEADERS(false) : {};
     case 503:
-      return codes.includes('SERVER_BUSY')
-        ? {
-            'Retry-After': {
-              description: `With \`ServerBusyError\`: seconds to wait (${RETRY_AFTER_SECONDS.SERVER_BUSY})`,
-              required: false,
-              schema: { type: 'integer', minimum: 1 },
-              'x-extension': true,
-            },
-          }
-        : {};
+      return {
+        'Retry-After': {
+          description: codes.includes('SERVER_BUSY')
+            ? `Seconds to wait: ${RETRY_AFTER_SECONDS.SERVER_BUSY} with \`ServerBusyError\`, ${RETRY_AFTER_SECONDS.SERVICE_UNAVAILABLE} while the database is unavailable (a failover)`
+            : `Seconds to wait while the database is unavailable (a failover): ${RETRY_AFTER_SECONDS.SERVICE_UNAVAILABLE}`,
+          required: false,
+          schema: { type: 'integer', minimum: 1 },
+          'x-extension': true,
+        },
+      };
     default:
       return {};
   }

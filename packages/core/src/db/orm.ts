@@ -6,6 +6,7 @@ import type { TPoolStats } from '../lib/metrics.ts';
 import { coreEnv } from '../env.ts';
 import type pg from 'pg';
 import { prepareRegisteredStatements } from './prepared-statements.ts';
+import { reconnectBeforeSend } from './fresh-connection.ts';
 
 export const migrationsPath = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -26,16 +27,24 @@ export type TDbTimeouts = {
    * costs more than the short scans of an API (a filtered vacancy page: 16 ms serial, 185 ms with two workers).
    */
   parallelWorkersPerQuery?: number;
+  /**
+   * How long a checkout keeps retrying a connection that is refused or closed at once (PgBouncer restarting, no
+   * primary behind the router during a failover or switchover) before the caller sees the failure (fresh-connection.ts).
+   */
+  reconnectForMs?: number;
 };
 
 /** A database that is down must not hold a caller: connecting never waits longer than this by default. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
-/** API requests: a stopped or unreachable database answers 503 well within 5 s. */
-export const API_DB_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 3_000, queryTimeoutMs: 3_500, parallelWorkersPerQuery: 0 } as const;
+/**
+ * API requests: a stopped or unreachable database answers 503 well within 5 s; a primary that is away for a
+ * switchover (measured 2–4 s with Patroni) is waited for.
+ */
+export const API_DB_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 3_000, queryTimeoutMs: 3_500, parallelWorkersPerQuery: 0, reconnectForMs: 3_000 } as const;
 
-/** Resume jobs: nobody waits on them, but a frozen database must not hold a job until its expiry. */
-export const WORKER_DB_TIMEOUTS = { connectTimeoutMs: 5_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000 } as const;
+/** Resume jobs: nobody waits on them, but a frozen database must not hold a job until its expiry; a failover is waited out. */
+export const WORKER_DB_TIMEOUTS = { connectTimeoutMs: 5_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000, reconnectForMs: 30_000 } as const;
 
 /**
  * node-postgres options of a pool. The server-side settings travel as startup parameters, which a
@@ -50,9 +59,13 @@ export function driverOptions(timeouts: TDbTimeouts, transactionPooling = coreEn
     keepAlive: true,
     ...(timeouts.queryTimeoutMs ? { query_timeout: timeouts.queryTimeoutMs } : {}),
     ...(transactionPooling ? {} : sessionSettings(timeouts)),
-    // MikroORM's hook for the pool it makes. Behind a transaction-pooling PgBouncer a prepared statement's name
-    // would not follow the next transaction to its server connection.
-    ...(transactionPooling ? {} : { onPoolCreated: (pool: pg.Pool) => prepareRegisteredStatements(pool) }),
+    // MikroORM's hook for the pool it makes: checkouts ride through a restart of PgBouncer or a failover. Behind a
+    // transaction-pooling PgBouncer a prepared statement's name would not follow the next transaction to its server
+    // connection.
+    onPoolCreated: (pool: pg.Pool) => {
+      reconnectBeforeSend(pool, timeouts.reconnectForMs);
+      if (!transactionPooling) prepareRegisteredStatements(pool);
+    },
   };
 }
 

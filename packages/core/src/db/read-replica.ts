@@ -136,6 +136,7 @@ export class ReadReplica {
       max: primary.options.max,
       idleTimeoutMillis: primary.options.idleTimeoutMillis,
       types: (primary.options as pg.PoolConfig).types,
+      // A plain pool (MikroORM's onPoolCreated hook is not called): a replica that refuses gives way to the primary at once.
       ...driverOptions(this.#timeouts, true),
     });
     // A connection the replica drops must not take the process down (an 'error' event without a listener would);

@@ -59,7 +59,7 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
 };
 
 /** Codes answered with a `Retry-After` header (seconds): the client may send the same request again after it. */
-export const RETRY_AFTER_SECONDS: Partial<Record<TAppErrorCode, number>> = { SERVER_BUSY: 2 };
+export const RETRY_AFTER_SECONDS: Partial<Record<TAppErrorCode, number>> = { SERVER_BUSY: 2, SERVICE_UNAVAILABLE: 2 };
 
 /** Codes whose public body carries the machine-readable `error` field. */
 const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['ORIGIN_NOT_ALLOWED', 'INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'DUPLICATE_APPLICATION', 'PROCESSING_FAILED', 'CURSOR_EXPIRED']);

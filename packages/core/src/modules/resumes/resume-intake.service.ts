@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fromKysely } from 'pg-boss';
 import { tenantKysely } from '../../db/kysely.ts';
 import { AppError } from '../../lib/errors.ts';
+import { isDatabaseUnavailable } from '../../lib/database-errors.ts';
 import { sendJob } from '../../jobs/define-job.ts';
 import { processResumeJob } from '../../jobs/process-resume.job.ts';
 import type { JobSender } from '../../jobs/sender.ts';
@@ -21,7 +22,8 @@ export type TAcceptResume = {
  * (queued) and the pg-boss job commit together or not at all, so there is never a job without a record or a
  * record nobody will process. The job id is the processing id.
  *
- * @throws AppError PROCESSING_FAILED when either could not be written (the cause goes to the logs only).
+ * @throws AppError PROCESSING_FAILED when either could not be written (the cause goes to the logs only), except when
+ *   the database is unavailable (503).
  */
 export async function acceptResume(em: EntityManager, jobs: JobSender, resume: TAcceptResume): Promise<string> {
   const processingId = randomUUID();
@@ -48,6 +50,8 @@ export async function acceptResume(em: EntityManager, jobs: JobSender, resume: T
       await sendJob(boss, processResumeJob, { processingId, tenantId: resume.tenantId }, { db: fromKysely(db), id: processingId });
     });
   } catch (error) {
+    // A database that went away (a failover) is 503 with Retry-After like everywhere else: the client may send again.
+    if (isDatabaseUnavailable(error)) throw error;
     throw new AppError('PROCESSING_FAILED', { cause: error });
   }
   return processingId;
