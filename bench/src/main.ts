@@ -37,7 +37,6 @@ const { values, positionals } = parseArgs({
     vacancies: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'own-reference': { type: 'boolean', default: false },
-    rounds: { type: 'string' },
   },
 });
 
@@ -61,7 +60,6 @@ const options: TBenchOptions = {
   vacancies: values.vacancies === undefined ? undefined : Number(values.vacancies),
   profile: values.profile,
   ownReference: values['own-reference'],
-  rounds: values.rounds === undefined ? undefined : Number(values.rounds),
 };
 
 const results: TScenarioResult[] = [];

@@ -3,8 +3,8 @@ import { Tenant } from '../tenants/tenant.entity.ts';
 
 /**
  * What `q` searches of a vacancy: lexemes without positions (folded words, `~<language>~<stem>`, and the title's again
- * behind `^`), written by `careers_refresh_vacancy_search` (migrations Migration20261127232000, Migration20261128030000)
- * from the vacancy, its taxonomies and its location; `source_hash` tells whether that text changed since.
+ * behind `^`), written by `careers_refresh_vacancy_search` (migration Migration20261127232000) from the vacancy, its
+ * taxonomies and its location; `source_hash` tells whether that text changed since.
  */
 export const VacancySearchDocumentSchema = defineEntity({
   name: 'VacancySearchDocument',

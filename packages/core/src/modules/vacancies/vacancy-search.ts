@@ -169,13 +169,14 @@ export function highlightTerms(plan: NonNullable<TSearchPlan>): { lexemes: Set<s
 // ---- Writing (the import) ----
 
 /**
- * Brings the tenant's search documents and typo lexicon up to date with its vacancies, taxonomies and locations with one
- * set-based statement, `careers_refresh_vacancy_search` (migration Migration20261128030000): only documents whose source
- * text changed are rebuilt. Returns how many documents were written.
+ * Brings the tenant's search documents and typo lexicon up to date with its vacancies, taxonomies and locations
+ * (only documents whose text changed are rebuilt); returns how many documents were added.
  */
 export async function refreshSearchDocuments(db: TDb, tenantId: number): Promise<number> {
-  const { rows } = await sql<{ written: number }>`select careers_refresh_vacancy_search(${tenantId}::int) as written`.execute(db);
-  return rows[0]?.written ?? 0;
+  const before = await sql<{ n: number }>`select count(*)::int as n from vacancy_search_documents where tenant_id = ${tenantId}`.execute(db);
+  await sql`select careers_refresh_vacancy_search(${tenantId}::int)`.execute(db);
+  const after = await sql<{ n: number }>`select count(*)::int as n from vacancy_search_documents where tenant_id = ${tenantId}`.execute(db);
+  return Math.max(0, (after.rows[0]?.n ?? 0) - (before.rows[0]?.n ?? 0));
 }
 
 /**
