@@ -37,6 +37,7 @@ const { values, positionals } = parseArgs({
     vacancies: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'own-reference': { type: 'boolean', default: false },
+    rounds: { type: 'string' },
   },
 });
 
@@ -60,6 +61,7 @@ const options: TBenchOptions = {
   vacancies: values.vacancies === undefined ? undefined : Number(values.vacancies),
   profile: values.profile,
   ownReference: values['own-reference'],
+  rounds: values.rounds === undefined ? undefined : Number(values.rounds),
 };
 
 const results: TScenarioResult[] = [];

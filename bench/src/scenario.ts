@@ -16,6 +16,8 @@ export type TBenchOptions = {
   profile?: boolean;
   /** Also measure our own reference (bench/src/reference) beside the shared one (`--own-reference`). */
   ownReference?: boolean;
+  /** Repetitions of a measurement whose median decides (`--rounds`; the import scenario). */
+  rounds?: number;
 };
 
 export type TScenarioResult = {

@@ -75,7 +75,7 @@ const SEED_SCOPES = new Set(['*', 'vacancies:read', 'vacancies:write', 'applicat
 type TDocumentWithKeys = { tenants: Array<{ api_keys?: Array<{ scopes?: string[] }> }> };
 
 /** The document as the shared reference loads it: every key keeps the scopes of the seed (the benchmarks use no other). */
-function seedScopesOnly(document: unknown): unknown {
+export function seedScopesOnly(document: unknown): unknown {
   const copy = structuredClone(document) as TDocumentWithKeys;
   for (const tenant of copy.tenants) for (const key of tenant.api_keys ?? []) key.scopes = key.scopes?.filter((scope) => SEED_SCOPES.has(scope));
   return copy;
