@@ -63,9 +63,6 @@ const OPERATOR_PATHS = new Set<string>([
   'modules/rate-limits/rate-limits.ts',
   'modules/idempotency/idempotency.ts',
   'modules/server-secrets/server-secrets.service.ts',
-  // The worker's scheduled event jobs, run once for every tenant.
-  // Before the tenant is known: the accounts an email names, the session a cookie names, the sign-in throttle.
-  // Tables that belong to no tenant: rate-limit windows and idempotency records (per API key), the service's secrets.
 ]);
 
 /**
