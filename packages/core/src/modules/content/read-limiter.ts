@@ -12,17 +12,21 @@ export type TReadLimits = {
   queuePerKey: number;
   /** How long a read waits for its turn before it is refused. */
   maxWaitMs: number;
+  /** Turns a key over its share leaves free, so another key's read that arrives gets one at once. */
+  reserve: number;
 };
 
-export const DEFAULT_READ_LIMITS: TReadLimits = { perKey: 4, total: 8, queuePerKey: 64, maxWaitMs: 2_000 };
+export const DEFAULT_READ_LIMITS: TReadLimits = { perKey: 4, total: 8, queuePerKey: 64, maxWaitMs: 2_000, reserve: 2 };
 
 type TWaiter = { start: () => void; refuse: () => void };
 
 /**
  * Admission of the reads that cost real database work — content-cache misses and the uncached lists — per API key
  * and per process. `total` bounds them all, so the database pool always has connections left for everyone else's
- * cheap reads and writes. The limiter is work-conserving: a key alone may use every turn, and its `perKey` share
- * bites only under contention — while another key's read waits, a key at or over its share gets no new turn.
+ * cheap reads and writes. The limiter is work-conserving: a key alone may use every turn but `reserve`, kept free so
+ * that another key's read starts at once (without them, it waited for one of the busy key's reads to end: ~300 ms in
+ * `pnpm abuse`), and its `perKey` share bites only under contention — while another key's read waits, a key at or
+ * over its share gets no new turn.
  * A read that finds no turn waits in its key's short queue, at most `maxWaitMs`; beyond the queue, or after the
  * wait, it is shed with 429 and a `Retry-After`. Freed turns go first to the waiting keys below their share, in
  * rotation (a key that was idle gets the very next one), and only when none is to keys over it.
@@ -55,7 +59,7 @@ export class ReadLimiter {
   /** A turn for the reader; call the returned function when the work is done (once). */
   acquire(reader: TReader): Promise<() => void> {
     const keyId = reader.apiKey.id;
-    if (this.#total < this.limits.total && (this.#waiting.size === 0 || (this.#running.get(keyId) ?? 0) < this.limits.perKey)) return Promise.resolve(this.#start(keyId));
+    if (this.#mayStart(keyId) && (this.#waiting.size === 0 || (this.#running.get(keyId) ?? 0) < this.limits.perKey)) return Promise.resolve(this.#start(keyId));
     const queue = this.#waiting.get(keyId) ?? [];
     if (queue.length >= this.limits.queuePerKey) return Promise.reject(this.#refuse(reader, queue.length));
     return new Promise((resolve, reject) => {
@@ -103,6 +107,12 @@ export class ReadLimiter {
     };
   }
 
+  /** Whether a read of the key may start now: a free turn, and a reserved one only for a key below its share. */
+  #mayStart(keyId: number): boolean {
+    const belowShare = (this.#running.get(keyId) ?? 0) < this.limits.perKey;
+    return this.#total < this.limits.total - (belowShare ? 0 : this.limits.reserve);
+  }
+
   /** Gives free turns to waiting reads, one key after another: keys below their share first, then any. */
   #dispatch(): void {
     while (this.#total < this.limits.total && this.#waiting.size > 0) {
@@ -113,7 +123,11 @@ export class ReadLimiter {
           break;
         }
       }
-      next ??= this.#waiting.keys().next().value!;
+      if (next === undefined) {
+        // Only keys over their share wait: they may not take the reserved turns.
+        next = this.#waiting.keys().next().value!;
+        if (!this.#mayStart(next)) return;
+      }
       const queue = this.#waiting.get(next)!;
       const waiter = queue.shift()!;
       // To the end of the rotation (or out of it when nothing of the key waits any more).
