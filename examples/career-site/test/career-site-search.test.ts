@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort } from '@careers/core';
 import { createTestDatabase, queryRows } from '@careers/core/testing';
 import { importTenantDocument, createApiKey } from '@careers/core/operations';
 import { careerTenant, careerVacancies, LOCATIONS } from '@careers/client/testing';
@@ -29,16 +29,6 @@ let browser: Browser;
 let context: BrowserContext;
 let site: TCareerSite;
 const pageErrors: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** The career tenant with coordinates for its two locations and three vacancies the search is about. */
 function searchTenant(): Record<string, unknown> {

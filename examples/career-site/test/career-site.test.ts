@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort } from '@careers/core';
 import { createTestDatabase, queryRows } from '@careers/core/testing';
 import { importTenantDocument, createApiKey } from '@careers/core/operations';
 import { careerTenant, careerVacancies, resumePdf } from '@careers/client/testing';
@@ -26,16 +26,6 @@ let foreign: TCareerSite;
 let withSecret: TCareerSite;
 let publishable: string;
 const pageErrors: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const rows = (text: string, values: unknown[] = []) => queryRows(databaseUrl, text, values);
 
