@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestDatabase, dumpAllData, hashApiKey, startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing';
 import { createWebhookEndpoint, importTenantDocument } from '@careers/core/operations';
-import { DEFAULT_DELIVERY_SETTINGS, startWebhookRunner, type TWebhookRunner, webhookSecretKey } from '@careers/core/worker';
+import type { TWebhookRunner } from '@careers/core/worker';
+import { startTestWebhookRunner } from './support/webhook-runner.ts';
 import { fetchChecked, startTestApi, type TResponse, type TTestApi } from './support/api.ts';
 import { query, suffix, tenant, vacancy } from './support/write-fixtures.ts';
 
@@ -68,13 +69,7 @@ beforeAll(async () => {
   });
   receiver = await startWebhookReceiver();
   await createWebhookEndpoint(api.services.orm.em.fork(), { tenantId: 1, url: receiver.url, eventTypes: ['*'] });
-  runner = startWebhookRunner({
-    orm: api.services.orm,
-    log: api.services.log,
-    concurrency: 4,
-    pollIntervalMs: 100,
-    settings: { ...DEFAULT_DELIVERY_SETTINGS, secretKey: webhookSecretKey()!, allowInsecureLocal: true },
-  });
+  runner = startTestWebhookRunner(api);
 });
 
 afterAll(async () => {

@@ -3,7 +3,8 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createTestDatabase, startWebhookReceiver, type TWebhookReceiver, type TReceivedWebhook } from '@careers/core/testing';
 import { importTenantDocument, createWebhookEndpoint } from '@careers/core/operations';
-import { announceTimePassing, DEFAULT_DELIVERY_SETTINGS, startWebhookRunner, type TWebhookRunner, webhookSecretKey } from '@careers/core/worker';
+import { announceTimePassing, type TWebhookRunner } from '@careers/core/worker';
+import { startTestWebhookRunner } from './support/webhook-runner.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
 
 // The receiver is plain http on 127.0.0.1: allowed for this test process only.
@@ -50,13 +51,7 @@ beforeAll(async () => {
   await sql.connect();
   receiver = await startWebhookReceiver();
   ({ secret } = await createWebhookEndpoint(api.services.orm.em.fork(), { tenantId: 1, url: receiver.url, eventTypes: ['*'] }));
-  runner = startWebhookRunner({
-    orm: api.services.orm,
-    log: api.services.log,
-    concurrency: 4,
-    pollIntervalMs: 100,
-    settings: { ...DEFAULT_DELIVERY_SETTINGS, secretKey: webhookSecretKey()!, allowInsecureLocal: true },
-  });
+  runner = startTestWebhookRunner(api);
 });
 afterAll(async () => {
   await runner?.stop(1000);
