@@ -60,7 +60,7 @@ const OPERATOR_PATHS = new Set<string>([
   'modules/admin/admin-sign-in.repository.ts',
   'modules/admin/sign-in-throttle.ts',
   // Tables that belong to no tenant: rate-limit windows and idempotency records (per API key), the service's secrets.
-  'modules/rate-limits/rate-limits.ts',
+  'modules/rate-limits/rate-limit.repository.ts',
   'modules/idempotency/idempotency.ts',
   'modules/server-secrets/server-secrets.service.ts',
 ]);
@@ -94,6 +94,11 @@ const KNOWN_SERVICE_TO_PROCEDURE = new Set<string>([
 /** A service importing a file of a procedures/ folder (its own module's or another's). */
 function serviceToProcedureImports(): Array<{ from: string; to: string }> {
   return coreEdges().filter(({ from, to }) => /^modules\/[^/]+\/[^/]+\.service\.ts$/.test(from) && /^modules\/[^/]+\/procedures\//.test(to));
+}
+
+/** An import of the hot paths' machinery past its door (db/fast-path/index.ts) from outside db/ (the pool wires it in). */
+function fastPathBypasses(): Array<{ from: string; to: string }> {
+  return coreEdges().filter(({ from, to }) => to.startsWith('db/fast-path/') && to !== 'db/fast-path/index.ts' && !from.startsWith('db/'));
 }
 
 /** What reaches rows without the tenant scope (the names `--report` counts by). */
@@ -297,6 +302,8 @@ if (process.argv.includes('--report')) {
   const backwards = serviceToProcedureImports();
   console.log(`\n${backwards.length} import(s) of a procedure's file by a service:`);
   for (const { from, to } of backwards) console.log(`  ${from} -> ${to}`);
+  const bypasses = fastPathBypasses();
+  console.log(`\n${bypasses.length} import(s) of db/fast-path/ past its index`);
   const refused = refusedHandles();
   console.log(`${refused.length} refused (not crossTenantDb in an operator path, not known):`);
   for (const { file, line, handle } of refused) console.log(`  ${file}:${line} ${handle}`);
@@ -311,5 +318,7 @@ if (process.argv.includes('--report')) {
   }
   const backwards = serviceToProcedureImports().filter(({ from }) => !KNOWN_SERVICE_TO_PROCEDURE.has(from));
   for (const { from, to } of backwards) console.error(`${from} imports ${to}: a service does not import a procedure's files (the shapes it builds live in the module)`);
-  if (upward.length + circles.length + refused.length + backwards.length > 0) process.exit(1);
+  const bypasses = fastPathBypasses();
+  for (const { from, to } of bypasses) console.error(`${from} imports ${to}: the fast path's machinery is reached through db/fast-path/index.ts only`);
+  if (upward.length + circles.length + refused.length + backwards.length + bypasses.length > 0) process.exit(1);
 }

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { openTwoTenantDatabase } from './support/two-tenants.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
-import { leanTransaction } from '../src/db/lean-transaction.ts';
+import { leanTransaction } from '../src/db/fast-path/index.ts';
 import { Location } from '../src/modules/locations/location.entity.ts';
 import { Tenant } from '../src/modules/tenants/tenant.entity.ts';
 

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createTestDatabase } from './support/database.ts';
 import { openOrm } from '../src/db/orm.ts';
-import { hitRateLimit, PUBLISHABLE_RATE_LIMITS, RATE_LIMITS, readRateLimit } from '../src/modules/rate-limits/rate-limits.ts';
+import { hitRateLimit, readRateLimit } from '../src/modules/rate-limits/rate-limit.service.ts';
+import { PUBLISHABLE_RATE_LIMITS, RATE_LIMITS } from '../src/modules/rate-limits/rate-limit-buckets.ts';
 
 let orm: MikroORM;
 beforeAll(async () => {

@@ -6,7 +6,8 @@ import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
 import { clientAddressGroup, countSignInAttempt, PasswordCheckSlots, SIGN_IN_WINDOW_SECONDS } from '../src/modules/admin/sign-in-throttle.ts';
 import { signIn } from '../src/modules/admin/admin-auth.service.ts';
-import { RATE_LIMITS, RATE_LIMIT_RETENTION_SECONDS, sweepExpiredWindows, sweepOnNextCount } from '../src/modules/rate-limits/rate-limits.ts';
+import { RATE_LIMIT_RETENTION_SECONDS, sweepExpiredWindows, sweepOnNextCount } from '../src/modules/rate-limits/rate-limit.service.ts';
+import { RATE_LIMITS } from '../src/modules/rate-limits/rate-limit-buckets.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 
 let orm: MikroORM;

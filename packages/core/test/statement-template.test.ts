@@ -3,8 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql, type UpdateResult } from 'kysely';
 import { openTwoTenantDatabase } from './support/two-tenants.ts';
 import { kyselyOf, tenantKysely } from '../src/db/kysely.ts';
-import { StatementTemplate } from '../src/db/statement-template.ts';
-import { preparedStatementName } from '../src/db/prepared-statements.ts';
+import { StatementTemplate, preparedStatementName } from '../src/db/fast-path/index.ts';
 
 let orm: MikroORM;
 

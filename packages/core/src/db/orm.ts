@@ -5,7 +5,7 @@ import { entities } from '../modules/entities.ts';
 import type { TPoolStats } from '../lib/metrics.ts';
 import { coreEnv } from '../env.ts';
 import type pg from 'pg';
-import { prepareRegisteredStatements } from './prepared-statements.ts';
+import { prepareRegisteredStatements } from './fast-path/prepared-statements.ts';
 import { reconnectBeforeSend } from './fresh-connection.ts';
 
 export const migrationsPath = fileURLToPath(new URL('./migrations', import.meta.url));

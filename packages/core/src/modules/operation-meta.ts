@@ -1,7 +1,7 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { TAppErrorCode } from '../lib/errors.ts';
 import type { TScope } from '../lib/scopes.ts';
-import type { TRateLimitedOperation } from './rate-limits/rate-limits.ts';
+import type { TRateLimitedOperation } from './rate-limits/rate-limit-buckets.ts';
 
 /**
  * What an operation is — its one declaration (`.meta()` of its procedure, written in its schema file): the

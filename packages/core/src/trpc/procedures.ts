@@ -8,7 +8,7 @@ import { toAppError } from './init.ts';
 import { requireActiveKey } from '../modules/api-keys/api-key.verifier.ts';
 import { hasScope } from '../lib/scopes.ts';
 import { tenantKysely } from '../db/kysely.ts';
-import { hitRateLimit } from '../modules/rate-limits/rate-limits.ts';
+import { hitRateLimit } from '../modules/rate-limits/rate-limit.service.ts';
 import { UnparsedJsonBody } from '../lib/json-body.ts';
 import { lazyChild } from '../lib/logger.ts';
 import { runIdempotently } from '../modules/idempotency/idempotency.ts';

@@ -24,7 +24,8 @@ export { CountedJson, SerializedForm } from '../../src/modules/content/serialize
 export { ReadLimiter } from '../../src/modules/content/read-limiter.ts';
 export { recordEvent } from '../../src/modules/events/events.service.ts';
 export { sweepExpiredIdempotencyRecords } from '../../src/modules/idempotency/idempotency.ts';
-export { hitRateLimit, RATE_LIMITS } from '../../src/modules/rate-limits/rate-limits.ts';
+export { hitRateLimit } from '../../src/modules/rate-limits/rate-limit.service.ts';
+export { RATE_LIMITS } from '../../src/modules/rate-limits/rate-limit-buckets.ts';
 export { DOC_MIME, DOCX_MIME, JPEG_MIME, PDF_MIME, PNG_MIME } from '../../src/modules/resumes/resume-file.ts';
 export { ocrUnavailableReason } from '../../src/modules/resumes/resume-ocr.ts';
 export { acceptResume, type TAcceptResume } from '../../src/modules/resumes/resume-intake.service.ts';

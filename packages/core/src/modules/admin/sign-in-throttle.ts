@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { crossTenantDb } from '../../db/kysely.ts';
-import { sweepExpiredWindowsNowAndThen } from '../rate-limits/rate-limits.ts';
+import { sweepExpiredWindowsNowAndThen } from '../rate-limits/rate-limit.service.ts';
 import { clientAddressGroup } from '../rate-limits/client-address.ts';
 
 export { clientAddressGroup };

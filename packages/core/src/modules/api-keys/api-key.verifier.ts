@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { kyselyOf, type TDb } from '../../db/kysely.ts';
-import { StatementTemplate, type TArg } from '../../db/statement-template.ts';
+import { StatementTemplate, type TArg } from '../../db/fast-path/index.ts';
 import { couldBeApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
 import { isOriginAllowed } from './api-key.origins.ts';
 import { AppError } from '../../lib/errors.ts';

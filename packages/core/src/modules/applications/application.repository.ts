@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Compilable, type Expression } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
-import { StatementTemplate } from '../../db/statement-template.ts';
+import { StatementTemplate } from '../../db/fast-path/index.ts';
 import type { DOCUMENT_TYPES } from './application.entity.ts';
 import { visibleVacancy } from '../vacancies/vacancy-visibility.ts';
 import { isStorableId } from '../../lib/query.ts';

@@ -4,8 +4,7 @@ import { crossTenantDb, serialRow, type TDb } from '../../db/kysely.ts';
 import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
 import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
-import { StatementTemplate } from '../../db/statement-template.ts';
-import { leanTransaction } from '../../db/lean-transaction.ts';
+import { StatementTemplate, leanTransaction } from '../../db/fast-path/index.ts';
 import { ClaimDeclined, IdempotencyClaim } from './idempotency-claim.ts';
 import { recordExpiry, recordKeyOf, storedBody, storedHeaders } from './idempotency-record.ts';
 

@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { isStorableId } from '../../lib/query.ts';
 import { TENANT_SCOPED_TABLES } from '../../db/tenant-scope.ts';
-import { PUBLISHABLE_RATE_LIMITS, addressBucket, type TRateLimitedOperation } from '../rate-limits/rate-limits.ts';
+import { PUBLISHABLE_RATE_LIMITS, addressBucket, type TRateLimitedOperation } from '../rate-limits/rate-limit-buckets.ts';
 import { PERSONAL_DATA_TABLES, type TPersonReach } from './personal-data-map.ts';
 
 /** Everything that identifies one person's rows (see personal-data-map.ts). */

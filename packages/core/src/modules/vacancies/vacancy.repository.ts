@@ -2,7 +2,7 @@ import { sql, type Compilable, type ExpressionBuilder, type SqlBool, type Expres
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TDB, TDb } from '../../db/kysely.ts';
-import { StatementTemplate } from '../../db/statement-template.ts';
+import { StatementTemplate } from '../../db/fast-path/index.ts';
 import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet, TWorkplaceType } from './vacancy.entity.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';

@@ -7,7 +7,7 @@ import { decryptSecret, encryptSecret, generateWebhookSecret } from './webhook.c
 import { toDeliveryDto, toEndpointDto, type TWebhookDeliveryDto, type TWebhookEndpointDto } from './webhook.dto.ts';
 import { endpointUrlProblem } from './webhook-http.ts';
 import { isStorableId } from '../../lib/query.ts';
-import { hitNamedWindow, rateLimitHeaders } from '../rate-limits/rate-limits.ts';
+import { hitNamedWindow, rateLimitHeaders } from '../rate-limits/rate-limit.service.ts';
 import { ownerTenant, type TOwnedTable } from '../tenants/owner-tenant.ts';
 import {
   deleteEndpointRow,

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-import type { TDb } from './kysely.ts';
-import { TenantScopePlugin } from './tenant-scope.ts';
+import type { TDb } from '../kysely.ts';
+import { TenantScopePlugin } from '../tenant-scope.ts';
 import { preparedSql } from './prepared-statements.ts';
 
 /** A value of the statement that each run takes from its arguments. */
