@@ -61,7 +61,7 @@ const OPERATOR_PATHS = new Set<string>([
   'modules/admin/sign-in-throttle.ts',
   // Tables that belong to no tenant: rate-limit windows and idempotency records (per API key), the service's secrets.
   'modules/rate-limits/rate-limit.repository.ts',
-  'modules/idempotency/idempotency.ts',
+  'modules/idempotency/idempotency.repository.ts',
   'modules/server-secrets/server-secrets.service.ts',
 ]);
 
@@ -82,7 +82,6 @@ const KNOWN_UNSCOPED = new Set<string>([
  * procedure → service → repository, never back. Someone else's work in progress; the list may only shrink.
  */
 const KNOWN_SERVICE_TO_PROCEDURE = new Set<string>([
-  'modules/applications/application.service.ts',
   'modules/articles/articles.service.ts',
   'modules/events/change-feed.service.ts',
   'modules/locations/locations.service.ts',

@@ -10,7 +10,7 @@ import { acceptResume } from '../src/modules/resumes/resume-intake.service.ts';
 import { EXHAUSTED_ERROR, markResumeExhausted, processResume } from '../src/modules/resumes/process-resume.ts';
 import { PDF_MIME } from '../src/modules/resumes/resume-file.ts';
 import { submitApplication } from '../src/modules/applications/application.service.ts';
-import { ZCreateApplicationInput } from '../src/modules/applications/procedures/create-application.schema.ts';
+import { ZCreateApplicationInput } from '../src/modules/applications/application.schema.ts';
 import { readAllEventsAfter } from '../src/modules/events/events.service.ts';
 import { buildPdf } from './fixtures/resumes/generate.ts';
 

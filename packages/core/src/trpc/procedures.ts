@@ -11,7 +11,7 @@ import { tenantKysely } from '../db/kysely.ts';
 import { hitRateLimit } from '../modules/rate-limits/rate-limit.service.ts';
 import { UnparsedJsonBody } from '../lib/json-body.ts';
 import { lazyChild } from '../lib/logger.ts';
-import { runIdempotently } from '../modules/idempotency/idempotency.ts';
+import { runIdempotently } from '../modules/idempotency/idempotency.service.ts';
 import type { IdempotencyClaim } from '../modules/idempotency/idempotency-claim.ts';
 
 /**

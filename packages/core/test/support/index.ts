@@ -23,7 +23,7 @@ export { ContentStateReader } from '../../src/modules/content/content.repository
 export { CountedJson, SerializedForm } from '../../src/modules/content/serialized-answer.ts';
 export { ReadLimiter } from '../../src/modules/content/read-limiter.ts';
 export { recordEvent } from '../../src/modules/events/events.service.ts';
-export { sweepExpiredIdempotencyRecords } from '../../src/modules/idempotency/idempotency.ts';
+export { sweepExpiredIdempotencyRecords } from '../../src/modules/idempotency/idempotency.service.ts';
 export { hitRateLimit } from '../../src/modules/rate-limits/rate-limit.service.ts';
 export { RATE_LIMITS } from '../../src/modules/rate-limits/rate-limit-buckets.ts';
 export { DOC_MIME, DOCX_MIME, JPEG_MIME, PDF_MIME, PNG_MIME } from '../../src/modules/resumes/resume-file.ts';

@@ -1,6 +1,6 @@
 import type { TAnswers } from './application-answers.ts';
 import { iso } from '../../lib/dates.ts';
-import type { TApplicationResponse } from './procedures/create-application.schema.ts';
+import type { TApplicationResponse } from './application.schema.ts';
 import type { TCandidateRow, TNewApplication, TNewDocument, TVacancyRef } from './application.repository.ts';
 
 export type TSubmittedApplication = {

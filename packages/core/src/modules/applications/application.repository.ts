@@ -8,7 +8,8 @@ import { isStorableId } from '../../lib/query.ts';
 import { isStorableText } from '../../lib/validation.ts';
 import type { TVacancyQuestion } from '../vacancies/vacancy-question.ts';
 import type { TDuplicateApplicationPolicy } from '../tenants/tenant.entity.ts';
-import { insertClaimedRecord, recordAbsent, splicedBody, type TClaimValues } from '../idempotency/idempotency-claim.ts';
+import type { TClaimValues } from '../idempotency/idempotency-claim.ts';
+import { insertClaimedRecord, recordAbsent, splicedBody } from '../idempotency/idempotency.repository.ts';
 import { isoText } from '../../lib/dates.ts';
 
 export type TVacancyRef = {

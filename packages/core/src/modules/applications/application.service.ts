@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantKysely, type TDb } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
-import { ZCreateApplicationInput, type TApplicationDocumentInput, type TCreateApplicationInput } from './procedures/create-application.schema.ts';
+import { ZCreateApplicationInput, type TApplicationDocumentInput, type TApplicationResponse, type TCreateApplicationInput } from './application.schema.ts';
 import {
   findApplicationByEmail,
   findVisibleVacancy,
@@ -16,10 +16,10 @@ import {
   type TOpenStoreRow,
   type TStoredApplication,
   type TVacancyRef,
+  type TVacancyReference,
 } from './application.repository.ts';
 import { checkAnswers, type TAnswers } from './application-answers.ts';
-import { toApplicationResponse, type TSubmittedApplication } from './application.dto.ts';
-import type { TApplicationResponse } from './procedures/create-application.schema.ts';
+import { toApplicationResponse } from './application.dto.ts';
 import { isClaimConflict, type IdempotencyClaim } from '../idempotency/idempotency-claim.ts';
 import { consentErrors } from '../privacy/consents.ts';
 import type { TPrivacySettings } from '../privacy/privacy-settings.ts';
@@ -121,18 +121,48 @@ function answersNothing(input: TCreateApplicationInput): boolean {
   return input.answers === undefined || input.answers === null || Object.keys(input.answers).length === 0;
 }
 
+/** The application as stored, but for its vacancy and answers (what the checks decide). */
+type TApplicationDraft = Omit<TNewApplication, 'vacancyId' | 'answers'>;
+
+function draftOf(key: TApplicant, input: TCreateApplicationInput): TApplicationDraft {
+  return {
+    tenantId: key.tenantId,
+    apiKeyId: key.apiKeyId,
+    candidate: candidateOf(input),
+    privacyPolicyAccepted: input.privacy_policy_accepted,
+    consents: { processing: input.consents.processing, talentPool: input.consents.talent_pool, policyVersion: key.privacy.policy_version },
+    ipAddress: input.tracking?.ip_address ?? null,
+    userAgent: input.tracking?.user_agent ?? null,
+    referrer: input.tracking?.referrer ?? null,
+    documents: documentsOf(input.documents),
+  };
+}
+
+/** The response: what was submitted, with what storing it gave (ids, the time). */
+function responseOf(input: TCreateApplicationInput, draft: TApplicationDraft, vacancy: TVacancyRef, answers: TAnswers, stored: TStoredApplication): TApplicationResponse {
+  return toApplicationResponse({
+    application: { id: stored.id, created_at: stored.created_at },
+    vacancy,
+    // Echo what was submitted: answering with the stored names of a matched candidate would let any key
+    // holding applications:write look people up by email.
+    candidate: { id: stored.candidate_id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email },
+    documents: draft.documents,
+    privacyPolicyAccepted: input.privacy_policy_accepted,
+    consents: draft.consents,
+    answers,
+  });
+}
+
 /**
  * Submits an application: the vacancy must be visible (404), the answers fit its questions (422), it must
  * accept applications (400) and, when the tenant rejects duplicates, have no application with this email (409).
  * The candidate, the application, its documents and its event are written by one statement, committed before this
- * returns (or with the caller's transaction, e.g. an Idempotency-Key's). With `idempotency` (an Idempotency-Key the
- * operation stores itself), that statement stores the key's record with the response as well, and any case it
- * cannot take declines (IdempotencyClaim).
+ * returns (or with the caller's transaction, e.g. an Idempotency-Key's).
+ *
  * Round trips: one, when the application answers no questions and its vacancy is open (accepts applications, asks
- * nothing, allows duplicates): storeApplicationIfOpen finds the vacancy and stores in the same statement. Otherwise
- * the vacancy (with the tenant's duplicate policy) is read first — by that same statement when it stored nothing —
- * then the write; a tenant that rejects duplicates adds a transaction holding the lock on (vacancy, email) around
- * the check and the write.
+ * nothing, allows duplicates): the statement finds the vacancy and stores in one go. Otherwise the vacancy is read
+ * first (by that same statement when it stored nothing), checked, then stored; a tenant that rejects duplicates adds
+ * a transaction holding the lock on (vacancy, email) around the duplicate check and the write.
  */
 export async function submitApplication(
   em: EntityManager,
@@ -142,58 +172,25 @@ export async function submitApplication(
 ): Promise<TApplicationResponse> {
   await checkConsent(em, key, input);
   const db = tenantKysely(em, key.tenantId);
-  const consents = { processing: input.consents.processing, talentPool: input.consents.talent_pool, policyVersion: key.privacy.policy_version };
-  const common = {
-    tenantId: key.tenantId,
-    apiKeyId: key.apiKeyId,
-    candidate: candidateOf(input),
-    privacyPolicyAccepted: input.privacy_policy_accepted,
-    consents,
-    ipAddress: input.tracking?.ip_address ?? null,
-    userAgent: input.tracking?.user_agent ?? null,
-    referrer: input.tracking?.referrer ?? null,
-    documents: documentsOf(input.documents),
-  };
-  const submitted = (vacancy: TVacancyRef, answers: TAnswers, stored: TStoredApplication): TSubmittedApplication => ({
-    application: { id: stored.id, created_at: stored.created_at },
-    vacancy,
-    // Echo what was submitted: answering with the stored names of a matched candidate would let any key
-    // holding applications:write look people up by email.
-    candidate: { id: stored.candidate_id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email },
-    documents: common.documents,
-    privacyPolicyAccepted: input.privacy_policy_accepted,
-    consents,
-    answers,
-  });
+  const draft = draftOf(key, input);
+  const reference = vacancyReference(input.vacancy);
+  if (idempotency) return submitWithClaimedKey(db, key, input, draft, reference, idempotency);
 
   let found: TVacancyRef | undefined;
-  const reference = vacancyReference(input.vacancy);
-  if (idempotency) {
-    // Only the one-statement case can store the key's record with the application; the key's transaction runs the rest.
-    if (!reference || !answersNothing(input)) return idempotency.decline();
-    // The response, with markers for what the statement finds and stores (named after its columns).
-    const marker = <K extends keyof TOpenStoreRow>(name: K) => idempotency.marker<NonNullable<TOpenStoreRow[K]>>(name);
-    const vacancy: TVacancyRef = { id: marker('id'), slug: marker('slug'), title: marker('title'), accepts_applications: true, questions: [], duplicate_applications: 'allow' };
-    const stored = { id: marker('application_id'), created_at: idempotency.dateMarker('created_at'), candidate_id: marker('candidate_id') };
-    const claimed = { values: idempotency.values, template: idempotency.render(toApplicationResponse(submitted(vacancy, {}, stored))) };
-    const body = await storeClaimedApplicationIfOpen(db, key.tenantId, reference, common, claimed).catch((error: unknown) =>
-      isClaimConflict(error) ? idempotency.decline() : Promise.reject(error),
-    );
-    return body === undefined ? idempotency.decline() : (idempotency.accept(body) as TApplicationResponse);
-  }
   if (reference && answersNothing(input)) {
-    const row = await storeApplicationIfOpen(db, key.tenantId, reference, common);
+    const row = await storeApplicationIfOpen(db, key.tenantId, reference, draft);
     if (row && row.application_id !== null && row.created_at !== null && row.candidate_id !== null) {
       const { application_id: id, created_at, candidate_id, ...vacancy } = row;
-      return toApplicationResponse(submitted(vacancy, {}, { id, created_at, candidate_id }));
+      return responseOf(input, draft, vacancy, {}, { id, created_at, candidate_id });
     }
     found = row;
   } else if (reference) {
     found = await findVisibleVacancy(db, key.tenantId, input.vacancy);
   }
   if (!found) throw new AppError('VACANCY_NOT_FOUND');
+
   const { vacancy, answers } = checkVacancy(found, input);
-  const application: TNewApplication = { ...common, vacancyId: vacancy.id, answers };
+  const application: TNewApplication = { ...draft, vacancyId: vacancy.id, answers };
   const stored =
     vacancy.duplicate_applications === 'reject'
       ? await em.transactional(async (tx) => {
@@ -204,5 +201,30 @@ export async function submitApplication(
           return storeApplication(db, application);
         })
       : await storeApplication(db, application);
-  return toApplicationResponse(submitted(vacancy, answers, stored));
+  return responseOf(input, draft, vacancy, answers, stored);
+}
+
+/**
+ * A submission with an Idempotency-Key the operation stores itself (IdempotencyClaim): one statement finds the open
+ * vacancy, stores the application and the key's record with the response. The response is rendered first, with
+ * markers for what only the statement knows (named after its columns), and the statement splices them in. Every
+ * other case declines, and the key's transaction runs the submission as above.
+ */
+async function submitWithClaimedKey(
+  db: TDb,
+  key: TApplicant,
+  input: TCreateApplicationInput,
+  draft: TApplicationDraft,
+  reference: TVacancyReference | undefined,
+  idempotency: IdempotencyClaim,
+): Promise<TApplicationResponse> {
+  if (!reference || !answersNothing(input)) return idempotency.decline();
+  const marker = <K extends keyof TOpenStoreRow>(name: K) => idempotency.marker<NonNullable<TOpenStoreRow[K]>>(name);
+  const vacancy: TVacancyRef = { id: marker('id'), slug: marker('slug'), title: marker('title'), accepts_applications: true, questions: [], duplicate_applications: 'allow' };
+  const stored = { id: marker('application_id'), created_at: idempotency.dateMarker('created_at'), candidate_id: marker('candidate_id') };
+  const claimed = { values: idempotency.values, template: idempotency.render(responseOf(input, draft, vacancy, {}, stored)) };
+  const body = await storeClaimedApplicationIfOpen(db, key.tenantId, reference, draft, claimed).catch((error: unknown) =>
+    isClaimConflict(error) ? idempotency.decline() : Promise.reject(error),
+  );
+  return body === undefined ? idempotency.decline() : (idempotency.accept(body) as TApplicationResponse);
 }

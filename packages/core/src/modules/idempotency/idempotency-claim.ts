@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Expression, type InsertQueryBuilder, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
-import type { TDB } from '../../db/kysely.ts';
-import { recordExpiry, recordKeyOf, storedBody, storedHeaders } from './idempotency-record.ts';
 
 /**
  * An Idempotency-Key that an operation stores in its OWN statement (meta `idempotent: 'one-statement'`), instead of
@@ -12,14 +9,15 @@ import { recordExpiry, recordKeyOf, storedBody, storedHeaders } from './idempote
  * the key's transaction, which replays the record.
  *
  * The response is rendered before the statement runs, with markers where a value only the statement knows goes
- * (ids, the creation time); the statement splices each value in (`splicedBody`). The response sent is the stored body
+ * (ids, the creation time); the statement splices each value in (`splicedBody`, idempotency.repository.ts). The response sent is the stored body
  * itself, so it is byte-for-byte what every replay will send.
  */
 
 /** Unguessable per process: no text of a request can be taken for a marker. */
 const MARKER_PREFIX = `splice-${randomBytes(12).toString('hex')}-`;
 
-function markerOf(name: string): string {
+/** The text that stands for `name` in a rendered response. */
+export function markerOf(name: string): string {
   return `${MARKER_PREFIX}${name}`;
 }
 
@@ -78,33 +76,4 @@ export class IdempotencyClaim {
 export function isClaimConflict(error: unknown): boolean {
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
   return (code === '23505' && constraint === 'idempotency_records_api_key_id_operation_key_unique') || code === '40P01';
-}
-
-/** True while no record of the key exists (an expired one included: the key's transaction removes it). */
-export function recordAbsent(db: Kysely<TDB>, claim: TClaimValues): RawBuilder<boolean> {
-  return sql<boolean>`not exists (${db.selectFrom('idempotency_records').select('id').where((eb) => eb.and(recordKeyOf(claim)))})`;
-}
-
-/** The template (a parameter) with every marker replaced by the JSON of its value, which JSON.parse gives back. */
-export function splicedBody(template: string, values: Record<string, Expression<unknown>>): RawBuilder<string> {
-  let body: RawBuilder<string> = sql<string>`${template}::text`;
-  for (const [name, value] of Object.entries(values)) body = sql<string>`replace(${body}, ${JSON.stringify(markerOf(name))}, to_json(${value})::text)`;
-  return body;
-}
-
-/** The insert of the key's record with its response (`body`), one per row of `from`; returns the stored body. */
-export function insertClaimedRecord<DB extends TDB>(
-  qc: QueryCreator<DB>,
-  claim: TClaimValues,
-  from: RawBuilder<unknown>,
-  body: Expression<string>,
-): InsertQueryBuilder<DB, 'idempotency_records', { response_body: string }> {
-  return (qc as unknown as QueryCreator<TDB>)
-    .insertInto('idempotency_records')
-    .columns(['api_key_id', 'operation', 'key', 'request_hash', 'expires_at', 'response_status', 'response_body', 'response_headers'])
-    .expression(
-      sql`select ${claim.apiKeyId}::integer, ${claim.operation}::text, ${claim.key}::text, ${claim.hash}::text, ${recordExpiry()},
-        ${claim.status}::integer, ${storedBody(body)}, ${storedHeaders(claim.headers)} from ${from}`,
-    )
-    .returning(sql<string>`response_body`.as('response_body')) as unknown as InsertQueryBuilder<DB, 'idempotency_records', { response_body: string }>;
 }

@@ -114,7 +114,7 @@ async function deleteReached(db: TDb, table: string, reach: TPersonReach, person
 
 /**
  * Idempotency records whose stored response names the person: an application's 201 (its candidate), a 409 duplicate
- * (its application), a resume upload's 202 (its processing). Bodies are JSON text inside jsonb (idempotency-record.ts).
+ * (its application), a resume upload's 202 (its processing). Bodies are JSON text inside jsonb (idempotency.repository.ts).
  */
 async function deleteStoredResponses(db: TDb, person: TPersonIds): Promise<number> {
   if (person.candidateIds.length + person.applicationIds.length + person.processingIds.length === 0) return 0;

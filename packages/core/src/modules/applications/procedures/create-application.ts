@@ -2,7 +2,8 @@ import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedur
 import { VALID_OUTPUT } from '../../../lib/query.ts';
 import { answerErrorsOf, submitApplication, validateApplication, type TApplicant } from '../application.service.ts';
 import type { TTenantContext } from '../../api-keys/api-key.verifier.ts';
-import { ZApplicationResponse, ZCreateApplicationInput, createApplicationMeta } from './create-application.schema.ts';
+import { createApplicationMeta } from './create-application.schema.ts';
+import { ZApplicationResponse, ZCreateApplicationInput } from '../application.schema.ts';
 
 /** Who applies: the key's tenant (with its privacy settings) and the key. */
 const applicantOf = (ctx: { tenant: TTenantContext; apiKey: { id: number } }): TApplicant => ({

@@ -1,12 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type UpdateResult } from 'kysely';
-import { crossTenantDb, serialRow, type TDb } from '../../db/kysely.ts';
 import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
 import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
-import { StatementTemplate, leanTransaction } from '../../db/fast-path/index.ts';
+import { leanTransaction } from '../../db/fast-path/index.ts';
 import { ClaimDeclined, IdempotencyClaim } from './idempotency-claim.ts';
-import { recordExpiry, recordKeyOf, storedBody, storedHeaders } from './idempotency-record.ts';
+import {
+  deleteExpiredRecord,
+  deleteExpiredRecords,
+  findRecord,
+  insertRecordIfAbsent,
+  storeRecordResponse,
+  type TRecord,
+  type TRecordKey,
+  type TStoredResponse,
+} from './idempotency.repository.ts';
 
 /**
  * Idempotency-Key (extension) for POST operations. The first request with a key inserts the key's record
@@ -20,8 +27,7 @@ import { recordExpiry, recordKeyOf, storedBody, storedHeaders } from './idempote
  * a key with a record, a concurrent request with the key, a case its statement does not cover — it declines, and the
  * transaction above runs it; so every outcome is the same as above.
  *
- * An operator path (scripts/check-layers.ts): records are keyed by API key in a table that belongs to no tenant, so
- * they are read and written with `crossTenantDb`; the operation itself runs with its tenant's scoped handle.
+ * The records' statements are in idempotency.repository.ts; the operation itself runs with its tenant's scoped handle.
  */
 
 /** 1–255 printable ASCII characters. */
@@ -58,8 +64,6 @@ export type TIdempotentCall<R extends TCallResult> = {
 };
 
 export type TIdempotentOutcome<R> = { replayed: false; result: R } | { replayed: true; data: unknown };
-
-type TStoredResponse = { status: number; body: unknown; headers: Record<string, string> };
 
 /** Thrown inside the transaction to roll back the key with the operation (the outcome is not kept). */
 class Released<R> extends Error {
@@ -106,67 +110,23 @@ function errorFromStoredBody(status: number, body: TErrorBody): AppError {
   return new AppError(codes[0] ?? 'INTERNAL', options);
 }
 
-/** The record of one key: per API key and operation. `part` gives each part: a value, or a template's parameter. */
-const sameKeyOf = (part: <T>(pick: (call: TIdempotentCall<TCallResult>) => T) => T) =>
-  recordKeyOf({ apiKeyId: part((call) => call.apiKeyId), operation: part((call) => call.operation), key: part((call) => call.key) });
-const sameKey = (call: TIdempotentCall<TCallResult>) => sameKeyOf((pick) => pick(call));
-
-type TRecord = { request_hash: string; response_status: number | null; response_body: unknown; response_headers: unknown };
+const recordKey = (call: TIdempotentCall<TCallResult>): TRecordKey => ({ apiKeyId: call.apiKeyId, operation: call.operation, key: call.key });
 
 /**
  * Inserts the key's record, or returns the committed record another request made first. The insert comes first
  * (one round trip for a new key); an expired record found instead is removed and the insert tried again.
  */
-async function claim(db: TDb, call: TIdempotentCall<TCallResult>, hash: string): Promise<TRecord | undefined> {
+async function claim(tx: EntityManager, call: TIdempotentCall<TCallResult>, hash: string): Promise<TRecord | undefined> {
+  const key = recordKey(call);
   for (let attempt = 0; attempt < 3; attempt++) {
     // Blocks while another transaction holds an uncommitted record for the same key.
-    const [inserted] = await insertRecord.execute(db, { call, hash });
-    if (inserted) return undefined;
-    const record = await db
-      .selectFrom('idempotency_records')
-      .select(['request_hash', 'response_status', 'response_body', 'response_headers', sql<boolean>`expires_at <= now()`.as('expired')])
-      .where((eb) => eb.and(sameKey(call)))
-      .executeTakeFirst();
+    if (await insertRecordIfAbsent(tx, key, hash)) return undefined;
+    const record = await findRecord(tx, key);
     if (record && !record.expired) return record;
     // An expired record does not count: remove it so this request starts afresh.
-    if (record) {
-      await db
-        .deleteFrom('idempotency_records')
-        .where((eb) => eb.and(sameKey(call)))
-        .where('expires_at', '<=', sql<Date>`now()`)
-        .execute();
-    }
+    if (record) await deleteExpiredRecord(tx, key);
   }
   throw new Error('idempotency key could not be claimed');
-}
-
-/** The first statement of every idempotent request, built once (StatementTemplate): the insert of the key's record. */
-const insertRecord = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallResult>; hash: string }, { id: number }>((db, arg) =>
-  db
-    .insertInto('idempotency_records')
-    .values(serialRow<'idempotency_records'>({
-      ...sameKeyOf((pick) => arg((args) => pick(args.call))),
-      request_hash: arg((args) => args.hash),
-      expires_at: recordExpiry(),
-    }))
-    .onConflict((oc) => oc.columns(['api_key_id', 'operation', 'key']).doNothing())
-    .returning('id'),
-);
-
-/** The last statement of every kept idempotent request, built once: the record's response. */
-const storeResponse = StatementTemplate.unscoped<{ call: TIdempotentCall<TCallResult>; response: TStoredResponse }, UpdateResult>((db, arg) =>
-  db
-    .updateTable('idempotency_records')
-    .set({
-      response_status: arg((args) => args.response.status),
-      response_body: storedBody(arg((args) => JSON.stringify(args.response.body ?? null))),
-      response_headers: storedHeaders(arg((args) => JSON.stringify(args.response.headers))),
-    })
-    .where((eb) => eb.and(sameKeyOf((pick) => arg((args) => pick(args.call))))),
-);
-
-async function store(db: TDb, call: TIdempotentCall<TCallResult>, response: TStoredResponse): Promise<void> {
-  await storeResponse.execute(db, { call, response });
 }
 
 /** Sets the stored status and headers on the response and returns the stored body (or throws the stored error). */
@@ -183,13 +143,8 @@ function replay(record: TRecord, hash: string, response: TIdempotentCall<TCallRe
 let nextSweepAt = 0;
 
 /** Deletes expired records (a batch); each process does it at most once a minute. */
-export async function sweepExpiredIdempotencyRecords(em: EntityManager): Promise<number> {
-  const db = crossTenantDb(em);
-  const result = await db
-    .deleteFrom('idempotency_records')
-    .where('id', 'in', db.selectFrom('idempotency_records').select('id').where('expires_at', '<=', sql<Date>`now()`).limit(SWEEP_BATCH))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function sweepExpiredIdempotencyRecords(em: EntityManager): Promise<number> {
+  return deleteExpiredRecords(em, SWEEP_BATCH);
 }
 
 export async function runIdempotently<R extends TCallResult>(call: TIdempotentCall<R>): Promise<TIdempotentOutcome<R>> {
@@ -206,13 +161,12 @@ export async function runIdempotently<R extends TCallResult>(call: TIdempotentCa
   }
   try {
     return await leanTransaction(call.em, async (tx) => {
-      const db = crossTenantDb(tx);
-      const existing = await claim(db, generic, hash);
+      const existing = await claim(tx, generic, hash);
       if (existing) return { replayed: true as const, data: replay(existing, hash, call.response) };
       const result = await call.execute(tx);
       const kept = keptResponse(result, call);
       if (!kept) throw new Released(result);
-      await store(db, generic, kept);
+      await storeRecordResponse(tx, recordKey(generic), kept);
       return { replayed: false as const, result };
     });
   } catch (error) {
