@@ -183,6 +183,21 @@ describe('GET /vacancies?q=', () => {
     expect(withList.meta.total).toBe(4);
   });
 
+  it('shows the same total on every page and sort of a q, a page past the end included', async () => {
+    // Asked first (nothing of this q computed yet): a page past the end counts the matches on its own.
+    const past = await list('q=engineer%20python&page=5&per_page=1');
+    expect(past.data).toEqual([]);
+    expect(past.meta.total).toBe(2);
+    for (const extra of ['', '&page=2', '&sort=published_at', '&sort=title&sort_direction=asc']) {
+      const page = await list(`q=engineer%20python&per_page=1${extra}`);
+      expect(page.meta.total, extra).toBe(2);
+      expect(page.data).toHaveLength(1);
+    }
+    // A q counted by its relevance page first shows that count on a page past the end too.
+    expect((await list('q=java&per_page=1')).meta.total).toBe(2);
+    expect((await list('q=java&per_page=1&page=3')).meta.total).toBe(2);
+  });
+
   it('property: facet totals equal list totals, and every result contains a match for every word', async () => {
     const words = ['engineer', 'backend', 'python', 'utrecht', 'java', 'the', 'enginer', 'projects', 'zurich', 'eng', 'xyz', 'developer'];
     await fc.assert(

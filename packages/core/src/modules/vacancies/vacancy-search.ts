@@ -34,6 +34,8 @@ export type TSearchWord = {
 
 /** What a `q` resolved to at one content version: null when it is no filter. */
 export type TSearchPlan = {
+  /** The tenant whose documents the plan searches (its lexicon and synonyms made it). */
+  tenantId: number;
   words: TSearchWord[];
   /** The tsquery (text form) a matching document satisfies. */
   match: string;
@@ -82,11 +84,11 @@ export async function findSearchPlan(db: TDb, tenantId: number, q: string): Prom
       )) order by e.group_no, e.member_no) from synonym_entries e) as synonyms
   `.execute(db);
   const row = rows[0];
-  return buildSearchPlan(row?.words ?? [], row?.synonyms ?? []);
+  return buildSearchPlan(tenantId, row?.words ?? [], row?.synonyms ?? []);
 }
 
 /** The plan from the resolved words and synonym entries (pure: the rules of the module comment). */
-export function buildSearchPlan(rows: TPlanWordRow[], synonymRows: TSynonymRow[]): TSearchPlan {
+export function buildSearchPlan(tenantId: number, rows: TPlanWordRow[], synonymRows: TSynonymRow[]): TSearchPlan {
   const lastPos = rows.reduce((max, row) => Math.max(max, row.pos), 0);
   const words = rows
     .filter((row) => !row.stop)
@@ -109,7 +111,7 @@ export function buildSearchPlan(rows: TPlanWordRow[], synonymRows: TSynonymRow[]
       return { word: row.word, exact: [...exact], fuzzy: [...fuzzy], prefix, synonyms: entriesOf(typed), typoSynonyms: entriesOf(throughTypos) };
     });
   if (words.length === 0) return null;
-  return { words, match: words.map((word) => wordQuery(word, '', 'synonym of a typo')).join(' & ') };
+  return { tenantId, words, match: words.map((word) => wordQuery(word, '', 'synonym of a typo')).join(' & ') };
 }
 
 /** A lexeme as a tsquery operand. */
@@ -135,22 +137,38 @@ function wordQuery(word: TSearchWord, title: '' | '^', level: TMatchLevel): stri
   return `(${alternatives.join(' | ')})`;
 }
 
-/** The search condition on a document column. */
-export function matchesSearch(document: RawBuilder<unknown>, plan: NonNullable<TSearchPlan>): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${document} @@ ${plan.match}::tsquery`;
+/**
+ * The ids of the tenant's vacancies whose document satisfies `query`, as an array: always a bitmap scan of the GIN index
+ * (Migration20261128043000), so no document is read to test it; `= any(…)` of a sorted array walks the vacancies'
+ * index once, however many there are.
+ */
+function idsMatching(plan: NonNullable<TSearchPlan>, query: string) {
+  return sql`array(select m from careers_search_matches(${plan.tenantId}::int, ${query}::tsquery) as m order by 1)`;
+}
+
+/** The vacancies a plan finds with their title lexemes, to join as `alias` (`vacancy_id`, `title` for `relevanceScore`). */
+export function searchMatches<TAlias extends string>(plan: NonNullable<TSearchPlan>, alias: TAlias) {
+  return sql<{ vacancy_id: number; title: string }>`careers_search_match_titles(${plan.tenantId}::int, ${plan.match}::tsquery)`.as(alias);
+}
+
+/** The search condition on a vacancy id. */
+export function matchesSearch(vacancyId: RawBuilder<unknown>, plan: NonNullable<TSearchPlan>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${vacancyId} = any(${idsMatching(plan, plan.match)})`;
 }
 
 /**
  * Relevance of a matching document: per word, 6 for an exact word (or stem, or synonym) in the title, 4 for a typo or
  * prefix in the title, 3 for a synonym of a typo in the title (`ontwikelaar` finds Ontwikkelaar before Developer),
- * 2 for an exact word elsewhere, 1 for anything else; summed over the words.
+ * 2 for an exact word elsewhere, 1 for anything else; summed over the words. `title` is the match's title lexemes
+ * (`searchMatches`); "elsewhere" is asked of the index once per word, as the set of matches with an exact word (no
+ * larger than the matches, however common the word).
  */
-export function relevanceScore(document: RawBuilder<unknown>, plan: NonNullable<TSearchPlan>): RawBuilder<number> {
+export function relevanceScore(vacancyId: RawBuilder<unknown>, title: RawBuilder<unknown>, plan: NonNullable<TSearchPlan>): RawBuilder<number> {
   const perWord = plan.words.map(
-    (word) => sql`(case when ${document} @@ ${wordQuery(word, '^', 'exact')}::tsquery then 6
-      when ${document} @@ ${wordQuery(word, '^', 'typo')}::tsquery then 4
-      when ${document} @@ ${wordQuery(word, '^', 'synonym of a typo')}::tsquery then 3
-      when ${document} @@ ${wordQuery(word, '', 'exact')}::tsquery then 2 else 1 end)`,
+    (word) => sql`(case when ${title} @@ ${wordQuery(word, '^', 'exact')}::tsquery then 6
+      when ${title} @@ ${wordQuery(word, '^', 'typo')}::tsquery then 4
+      when ${title} @@ ${wordQuery(word, '^', 'synonym of a typo')}::tsquery then 3
+      when ${vacancyId} in (select e from careers_search_matches(${plan.tenantId}::int, ${`(${plan.match}) & ${wordQuery(word, '', 'exact')}`}::tsquery) as e) then 2 else 1 end)`,
   );
   return sql<number>`(${sql.join(perWord, sql` + `)})`;
 }

@@ -9,7 +9,7 @@ import type { TPostalAddressRow } from '../locations/locations.repository.ts';
 import { NO_VACANCY_FILTERS, VACANCY_ID_FILTERS, type TVacancyFilters, type TVacancyIdFilter } from './vacancy-filters.ts';
 import { tagTreeBody, tagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
 import { isStorableText } from '../../lib/validation.ts';
-import { matchesSearch, relevanceScore, type TSearchPlan } from './vacancy-search.ts';
+import { matchesSearch, relevanceScore, searchMatches } from './vacancy-search.ts';
 
 /**
  * The vacancy read queries. Every query goes through the tenant-scoped Kysely of the request (`ctx.db`),
@@ -42,7 +42,8 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): Expression<SqlBool> {
+/** `searchJoined`: the query joins the search's matches itself (ranking by relevance), so `q` is no condition here. */
+function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters, searchJoined = false): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [visibleVacancy('v')];
   if (filters.language !== undefined) conditions.push(eb('v.language', '=', filters.language));
   if (filters.workplaceTypes.length > 0) conditions.push(eb('v.workplace_type', 'in', filters.workplaceTypes));
@@ -66,10 +67,7 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
     conditions.push(eb.or([eb(eb.fn('lower', ['v.title']), 'like', pattern), eb(eb.fn('lower', ['v.summary']), 'like', pattern)]));
   }
   // q: the vacancy's search document matches (a plan of only stop words is no filter).
-  if (filters.searchPlan) {
-    const plan = filters.searchPlan;
-    conditions.push(eb('v.id', 'in', eb.selectFrom('vacancy_search_documents as d').select('d.vacancy_id').where(matchesSearch(sql.ref('d.document'), plan))));
-  }
+  if (filters.searchPlan && !searchJoined) conditions.push(matchesSearch(sql.ref('v.id'), filters.searchPlan));
   // A filter through a link table: a linked row with any of the ids (tags: or with a tag below them).
   for (const filter of requested) {
     if (!('link' in filter.match)) continue;
@@ -83,6 +81,20 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters): E
 /** Visible vacancies of the tenant that match the filters. */
 function matchingVacancies(db: TDb, filters: TVacancyFilters) {
   return db.selectFrom('vacancies as v').where((eb) => matchesFilters(db, eb, filters));
+}
+
+/**
+ * Matching vacancies ranked by relevance to `q`: joined to the search's matches `s`, whose title lexemes the score
+ * reads (every match is scored, cheaply: see `relevanceScore`). Without a plan (only stop words) all are equal.
+ */
+function rankedVacancies(db: TDb, filters: TVacancyFilters) {
+  const plan = filters.searchPlan;
+  if (!plan) return db.selectFrom('vacancies as v').where((eb) => matchesFilters(db, eb, filters)).select(sql<number>`(0)::int`.as('sort_key'));
+  return db
+    .selectFrom('vacancies as v')
+    .innerJoin(searchMatches(plan, 's'), (join) => join.onRef('s.vacancy_id', '=', 'v.id'))
+    .where((eb) => matchesFilters(db, eb as unknown as TVacancyScope, filters, true))
+    .select(relevanceScore(sql.ref('v.id'), sql.ref('s.title'), plan).as('sort_key'));
 }
 
 const BASE_COLUMNS = [
@@ -155,6 +167,9 @@ export type TVacancyBaseRow = {
   tag_ids: number[];
 };
 
+/** A row of a page: with `match_total`, the number of matching vacancies, when the page query counted them (relevance). */
+export type TVacancyPageRow = TVacancyBaseRow & { match_total: number | null };
+
 export type TVacancyBaseDetailRow = TVacancyBaseRow & { description: string | null; requirements: string | null; offer: string | null };
 
 /** Where a deep page starts: a matching vacancy's sort key (as text, exact to the microsecond) and id. */
@@ -162,17 +177,11 @@ export type TPageAnchor = { key: string; id: number };
 
 type TPageOrder = { sort: TVacancySort; direction: TSortDirection };
 
-/** The relevance of `v` to a plan (0 without one: every vacancy is equally relevant, ties decide). */
-function relevanceOf(db: TDb, plan: TSearchPlan | undefined) {
-  // An expression, not the literal 0: ORDER BY 0 would name a column position.
-  if (!plan) return sql<number>`(0)::int`;
-  const score = relevanceScore(sql.ref('d.document'), plan);
-  return sql<number>`(${db.selectFrom('vacancy_search_documents as d').select(score.as('score')).whereRef('d.vacancy_id', '=', sql.ref('v.id') as never)})`;
-}
-
-/** The sort key of `v` (visible rows always have published_at, created_at and title, so no nulls to place). */
-function sortKeyOf(db: TDb, sort: TVacancySort, filters: TVacancyFilters) {
-  if (sort === 'relevance') return relevanceOf(db, filters.searchPlan ?? undefined);
+/**
+ * The sort key of `v` (visible rows always have published_at, created_at and title, so no nulls to place); relevance
+ * is the `sort_key` that `rankedVacancies` selects.
+ */
+function sortKeyOf(sort: Exclude<TVacancySort, 'relevance'>, filters: TVacancyFilters) {
   if (sort === 'distance') {
     const near = filters.nearLocations ?? { ids: [], km: [] };
     return sql<number>`(${near.km}::float8[])[array_position(${near.ids}::int4[], ${sql.ref('v.location_id')})]`;
@@ -185,6 +194,39 @@ function anchorKey(sort: TVacancySort, key: string) {
   return sort === 'title' ? sql`${key}::text` : sql`${key}::timestamptz`;
 }
 
+/** The ids of a page by relevance: ties by publication (then id), in the same direction; cut by OFFSET alone. */
+function relevancePageIds(db: TDb, filters: TVacancyFilters, direction: TSortDirection, page: { limit: number; offset: number }) {
+  return (
+    rankedVacancies(db, filters)
+      // Every match is ranked anyway: counting them in the same pass spares the total a second search.
+      .select(['v.id', 'v.published_at as tie_key', sql<number>`(count(*) over ())::int`.as('match_total')])
+      .orderBy('sort_key', direction)
+      .orderBy('v.published_at', direction)
+      .orderBy('v.id', direction)
+      .limit(page.limit)
+      .offset(page.offset)
+  );
+}
+
+/** The ids of a page in a column's order: the plain orders match the partial indexes (scanned backwards for the other direction). */
+function sortedPageIds(
+  db: TDb,
+  filters: TVacancyFilters,
+  order: { sort: Exclude<TVacancySort, 'relevance'>; direction: TSortDirection },
+  page: { limit: number; offset: number; from?: TPageAnchor },
+) {
+  const { sort, direction } = order;
+  const sortKey = sortKeyOf(sort, filters);
+  let cut = matchingVacancies(db, filters).select(['v.id', sortKey.as('sort_key'), sql`null::int`.as('tie_key'), sql<number | null>`null::int`.as('match_total')]);
+  const from = page.from;
+  if (from) {
+    // A row comparison on (sort key, id) is an index range condition: the scan begins at the anchor.
+    const comparison = direction === 'asc' ? sql.raw('>=') : sql.raw('<=');
+    cut = cut.where(sql<SqlBool>`(${sortKey}, ${sql.ref('v.id')}) ${comparison} (${anchorKey(sort, from.key)}, ${from.id}::int)`);
+  }
+  return cut.orderBy(sortKey, direction).orderBy('v.id', direction).limit(page.limit).offset(page.offset);
+}
+
 /**
  * One page of matching vacancies, ordered with `id` as the tie-break in the same direction. With `from`, the
  * page starts `offset` rows after that anchor instead of after the first row, so OFFSET walks at most the
@@ -195,32 +237,20 @@ export async function findVacancyPage(
   filters: TVacancyFilters,
   order: TPageOrder,
   page: { limit: number; offset: number; from?: TPageAnchor },
-): Promise<TVacancyBaseRow[]> {
-  return (await vacancyPageQuery(db, filters, order, page).execute()) as TVacancyBaseRow[];
+): Promise<TVacancyPageRow[]> {
+  return (await vacancyPageQuery(db, filters, order, page).execute()) as TVacancyPageRow[];
 }
 
 /** The query of `findVacancyPage` (tests look at its plan). */
 export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPageOrder, page: { limit: number; offset: number; from?: TPageAnchor }) {
   const { sort, direction } = order;
-  // The plain orders match the partial indexes (scanned backwards for the other direction).
-  const sortKey = sortKeyOf(db, sort, filters);
   // The page is cut first, on ids alone (an index-only scan of the sort's index where the filters allow), and
   // only its own rows are read with their link ids: rows skipped by OFFSET cost an index entry each.
-  // Relevance ties go by publication (then id), in the same direction.
-  const tie = sort === 'relevance' ? sql.ref('v.published_at') : sql`null::int`;
-  let cut = matchingVacancies(db, filters).select(['v.id', sortKey.as('sort_key'), tie.as('tie_key')]);
-  const from = page.from;
-  if (from) {
-    // A row comparison on (sort key, id) is an index range condition: the scan begins at the anchor.
-    const comparison = direction === 'asc' ? sql.raw('>=') : sql.raw('<=');
-    cut = cut.where(sql<SqlBool>`(${sortKey}, ${sql.ref('v.id')}) ${comparison} (${anchorKey(sort, from.key)}, ${from.id}::int)`);
-  }
-  const ordered = sort === 'relevance' ? cut.orderBy(sortKey, direction).orderBy('v.published_at', direction) : cut.orderBy(sortKey, direction);
-  const pageIds = ordered.orderBy('v.id', direction).limit(page.limit).offset(page.offset).as('p');
+  const pageIds = (sort === 'relevance' ? relevancePageIds(db, filters, direction, page) : sortedPageIds(db, filters, { sort, direction }, page)).as('p');
   return db
     .selectFrom(pageIds)
     .innerJoin('vacancies as v', 'v.id', 'p.id')
-    .select((eb) => [...BASE_COLUMNS.map((column) => `v.${column}` as const), ...linkedIdColumns(eb as unknown as TVacancyScope)])
+    .select((eb) => [...BASE_COLUMNS.map((column) => `v.${column}` as const), ...linkedIdColumns(eb as unknown as TVacancyScope), 'p.match_total'])
     .orderBy('p.sort_key', direction)
     .orderBy('p.tie_key', direction)
     .orderBy('p.id', direction);
@@ -230,8 +260,13 @@ export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPage
  * Every `spacing`-th matching vacancy in page order (the 1st, the spacing+1st, …): anchor `k` is where the row at
  * position `k × spacing` stands. One pass over the matching rows in index order, like counting them.
  */
-export async function findVacancyPageAnchors(db: TDb, filters: TVacancyFilters, order: TPageOrder, spacing: number): Promise<TPageAnchor[]> {
-  const sortKey = sortKeyOf(db, order.sort, filters);
+export async function findVacancyPageAnchors(
+  db: TDb,
+  filters: TVacancyFilters,
+  order: { sort: Exclude<TVacancySort, 'relevance'>; direction: TSortDirection },
+  spacing: number,
+): Promise<TPageAnchor[]> {
+  const sortKey = sortKeyOf(order.sort, filters);
   const direction = sql.raw(order.direction);
   const ranked = matchingVacancies(db, filters)
     .select([

@@ -38,6 +38,7 @@ import {
   findJobPostingFacts,
   type TSortDirection,
   type TVacancyBaseRow,
+  type TVacancyPageRow,
   type TVacancyReferences,
   type TVacancySort,
 } from './vacancy.repository.ts';
@@ -138,13 +139,14 @@ export const ANCHOR_SPACING = 1_000;
  * and order, found in one pass per content version like the total — so no request walks more than DEEP_OFFSET
  * index entries, and a deep page past the end costs no page query.
  */
-async function vacancyPage(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters, input: TListVacanciesRequest): Promise<TVacancyBaseRow[]> {
+async function vacancyPage(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters, input: TListVacanciesRequest): Promise<TVacancyPageRow[]> {
   const order = listOrder(input);
   const offset = pageOffset(input.page, input.per_page);
   // Relevance and distance are computed per matching row anyway: their pages are cut by OFFSET alone.
   if (offset < DEEP_OFFSET || order.sort === 'relevance' || order.sort === 'distance') return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
+  const indexOrder = { sort: order.sort, direction: order.direction };
   const anchors = await computation.shared(`vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`, () =>
-    findVacancyPageAnchors(ctx.db, filters, order, ANCHOR_SPACING),
+    findVacancyPageAnchors(ctx.db, filters, indexOrder, ANCHOR_SPACING),
   );
   const from = anchors[Math.floor(offset / ANCHOR_SPACING)];
   if (!from) return [];
@@ -177,10 +179,12 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
     compute: async (computation) => {
       const filters = await resolveFilters(ctx, computation, input);
       const view = viewOf(ctx, input.language, input);
+      const page = vacancyPage(ctx, computation, filters, input);
       const [rows, total, facetRows] = await Promise.all([
-        vacancyPage(ctx, computation, filters, input),
-        // Every page and sort of one filter shows the same total (and facets): computed once per version.
-        computation.shared(`vacancies.total:${vacancyFiltersKey(filters)}`, () => countVacancies(ctx.db, filters)),
+        page,
+        // Every page and sort of one filter shows the same total (and facets): computed once per version. A page
+        // ranked by relevance counted the matches already (unless it is past the end).
+        computation.shared(`vacancies.total:${vacancyFiltersKey(filters)}`, async () => (await page)[0]?.match_total ?? countVacancies(ctx.db, filters)),
         input.include === 'facets' ? facetCounts(ctx, computation, filters) : undefined,
       ]);
       const [refs, highlights] = await Promise.all([
