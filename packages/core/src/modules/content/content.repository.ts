@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Compilable } from 'kysely';
+import { StatementTemplate } from '../../db/fast-path/index.ts';
 import type { TDb } from '../../db/kysely.ts';
 import { publishedOnApi } from '../vacancies/vacancy-visibility.ts';
 
@@ -23,29 +24,38 @@ export function withLiveViews<T extends { id: number; views_count: number }>(ite
 
 export type TContentState = { version: string; live: Record<TViewCountedTable, Map<number, TLiveFields>> };
 
+type TLiveRows = Array<[number, number, (string | null)?]>;
+
+/** The live fields of `ids` in `table` as JSON rows (both tables have `id` and `views_count`; the tenant scope applies to either). */
+function liveRowsOf(db: TDb, table: TViewCountedTable, ids: number[]) {
+  const counted = `${table} as counted` as 'vacancies as counted';
+  const fields = table === 'vacancies' ? sql`, ${sql.ref('counted.canonical_url')}` : sql``;
+  return db
+    .selectFrom(counted)
+    .select(sql<TLiveRows>`coalesce(json_agg(json_build_array(${sql.ref('counted.id')}, ${sql.ref('counted.views_count')}${fields})), '[]'::json)`.as('live'))
+    .where(sql.ref('counted.id'), '=', sql<number>`any(${ids}::int[])`);
+}
+
+/** Every read of the content cache sends it (one per batch): built, scoped and compiled once, prepared where allowed. */
+const contentState = new StatementTemplate<Record<TViewCountedTable, readonly number[]>, { version: string; vacancies_live: TLiveRows; articles_live: TLiveRows }>(
+  (db, arg) =>
+    db
+      .selectFrom('tenants')
+      .select([
+        sql<string>`${sql.ref('tenants.xmin')}::text`.as('version'),
+        liveRowsOf(db, 'vacancies', arg((ids) => [...ids.vacancies])).as('vacancies_live'),
+        liveRowsOf(db, 'articles', arg((ids) => [...ids.articles])).as('articles_live'),
+      ]) as unknown as Compilable<{ version: string; vacancies_live: TLiveRows; articles_live: TLiveRows }>,
+);
+
 /**
  * The tenant's content version and the live fields of the given rows, in one round trip.
  * The version is the tenant row's `xmin`: the content triggers (see the content-version migration) update that
  * row in every transaction that changes the tenant's public content, and so does any change of its settings.
  */
-export async function readContentState(db: TDb, ids: Record<TViewCountedTable, readonly number[]>): Promise<TContentState> {
-  let query = db.selectFrom('tenants').select(sql<string>`${sql.ref('tenants.xmin')}::text`.as('version'));
-  for (const table of ['vacancies', 'articles'] as const) {
-    if (ids[table].length === 0) continue;
-    // Both tables have `id` and `views_count`; the tenant scope applies to either.
-    const counted = `${table} as counted` as 'vacancies as counted';
-    const fields = table === 'vacancies' ? sql`, ${sql.ref('counted.canonical_url')}` : sql``;
-    query = query.select((eb) =>
-      eb
-        .selectFrom(counted)
-        .select(sql<Array<[number, number, (string | null)?]>>`coalesce(json_agg(json_build_array(${sql.ref('counted.id')}, ${sql.ref('counted.views_count')}${fields})), '[]'::json)`.as('live'))
-        .where(sql.ref('counted.id'), '=', sql<number>`any(${[...ids[table]]}::int[])`)
-        .as(`${table}_live` as 'vacancies_live'),
-    ) as unknown as typeof query;
-  }
-  type TRows = Array<[number, number, (string | null)?]>;
-  const row = (await query.executeTakeFirst()) as { version: string; vacancies_live?: TRows; articles_live?: TRows } | undefined;
-  const live = (rows: TRows | undefined) =>
+export async function readContentState(db: TDb, tenantId: number, ids: Record<TViewCountedTable, readonly number[]>): Promise<TContentState> {
+  const [row] = await contentState.execute(db, ids, tenantId);
+  const live = (rows: TLiveRows | undefined) =>
     new Map((rows ?? []).map(([id, views_count, canonical_url]): [number, TLiveFields] => [id, canonical_url === undefined ? { views_count } : { views_count, canonical_url }]));
   return { version: row?.version ?? '', live: { vacancies: live(row?.vacancies_live), articles: live(row?.articles_live) } };
 }
@@ -78,7 +88,7 @@ export class ContentStateReader {
       tenant = { inFlight: false, lastStart: Number.NEGATIVE_INFINITY };
       this.#tenants.set(tenantId, tenant);
     }
-    const batch = tenant.next ?? (tenant.next = this.#batch(db, tenant));
+    const batch = tenant.next ?? (tenant.next = this.#batch(db, tenantId, tenant));
     if (viewCounts) for (const id of viewCounts.ids) batch.ids[viewCounts.table].add(id);
     this.#schedule(tenant);
     return batch.result;
@@ -98,14 +108,14 @@ export class ContentStateReader {
     }, wait);
   }
 
-  #batch(db: TDb, tenant: TTenantReads): TBatch {
+  #batch(db: TDb, tenantId: number, tenant: TTenantReads): TBatch {
     const ids = { vacancies: new Set<number>(), articles: new Set<number>() };
     let start!: () => void;
     const result = new Promise<void>((resolve) => (start = resolve)).then(() => {
       tenant.inFlight = true;
       tenant.lastStart = performance.now();
       tenant.next = undefined;
-      const query = readContentState(db, { vacancies: [...ids.vacancies], articles: [...ids.articles] });
+      const query = readContentState(db, tenantId, { vacancies: [...ids.vacancies], articles: [...ids.articles] });
       const done = () => {
         tenant.inFlight = false;
         // The entry stays (a few numbers per tenant): its last start spaces the next query.
