@@ -175,7 +175,7 @@ async function startPatroniClusterRetried(root: string, stops: Array<() => Promi
   try {
     return await startPatroniCluster(root, stops);
   } catch (error) {
-    const stalled = error instanceof Error && (error.name === 'BootstrapFailed' || /^Patroni node\d was not ready/.test(error.message));
+    const stalled = error instanceof Error && (error.name === 'BootstrapFailed' || /^Patroni node\d (was not ready|exited)/.test(error.message));
     if (!stalled) throw error;
     console.warn(`cluster: the Patroni bootstrap failed, starting it once more on fresh ports: ${(error as Error).message.split('\n')[0]}`);
     for (const step of stops.reverse()) await step().catch(() => {});
