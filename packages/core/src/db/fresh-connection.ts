@@ -147,8 +147,7 @@ async function inOwnTransaction(client: pg.PoolClient, args: TQueryArgs): Promis
  */
 export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FOR_MS): void {
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
-  const acquire = async (): Promise<pg.PoolClient> => {
-    const deadline = Date.now() + reconnectForMs;
+  const acquire = async (deadline = Date.now() + reconnectForMs): Promise<pg.PoolClient> => {
     for (let delay = 25; ; delay = Math.min(delay * 2, 400)) {
       try {
         return await connect();
@@ -159,7 +158,7 @@ export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FO
     }
   };
   pool.connect = ((callback?: (error: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void) => {
-    const checkout = acquire().then((client) => firstStatementRetried(client, acquire));
+    const checkout = acquire().then((client) => firstStatementRetried(client, acquire, reconnectForMs));
     if (!callback) return checkout;
     checkout.then(
       (client) => callback(undefined, client, (release) => client.release(release as Error)),
@@ -174,7 +173,7 @@ export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FO
  * isRetryableBeforeSend), and a writing first statement runs in a transaction of its own. Kysely and pg-pool only call
  * `query` and `release` (and pg-pool its listeners) on it.
  */
-function firstStatementRetried(first: pg.PoolClient, acquire: () => Promise<pg.PoolClient>): pg.PoolClient {
+function firstStatementRetried(first: pg.PoolClient, acquire: (deadline?: number) => Promise<pg.PoolClient>, reconnectForMs: number): pg.PoolClient {
   let current = first;
   let firstDone = false;
   let retrying = false;
@@ -199,13 +198,18 @@ function firstStatementRetried(first: pg.PoolClient, acquire: () => Promise<pg.P
     const write = statementKind(text) === 'write';
     retrying = true;
     try {
-      for (let attempt = 1; ; attempt++) {
+      // Runs again as long as the failures may be retried, within one reconnect window from the first failure: a
+      // PgBouncer that is pausing before its shutdown still takes connections and cuts them again.
+      let deadline = 0;
+      for (let delay = 25; ; delay = Math.min(delay * 2, 400)) {
         try {
           return write ? await inOwnTransaction(current, args) : await (current.query as TQueryFn)(...args);
         } catch (error) {
-          if (attempt >= 3 || !isRetryableBeforeSend(error, text)) throw error;
+          deadline ||= Date.now() + reconnectForMs;
+          if (!isRetryableBeforeSend(error, text) || Date.now() + delay > deadline) throw error;
           current.release(error as Error);
-          current = await acquire();
+          await sleep(delay);
+          current = await acquire(deadline);
           if (relayedFrom) relayFrom(current);
         }
       }
