@@ -3,16 +3,16 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createTestDatabase } from './support/database.ts';
-import { reconnectBeforeSend } from '../src/db/fresh-connection.ts';
+import { isReadOnlyStatement, READ_ONLY_FUNCTIONS, reconnectBeforeSend, statementKind } from '../src/db/fresh-connection.ts';
 
 /**
  * A TCP hop between the pool and PostgreSQL that can go away like a restarting PgBouncer or a router with no primary
- * behind it: `cut` ends every connection and refuses new ones for `downMs`; `cutAfterNextStatement` forwards the next
- * bytes a client sends (a statement reaches the server and runs) and then ends that connection before the answer.
+ * behind it: `cut` ends every connection and refuses new ones for `downMs`; `cutAfterStatement` forwards the bytes of
+ * the next statement matching a pattern (it reaches the server and runs) and then ends that connection before the answer.
  */
 async function startHop(target: URL) {
   const sockets = new Set<Socket>();
-  let cutNext = false;
+  let cutNext: RegExp | undefined;
   let server: Server | undefined;
   let port = 0;
   const listen = async () => {
@@ -23,8 +23,8 @@ async function startHop(target: URL) {
       client.on('data', (chunk) => {
         upstream.write(chunk);
         // The first bytes are the start-up; later ones are statements.
-        if (started && cutNext) {
-          cutNext = false;
+        if (started && cutNext?.test(chunk.toString('latin1'))) {
+          cutNext = undefined;
           // The answer never reaches the client; the server runs the statement meanwhile.
           upstream.unpipe(client);
           setTimeout(() => {
@@ -54,8 +54,9 @@ async function startHop(target: URL) {
       await sleep(downMs);
       await listen();
     },
-    cutAfterNextStatement: () => {
-      cutNext = true;
+    /** Cuts the connection that next sends a statement matching `statement`, after the server got it. */
+    cutAfterStatement: (statement: RegExp) => {
+      cutNext = statement;
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();
@@ -87,6 +88,18 @@ function reconnectingPool(reconnectForMs: number): pg.Pool {
   pool.on('error', () => {});
   reconnectBeforeSend(pool, reconnectForMs);
   return pool;
+}
+
+/** pg_terminate_backend of the sessions running a statement like `pattern` (what a fast shutdown does to each). */
+async function terminate(pattern: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select pg_terminate_backend(pid) as done from pg_stat_activity where query like $1 and pid <> pg_backend_pid()', [pattern]);
+    expect(rows.length).toBeGreaterThan(0);
+  } finally {
+    await client.end();
+  }
 }
 
 async function notes(): Promise<string[]> {
@@ -130,12 +143,54 @@ describe('reconnectBeforeSend', () => {
     expect((await notes()).filter((note) => note === 'in a transaction')).toEqual(['in a transaction']);
   });
 
-  it('never runs again a statement that may have run: the caller sees the failure, the row is stored once', async () => {
+  it('never runs again a write whose COMMIT may have reached the server: the caller sees the failure, the row is stored once', async () => {
     const db = reconnectingPool(3_000);
     await db.query('select 1');
-    hop.cutAfterNextStatement();
-    await expect(db.query("insert into writes (note) values ('sent, then cut')")).rejects.toThrow(/Connection terminated/);
-    expect((await notes()).filter((note) => note === 'sent, then cut')).toEqual(['sent, then cut']);
+    // The simple-query message of the COMMIT (the statement's own text also holds the word).
+    hop.cutAfterStatement(/Q[\s\S]{4}commit\0/);
+    await expect(db.query("insert into writes (note) values ('committed, then cut')")).rejects.toThrow(/Connection terminated/);
+    expect((await notes()).filter((note) => note === 'committed, then cut')).toEqual(['committed, then cut']);
+  });
+
+  it('runs a write again when its session was lost before its COMMIT (the server rolled it back): stored once, answered', async () => {
+    const db = reconnectingPool(3_000);
+    await db.query('select 1');
+    hop.cutAfterStatement(/rolled back, then again/);
+    expect((await db.query("insert into writes (note) values ('rolled back, then again') returning note")).rows).toEqual([{ note: 'rolled back, then again' }]);
+    // The cut transaction's backend ends when it sees its connection gone: give it a moment before counting.
+    await sleep(300);
+    expect((await notes()).filter((note) => note === 'rolled back, then again')).toEqual(['rolled back, then again']);
+  });
+
+  it('runs a read again on a fresh connection when its answer was lost (a read in a transaction of its own)', async () => {
+    const db = reconnectingPool(3_000);
+    await db.query('select 1');
+    hop.cutAfterStatement(/count\(\*\)::int as reads/);
+    expect((await db.query('select count(*)::int as reads from writes where note = $1', ['none'])).rows).toEqual([{ reads: 0 }]);
+  });
+
+  it('runs a read again when the server ends its session mid-statement (57P01, as a shutdown does)', async () => {
+    const db = reconnectingPool(3_000);
+    const running = db.query("select 'after a shutdown' as note from pg_sleep(0.5)");
+    await sleep(200);
+    await terminate("%pg_sleep(0.5)%");
+    expect((await running).rows).toEqual([{ note: 'after a shutdown' }]);
+  });
+
+  it('runs a write again when the server ends its session before its COMMIT, and stores it once', async () => {
+    const db = reconnectingPool(3_000);
+    const running = db.query("insert into writes (note) select 'terminated, then again' from pg_sleep(0.5) returning note");
+    await sleep(200);
+    await terminate("%terminated, then again%");
+    expect((await running).rows).toEqual([{ note: 'terminated, then again' }]);
+    expect((await notes()).filter((note) => note === 'terminated, then again')).toEqual(['terminated, then again']);
+  });
+
+  it('leaves a statement that failed on its own as it was: the error passes, nothing is retried', async () => {
+    const db = reconnectingPool(3_000);
+    await expect(db.query('insert into writes (note) values (null)')).rejects.toMatchObject({ code: '23502' });
+    await expect(db.query('select 1/0')).rejects.toMatchObject({ code: '22012' });
+    expect((await db.query('select 2 as two')).rows).toEqual([{ two: 2 }]);
   });
 
   it('gives up after its window: a database that stays away fails the checkout', async () => {
@@ -147,5 +202,56 @@ describe('reconnectBeforeSend', () => {
     await expect(db.query('select 1')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect(Date.now() - started).toBeLessThan(1_500);
     await down;
+  });
+});
+
+describe('which statements may run again', () => {
+  it('tells reads from statements that may write', () => {
+    for (const read of [
+      'select 1',
+      '  /* a comment */ select "v"."id", "v"."updated_at" from "vacancies" as "v" where "v"."tenant_id" = $1 limit $2',
+      'with counts as (select location_id, count(*) from vacancies group by 1) select * from counts',
+      'select careers_events_horizon() as horizon',
+      "select careers_search_text($1) @@ websearch_to_tsquery('simple', $2)",
+    ])
+      expect([read, statementKind(read)]).toEqual([read, 'read']);
+    for (const write of [
+      'insert into writes (note) values ($1)',
+      'update vacancies set canonical_url = $1 where id = $2',
+      'delete from rate_limit_windows where bucket = $1',
+      'with next as (select id from pgboss.job limit 1 for update skip locked) update pgboss.job set state = 1 from next',
+      'select id from vacancies where id = $1 for update',
+      'select id from vacancies for key share',
+      "select nextval('events_position_seq')",
+      'select pg_advisory_lock(1)',
+      "select set_config('x.y', '1', false)",
+      'select pgboss.create_queue($1, $2)',
+      'select "pgboss"."create_queue"($1)',
+      'select careers_refresh_vacancy_search($1)',
+      'select careers_announce_time_passing()',
+      'select * into copy_of_vacancies from vacancies',
+      '-- insert\nselect careers_something_new()',
+    ])
+      expect([write, statementKind(write)]).toEqual([write, 'write']);
+    for (const other of ['vacuum analyze vacancies', 'set statement_timeout = 1000', 'select 1; delete from writes', 'copy writes from stdin', 'listen x'])
+      expect([other, statementKind(other)]).toEqual([other, 'other']);
+    expect(statementKind('BEGIN')).toBe('begin');
+    expect(isReadOnlyStatement('select /* update */ 1')).toBe(true);
+  });
+
+  it('lists as read-only only project functions that cannot write (STABLE or IMMUTABLE, or the checked horizon)', async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string; volatility: string }>(
+        "select proname as name, provolatile as volatility from pg_proc where proname like 'careers\\_%' and proname = any($1)",
+        [[...READ_ONLY_FUNCTIONS]],
+      );
+      expect(rows.map((row) => row.name).sort()).toEqual([...READ_ONLY_FUNCTIONS].sort());
+      // careers_events_horizon is VOLATILE only for its transaction-scoped locks (see READ_ONLY_FUNCTIONS).
+      expect(rows.filter((row) => row.volatility === 'v').map((row) => row.name)).toEqual(['careers_events_horizon']);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { API_DB_TIMEOUTS } from '@careers/core';
 import { WORKER_DB_TIMEOUTS } from '@careers/core/worker';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { serviceFolder } from './os-user.ts';
 import { startPatroniCluster, type TPatroniCluster } from './patroni.ts';
 import { startPgBouncer, type TPgBouncer } from './pgbouncer.ts';
 import { DATABASE, startPrimary, startReplica, waitForReplay, type TPostgresServer } from './postgres.ts';
-import { careers, startApi, startWorker, type TUnit, type TUnitEnv } from './units.ts';
+import { careers, startAdmin, startApi, startWorker, type TUnit, type TUnitEnv } from './units.ts';
 
 /**
  * Behind a transaction-pooling PgBouncer no session settings reach the server with the connection
@@ -28,6 +28,8 @@ const UNIT_ROLES_SQL = `
 export const TENANT = 'bench';
 export { LARGE_API_KEY as TENANT_KEY } from '@careers/core/bench';
 const WRITER_SCOPES = ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write'];
+/** A dashboard user of the generated tenant (its own admin has no password), for the admin process of the harness. */
+export const ADMIN_USER = { email: 'cluster-admin@bench.example', password: 'cluster-admin-correct-horse' };
 
 /** The name under which PgBouncer serves the replica (DATABASE_READ_URL). */
 export const REPLICA_DATABASE = 'careers_replica';
@@ -126,8 +128,9 @@ async function prepareDatabase(root: string, url: string, sql: (text: string) =>
     const document = join(root, 'tenant.json');
     await careers(['demo-document', '--large', String(options.vacancies), '--seed', '7', '--out', document], {});
     // The writer keys travel in the imported document (one import instead of a `careers keys create` per key).
-    const tenants = (JSON.parse(readFileSync(document, 'utf8')) as { tenants: Array<{ api_keys: unknown[] }> }).tenants;
+    const tenants = (JSON.parse(readFileSync(document, 'utf8')) as { tenants: Array<{ api_keys: unknown[]; users?: unknown[] }> }).tenants;
     tenants[0]?.api_keys.push(...writerKeys.map((key, i) => ({ id: 2_000_001 + i, name: `writer-${i + 1}`, key, scopes: WRITER_SCOPES, revoked: false })));
+    if (tenants[0]) tenants[0].users = [...(tenants[0].users ?? []), { id: 3_000_001, name: 'Cluster Admin', role: 'admin', ...ADMIN_USER }];
     writeFileSync(document, JSON.stringify({ tenants }));
     await careers(['migrate'], { DATABASE_URL: url });
     await careers(['import', document], { DATABASE_URL: url });
@@ -154,7 +157,7 @@ export async function startFailoverCluster(options: Pick<TClusterOptions, 'vacan
     rmSync(root, { recursive: true, force: true });
   };
   try {
-    const patroni = await startPatroniCluster(root, stops);
+    const patroni = await startPatroniClusterRetried(root, stops);
     const writerKeys = await prepareDatabase(root, patroni.urlOf(), patroni.sql, options);
     const unitEnv = (role: string): TUnitEnv => ({ DATABASE_URL: patroni.urlOf(role), DB_POOL_SIZE: String(options.poolSize ?? 5) });
     return { patroni, root, apiEnv: unitEnv('careers_api'), workerEnv: unitEnv('careers_worker'), writerKeys, stop };
@@ -164,11 +167,37 @@ export async function startFailoverCluster(options: Pick<TClusterOptions, 'vacan
   }
 }
 
-/** `apis` API processes and `workers` workers on the cluster, started side by side. */
-export async function startUnits(cluster: Pick<TCluster, 'apiEnv' | 'workerEnv'>, counts: { apis: number; workers: number }, env: TUnitEnv = {}): Promise<{ apis: TUnit[]; workers: TUnit[]; stop: () => Promise<void> }> {
+/**
+ * Starts the Patroni cluster; when the first bootstrap fails or stalls (see BootstrapFailed), starts it once more from
+ * nothing on fresh ports, keeping the first attempt's logs beside (`*.log.attempt-1`) and saying so on stderr.
+ */
+async function startPatroniClusterRetried(root: string, stops: Array<() => Promise<void>>): Promise<TPatroniCluster> {
+  try {
+    return await startPatroniCluster(root, stops);
+  } catch (error) {
+    const stalled = error instanceof Error && (error.name === 'BootstrapFailed' || /^Patroni node\d (was not ready|exited)/.test(error.message));
+    if (!stalled) throw error;
+    console.warn(`cluster: the Patroni bootstrap failed, starting it once more on fresh ports: ${(error as Error).message.split('\n')[0]}`);
+    for (const step of stops.reverse()) await step().catch(() => {});
+    stops.length = 0;
+    for (const entry of readdirSync(root)) {
+      if (entry.endsWith('.log')) renameSync(join(root, entry), join(root, `${entry}.attempt-1`));
+      else if (!entry.endsWith('.attempt-1')) rmSync(join(root, entry), { recursive: true, force: true });
+    }
+    return startPatroniCluster(root, stops);
+  }
+}
+
+/** `apis` API processes, `workers` workers and `admins` admin servers (as the API's role) on the cluster, started side by side. */
+export async function startUnits(
+  cluster: Pick<TCluster, 'apiEnv' | 'workerEnv'>,
+  counts: { apis: number; workers: number; admins?: number },
+  env: TUnitEnv = {},
+): Promise<{ apis: TUnit[]; workers: TUnit[]; admins: TUnit[]; stop: () => Promise<void> }> {
   const launches = [
     ...Array.from({ length: counts.apis }, (_, i) => startApi(`api-${i + 1}`, { ...cluster.apiEnv, ...env })),
     ...Array.from({ length: counts.workers }, (_, i) => startWorker(`worker-${i + 1}`, { ...cluster.workerEnv, ...env })),
+    ...Array.from({ length: counts.admins ?? 0 }, (_, i) => startAdmin(`admin-${i + 1}`, { ...cluster.apiEnv, ...env })),
   ];
   // All settle before anything is judged, so a unit that failed to start leaves none of the others running.
   const settled = await Promise.allSettled(launches);
@@ -182,6 +211,7 @@ export async function startUnits(cluster: Pick<TCluster, 'apiEnv' | 'workerEnv'>
     throw failed.reason;
   }
   const apis = started.slice(0, counts.apis);
-  const workers = started.slice(counts.apis);
-  return { apis, workers, stop };
+  const workers = started.slice(counts.apis, counts.apis + counts.workers);
+  const admins = started.slice(counts.apis + counts.workers);
+  return { apis, workers, admins, stop };
 }

@@ -84,7 +84,9 @@ function patroniConfig(root: string, name: string, ports: { pg: number; rest: nu
           parameters: { wal_log_hints: 'on', full_page_writes: 'on', synchronous_commit: 'on', max_connections: 200, max_wal_senders: 5, max_replication_slots: 5, hot_standby: 'on', wal_keep_size: '128MB' },
         },
       },
-      initdb: [{ encoding: 'UTF8' }, { locale: 'C.UTF-8' }],
+      // --no-sync: initdb's final "syncing data to disk" flushes the whole new cluster, which waits behind every other
+      // writer of a shared disk; the servers run with fsync off anyway (throw-away disks).
+      initdb: [{ encoding: 'UTF8' }, { locale: 'C.UTF-8' }, 'no-sync'],
     },
     postgresql: {
       listen: `127.0.0.1:${ports.pg}`,
@@ -131,9 +133,17 @@ async function patroniNode(root: string, name: string, etcdPort: number): Promis
       if (pid) process.kill(pid, 'SIGKILL');
     },
     startPatroni: async () => {
-      patroni = startServerProcess(PATRONI, [config], join(root, `${name}.log`));
+      const logFile = join(root, `${name}.log`);
+      patroni = startServerProcess(PATRONI, [config], logFile);
       const started = patroni;
-      await waitUntil(`Patroni ${name}`, started, async () => (await status())?.state === 'running', 90_000);
+      await waitUntil(`Patroni ${name}`, started, async () => {
+        // A bootstrap that failed (its PostgreSQL could not start: a port taken meanwhile, …) is retried by Patroni
+        // forever; say so at once, with its log, instead of waiting out the limit.
+        const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+        const failed = BOOTSTRAP_FAILED.exec(log);
+        if (failed) throw new BootstrapFailed(`Patroni ${name}: ${failed[0]}:\n${started.logTail()}`);
+        return (await status())?.state === 'running';
+      }, 90_000);
     },
     stopPatroni: async () => {
       await patroni?.stop('SIGTERM', 30_000);
@@ -142,6 +152,14 @@ async function patroniNode(root: string, name: string, etcdPort: number): Promis
       if (pid) process.kill(pid, 'SIGKILL');
     },
   };
+}
+
+/** Lines of Patroni's (and its PostgreSQL's) log that mean the bootstrap failed and will only be tried again. */
+const BOOTSTRAP_FAILED = /removing initialize key after failed attempt to bootstrap|could not bind IPv4 address|could not create any TCP\/IP sockets|FATAL: +(lock file|data directory)[^\n]*|initdb: error[^\n]*/;
+
+/** A node's bootstrap failed (see BOOTSTRAP_FAILED) or did not finish in time: worth one more try on fresh ports. */
+export class BootstrapFailed extends Error {
+  override name = 'BootstrapFailed';
 }
 
 function postmasterPid(dataDir: string): number | undefined {

@@ -35,7 +35,7 @@ export function startServerProcess(command: string, args: string[], logFile: str
   return {
     pid: () => child.pid ?? 0,
     running: isRunning,
-    logTail: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n') : ''),
+    logTail: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-60).join('\n') : ''),
     stop: async (signal = 'SIGINT', graceMs = 15_000) => {
       if (!isRunning()) return;
       child.kill(signal);
@@ -52,7 +52,13 @@ export async function waitUntil(what: string, server: TServerProcess, ready: () 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!server.running()) throw new Error(`${what} exited:\n${server.logTail()}`);
-    if (await ready().catch(() => false)) return;
+    if (
+      await ready().catch((error: unknown) => {
+        if (error instanceof Error && error.name === 'BootstrapFailed') throw error;
+        return false;
+      })
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`${what} was not ready within ${timeoutMs} ms:\n${server.logTail()}`);
     await sleep(50);
   }

@@ -9,14 +9,15 @@ const repoFile = (path: string) => fileURLToPath(new URL(`../../../${path}`, imp
 const API_MAIN = repoFile('apps/api/src/main.ts');
 const WORKER_MAIN = repoFile('apps/worker/src/main.ts');
 const CLI_MAIN = repoFile('apps/cli/src/main.ts');
+const ADMIN_MAIN = repoFile('apps/admin/src/server/main.ts');
 
 const START_TIMEOUT_MS = 90_000;
 
-/** A deployment unit (API or worker) as its own process, started the way `pnpm start:api` / `start:worker` do. */
+/** A deployment unit (API, worker or admin) as its own process, started the way `pnpm start:api` / `start:worker` / `start:admin` do. */
 export type TUnit = {
   name: string;
   pid: () => number;
-  /** The API's public port (0 for a worker). */
+  /** The API's (or the admin's) public port (0 for a worker). */
   port: number;
   output: () => string;
   exited: () => boolean;
@@ -88,6 +89,16 @@ export async function startWorker(name: string, env: TUnitEnv): Promise<TUnit> {
   // The line is at info level: the worker logs at info whatever the cluster's level.
   const started = async (output: string) => output.includes('worker started');
   return launch(name, [...WORKER_NODE_FLAGS, WORKER_MAIN], unitEnv({ ...env, LOG_LEVEL: 'info' }), started, 0);
+}
+
+/**
+ * The admin dashboard's server on a free port, ready once /healthz answers. It builds the dashboard first when
+ * apps/admin/dist is missing (a fresh clone), which the start timeout allows for.
+ */
+export async function startAdmin(name: string, env: TUnitEnv): Promise<TUnit> {
+  const port = await freePort();
+  const healthy = async () => fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+  return launch(name, [ADMIN_MAIN], unitEnv({ ...env, ADMIN_PORT: String(port) }), healthy, port);
 }
 
 /** `careers <args>` (the command line operators run), to its end; its output goes into the error when it fails. */

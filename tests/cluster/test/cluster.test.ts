@@ -218,9 +218,9 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
       statuses: report.statuses,
       apiErrors: apiErrors(apis),
     });
-    // Connections refused while it is down are retried (nothing was sent); statements that its shutdown cut after they
-    // were sent are not, and fail as 503 with Retry-After inside the restart (issue #32 asks for none: not reached yet).
-    for (const failure of report.failures) expect(failure).toMatch(/: 503 \(Retry-After: \d+\)/);
+    // Issue #32: no failed request. A connection refused while it is down sent nothing; a statement its shutdown cut
+    // runs again when it may (a read in a transaction of its own, a write whose COMMIT was not sent: fresh-connection.ts).
+    expect(report.failures).toEqual([]);
     expect(failuresAfterWindow).toEqual([]);
     expect(writes.acknowledged.size).toBeGreaterThan(10);
     expect(lostWrites(writes, await storedUrls(cluster, [...writes.acknowledged.keys()]))).toEqual([]);
@@ -251,7 +251,8 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
     expect(report.failures).toEqual([]);
     expect(report.requests).toBeGreaterThan(100);
     expect(lostWrites(writes, await storedUrls(cluster, [...writes.acknowledged.keys()]))).toEqual([]);
-  });
+    // Three stops and starts of a process each: 60–66 s at load 16–20 here, so 120 s was too tight on a crowded machine.
+  }, 240_000);
 });
 
 /** The canonical-URL reports of a load: the last acknowledged per vacancy, the failed ones, those in flight. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing';
 import { missingFailoverBinaries } from '../src/binaries.ts';
-import { startFailoverCluster, startUnits, TENANT, TENANT_KEY, type TFailoverCluster } from '../src/cluster.ts';
+import { ADMIN_USER, startFailoverCluster, startUnits, TENANT, TENANT_KEY, type TFailoverCluster } from '../src/cluster.ts';
 import { runLoad, send, sendRetrying, type TLoadReport, type TRequestSpec } from '../src/load.ts';
 import type { TPatroniNode } from '../src/patroni.ts';
 import { startProxy, type TProxy } from '../src/proxy.ts';
@@ -13,18 +13,17 @@ import { careers, type TUnit } from '../src/units.ts';
 
 /**
  * Issue #32 on real servers: Patroni with a primary and a synchronous standby (etcd, HAProxy routing to the leader),
- * three API processes and two workers connected through HAProxy. Under a mixed load the primary's PostgreSQL is
- * SIGKILLed; then the old primary rejoins as a standby, and a planned switchover runs under the same load.
+ * three API processes, two workers and the admin connected through HAProxy. Under a mixed load the primary's
+ * PostgreSQL is SIGKILLed; then the old primary rejoins as a standby, and a planned switchover runs under the same load.
+ * No unit is restarted; the admin answers (sign-in and overview) after each event.
  */
-/**
- * Opt-in for now: in a fresh clone (2026-11-28) the first Patroni node's bootstrap stalled past 90 s ("bootstrap in
- * progress", not yet diagnosed) while it passed three times in a working copy. `CLUSTER_FAILOVER=1` runs it.
- */
-const missing = missingFailoverBinaries() ?? (process.env.CLUSTER_FAILOVER === '1' ? undefined : 'set CLUSTER_FAILOVER=1 to run the failover scenario (its first bootstrap in a fresh clone is not yet reliable)');
+const missing = missingFailoverBinaries() ?? (process.env.CLUSTER_FAILOVER === '0' ? 'CLUSTER_FAILOVER=0' : undefined);
 const PUBLIC_URL = 'https://api.careers.test';
 /** The key that encrypts webhook endpoint secrets (CLI, API and workers share it). */
 const WEBHOOK_SECRET_KEY = Buffer.alloc(32, 'cluster-failover-webhook-key!!!!').toString('base64');
 const READ_CONNECTIONS = 6;
+/** A switchover whose primary-less gap is at most this long must fail no request (see the switchover test). */
+const SWITCHOVER_GAP_BUDGET_MS = 5_000;
 /** POST /applications and POST /candidates allow 10 a minute per key: enough keys that the load never meets the limit. */
 const WRITER_KEYS = 60;
 const RESUME = readFileSync(fileURLToPath(new URL('../../../packages/core/test/fixtures/resumes/jane-van-der-berg.pdf', import.meta.url))).toString('base64');
@@ -104,6 +103,43 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     }
   };
 
+  /** Signs in to the admin (a session row written through the router) and reads the overview with it. */
+  const adminAnswers = async () => {
+    const base = `http://127.0.0.1:${(units.admins[0] as TUnit).port}`;
+    const headers = { 'content-type': 'application/json', origin: base };
+    const signIn = await fetch(`${base}/trpc/admin.signIn`, { method: 'POST', headers, body: JSON.stringify(ADMIN_USER), signal: AbortSignal.timeout(15_000) });
+    const signInBody = await signIn.text();
+    const cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
+    const overview = await fetch(`${base}/trpc/admin.overview`, { headers: { cookie, origin: base }, signal: AbortSignal.timeout(15_000) });
+    const overviewBody = await overview.text();
+    return { signIn: signIn.status, overview: overview.status, detail: `${signInBody.slice(0, 200)} | ${overviewBody.slice(0, 200)}` };
+  };
+
+  /** Polls the admin's overview (one signed-in session) while `running`: what an operator watching the dashboard saw. */
+  const adminPoller = async (running: () => boolean) => {
+    const base = `http://127.0.0.1:${(units.admins[0] as TUnit).port}`;
+    // Signed in before the event (retried: the machine may be slow to answer the first time).
+    let cookie = '';
+    for (let attempt = 0; !cookie && attempt < 20; attempt++) {
+      const signIn = await fetch(`${base}/trpc/admin.signIn`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify(ADMIN_USER) }).catch(() => undefined);
+      if (signIn?.status === 200) cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
+      else await sleep(250);
+    }
+    const seen = { requests: 0, failures: [] as string[] };
+    while (running()) {
+      seen.requests++;
+      try {
+        const response = await fetch(`${base}/trpc/admin.overview`, { headers: { cookie, origin: base }, signal: AbortSignal.timeout(15_000) });
+        const body = await response.text();
+        if (response.status !== 200) seen.failures.push(`${response.status} ${body.slice(0, 120)}`);
+      } catch (error) {
+        seen.failures.push((error as Error).message);
+      }
+      await sleep(500);
+    }
+    return seen;
+  };
+
   /** Follows the change feed (candidates) from `feedStart` while the load runs: what a consumer saw, in order. */
   const feedFollower = async (running: () => boolean) => {
     const seen: string[] = [];
@@ -137,6 +173,7 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
       writer(resumeUpload, 'resume', writes, () => running, 1_500),
     ]);
     const feed = feedFollower(() => running);
+    const admin = adminPoller(() => running);
     try {
       await during();
     } finally {
@@ -145,7 +182,7 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     }
     const readReport = await reads;
     await writers;
-    return { reads: readReport, writes, feed: await feed };
+    return { reads: readReport, writes, feed: await feed, admin: await admin };
   };
 
   /** Checks every acknowledged write afterwards; returns the figures of the table. */
@@ -219,7 +256,7 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     cluster = await startFailoverCluster({ vacancies: 1000, writerKeys: WRITER_KEYS });
     receiver = await startWebhookReceiver();
     await careers(['webhooks', 'create', '--tenant', TENANT, '--url', receiver.url, '--events', 'application.created'], { DATABASE_URL: cluster.patroni.urlOf(), WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_INSECURE_LOCAL: '1' });
-    units = await startUnits(cluster, { apis: 3, workers: 2 }, { PUBLIC_URL, WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_INSECURE_LOCAL: '1', WEBHOOK_POLL_INTERVAL_MS: '200' });
+    units = await startUnits(cluster, { apis: 3, workers: 2, admins: 1 }, { PUBLIC_URL, WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_INSECURE_LOCAL: '1', WEBHOOK_POLL_INTERVAL_MS: '200' });
     proxy = await startProxy(units.apis.map((api) => api.port));
     const api = `http://127.0.0.1:${(units.apis[0] as TUnit).port}`;
     for (const page of [1, 2, 3]) {
@@ -250,7 +287,7 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
   it('fails over to the synchronous standby when the primary is SIGKILLed: nothing acknowledged lost or doubled, writes again within 30 s', async () => {
     const { leader, standby } = await cluster.patroni.healthy();
     oldPrimary = leader;
-    const pids = [...units.apis, ...units.workers].map((unit) => unit.pid());
+    const pids = [...units.apis, ...units.workers, ...units.admins].map((unit) => unit.pid());
     let killedAt = 0;
     let promotedAt = 0;
     const load = await mixedLoad(async () => {
@@ -270,8 +307,11 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
       firstWriteAfterMs: firstWriteAt - killedAt,
       readFailuresBetweenMs: readFailureTimes.length ? [Math.min(...readFailureTimes), Math.max(...readFailureTimes)] : [],
       ...checks,
+      adminPolls: load.admin.requests,
+      adminFailures: load.admin.failures,
     };
-    reportFigures('failover', { ...figures, apiErrors: apiErrors(units.apis) });
+    const admin = await adminAnswers();
+    reportFigures('failover', { ...figures, adminAfter: admin, apiErrors: apiErrors(units.apis) });
     expect(checks.missingWrites).toEqual([]);
     expect(checks.duplicates).toEqual([]);
     expect(checks.lostJobs).toBe(0);
@@ -283,9 +323,10 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     for (const failure of load.reads.failures) expect(failure).toMatch(/: 503 \(Retry-After: \d+\)/);
     for (const at of readFailureTimes) expect(at).toBeLessThan(firstWriteAt - killedAt + 2_000);
     expect(load.reads.maxLatencyMs).toBeLessThan(10_000);
-    // No unit was restarted: the same processes, all still running.
-    expect([...units.apis, ...units.workers].map((unit) => unit.pid())).toEqual(pids);
-    for (const unit of [...units.apis, ...units.workers]) expect(unit.exited(), unit.name).toBe(false);
+    // No unit was restarted: the same processes, all still running; the admin answers through the new primary.
+    expect([...units.apis, ...units.workers, ...units.admins].map((unit) => unit.pid())).toEqual(pids);
+    for (const unit of [...units.apis, ...units.workers, ...units.admins]) expect(unit.exited(), unit.name).toBe(false);
+    expect([admin.signIn, admin.overview], admin.detail).toEqual([200, 200]);
   });
 
   it('takes the old primary back as a synchronous standby (pg_rewind where its history diverged)', async () => {
@@ -296,8 +337,9 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     reportFigures('rejoin', { timeline: (await leader.status())?.timeline, rewindLog: log.split('\n').filter((line) => /rewind/i.test(line)).slice(0, 4) });
   });
 
-  it('switches over under load: failures only as 503 with Retry-After, every write acknowledged, nothing lost', async () => {
+  it('switches over under load without a failed request: every write acknowledged once, nothing lost, the admin answers', async () => {
     const { leader, standby } = await cluster.patroni.healthy(120_000);
+    const pids = [...units.apis, ...units.workers, ...units.admins].map((unit) => unit.pid());
     let switchedAt = 0;
     let promotedAt = 0;
     const load = await mixedLoad(async () => {
@@ -309,10 +351,25 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
       await sleep(6_000);
     });
     const checks = await checkWrites(load.writes, load.feed);
-    reportFigures('switchover', { ...tableRow(load.reads, load.writes, switchedAt), promotedAfterMs: promotedAt - switchedAt, ...checks, apiErrors: apiErrors(units.apis) });
-    // Not yet 0 (issue #32 asks for it): Patroni leaves no primary for longer than the API's reconnect window (see
-    // docs/operations.md). What holds: every failure is a 503 with Retry-After, and every write was acknowledged.
-    for (const failure of load.reads.failures) expect(failure).toMatch(/: 503 \(Retry-After: \d+\)/);
+    const admin = await adminAnswers();
+    const row = tableRow(load.reads, load.writes, switchedAt);
+    reportFigures('switchover', { ...row, promotedAfterMs: promotedAt - switchedAt, ...checks, adminPolls: load.admin.requests, adminFailures: load.admin.failures, adminAfter: admin, readFailureCauses: load.reads.failures.slice(0, 5), apiErrors: apiErrors(units.apis) });
+    // Issue #32: a planned switchover fails no request. Statements cut by the old primary's shutdown run again when
+    // they may (reads, writes whose COMMIT was not sent: fresh-connection.ts); new connections wait for the new one
+    // within the API's reconnect window (3 s, bounded by issue 7's 503 within 5 s). When Patroni leaves no primary
+    // longer than that (a crowded machine: 5–7 s at load 20), a request may still answer 503 with Retry-After while
+    // there is none; never after.
+    const gapMs = promotedAt - switchedAt;
+    if (gapMs <= SWITCHOVER_GAP_BUDGET_MS) {
+      expect(load.reads.failures).toEqual([]);
+      expect(row.applicationAttemptsFailed + row.resumeAttemptsFailed).toBe(0);
+    } else {
+      for (const failure of load.reads.failures) expect(failure).toMatch(/: 503 \(Retry-After: \d+\)/);
+      for (const at of row.readFailuresMs) expect(at).toBeLessThan(gapMs + 1_000);
+    }
+    expect(load.admin.failures).toEqual([]);
+    expect([admin.signIn, admin.overview], admin.detail).toEqual([200, 200]);
+    expect([...units.apis, ...units.workers, ...units.admins].map((unit) => unit.pid())).toEqual(pids);
     expect(load.writes.filter((w) => w.status === undefined)).toEqual([]);
     expect(checks.missingWrites).toEqual([]);
     expect(checks.duplicates).toEqual([]);

@@ -8,8 +8,8 @@ export const RECONNECT_FOR_MS = 2_000;
 /** The message of a query pg refused to send because the client already knew its connection was gone. */
 const NEVER_SENT = /^Client (has encountered a connection error|was closed) and is not queryable/;
 
-/** A statement that opens a transaction: if its connection is lost, the server rolls back whatever it began. */
-const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
+/** read_only_sql_transaction: the statement reached a standby (a router not yet moved) and was refused there. */
+const ON_A_STANDBY = '25006';
 
 /** Timeouts are never retried: the wait would start over. */
 const isTimeout = (error: unknown) => {
@@ -23,27 +23,131 @@ export function isRefusedConnection(error: unknown): boolean {
 }
 
 /**
- * Whether the first statement of a checkout may run again on a fresh connection after `error`: it was provably never
- * sent (pg refused to write it, or the socket refused the bytes: EPIPE), or it only opened a transaction, which the
- * server rolls back with the lost connection. A statement that may have run and done something is never retried.
+ * The session ended under the statement (server shut down or crashed, connection cut or reset) — not a timeout, not
+ * a statement the server rejected. Whatever the statement's transaction did is rolled back unless its COMMIT was sent.
+ */
+const isSessionLost = isRefusedConnection;
+
+/**
+ * What the first statement of a checkout is, for the rule of what may run again:
+ * - `begin`: opens a transaction (the server rolls back a transaction whose connection is lost);
+ * - `read`: one SELECT that cannot write (see isReadOnlyStatement), so it is a read in a transaction of its own;
+ * - `write`: one INSERT, UPDATE, DELETE, MERGE, or a SELECT/WITH that may write: it runs inside BEGIN … COMMIT;
+ * - `other`: anything else (SET, VACUUM, COPY, several statements …): retried only when provably never sent.
+ */
+export type TStatementKind = 'begin' | 'read' | 'write' | 'other';
+
+/** Words that make a SELECT or WITH possibly write: data-modifying CTEs, row locks, SELECT INTO, and PostgreSQL's
+ * own functions with effects beyond the statement (sequences, session locks and settings, notifications, large
+ * objects, other backends, replication). Matched as whole words, so `updated_at` is not `update`. */
+const WRITING_WORDS =
+  /\b(insert|update|delete|merge|truncate|into|lock|for\s+share|for\s+key\s+share|nextval|setval|pg_advisory_lock\w*|pg_advisory_unlock\w*|pg_try_advisory_lock\w*|pg_notify|set_config|pg_terminate_backend|pg_cancel_backend|pg_reload_conf|pg_rotate_logfile|pg_switch_wal|pg_create_\w+|pg_drop_\w+|pg_promote|pg_logical_\w+|pg_replication_\w+|pg_stat_reset\w*|pg_import_system_collations|lo_\w+|dblink\w*|txid_current|pg_current_xact_id)\b/i;
+
+/**
+ * The project's own functions (`careers_…`, db/migrations) that a SELECT may call and still write nothing. A function
+ * that writes is VOLATILE (PostgreSQL refuses writes in STABLE and IMMUTABLE ones); the list holds the STABLE and
+ * IMMUTABLE search helpers, and `careers_events_horizon` (VOLATILE, but all it takes are transaction-scoped advisory
+ * locks and a transaction-local setting, gone when its transaction ends). Any other `careers_` function may write.
+ * fresh-connection.test.ts checks the list against pg_proc.
+ */
+export const READ_ONLY_FUNCTIONS = new Set([
+  'careers_search_config',
+  'careers_search_document',
+  'careers_search_is_stop_word',
+  'careers_search_lexemes',
+  'careers_search_similar_words',
+  'careers_search_text',
+  'careers_search_word_lexemes',
+  'careers_events_horizon',
+]);
+
+/** A call of a schema-qualified function (`pgboss.create_queue(…)`, `"public"."f"(…)`): pg-boss's functions write. */
+const QUALIFIED_CALL = /("?[a-z_][\w$]*"?)\s*\.\s*"?[a-z_][\w$]*"?\s*\(/i;
+
+/** Comments, so that a comment cannot hide or fake a keyword. */
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/--[^\n]*/g, ' ').trim();
+
+/**
+ * Whether `text` is one SELECT (or WITH … SELECT) that cannot write: no data-modifying word, no row lock, no function
+ * with effects (PostgreSQL's listed above, the project's beyond READ_ONLY_FUNCTIONS, any schema-qualified one), a
+ * single statement. When in doubt it says no: such a statement is then treated as a write.
+ */
+export function isReadOnlyStatement(text: string): boolean {
+  const sql = withoutComments(text);
+  if (!/^(select|with)\b/i.test(sql)) return false;
+  if (/;\s*\S/.test(sql)) return false;
+  if (WRITING_WORDS.test(sql) || QUALIFIED_CALL.test(sql)) return false;
+  for (const [, name] of sql.matchAll(/\b(careers_\w+)\s*\(/gi)) if (!READ_ONLY_FUNCTIONS.has((name as string).toLowerCase())) return false;
+  return true;
+}
+
+export function statementKind(text: string): TStatementKind {
+  const sql = withoutComments(text);
+  if (/^(begin|start\s+transaction)\b/i.test(sql)) return 'begin';
+  if (/;\s*\S/.test(sql) || !/^(select|with|insert|update|delete|merge)\b/i.test(sql)) return 'other';
+  return isReadOnlyStatement(sql) ? 'read' : 'write';
+}
+
+/** Errors of a write's COMMIT: it may have committed, so it never runs again. */
+const maybeCommitted = new WeakSet<object>();
+
+/**
+ * Whether the first statement of a checkout may run again on a fresh connection after `error`. The rule: nothing
+ * that may have taken effect runs twice.
+ * - Provably never sent (pg refused to write it on a connection it knew was dead, or the socket refused the bytes:
+ *   EPIPE): any statement.
+ * - BEGIN whose session was lost: the server rolls back a transaction whose connection ends.
+ * - A read (isReadOnlyStatement) in a transaction of its own whose session was lost (server shut down, connection
+ *   cut): it changed nothing whether it ran or not. Not a timeout (the wait would start over), and not a read inside
+ *   a longer transaction: that is not the first statement of its checkout, and only the whole transaction could run
+ *   again.
+ * - A write, which runs in a transaction of its own (BEGIN, the statement, COMMIT): when the session was lost before
+ *   its COMMIT was sent, or a standby refused it (25006), the server rolled it back. A lost COMMIT never runs again.
  */
 export function isRetryableBeforeSend(error: unknown, text: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if ((typeof message === 'string' && NEVER_SENT.test(message)) || code === 'EPIPE') return true;
-  return TRANSACTION_START.test(text) && isRefusedConnection(error);
+  if (typeof error === 'object' && error !== null && maybeCommitted.has(error)) return false;
+  const kind = statementKind(text);
+  if (kind === 'write') return isSessionLost(error) || code === ON_A_STANDBY;
+  return (kind === 'begin' || kind === 'read') && isSessionLost(error);
 }
 
 type TQueryArgs = [unknown, ...unknown[]];
+type TQueryFn = (...a: unknown[]) => Promise<unknown>;
+
+/**
+ * Runs one writing statement as BEGIN, the statement, COMMIT on `client`, so that losing the session before the COMMIT
+ * provably leaves nothing behind (and it may run again). A statement the server rejects is rolled back and its error
+ * passed on unchanged; an error of the COMMIT is marked: it may have committed.
+ */
+async function inOwnTransaction(client: pg.PoolClient, args: TQueryArgs): Promise<unknown> {
+  const query = client.query.bind(client) as TQueryFn;
+  await query('begin');
+  let result: unknown;
+  try {
+    result = await query(...args);
+  } catch (error) {
+    if (!isSessionLost(error)) await query('rollback').catch(() => {});
+    throw error;
+  }
+  try {
+    await query('commit');
+  } catch (error) {
+    if (typeof error === 'object' && error !== null) maybeCommitted.add(error);
+    throw error;
+  }
+  return result;
+}
 
 /**
  * Makes `pool` ride through a database that drops or refuses connections for a moment: a checkout retries a refused
- * connect (with backoff, for `reconnectForMs`), and the first statement of a checkout that failed before it was sent
- * (see isRetryableBeforeSend) runs again on a fresh connection. Everything else fails as before (503 upstream).
+ * connect (with backoff, for `reconnectForMs`), and the first statement of a checkout that may run again after its
+ * failure (see isRetryableBeforeSend) runs again on a fresh connection. Everything else fails as before (503 upstream).
  */
 export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FOR_MS): void {
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
-  const acquire = async (): Promise<pg.PoolClient> => {
-    const deadline = Date.now() + reconnectForMs;
+  const acquire = async (deadline = Date.now() + reconnectForMs): Promise<pg.PoolClient> => {
     for (let delay = 25; ; delay = Math.min(delay * 2, 400)) {
       try {
         return await connect();
@@ -54,7 +158,7 @@ export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FO
     }
   };
   pool.connect = ((callback?: (error: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void) => {
-    const checkout = acquire().then((client) => firstStatementRetried(client, acquire));
+    const checkout = acquire().then((client) => firstStatementRetried(client, acquire, reconnectForMs));
     if (!callback) return checkout;
     checkout.then(
       (client) => callback(undefined, client, (release) => client.release(release as Error)),
@@ -65,22 +169,52 @@ export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FO
 }
 
 /**
- * The checked-out client, except that its first statement moves to a fresh connection when it failed before it was
- * sent. Kysely and pg-pool only call `query` and `release` (and pg-pool its listeners) on it.
+ * The checked-out client, except that its first statement moves to a fresh connection when it may run again (see
+ * isRetryableBeforeSend), and a writing first statement runs in a transaction of its own. Kysely and pg-pool only call
+ * `query` and `release` (and pg-pool its listeners) on it.
  */
-function firstStatementRetried(first: pg.PoolClient, acquire: () => Promise<pg.PoolClient>): pg.PoolClient {
+function firstStatementRetried(first: pg.PoolClient, acquire: (deadline?: number) => Promise<pg.PoolClient>, reconnectForMs: number): pg.PoolClient {
   let current = first;
   let firstDone = false;
+  let retrying = false;
+  // The caller's 'error' listeners (pg-pool's `pool.query` adds one), relayed from whichever connection is current:
+  // while the first statement may still run again, the connection it lost is not the caller's failure.
+  const errorListeners = new Map<(error: Error) => void, { once: boolean }>();
+  const relay = (error: Error) => {
+    if (retrying) return;
+    for (const [listener, { once }] of [...errorListeners]) {
+      if (once) errorListeners.delete(listener);
+      listener(error);
+    }
+  };
+  let relayedFrom: pg.PoolClient | undefined;
+  const relayFrom = (client: pg.PoolClient | undefined) => {
+    relayedFrom?.removeListener('error', relay);
+    relayedFrom = client;
+    client?.on('error', relay);
+  };
   const run = async (args: TQueryArgs): Promise<unknown> => {
     const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: string }).text ?? '');
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await (current.query as (...a: unknown[]) => Promise<unknown>)(...args);
-      } catch (error) {
-        if (attempt >= 3 || !isRetryableBeforeSend(error, text)) throw error;
-        current.release(error as Error);
-        current = await acquire();
+    const write = statementKind(text) === 'write';
+    retrying = true;
+    try {
+      // Runs again as long as the failures may be retried, within one reconnect window from the first failure: a
+      // PgBouncer that is pausing before its shutdown still takes connections and cuts them again.
+      let deadline = 0;
+      for (let delay = 25; ; delay = Math.min(delay * 2, 400)) {
+        try {
+          return write ? await inOwnTransaction(current, args) : await (current.query as TQueryFn)(...args);
+        } catch (error) {
+          deadline ||= Date.now() + reconnectForMs;
+          if (!isRetryableBeforeSend(error, text) || Date.now() + delay > deadline) throw error;
+          current.release(error as Error);
+          await sleep(delay);
+          current = await acquire(deadline);
+          if (relayedFrom) relayFrom(current);
+        }
       }
+    } finally {
+      retrying = false;
     }
   };
   const query = (...args: TQueryArgs) => {
@@ -96,19 +230,54 @@ function firstStatementRetried(first: pg.PoolClient, acquire: () => Promise<pg.P
     );
     return undefined;
   };
-  return new Proxy(first, {
+  type TEmitter = { on: (event: string, listener: (...a: unknown[]) => void) => unknown; once: TEmitter['on']; removeListener: TEmitter['on'] };
+  const emitter = () => current as unknown as TEmitter;
+  const listen = (once: boolean) => (event: string, listener: (...a: unknown[]) => void) => {
+    if (event !== 'error') {
+      if (once) emitter().once(event, listener);
+      else emitter().on(event, listener);
+      return proxy;
+    }
+    errorListeners.set(listener, { once });
+    if (!relayedFrom) relayFrom(current);
+    return proxy;
+  };
+  const unlisten = (event: string, listener: (...a: unknown[]) => void) => {
+    if (event !== 'error') {
+      emitter().removeListener(event, listener);
+      return proxy;
+    }
+    errorListeners.delete(listener);
+    if (errorListeners.size === 0) relayFrom(undefined);
+    return proxy;
+  };
+  const overrides: Record<PropertyKey, unknown> = {
+    query,
+    on: listen(false),
+    addListener: listen(false),
+    once: listen(true),
+    removeListener: unlisten,
+    off: unlisten,
+    release: (error?: Error | boolean) => {
+      relayFrom(undefined);
+      errorListeners.clear();
+      return current.release(error);
+    },
+  };
+  const proxy: pg.PoolClient = new Proxy(first, {
     get(_target, property) {
-      if (property === 'query') return query;
+      if (Object.hasOwn(overrides, property)) return overrides[property];
       const value: unknown = Reflect.get(current, property, current);
       return typeof value === 'function' ? value.bind(current) : value;
     },
   });
+  return proxy;
 }
 
 /**
- * pg-boss's own pool (made by `start()`) rides through the same way: its statements are single autocommit statements,
- * so only a refused connect or a statement never sent is retried, and a job's completion waits out a failover instead
- * of leaving the job to its expiry.
+ * pg-boss's own pool (made by `start()`) rides through the same way: a refused connect, a statement never sent, a read
+ * or a write whose session was lost before its COMMIT run again, so a job's fetch, heartbeat and completion wait out a
+ * failover instead of leaving the job to its expiry.
  */
 export function reconnectBossBeforeSend(boss: { getDb: () => unknown }, reconnectForMs = RECONNECT_FOR_MS): void {
   const pool = (boss.getDb() as { pool?: pg.Pool }).pool;
