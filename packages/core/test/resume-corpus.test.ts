@@ -54,7 +54,8 @@ describe('resume corpus', () => {
       expect(entry.last_name.normalize('NFC'), file).toBe(entry.last_name);
       expect(entry.email, file).toBe(entry.email.toLowerCase());
       const phone = parsePhoneNumberFromString(entry.phone);
-      expect(phone?.isValid(), file).toBe(true);
+      // Valid, or (for the reported UK case) a number of Ofcom's drama range: possible, held back from the plan.
+      expect(phone?.isValid() === true || (/^\+447700900\d{3}$/u.test(entry.phone) && phone?.isPossible() === true), file).toBe(true);
       expect(phone?.number, file).toBe(entry.phone);
     }
   });

@@ -7,12 +7,17 @@ const PARTICLES = new Set([
   'van', 'von', 'der', 'den', 'de', 'del', 'della', 'dello', 'di', 'da', 'das', 'dos', 'do', 'du', 'des', 'la', 'le',
   'lo', 'los', 'las', 'het', 'ter', 'ten', 'te', "'t", '’t', 'in', 'op', 'zu', 'zum', 'zur', 'bin', 'ibn', 'al', 'el',
   'y', 'e', 'st', 'af', 'av', 'vom', 'dei', 'degli',
+  // Welsh patronymics ("Rhys ap Gruffydd", "Gwen ferch Owain"), Arabic and Hebrew ones ("Ali ben Salah", "Noa bat Ami").
+  'ap', 'ab', 'ferch', 'verch', 'ben', 'bint', 'bat', 'abu',
 ]);
 
 /** A word of a name: letters, with inner hyphens or apostrophes ("Anne-Marie", "O'Brien", "d'Ancona"). */
 const NAME_WORD_RE = /^\p{L}+(?:[-'’]\p{L}+)*$/u;
 /** An elided particle in front of a capital: "d'Ancona", "dell’Acqua". */
 const ELIDED_PARTICLE_RE = /^(?:d|l|dell|degli|dall)['’]\p{Lu}/u;
+/** An Irish surname's mutated first letter after Ó, Ní, Mac …: "Ó hEadhra", "Ní Bhriain", "Mac an tSaoi", "Uí nGallchóir". */
+const IRISH_PREFIX_RE = /^(?:h|n|t|m|b|g|d|bh|bp|dt|gc|mb|nd|ng)-?\p{Lu}\p{Ll}+$/u;
+const IRISH_PARTICLES = new Set(['ó', 'o', 'ní', 'ni', 'uí', 'ui', 'nic', 'mac', 'mic', 'ua', 'an']);
 /** An initial such as "J." (allowed, but not as the whole name). */
 const INITIAL_RE = /^\p{Lu}\.$/u;
 /** A label in front of a name: "Name: Jane Doe", "Naam: Jan de Vries". */
@@ -64,6 +69,10 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
       continue;
     }
     if (!NAME_WORD_RE.test(word)) return null;
+    if (index > 0 && IRISH_PREFIX_RE.test(word) && IRISH_PARTICLES.has((words[index - 1] ?? '').toLocaleLowerCase())) {
+      counted++;
+      continue;
+    }
     // Every other word starts with a capital ("Jane", "JANE"); lower-case words make a sentence, not a name.
     if (!/^\p{Lu}/u.test(word)) return null;
     counted++;
