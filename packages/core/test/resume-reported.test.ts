@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESUME_CORPUS_DIR, evaluateCorpusFile, readCorpusTruth } from './support/resume-corpus.ts';
-import { ocrUnavailableReason } from '../src/modules/resumes/resume-ocr.ts';
+import { ocrUnavailableReason, repairOcrMisreads, wordsOfTsv } from '../src/modules/resumes/resume-ocr.ts';
 import { extractCandidateFields } from '../src/modules/resumes/resume-fields.ts';
 
 /**
@@ -61,5 +61,38 @@ describe('the reported rules on their own', () => {
     const sidebar = ['Contact', 'Cork', '087 123 4567', 'siobhan.odh@example.ie', 'Skills', ...Array.from({ length: 60 }, (_, index) => `Skill ${index + 1}`)];
     const text = `${sidebar.join('\n')}\n\f\nSiobhán Ó Dubhghaill\nClinical Nurse Manager\nProfile\nNurse manager.`;
     expect(extractCandidateFields(text, { defaultRegion: 'IE' })).toMatchObject({ firstName: 'Siobhán', lastName: 'Ó Dubhghaill', nameSource: 'line' });
+  });
+});
+
+describe('general rules found on the way', () => {
+  it('reads a surname written in capitals beside the given names, before or after them', () => {
+    expect(extractCandidateFields('Jean DUPONT\njean.dupont@example.fr')).toMatchObject({ firstName: 'Jean', lastName: 'Dupont' });
+    expect(extractCandidateFields('KOWALSKA Anna Maria\nak@example.pl')).toMatchObject({ firstName: 'Anna Maria', lastName: 'Kowalska' });
+    expect(extractCandidateFields('Anna DE LA FUENTE\nanna@example.es')).toMatchObject({ firstName: 'Anna', lastName: 'de la Fuente' });
+    expect(extractCandidateFields('JANE DOE\njd@example.com')).toMatchObject({ firstName: 'Jane', lastName: 'Doe' });
+  });
+
+  it('repairs what OCR misreads for certain: an email\'s "@" and "l", a legal form', () => {
+    expect(repairOcrMisreads('Correo\tines.delafuente(Ocorreo.example')).toBe('Correo\tines.delafuente@correo.example');
+    expect(repairOcrMisreads('|.wroblewski@poczta.example')).toBe('l.wroblewski@poczta.example');
+    expect(repairOcrMisreads('Programista — Przykład Sp. z 0.0., Kraków')).toBe('Programista — Przykład Sp. z o.o., Kraków');
+    expect(repairOcrMisreads('Engineer — Sample Consulting pic, Swansea')).toBe('Engineer — Sample Consulting plc, Swansea');
+    expect(repairOcrMisreads('a picture (O) of it')).toBe('a picture (O) of it');
+  });
+
+  it('reads an OCR email as the name spells it when one confusable letter or a split-off first name differs', () => {
+    expect(extractCandidateFields('Rhys ap Gruffydd\nthys.apgruffydd@example.co.uk', { ocr: true }).email).toBe('rhys.apgruffydd@example.co.uk');
+    expect(extractCandidateFields('Lucas Chevalier\nIchevalier@exemple.fr', { ocr: true }).email).toBe('lchevalier@exemple.fr');
+    expect(extractCandidateFields('Sergio Jiménez Torres\nsergio jimeneztorres@ejemplo.es', { ocr: true }).email).toBe('sergio.jimeneztorres@ejemplo.es');
+    // Not from text with a layer, and never away from what the name spells.
+    expect(extractCandidateFields('Rhys ap Gruffydd\nthys.apgruffydd@example.co.uk').email).toBe('thys.apgruffydd@example.co.uk');
+    expect(extractCandidateFields('Jan Smit\ninfo@smit.example', { ocr: true }).email).toBe('info@smit.example');
+  });
+
+  it('keeps an email tesseract is unsure of, joined with the part it split off at a dot', () => {
+    const row = (word: number, left: number, conf: number, text: string) => `5\t1\t1\t1\t1\t${word}\t${left}\t100\t${text.length * 10}\t20\t${conf}\t${text}`;
+    const tsv = ['level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext', '1\t1\t0\t0\t0\t0\t0\t0\t1000\t1000\t-1\t',
+      row(1, 100, 11, 'giulia.'), row(2, 175, 11, 'romano@posta.example'), row(3, 600, 12, 'xx')].join('\n');
+    expect(wordsOfTsv(tsv).map((word) => word.str)).toEqual(['giulia.romano@posta.example']);
   });
 });

@@ -92,8 +92,31 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
   return allCaps ? words.map((word, index) => titleCaseWord(word, index)) : words;
 }
 
+/** A word in capitals ("DUPONT", "NOWAK-KOWALSKA"), as many resumes write the surname beside given names in lower case. */
+function isCapitalised(word: string): boolean {
+  return /\p{Lu}{2}/u.test(word) && word === word.toLocaleUpperCase();
+}
+
+/**
+ * "Jean DUPONT", "DUPONT Jean", "Anna DE LA FUENTE": the words in capitals are the surname (written as a person writes
+ * it: "Dupont", "de la Fuente"), the others the given names, whichever comes first. Null when the name is not so.
+ */
+function capitalisedSurname(words: readonly string[]): TParsedName | null {
+  const caps = words.map(isCapitalised);
+  const given = words.filter((_, index) => !caps[index]);
+  if (given.length === 0 || given.length === words.length || !given.every((word) => /^\p{Lu}\p{Ll}/u.test(word))) return null;
+  const first = caps.indexOf(true);
+  const last = caps.lastIndexOf(true);
+  // One block of capitals, at the start or at the end.
+  if (caps.slice(first, last + 1).includes(false) || (first !== 0 && last !== words.length - 1)) return null;
+  const surname = words.filter((_, index) => caps[index]).map((word) => titleCaseWord(word, 1));
+  return { firstName: given.join(' '), lastName: surname.join(' ') };
+}
+
 /** Splits the words of a name: given names up to the first particle ("Anne Marie | van Dijk"), else the first word. */
 export function splitName(words: string[], emailLocal: string | null): TParsedName {
+  const capitalised = capitalisedSurname(words);
+  if (capitalised !== null) return capitalised;
   let given = 1;
   const particle = words.findIndex((word, index) => index > 0 && PARTICLES.has(word.toLocaleLowerCase()) && word === word.toLocaleLowerCase());
   if (particle > 1) given = particle;

@@ -9,7 +9,7 @@ export function fold(text: string): string {
     .normalize('NFC')
     .toLocaleLowerCase()
     .replace(/[\s\u00a0]+/gu, ' ')
-    .replace(/^[\s\-–—•·*#|:]+|[\s\-–—•·*#|:.]+$/gu, '');
+    .replace(/^[\s\-–—•·*#|:_]+|[\s\-–—•·*#|:._]+$/gu, '');
 }
 
 /** Letters only, accents and ligatures reduced to ASCII ("Zoë Ødegård" → "zoeodegard"), for matching against emails. */
