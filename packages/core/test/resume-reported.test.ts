@@ -72,6 +72,18 @@ describe('general rules found on the way', () => {
     expect(extractCandidateFields('JANE DOE\njd@example.com')).toMatchObject({ firstName: 'Jane', lastName: 'Doe' });
   });
 
+  it('reads initials as the given names ("J. R. Ewing", "J.P. de Vries") instead of giving up on the name', () => {
+    expect(extractCandidateFields('J. R. Ewing\nje@example.com')).toMatchObject({ firstName: 'J. R.', lastName: 'Ewing', nameSource: 'line' });
+    expect(extractCandidateFields('J.P. de Vries\njp@example.nl')).toMatchObject({ firstName: 'J.P.', lastName: 'de Vries' });
+    expect(extractCandidateFields('Anna M. Smith\nas@example.com')).toMatchObject({ firstName: 'Anna M.', lastName: 'Smith' });
+    expect(extractCandidateFields('P.O. Box 123\nJane Doe\njd@example.com')).toMatchObject({ firstName: 'Jane', lastName: 'Doe' });
+  });
+
+  it('reads a national number in the country of the email\'s domain when the resume names none', () => {
+    expect(extractCandidateFields('John Smith\nMobile: 07911 123456\njs@example.co.uk', { defaultRegion: 'NL' }).phone).toBe('+447911123456');
+    expect(extractCandidateFields('John Smith\nMobile: 07911 123456\njs@example.com', { defaultRegion: 'NL' }).phone).toBe('+317911123456');
+  });
+
   it('repairs what OCR misreads for certain: an email\'s "@" and "l", a legal form', () => {
     expect(repairOcrMisreads('Correo\tines.delafuente(Ocorreo.example')).toBe('Correo\tines.delafuente@correo.example');
     expect(repairOcrMisreads('|.wroblewski@poczta.example')).toBe('l.wroblewski@poczta.example');

@@ -27,6 +27,12 @@ export interface TCandidateFields {
 
 export const UNKNOWN_FIRST_NAME = 'Unknown';
 
+/** Country-code top-level domains of the countries whose resumes we read most, and their regions. */
+const DOMAIN_REGION: Readonly<Record<string, string>> = {
+  uk: 'GB', nl: 'NL', de: 'DE', fr: 'FR', es: 'ES', it: 'IT', pl: 'PL', ie: 'IE', be: 'BE', at: 'AT', ch: 'CH', pt: 'PT',
+  se: 'SE', no: 'NO', dk: 'DK', fi: 'FI', cz: 'CZ', lu: 'LU',
+};
+
 /** Only the start of a long text is searched: contact details sit at the top of a resume. */
 const MAX_SCAN_LENGTH = 100_000;
 
@@ -86,7 +92,9 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   const spoken = safely(() => languageRegion(scanned));
   // Then any place the resume names (a past employer's city): "020 7946 0321" beside "London" is British.
   const mentioned = regionFrom(lines.filter((line) => line.zone !== 'references'));
-  const regions = [...new Set([named ?? fallbackRegion, fallbackRegion, spoken, mentioned].filter((region) => region !== null))];
+  // A personal address at a country's domain ("…@example.co.uk") says where the candidate lives, when the address does not.
+  const domainRegion = email === null ? null : (DOMAIN_REGION[topLevelDomain(email)] ?? null);
+  const regions = [...new Set([named, domainRegion, fallbackRegion, spoken, mentioned].filter((region) => region !== null))];
   const phoneFound = safely(() => findPhoneInLines(ordered.map((line) => line.text), regions));
   const phone = phoneFound?.phone ?? null;
   if (phoneFound !== null) {

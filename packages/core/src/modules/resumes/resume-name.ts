@@ -20,6 +20,8 @@ const IRISH_PREFIX_RE = /^(?:h|n|t|m|b|g|d|bh|bp|dt|gc|mb|nd|ng)-?\p{Lu}\p{Ll}+$
 const IRISH_PARTICLES = new Set(['ó', 'o', 'ní', 'ni', 'uí', 'ui', 'nic', 'mac', 'mic', 'ua', 'an']);
 /** An initial such as "J." (allowed, but not as the whole name). */
 const INITIAL_RE = /^\p{Lu}\.$/u;
+/** Initials written as given names: "J.", "J.P.", "J.-P." ("J. R. Ewing", "J.P. de Vries"). */
+const GIVEN_INITIALS_RE = /^(?:\p{Lu}\.){1,3}$|^\p{Lu}\.-\p{Lu}\.$/u;
 /** A label in front of a name: "Name: Jane Doe", "Naam: Jan de Vries". */
 const NAME_LABEL_RE = /^(?:full\s+name|name|naam|volledige\s+naam)\s*[:\-–]\s*/iu;
 /** Separators after which a name line goes on with something else: "Jane Doe | Engineer". */
@@ -58,11 +60,16 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
 
   let counted = 0;
   let places = 0;
+  let initials = 0;
+  if (/^p\.?\s?o\.?\s?box\b/iu.test(text)) return null;
   for (const [index, word] of words.entries()) {
     const lower = word.toLocaleLowerCase();
     if (LABEL_WORDS.has(lower) || (!allowOccupations && JOB_TITLE_WORDS.has(lower))) return null;
     if (PLACE_REGION.has(lower)) places++;
-    if (INITIAL_RE.test(word)) continue;
+    if (INITIAL_RE.test(word) || (index < words.length - 1 && GIVEN_INITIALS_RE.test(word))) {
+      initials++;
+      continue;
+    }
     if (index > 0 && isParticle(word, allCaps)) continue;
     if (index > 0 && ELIDED_PARTICLE_RE.test(word) && NAME_WORD_RE.test(word)) {
       counted++;
@@ -77,7 +84,8 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
     if (!/^\p{Lu}/u.test(word)) return null;
     counted++;
   }
-  if (counted < 2 || counted > 5 || places === words.length) return null;
+  // Two names, or initials for the given names and a surname ("J. R. Ewing").
+  if (counted < 1 || counted + Math.min(initials, 1) < 2 || counted > 5 || places === words.length) return null;
   // A place of several words inside ("Kraków Den Haag"): the words of a sidebar's address, not a name.
   for (let start = 0; start < words.length - 1; start++) {
     for (let end = start + 2; end <= Math.min(words.length, start + 4); end++) {
@@ -87,7 +95,8 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
   // The first and the last word are names themselves, not particles or initials.
   const first = words[0];
   const last = words[words.length - 1];
-  if (first === undefined || last === undefined || INITIAL_RE.test(first) || INITIAL_RE.test(last)) return null;
+  if (first === undefined || last === undefined || INITIAL_RE.test(last) || GIVEN_INITIALS_RE.test(last)) return null;
+  if (INITIAL_RE.test(first) && counted < 2 && !words.slice(0, -1).every((word) => GIVEN_INITIALS_RE.test(word) || isParticle(word, allCaps))) return null;
   if (isParticle(last, allCaps)) return null;
   return allCaps ? words.map((word, index) => titleCaseWord(word, index)) : words;
 }
@@ -122,6 +131,8 @@ export function splitName(words: string[], emailLocal: string | null): TParsedNa
   if (particle > 1) given = particle;
   // Four names without particles: two given names and two surnames ("María José García López").
   else if (particle === -1 && words.length === 4 && words.every((word) => !INITIAL_RE.test(word))) given = 2;
+  // Initials after the given names are given names too ("J. R. Ewing", "Anna M. Smith").
+  while (given < words.length - 1 && GIVEN_INITIALS_RE.test(words[given] ?? '')) given++;
   // "annemarie.devries@…" says where the given names end.
   if (emailLocal !== null) {
     const head = asciiLetters(emailLocal.split(/[._-]/u)[0] ?? '');
