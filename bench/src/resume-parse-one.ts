@@ -1,12 +1,14 @@
 /**
  * One corpus file through the parser in a process of its own, for `pnpm bench resumes`'s memory figures: prints
  * `{"ms": …, "rssKb": …}` — the parse's wall-clock time in a fresh process (modules loaded first) and the process's
- * peak resident memory. The caller runs it under `/usr/bin/time -f %M`, whose figure also covers the OCR tools
+ * peak resident memory (Node, the parser's modules and the parse; the sandbox's parse process holds the same). The caller runs it under `/usr/bin/time -f %M`, whose figure also covers the OCR tools
  * (tesseract, pdftoppm) this process starts and waits for.
  *
  *   node src/resume-parse-one.ts <file name in the corpus>
  */
-import { RESUME_CORPUS_DIR, evaluateCorpusFile, readCorpusTruth } from '@careers/core/testing';
+// The corpus module itself, not `@careers/core/testing`: that index loads database and test helpers this process's
+// memory figure would count.
+import { RESUME_CORPUS_DIR, evaluateCorpusFile, readCorpusTruth } from '../../packages/core/test/support/resume-corpus.ts';
 
 const file = process.argv[2];
 const truth = file === undefined ? undefined : readCorpusTruth()[file];

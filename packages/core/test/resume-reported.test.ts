@@ -84,6 +84,11 @@ describe('general rules found on the way', () => {
     expect(extractCandidateFields('John Smith\nMobile: 07911 123456\njs@example.com', { defaultRegion: 'NL' }).phone).toBe('+317911123456');
   });
 
+  it('reads an OCR email with a separator glued in front ("-a.zajac@…", " .dan.foster@…") without it', () => {
+    expect(extractCandidateFields('Agnieszka Zając\nGdańsk - +48 58 123 45 67 -a.zajac@poczta.example', { ocr: true }).email).toBe('a.zajac@poczta.example');
+    expect(extractCandidateFields('Daniel Foster\nChicago, USA- (312) 555-0147 .dan.foster@example.com', { ocr: true }).email).toBe('dan.foster@example.com');
+  });
+
   it('repairs what OCR misreads for certain: an email\'s "@" and "l", a legal form', () => {
     expect(repairOcrMisreads('Correo\tines.delafuente(Ocorreo.example')).toBe('Correo\tines.delafuente@correo.example');
     expect(repairOcrMisreads('|.wroblewski@poczta.example')).toBe('l.wroblewski@poczta.example');

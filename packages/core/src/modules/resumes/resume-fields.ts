@@ -58,7 +58,7 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   let emailLine: number | null = null;
   for (const line of ordered) {
     email = safely(() => {
-      const found = findEmail(line.text);
+      const found = findEmail(line.text, { ocr: options.ocr === true });
       if (found !== null && COMMON_TLDS.has(topLevelDomain(found))) return found;
       return wrappedEmail(line, lines[line.index + 1]) ?? found;
     });
