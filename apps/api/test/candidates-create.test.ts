@@ -172,6 +172,23 @@ describe('POST /candidates', () => {
     expect(candidate.body.data.profile.experience[0]).toMatchObject({ start: '2016', end: null, current: true });
   }, 120_000);
 
+  it.each([
+    ['47-siobhan-o-dubhghaill.docx', DOCX_MIME, { first_name: 'Siobhán', last_name: 'Ó Dubhghaill', email: 'siobhan.odh@example.ie', phone: '+353871234567' }, 'Clinical Nurse Manager'],
+    ['45-rhys-ap-gruffydd.pdf', PDF_MIME, { first_name: 'Rhys', last_name: 'ap Gruffydd', email: 'rhys.apgruffydd@example.co.uk', phone: '+447700900456' }, null],
+  ] as const)('reads a reported failure (%s) through the worker into the right candidate', async (file, mime, expected, headline) => {
+    const key = WRITE_KEYS[12]!;
+    const upload = { filename: file, content: readFileSync(join(RESUME_CORPUS_DIR, file)).toString('base64'), mime_type: mime };
+    const posted = await api.post('/candidates', { user_id: ACME_USER, resume: upload }, key);
+    expect(posted.status).toBe(202);
+    const id = posted.body.processing_id as string;
+    await processResume(api.services.orm, { processingId: id, tenantId: acmeId }, { log: createLogger('api-test') });
+    const done = await api.get(`/candidates/processing/${id}`, READ);
+    expect(done.body.data).toMatchObject({ status: 'completed', error: null });
+    const candidate = await api.get(`/candidates/${done.body.data.candidate_id}`, READ);
+    expect(candidate.body.data).toMatchObject({ ...expected, needs_completion: false });
+    expect(candidate.body.data.profile.headline).toBe(headline);
+  }, 60_000);
+
   it('reports a file that is not its declared type through the processing status, not the POST', async () => {
     const posted = await api.post('/candidates', { user_id: ACME_USER, resume: resume(PEOPLE.pdf.file, DOCX_MIME, 'cv.docx') }, writeKey());
     expect(posted.status).toBe(202);

@@ -14,7 +14,11 @@ export type TLayout =
   | 'title-over-name'
   | 'contact-cell'
   | 'plain'
-  | 'europass';
+  | 'europass'
+  /** A header table: the contact details in a narrow column beside (left of) the name. */
+  | 'contact-column'
+  /** A long sidebar (contact, skills, languages, interests) in a layout table, the name over two lines beside it. */
+  | 'stacked-name';
 
 import type { TScan } from './scans.ts';
 
@@ -54,6 +58,10 @@ export type TPerson = {
    * the report shows how the extraction does on resumes nobody tuned it for.
    */
   heldOut?: boolean;
+  /** A number from a range set aside for drama (UK 07700 900xxx): possible, not valid in libphonenumber-js's plan. */
+  fictionalNumber?: boolean;
+  /** Other section headings (`alt`) and another way of writing positions and studies (generated held-out people). */
+  variant?: { headings: 'alt'; entries: 'period-first' | 'one-line' | 'dash' };
   /** Also scanned or photographed (scans.ts): a grey JPEG, a black-and-white PNG, or a PDF holding only a JPEG. */
   scans?: TScan[];
   summary: string;
@@ -753,6 +761,80 @@ export const PEOPLE: TPerson[] = [
     education: [{ period: '2009 – 2014', degree: 'Master 2 Droit social', school: 'Université Exemple' }],
     skills: ['Droit du travail', 'Contentieux', 'Négociation'],
     spoken: ['Français (langue maternelle)', 'Anglais (B2)'],
+    references: [],
+  },
+];
+
+/**
+ * Resumes like those on which the extraction was reported to fail (names read from hidden corpora): each failure as a
+ * generated file with its truth. Tuned on: they are what the rules must handle.
+ */
+export const REPORTED_PEOPLE: TPerson[] = [
+  // A Welsh patronymic particle ("ap"), a UK mobile from the drama range, a Cardiff address with no country line.
+  {
+    slug: 'rhys-ap-gruffydd', scans: ['jpg'], firstName: 'Rhys', lastName: 'ap Gruffydd', title: 'Civil Engineer',
+    email: 'rhys.apgruffydd@example.co.uk', phone: '07700 900456', phoneE164: '+447700900456', fictionalNumber: true,
+    country: 'GB', countryName: 'United Kingdom', street: '7 Example Terrace', postcode: 'CF10 1AA', city: 'Cardiff',
+    language: 'en', layout: 'plain', tenantRegion: 'NL',
+    summary: 'Chartered civil engineer working on flood defences and coastal schemes across South Wales.',
+    jobs: [
+      { period: 'Apr 2021 – Present', role: 'Senior Civil Engineer', employer: 'Example Water Ltd', place: 'Cardiff' },
+      { period: '01/2019 - 03/2021', role: 'Civil Engineer', employer: 'Sample Consulting plc', place: 'Swansea' },
+    ],
+    education: [{ period: '2013 – 2017', degree: 'MEng Civil Engineering', school: 'Example University' }],
+    skills: ['AutoCAD Civil 3D', 'Hydraulic modelling', 'NEC4', 'Site supervision'],
+    spoken: ['Welsh (native)', 'English (fluent)'],
+    references: [],
+  },
+  // Europass: the name beside the "Personal information" label, a surname of particles.
+  {
+    slug: 'ines-de-la-fuente', scans: ['png'], firstName: 'Inés', lastName: 'de la Fuente', title: 'Técnica de laboratorio',
+    email: 'ines.delafuente@correo.example', phone: '612 345 679', phoneE164: '+34612345679',
+    country: 'ES', countryName: 'España', street: 'Calle Mayor 5', postcode: '28013', city: 'Madrid',
+    language: 'es', layout: 'europass', tenantRegion: 'ES', nationality: 'Española',
+    summary: 'Técnica de laboratorio con experiencia en control de calidad.',
+    jobs: [
+      { period: 'desde 2020', role: 'Técnica de laboratorio', employer: 'Laboratorios Ejemplo S.A.', place: 'Madrid' },
+      { period: 'mar 2016 – dic 2019', role: 'Auxiliar de laboratorio', employer: 'Análisis Ejemplo S.L.', place: 'Getafe' },
+    ],
+    education: [{ period: '2012 – 2016', degree: 'Grado en Química', school: 'Universidad de Ejemplo' }],
+    skills: ['HPLC', 'ISO 17025', 'LIMS', 'Excel'],
+    spoken: ['Español (nativo)', 'Inglés (B2)', 'Francés (básico)'],
+    references: [],
+  },
+  // A long DOCX sidebar first, then the name over two lines (an Irish surname with its particle).
+  {
+    slug: 'siobhan-o-dubhghaill', firstName: 'Siobhán', lastName: 'Ó Dubhghaill', title: 'Clinical Nurse Manager',
+    email: 'siobhan.odh@example.ie', phone: '087 123 4567', phoneE164: '+353871234567',
+    country: 'IE', countryName: 'Ireland', street: '12 Example Quay', postcode: 'T12 X2Y3', city: 'Cork',
+    language: 'en', layout: 'stacked-name', tenantRegion: 'GB',
+    summary: 'Nurse manager leading a busy surgical ward, focused on patient safety and staff development.',
+    jobs: [
+      { period: 'Jan 2019 – Present', role: 'Clinical Nurse Manager', employer: 'Example University Hospital', place: 'Cork' },
+      { period: 'Sep 2014 – Dec 2018', role: 'Staff Nurse', employer: 'Sample Regional Hospital', place: 'Limerick' },
+    ],
+    education: [
+      { period: '2016 – 2018', degree: 'MSc Nursing Management', school: 'University of Example' },
+      { period: '2010 – 2014', degree: 'BSc General Nursing', school: 'Example Institute of Technology' },
+    ],
+    skills: ['Patient safety', 'Rostering', 'Infection control', 'Clinical audit', 'Staff mentoring', 'Wound care', 'Medication management', 'Epic EHR', 'Budget control', 'Quality improvement', 'Team leadership'],
+    spoken: ['English (native)', 'Irish (fluent)', 'French (basic)'],
+    references: [],
+  },
+  // A name beside a contact column in a header table, written without its diacritics.
+  {
+    slug: 'lukasz-wroblewski', scans: ['pdf'], firstName: 'Lukasz', lastName: 'Wróblewski', title: 'Programista Java',
+    email: 'l.wroblewski@poczta.example', phone: '+48 601 234 567', phoneE164: '+48601234567',
+    country: 'PL', countryName: 'Polska', street: 'ul. Mickiewicza 8', postcode: '30-059', city: 'Kraków',
+    language: 'pl', layout: 'contact-column', tenantRegion: 'DE',
+    summary: 'Programista Java z doświadczeniem w systemach bankowych.',
+    jobs: [
+      { period: 'od 03/2020', role: 'Starszy programista Java', employer: 'Bank Przykładowy S.A.', place: 'Kraków' },
+      { period: '10/2016 – 02/2020', role: 'Programista Java', employer: 'Softwarehouse Przykład Sp. z o.o.', place: 'Kraków' },
+    ],
+    education: [{ period: '2011 – 2016', degree: 'Magister informatyki', school: 'Politechnika Przykładowa' }],
+    skills: ['Java', 'Spring Boot', 'Kafka', 'PostgreSQL', 'Kubernetes'],
+    spoken: ['polski (ojczysty)', 'angielski (C1)', 'niemiecki (podstawowy)'],
     references: [],
   },
 ];

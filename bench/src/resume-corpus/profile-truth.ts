@@ -10,6 +10,11 @@ import { SHOWS_TITLE, shownLinks } from './templates.ts';
 const MONTHS: Record<string, number> = {
   jan: 1, 'jan.': 1, gen: 1, feb: 2, mar: 3, mrt: 3, apr: 4, 'apr.': 4, aug: 8, 'aug.': 8, 'août': 8, sep: 9, 'sept.': 9,
   dic: 12, 'dez.': 12, dec: 12,
+  // The generated people's months (synth.ts), per language.
+  'feb.': 2, 'märz': 3, mai: 5, juni: 6, juli: 7, 'okt.': 10, 'nov.': 11, may: 5, jun: 6, jul: 7, oct: 10, nov: 11,
+  mei: 5, okt: 10, 'janv.': 1, 'févr.': 2, mars: 3, 'avr.': 4, juin: 6, 'juil.': 7, 'oct.': 10, 'déc.': 12, ene: 1, abr: 4,
+  ago: 8, mag: 5, giu: 6, lug: 7, set: 9, ott: 10, sty: 1, lut: 2, kwi: 4, maj: 5, cze: 6, lip: 7, sie: 8, wrz: 9, 'paź': 10,
+  lis: 11, gru: 12,
 };
 const PRESENT = new Set(['present', 'now', 'heden', 'heute', 'obecnie', 'actualidad', 'aujourd’hui', "aujourd'hui", 'oggi', 'in corso']);
 const SINCE = new Set(['seit', 'depuis', 'dal', 'desde', 'od', 'since', 'sinds']);
@@ -26,7 +31,7 @@ function date(written: string, where: string): string {
 }
 
 export function periodTruth(period: string, where: string): { start: string; end: string | null; current: boolean } {
-  const [first, second] = period.split(' – ');
+  const [first, second] = period.split(/ [–-] /u);
   if (second === undefined) {
     const [word, rest] = period.split(/\s(.+)/u);
     if (word === undefined || rest === undefined || !SINCE.has(word.toLowerCase())) throw new Error(`${where}: no truth for "${period}"`);
@@ -42,7 +47,8 @@ const LANGUAGE_CODES: Record<string, string> = {
   niemiecki: 'de', français: 'fr', frans: 'fr', französisch: 'fr', francese: 'fr', french: 'fr', español: 'es',
   espagnol: 'es', spanish: 'es', spanisch: 'es', spagnolo: 'es', italiano: 'it', italien: 'it', polski: 'pl',
   polish: 'pl', tamil: 'ta', norwegian: 'no', irish: 'ga', mandarin: 'zh', catalán: 'ca', euskera: 'eu', hindi: 'hi',
-  arabisch: 'ar',
+  arabisch: 'ar', welsh: 'cy', italian: 'it', spaans: 'es', polnisch: 'pl', francés: 'fr', alemán: 'de', tedesco: 'de',
+  francuski: 'fr', hiszpański: 'es',
 };
 /** The corpus's level words on the four-step scale (CEFR: A1–B1 basic, B2–C1 professional, C2 fluent). */
 const LEVELS: Record<string, 'native' | 'fluent' | 'professional' | 'basic'> = {
@@ -51,6 +57,8 @@ const LEVELS: Record<string, 'native' | 'fluent' | 'professional' | 'basic'> = {
   fluente: 'fluent', goed: 'professional', gut: 'professional', verhandlungssicher: 'professional', b2: 'professional',
   c1: 'professional', basic: 'basic', basis: 'basic', redelijk: 'basic', grundkenntnisse: 'basic', notions: 'basic',
   intermédiaire: 'basic', intermediate: 'basic', conversational: 'basic', a2: 'basic', b1: 'basic',
+  professional: 'professional', bilingue: 'fluent', fluido: 'fluent', avanzado: 'professional', intermedio: 'basic',
+  básico: 'basic', buono: 'professional', base: 'basic', biegły: 'fluent', dobry: 'professional', podstawowy: 'basic',
 };
 
 function spokenTruth(entry: string, where: string): { language: string; level: 'native' | 'fluent' | 'professional' | 'basic' | null } {

@@ -9,7 +9,7 @@ type TLabels = {
   cv: string; profile: string; experience: string; education: string; skills: string; languages: string;
   references: string; onRequest: string; contact: string; personal: string; personalInfo: string; name: string;
   firstName: string; lastName: string; address: string; city: string; phone: string; mobile: string; email: string;
-  birthDate: string; nationality: string; desiredJob: string;
+  birthDate: string; nationality: string; desiredJob: string; interests: string;
 };
 
 const LABELS: Record<TLanguage, TLabels> = {
@@ -18,50 +18,72 @@ const LABELS: Record<TLanguage, TLabels> = {
     languages: 'Languages', references: 'References', onRequest: 'References available on request.', contact: 'Contact',
     personal: 'Personal details', personalInfo: 'Personal information', name: 'Name', firstName: 'First name',
     lastName: 'Surname', address: 'Address', city: 'City', phone: 'Phone', mobile: 'Mobile', email: 'E-mail',
-    birthDate: 'Date of birth', nationality: 'Nationality', desiredJob: 'Desired employment',
+    birthDate: 'Date of birth', nationality: 'Nationality', desiredJob: 'Desired employment', interests: 'Interests',
   },
   nl: {
     cv: 'Curriculum Vitae', profile: 'Profiel', experience: 'Werkervaring', education: 'Opleiding', skills: 'Vaardigheden',
     languages: 'Talen', references: 'Referenties', onRequest: 'Referenties op aanvraag beschikbaar.', contact: 'Contact',
     personal: 'Persoonlijke gegevens', personalInfo: 'Persoonlijke informatie', name: 'Naam', firstName: 'Voornaam',
     lastName: 'Achternaam', address: 'Adres', city: 'Woonplaats', phone: 'Telefoon', mobile: 'Mobiel', email: 'E-mail',
-    birthDate: 'Geboortedatum', nationality: 'Nationaliteit', desiredJob: 'Gewenste functie',
+    birthDate: 'Geboortedatum', nationality: 'Nationaliteit', desiredJob: 'Gewenste functie', interests: 'Interesses',
   },
   de: {
     cv: 'Lebenslauf', profile: 'Profil', experience: 'Berufserfahrung', education: 'Ausbildung', skills: 'Kenntnisse',
     languages: 'Sprachen', references: 'Referenzen', onRequest: 'Referenzen auf Anfrage.', contact: 'Kontakt',
     personal: 'Persönliche Daten', personalInfo: 'Angaben zur Person', name: 'Name', firstName: 'Vorname',
     lastName: 'Nachname', address: 'Anschrift', city: 'Wohnort', phone: 'Telefon', mobile: 'Mobil', email: 'E-Mail',
-    birthDate: 'Geburtsdatum', nationality: 'Staatsangehörigkeit', desiredJob: 'Gewünschte Beschäftigung',
+    birthDate: 'Geburtsdatum', nationality: 'Staatsangehörigkeit', desiredJob: 'Gewünschte Beschäftigung', interests: 'Interessen',
   },
   fr: {
     cv: 'Curriculum Vitae', profile: 'Profil', experience: 'Expérience professionnelle', education: 'Formation',
     skills: 'Compétences', languages: 'Langues', references: 'Références', onRequest: 'Références sur demande.',
     contact: 'Contact', personal: 'Informations personnelles', personalInfo: 'Informations personnelles', name: 'Nom',
     firstName: 'Prénom', lastName: 'Nom', address: 'Adresse', city: 'Ville', phone: 'Téléphone', mobile: 'Portable',
-    email: 'E-mail', birthDate: 'Date de naissance', nationality: 'Nationalité', desiredJob: 'Emploi recherché',
+    email: 'E-mail', birthDate: 'Date de naissance', nationality: 'Nationalité', desiredJob: 'Emploi recherché', interests: 'Loisirs',
   },
   es: {
     cv: 'Currículum Vitae', profile: 'Perfil', experience: 'Experiencia profesional', education: 'Formación',
     skills: 'Habilidades', languages: 'Idiomas', references: 'Referencias', onRequest: 'Referencias disponibles a petición.',
     contact: 'Contacto', personal: 'Datos personales', personalInfo: 'Información personal', name: 'Nombre',
     firstName: 'Nombre', lastName: 'Apellidos', address: 'Dirección', city: 'Ciudad', phone: 'Teléfono', mobile: 'Móvil',
-    email: 'Correo electrónico', birthDate: 'Fecha de nacimiento', nationality: 'Nacionalidad', desiredJob: 'Puesto deseado',
+    email: 'Correo electrónico', birthDate: 'Fecha de nacimiento', nationality: 'Nacionalidad', desiredJob: 'Puesto deseado', interests: 'Aficiones',
   },
   it: {
     cv: 'Curriculum Vitae', profile: 'Profilo', experience: 'Esperienza professionale', education: 'Istruzione e formazione',
     skills: 'Competenze', languages: 'Lingue', references: 'Referenze', onRequest: 'Referenze disponibili su richiesta.',
     contact: 'Contatti', personal: 'Dati personali', personalInfo: 'Informazioni personali', name: 'Nome e cognome',
     firstName: 'Nome', lastName: 'Cognome', address: 'Indirizzo', city: 'Città', phone: 'Telefono', mobile: 'Cellulare',
-    email: 'E-mail', birthDate: 'Data di nascita', nationality: 'Nazionalità', desiredJob: 'Posizione desiderata',
+    email: 'E-mail', birthDate: 'Data di nascita', nationality: 'Nazionalità', desiredJob: 'Posizione desiderata', interests: 'Interessi',
   },
   pl: {
     cv: 'Curriculum Vitae', profile: 'Profil', experience: 'Doświadczenie zawodowe', education: 'Wykształcenie',
     skills: 'Umiejętności', languages: 'Języki', references: 'Referencje', onRequest: 'Referencje dostępne na życzenie.',
     contact: 'Kontakt', personal: 'Dane osobowe', personalInfo: 'Informacje osobiste', name: 'Imię i nazwisko',
     firstName: 'Imię', lastName: 'Nazwisko', address: 'Adres', city: 'Miasto', phone: 'Telefon', mobile: 'Tel. kom.',
-    email: 'E-mail', birthDate: 'Data urodzenia', nationality: 'Obywatelstwo', desiredJob: 'Stanowisko',
+    email: 'E-mail', birthDate: 'Data urodzenia', nationality: 'Obywatelstwo', desiredJob: 'Stanowisko', interests: 'Zainteresowania',
   },
+};
+
+/** Other headings for the same sections, as other resumes name them (the generated held-out people use these). */
+const ALT_LABELS: Record<TLanguage, Pick<TLabels, 'profile' | 'experience' | 'education' | 'skills' | 'languages'>> = {
+  en: { profile: 'Summary', experience: 'Employment history', education: 'Academic background', skills: 'Core competencies', languages: 'Language skills' },
+  nl: { profile: 'Samenvatting', experience: 'Loopbaan', education: 'Onderwijs', skills: 'Competenties', languages: 'Talenkennis' },
+  de: { profile: 'Kurzprofil', experience: 'Beruflicher Werdegang', education: 'Bildungsweg', skills: 'Fähigkeiten', languages: 'Sprachkenntnisse' },
+  fr: { profile: 'À propos', experience: 'Parcours professionnel', education: 'Diplômes', skills: 'Compétences techniques', languages: 'Compétences linguistiques' },
+  es: { profile: 'Resumen', experience: 'Trayectoria profesional', education: 'Formación académica', skills: 'Competencias', languages: 'Idiomas' },
+  it: { profile: 'Chi sono', experience: 'Esperienze lavorative', education: 'Titoli di studio', skills: 'Competenze tecniche', languages: 'Conoscenze linguistiche' },
+  pl: { profile: 'O mnie', experience: 'Przebieg kariery', education: 'Edukacja', skills: 'Kompetencje', languages: 'Języki obce' },
+};
+
+/** What people list under their interests, in the resume's language. */
+const INTERESTS: Record<TLanguage, string[]> = {
+  en: ['Hiking', 'Photography', 'Chess', 'Volunteering at a food bank'],
+  nl: ['Wielrennen', 'Koken', 'Lezen', 'Vrijwilliger bij de voetbalclub'],
+  de: ['Wandern', 'Fotografie', 'Schach', 'Ehrenamt im Sportverein'],
+  fr: ['Randonnée', 'Photographie', 'Échecs', 'Bénévolat associatif'],
+  es: ['Senderismo', 'Fotografía', 'Ajedrez', 'Voluntariado'],
+  it: ['Escursionismo', 'Fotografia', 'Scacchi', 'Volontariato'],
+  pl: ['Turystyka górska', 'Fotografia', 'Szachy', 'Wolontariat'],
 };
 
 /** One work-experience line per job, in the resume's language, so the body reads like the real thing. */
@@ -112,7 +134,7 @@ function links(person: TPerson): string {
 /** Layouts that show the candidate's title (the others have no such line: a profile's headline is then null). */
 export const SHOWS_TITLE: Record<TLayout, boolean> = {
   'sidebar-table': true, 'sidebar-flex': true, 'cv-details': false, 'header-table': true, 'title-over-name': true,
-  'contact-cell': true, plain: false, europass: true,
+  'contact-cell': true, plain: false, europass: true, 'contact-column': true, 'stacked-name': true,
 };
 
 /** The web addresses a layout shows: LinkedIn only in the sidebar table; every layout shows `links`. */
@@ -129,18 +151,31 @@ function profile(person: TPerson, labels: TLabels): string {
   return `<h2>${labels.profile}</h2>\n<p>${escape(person.summary)}</p>`;
 }
 
+/** A position's or study's heading and period, as the person's variant writes them. */
+function entryHead(person: TPerson, first: string, second: string, period: string): string {
+  const style = person.variant?.entries ?? 'dash';
+  if (style === 'period-first') return `<p class="muted">${escape(period)}</p><p><strong>${escape(first)}</strong> — ${escape(second)}</p>`;
+  if (style === 'one-line') return `<p><strong>${escape(first)}</strong> | ${escape(second)} | ${escape(period)}</p>`;
+  return `<p><strong>${escape(first)}</strong> — ${escape(second)}<br><span class="muted">${escape(period)}</span></p>`;
+}
+
 function experience(person: TPerson, labels: TLabels): string {
   const duties = DUTIES[person.language];
   const jobs = person.jobs.map((job, index) =>
-    `<div class="job"><p><strong>${escape(job.role)}</strong> — ${escape(job.employer)}, ${escape(job.place)}<br><span class="muted">${escape(job.period)}</span></p>` +
-      `<ul><li>${escape(duties[index % duties.length]!)}</li><li>${escape(duties[(index + 2) % duties.length]!)}</li></ul></div>`,
+    person.variant === undefined
+      ? `<div class="job"><p><strong>${escape(job.role)}</strong> — ${escape(job.employer)}, ${escape(job.place)}<br><span class="muted">${escape(job.period)}</span></p>` +
+        `<ul><li>${escape(duties[index % duties.length]!)}</li><li>${escape(duties[(index + 2) % duties.length]!)}</li></ul></div>`
+      : `<div class="job">${entryHead(person, job.role, `${job.employer}, ${job.place}`, job.period)}` +
+        `<ul><li>${escape(duties[index % duties.length]!)}</li><li>${escape(duties[(index + 2) % duties.length]!)}</li></ul></div>`,
   );
   return `<h2>${labels.experience}</h2>\n${jobs.join('\n')}`;
 }
 
 function education(person: TPerson, labels: TLabels): string {
   const items = person.education.map((entry) =>
-    `<p><strong>${escape(entry.degree)}</strong>, ${escape(entry.school)}<br><span class="muted">${escape(entry.period)}</span></p>`,
+    person.variant === undefined
+      ? `<p><strong>${escape(entry.degree)}</strong>, ${escape(entry.school)}<br><span class="muted">${escape(entry.period)}</span></p>`
+      : entryHead(person, entry.degree, entry.school, entry.period),
   );
   return `<h2>${labels.education}</h2>\n${items.join('\n')}`;
 }
@@ -308,6 +343,39 @@ function europass(person: TPerson, labels: TLabels): string {
   );
 }
 
+/** A header table: the contact details stacked in a narrow column, the name and title beside them. */
+function contactColumn(person: TPerson, labels: TLabels): string {
+  const contact = [person.city, person.phone, person.email, ...(person.links ?? [])].map((item) => `<p>${escape(item)}</p>`).join('');
+  return page(
+    person,
+    `table.head { width: 100%; margin-bottom: 8pt; } td.contact { width: 34%; font-size: 9pt; border-right: 2px solid #456; padding-right: 8pt; }
+     td.contact p { margin: 0 0 1pt; } td.name { padding-left: 14pt; vertical-align: middle; } td.name h1 { font-size: 26pt; }`,
+    `<table class="head"><tr>\n<td class="contact">${contact}</td>\n<td class="name"><h1>${escape(fullName(person))}</h1><p>${escape(person.title)}</p></td>\n</tr></table>\n` +
+      body(person, labels, true),
+  );
+}
+
+/** A long sidebar in a layout table (contact, skills, languages, interests), the name over two lines beside it. */
+function stackedName(person: TPerson, labels: TLabels): string {
+  const side = [
+    `<h3>${labels.contact}</h3>`,
+    `<p>${addressLines(person).map(escape).join('<br>')}</p>`,
+    `<p>${escape(person.phone)}</p>`,
+    `<p>${escape(person.email)}</p>`,
+    links(person),
+    list(labels.skills, person.skills, 'h3'),
+    list(labels.languages, person.spoken, 'h3'),
+    list(labels.interests, INTERESTS[person.language], 'h3'),
+  ].join('\n');
+  const main = `<h1 class="stacked">${escape(person.firstName)}<br>${escape(person.lastName)}</h1>\n<p class="role">${escape(person.title)}</p>\n${body(person, labels, false)}`;
+  return page(
+    person,
+    `.layout { width: 100%; } .side { width: 30%; background: #f3efe8; padding: 10pt; font-size: 9pt; } .main { padding: 0 0 0 14pt; }
+     h1.stacked { text-transform: uppercase; font-size: 28pt; line-height: 1.05; } .role { font-size: 12pt; color: #864; }`,
+    `<table class="layout"><tr>\n<td class="side">\n${side}\n</td>\n<td class="main">\n${main}\n</td>\n</tr></table>`,
+  );
+}
+
 const TEMPLATES: Record<TLayout, (person: TPerson, labels: TLabels) => string> = {
   'sidebar-table': sidebarTable,
   'sidebar-flex': sidebarFlex,
@@ -317,8 +385,11 @@ const TEMPLATES: Record<TLayout, (person: TPerson, labels: TLabels) => string> =
   'contact-cell': contactCell,
   plain,
   europass,
+  'contact-column': contactColumn,
+  'stacked-name': stackedName,
 };
 
 export function renderResume(person: TPerson): string {
-  return TEMPLATES[person.layout](person, LABELS[person.language]);
+  const labels = LABELS[person.language];
+  return TEMPLATES[person.layout](person, person.variant?.headings === 'alt' ? { ...labels, ...ALT_LABELS[person.language] } : labels);
 }

@@ -36,7 +36,7 @@ describe('resume corpus', () => {
 
   it('has truth for exactly the files it holds, in every format, layout and language it claims to cover', () => {
     expect(listCorpusFiles()).toEqual(Object.keys(truth).sort());
-    expect(entries.length).toBeGreaterThanOrEqual(48);
+    expect(entries.length).toBeGreaterThanOrEqual(185);
     const formats = new Set(entries.map(([file]) => extname(file)));
     expect([...formats].sort()).toEqual(['.doc', '.docx', '.jpg', '.pdf', '.png']);
     expect(entries.filter(([file]) => file.endsWith('.doc')).length).toBeGreaterThanOrEqual(4);
@@ -54,7 +54,8 @@ describe('resume corpus', () => {
       expect(entry.last_name.normalize('NFC'), file).toBe(entry.last_name);
       expect(entry.email, file).toBe(entry.email.toLowerCase());
       const phone = parsePhoneNumberFromString(entry.phone);
-      expect(phone?.isValid(), file).toBe(true);
+      // Valid, or (for the reported UK case) a number of Ofcom's drama range: possible, held back from the plan.
+      expect(phone?.isValid() === true || (/^\+447700900\d{3}$/u.test(entry.phone) && phone?.isPossible() === true), file).toBe(true);
       expect(phone?.number, file).toBe(entry.phone);
     }
   });
@@ -80,13 +81,13 @@ describe('resume extraction accuracy on the corpus', () => {
  * of files exactly right, the others as F1 over entries. Same rule: raise when extraction improves, never lower.
  */
 const PROFILE_FLOORS = {
-  headline: 0.98,
+  headline: 1,
   location: 1,
   links: 1,
-  experience: 0.98,
-  education: 0.98,
-  skills: 0.98,
-  languages: 0.98,
+  experience: 1,
+  education: 1,
+  skills: 1,
+  languages: 1,
 } as const satisfies Record<(typeof CORPUS_PROFILE_SECTIONS)[number], number>;
 
 describe('resume profile accuracy on the corpus', () => {

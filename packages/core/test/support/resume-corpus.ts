@@ -13,7 +13,7 @@ import { parseResume } from '../../src/modules/resumes/resume-parse.ts';
 import type { TResumeProfile } from '../../src/modules/resumes/resume-profile/profile.ts';
 import { ZCorpusProfile, scoreProfile, type TProfileScore } from './resume-profile-score.ts';
 
-export { CORPUS_PROFILE_SECTIONS, ZCorpusProfile, formatProfileReport, type TCorpusProfile } from './resume-profile-score.ts';
+export { CORPUS_PROFILE_SECTIONS, ZCorpusProfile, formatProfileReport, profileAccuracy, type TCorpusProfile } from './resume-profile-score.ts';
 
 export const RESUME_CORPUS_DIR = fileURLToPath(new URL('../fixtures/resume-corpus/', import.meta.url));
 export const RESUME_CORPUS_TRUTH_FILE = 'truth.json';

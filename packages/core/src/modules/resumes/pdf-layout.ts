@@ -201,7 +201,7 @@ function closeStretch(lines: TLine[], gaps: TGap[], page: TPage): string[] {
     // Lines that pair up across the gap are the rows of a table: read them row by row.
     if (both / fewer >= TABLE_ROW_SHARE) continue;
     if (both / fewer >= LABELLED_TABLE_ROW_SHARE) {
-      const labels = left.filter((line) => line.segments.every((segment) => page.isLabel(segment.text))).length;
+      const labels = labelledLines(left, page);
       if (labels / left.length >= LABEL_SHARE) continue;
     }
     const score = fewer * 1000 + (gap.end - gap.start);
@@ -213,6 +213,23 @@ function closeStretch(lines: TLine[], gaps: TGap[], page: TPage): string[] {
     ...layoutLines(side, page),
   ];
   return [...block(best.left), ...block(best.right), ''];
+}
+
+/**
+ * Lines of a left side that hold only labels, headings or dates; a heading wrapped by a narrow label column
+ * ("ESPERIENZA" / "PROFESSIONALE") counts on both of its lines.
+ */
+function labelledLines(left: readonly TLine[], page: TPage): number {
+  const texts = left.map(lineText);
+  const labelled = left.map((line) => line.segments.every((segment) => page.isLabel(segment.text)));
+  for (let index = 0; index + 1 < left.length; index++) {
+    if (labelled[index] === true && labelled[index + 1] === true) continue;
+    if (left[index]!.segments.length === 1 && left[index + 1]!.segments.length === 1 && page.isLabel(`${texts[index]} ${texts[index + 1]}`)) {
+      labelled[index] = true;
+      labelled[index + 1] = true;
+    }
+  }
+  return labelled.filter(Boolean).length;
 }
 
 function lineText(line: TLine): string {

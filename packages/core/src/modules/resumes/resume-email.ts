@@ -15,8 +15,11 @@ export const EMAIL_RE =
 const MAX_EMAIL_LENGTH = 254;
 const MAX_LOCAL_LENGTH = 64;
 
-export function findEmail(text: string): string | null {
-  for (const match of text.matchAll(EMAIL_RE)) {
+export function findEmail(text: string, options: { ocr?: boolean } = {}): string | null {
+  // In OCR text a separator glued in front of a word (" ·dan.foster@…" read as " .dan.foster@…", "✉ a.zajac@…" as
+  // "-a.zajac@…") starts no address: an address written with a leading "-" or "+" is read so only from a text layer.
+  const searched = options.ocr === true ? text.replace(/(?<=^|\s)[-.·•+]+(?=[A-Za-z0-9_%+])/gu, (glued) => ' '.repeat(glued.length)) : text;
+  for (const match of searched.matchAll(EMAIL_RE)) {
     const email = match[1];
     if (email === undefined) continue;
     const local = email.slice(0, email.lastIndexOf('@'));

@@ -1,8 +1,8 @@
-import { languageRegion } from './resume-vocabulary.ts';
+import { asciiLetters, languageRegion } from './resume-vocabulary.ts';
 import { COMMON_TLDS, findEmail, findLinkedinUrl, topLevelDomain, wrappedEmail } from './resume-email.ts';
 import { DEFAULT_REGION, findPhoneInLines } from './resume-phone.ts';
 import { regionOfLine } from './resume-region.ts';
-import { nameFromEmail } from './resume-name.ts';
+import { nameFromEmail, type TParsedName } from './resume-name.ts';
 import { MAX_NAME_LINES, type TResumeLine, byPriority, findCandidateName, isOwnZone, nameMatchingEmail, readLines } from './resume-lines.ts';
 
 export { findEmail, findLinkedinUrl } from './resume-email.ts';
@@ -27,12 +27,20 @@ export interface TCandidateFields {
 
 export const UNKNOWN_FIRST_NAME = 'Unknown';
 
+/** Country-code top-level domains of the countries whose resumes we read most, and their regions. */
+const DOMAIN_REGION: Readonly<Record<string, string>> = {
+  uk: 'GB', nl: 'NL', de: 'DE', fr: 'FR', es: 'ES', it: 'IT', pl: 'PL', ie: 'IE', be: 'BE', at: 'AT', ch: 'CH', pt: 'PT',
+  se: 'SE', no: 'NO', dk: 'DK', fi: 'FI', cz: 'CZ', lu: 'LU',
+};
+
 /** Only the start of a long text is searched: contact details sit at the top of a resume. */
 const MAX_SCAN_LENGTH = 100_000;
 
 export interface TExtractOptions {
   /** ISO 3166-1 alpha-2 region for national phone numbers when the resume names no country (the tenant's). */
   defaultRegion?: string;
+  /** The text was read by OCR: an email that misses the name by one misread letter is read as the name spells it. */
+  ocr?: boolean;
 }
 
 /**
@@ -50,7 +58,7 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   let emailLine: number | null = null;
   for (const line of ordered) {
     email = safely(() => {
-      const found = findEmail(line.text);
+      const found = findEmail(line.text, { ocr: options.ocr === true });
       if (found !== null && COMMON_TLDS.has(topLevelDomain(found))) return found;
       return wrappedEmail(line, lines[line.index + 1]) ?? found;
     });
@@ -84,7 +92,9 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   const spoken = safely(() => languageRegion(scanned));
   // Then any place the resume names (a past employer's city): "020 7946 0321" beside "London" is British.
   const mentioned = regionFrom(lines.filter((line) => line.zone !== 'references'));
-  const regions = [...new Set([named ?? fallbackRegion, fallbackRegion, spoken, mentioned].filter((region) => region !== null))];
+  // A personal address at a country's domain ("…@example.co.uk") says where the candidate lives, when the address does not.
+  const domainRegion = email === null ? null : (DOMAIN_REGION[topLevelDomain(email)] ?? null);
+  const regions = [...new Set([named, domainRegion, fallbackRegion, spoken, mentioned].filter((region) => region !== null))];
   const phoneFound = safely(() => findPhoneInLines(ordered.map((line) => line.text), regions));
   const phone = phoneFound?.phone ?? null;
   if (phoneFound !== null) {
@@ -93,7 +103,9 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   }
 
   const fromLine = safely(() => findCandidateName(lines, emailLocal, contactLines));
-  if (fromLine !== null) return { ...fromLine, email, phone, linkedinUrl, nameSource: 'line' };
+  const repaired = (name: TParsedName): string | null =>
+    options.ocr === true && email !== null ? (safely(() => emailAsNameSpellsIt(email as string, name, emailLine === null ? '' : (lines[emailLine]?.text ?? ''))) ?? email) : email;
+  if (fromLine !== null) return { ...fromLine, email: repaired(fromLine), phone, linkedinUrl, nameSource: 'line' };
   if (emailLocal !== null) {
     const written = safely(() => nameMatchingEmail(lines, emailLocal));
     if (written !== null) return { ...written, email, phone, linkedinUrl, nameSource: 'line' };
@@ -101,6 +113,50 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   const fromEmail = email === null ? null : safely(() => nameFromEmail(email));
   if (fromEmail !== null) return { ...fromEmail, email, phone, linkedinUrl, nameSource: 'email' };
   return { firstName: UNKNOWN_FIRST_NAME, lastName: '', email, phone, linkedinUrl, nameSource: 'none' };
+}
+
+/** Letters OCR takes for one another ("rhys" read as "thys", "lchevalier" as "ichevalier"). */
+const OCR_CONFUSABLE = new Set(['rt', 'li', 'l1', 'i1', 'o0', 'ec', 'nh', 'uv', 's5', 'gq', 'mn', 'ao', 'il', 'jl', 'ij']);
+
+function confusable(a: string, b: string): boolean {
+  return OCR_CONFUSABLE.has(a + b) || OCR_CONFUSABLE.has(b + a);
+}
+
+/**
+ * An OCR'd email whose local part misses one of the usual spellings of the candidate's name (first.last, flast, …) by
+ * one letter OCR confuses, or by the first name that OCR split off with a space ("sergio jimeneztorres@…"): the email
+ * as the name spells it. Null when nothing needs repair.
+ */
+function emailAsNameSpellsIt(email: string, name: TParsedName, line: string): string | null {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const domain = email.slice(at);
+  const first = asciiLetters(name.firstName.split(/\s+/u)[0] ?? '');
+  const last = asciiLetters(name.lastName);
+  const lastWord = asciiLetters(name.lastName.split(/\s+/u).at(-1) ?? '');
+  if (first.length < 2 || last.length < 2) return null;
+  const forms = new Set<string>();
+  for (const surname of new Set([last, lastWord])) {
+    for (const form of [`${first}.${surname}`, `${first}${surname}`, `${first[0]}${surname}`, `${first[0]}.${surname}`, `${first}_${surname}`, `${first}-${surname}`, `${surname}.${first}`]) {
+      forms.add(form);
+    }
+  }
+  if (forms.has(local)) return null;
+  for (const form of forms) {
+    if (form.length !== local.length) continue;
+    const differences = [...form].flatMap((letter, index) => (letter === local[index] ? [] : [[letter, local[index] ?? '']]));
+    if (differences.length === 1 && confusable(differences[0]![0]!, differences[0]![1]!)) return form + domain;
+  }
+  const split = new RegExp(`(?<![\\p{L}])(\\p{L}+)\\s+${escapeRegExp(email)}`, 'iu').exec(line);
+  if (split !== null) {
+    const joined = `${asciiLetters(split[1] ?? '')}.${local}`;
+    if (forms.has(joined)) return joined + domain;
+  }
+  return null;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 }
 
 function normaliseRegion(region: string | undefined): string | null {

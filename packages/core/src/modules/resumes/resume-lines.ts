@@ -7,6 +7,10 @@ import { type TParsedName, SEGMENT_SEPARATOR_RE, TITLE_PREFIX_RE, emailAgreement
 export const MAX_NAME_LINES = 40;
 /** Lines of a resume read at most. */
 const MAX_LINES = 5_000;
+/** The top lines of a block (a column or table cell) are read for the name however far down the text they come. */
+const MAX_BLOCK_TOP_RANK = 2;
+/** …as long as they are within this many lines (a DOCX sidebar comes before the main column, long as it may be). */
+const MAX_BLOCK_TOP_INDEX = 400;
 /** A name-like line scoring less than this (far down, in no contact block, unlike the email) is not taken. */
 const MIN_NAME_SCORE = 20;
 
@@ -109,6 +113,18 @@ function valueCells(line: TResumeLine, previous: TResumeLine | undefined): Set<n
   return skipped;
 }
 
+/**
+ * A cell without the personal-details heading in front of it: Europass writes the name beside "Personal information"
+ * ("Personal information Inés de la Fuente", as a PDF line without a tab between the columns, or OCR).
+ */
+function withoutSectionLabel(cell: string): string {
+  const words = cell.split(/\s+/u);
+  for (let count = Math.min(4, words.length - 2); count >= 1; count--) {
+    if (headingKind(words.slice(0, count).join(' ').replace(/[:：]$/u, '')) === 'personal') return words.slice(count).join(' ');
+  }
+  return cell;
+}
+
 /** Points for the email agreeing with a name on none, the first, the last or both of its names. */
 const EMAIL_AGREEMENT_POINTS = [0, 15, 35, 60];
 
@@ -152,7 +168,8 @@ export function findCandidateName(
   for (const [position, line] of lines.entries()) {
     if (line.zone === 'references' || line.heading) continue;
     const near = [...contactLines].some((index) => Math.abs(index - line.index) <= 5);
-    if (line.index >= MAX_NAME_LINES && !near) continue;
+    const blockTop = line.rank <= MAX_BLOCK_TOP_RANK && line.index < MAX_BLOCK_TOP_INDEX && isOwnZone(line.zone);
+    if (line.index >= MAX_NAME_LINES && !near && !blockTop) continue;
     const previous = lines[position - 1];
     if (labels.some((found) => found.line === line)) continue;
 
@@ -171,7 +188,7 @@ export function findCandidateName(
       if (skipped.has(cellIndex)) continue;
       // What follows the name in its cell is cut off: a separator ("Jane Doe | Engineer"), or an email or number that
       // a neighbouring column put on the same line ("María José García López mjgarcia@…").
-      const parts = cell.replace(TITLE_PREFIX_RE, '').split(SEGMENT_SEPARATOR_RE);
+      const parts = withoutSectionLabel(cell.replace(TITLE_PREFIX_RE, '')).split(SEGMENT_SEPARATOR_RE);
       parts[0] = (parts[0] ?? '').split(/\s+(?=\S*[@\d+])/u)[0] ?? '';
       const strict = nameWords(parts[0] ?? '');
       const words = strict ?? nameWords(parts[0] ?? '', true);

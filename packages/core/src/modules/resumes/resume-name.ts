@@ -7,14 +7,21 @@ const PARTICLES = new Set([
   'van', 'von', 'der', 'den', 'de', 'del', 'della', 'dello', 'di', 'da', 'das', 'dos', 'do', 'du', 'des', 'la', 'le',
   'lo', 'los', 'las', 'het', 'ter', 'ten', 'te', "'t", '’t', 'in', 'op', 'zu', 'zum', 'zur', 'bin', 'ibn', 'al', 'el',
   'y', 'e', 'st', 'af', 'av', 'vom', 'dei', 'degli',
+  // Welsh patronymics ("Rhys ap Gruffydd", "Gwen ferch Owain"), Arabic and Hebrew ones ("Ali ben Salah", "Noa bat Ami").
+  'ap', 'ab', 'ferch', 'verch', 'ben', 'bint', 'bat', 'abu',
 ]);
 
 /** A word of a name: letters, with inner hyphens or apostrophes ("Anne-Marie", "O'Brien", "d'Ancona"). */
 const NAME_WORD_RE = /^\p{L}+(?:[-'’]\p{L}+)*$/u;
 /** An elided particle in front of a capital: "d'Ancona", "dell’Acqua". */
 const ELIDED_PARTICLE_RE = /^(?:d|l|dell|degli|dall)['’]\p{Lu}/u;
+/** An Irish surname's mutated first letter after Ó, Ní, Mac …: "Ó hEadhra", "Ní Bhriain", "Mac an tSaoi", "Uí nGallchóir". */
+const IRISH_PREFIX_RE = /^(?:h|n|t|m|b|g|d|bh|bp|dt|gc|mb|nd|ng)-?\p{Lu}\p{Ll}+$/u;
+const IRISH_PARTICLES = new Set(['ó', 'o', 'ní', 'ni', 'uí', 'ui', 'nic', 'mac', 'mic', 'ua', 'an']);
 /** An initial such as "J." (allowed, but not as the whole name). */
 const INITIAL_RE = /^\p{Lu}\.$/u;
+/** Initials written as given names: "J.", "J.P.", "J.-P." ("J. R. Ewing", "J.P. de Vries"). */
+const GIVEN_INITIALS_RE = /^(?:\p{Lu}\.){1,3}$|^\p{Lu}\.-\p{Lu}\.$/u;
 /** A label in front of a name: "Name: Jane Doe", "Naam: Jan de Vries". */
 const NAME_LABEL_RE = /^(?:full\s+name|name|naam|volledige\s+naam)\s*[:\-–]\s*/iu;
 /** Separators after which a name line goes on with something else: "Jane Doe | Engineer". */
@@ -53,22 +60,32 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
 
   let counted = 0;
   let places = 0;
+  let initials = 0;
+  if (/^p\.?\s?o\.?\s?box\b/iu.test(text)) return null;
   for (const [index, word] of words.entries()) {
     const lower = word.toLocaleLowerCase();
     if (LABEL_WORDS.has(lower) || (!allowOccupations && JOB_TITLE_WORDS.has(lower))) return null;
     if (PLACE_REGION.has(lower)) places++;
-    if (INITIAL_RE.test(word)) continue;
+    if (INITIAL_RE.test(word) || (index < words.length - 1 && GIVEN_INITIALS_RE.test(word))) {
+      initials++;
+      continue;
+    }
     if (index > 0 && isParticle(word, allCaps)) continue;
     if (index > 0 && ELIDED_PARTICLE_RE.test(word) && NAME_WORD_RE.test(word)) {
       counted++;
       continue;
     }
     if (!NAME_WORD_RE.test(word)) return null;
+    if (index > 0 && IRISH_PREFIX_RE.test(word) && IRISH_PARTICLES.has((words[index - 1] ?? '').toLocaleLowerCase())) {
+      counted++;
+      continue;
+    }
     // Every other word starts with a capital ("Jane", "JANE"); lower-case words make a sentence, not a name.
     if (!/^\p{Lu}/u.test(word)) return null;
     counted++;
   }
-  if (counted < 2 || counted > 5 || places === words.length) return null;
+  // Two names, or initials for the given names and a surname ("J. R. Ewing").
+  if (counted < 1 || counted + Math.min(initials, 1) < 2 || counted > 5 || places === words.length) return null;
   // A place of several words inside ("Kraków Den Haag"): the words of a sidebar's address, not a name.
   for (let start = 0; start < words.length - 1; start++) {
     for (let end = start + 2; end <= Math.min(words.length, start + 4); end++) {
@@ -78,18 +95,44 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
   // The first and the last word are names themselves, not particles or initials.
   const first = words[0];
   const last = words[words.length - 1];
-  if (first === undefined || last === undefined || INITIAL_RE.test(first) || INITIAL_RE.test(last)) return null;
+  if (first === undefined || last === undefined || INITIAL_RE.test(last) || GIVEN_INITIALS_RE.test(last)) return null;
+  if (INITIAL_RE.test(first) && counted < 2 && !words.slice(0, -1).every((word) => GIVEN_INITIALS_RE.test(word) || isParticle(word, allCaps))) return null;
   if (isParticle(last, allCaps)) return null;
   return allCaps ? words.map((word, index) => titleCaseWord(word, index)) : words;
 }
 
+/** A word in capitals ("DUPONT", "NOWAK-KOWALSKA"), as many resumes write the surname beside given names in lower case. */
+function isCapitalised(word: string): boolean {
+  return /\p{Lu}{2}/u.test(word) && word === word.toLocaleUpperCase();
+}
+
+/**
+ * "Jean DUPONT", "DUPONT Jean", "Anna DE LA FUENTE": the words in capitals are the surname (written as a person writes
+ * it: "Dupont", "de la Fuente"), the others the given names, whichever comes first. Null when the name is not so.
+ */
+function capitalisedSurname(words: readonly string[]): TParsedName | null {
+  const caps = words.map(isCapitalised);
+  const given = words.filter((_, index) => !caps[index]);
+  if (given.length === 0 || given.length === words.length || !given.every((word) => /^\p{Lu}\p{Ll}/u.test(word))) return null;
+  const first = caps.indexOf(true);
+  const last = caps.lastIndexOf(true);
+  // One block of capitals, at the start or at the end.
+  if (caps.slice(first, last + 1).includes(false) || (first !== 0 && last !== words.length - 1)) return null;
+  const surname = words.filter((_, index) => caps[index]).map((word) => titleCaseWord(word, 1));
+  return { firstName: given.join(' '), lastName: surname.join(' ') };
+}
+
 /** Splits the words of a name: given names up to the first particle ("Anne Marie | van Dijk"), else the first word. */
 export function splitName(words: string[], emailLocal: string | null): TParsedName {
+  const capitalised = capitalisedSurname(words);
+  if (capitalised !== null) return capitalised;
   let given = 1;
   const particle = words.findIndex((word, index) => index > 0 && PARTICLES.has(word.toLocaleLowerCase()) && word === word.toLocaleLowerCase());
   if (particle > 1) given = particle;
   // Four names without particles: two given names and two surnames ("María José García López").
   else if (particle === -1 && words.length === 4 && words.every((word) => !INITIAL_RE.test(word))) given = 2;
+  // Initials after the given names are given names too ("J. R. Ewing", "Anna M. Smith").
+  while (given < words.length - 1 && GIVEN_INITIALS_RE.test(words[given] ?? '')) given++;
   // "annemarie.devries@…" says where the given names end.
   if (emailLocal !== null) {
     const head = asciiLetters(emailLocal.split(/[._-]/u)[0] ?? '');

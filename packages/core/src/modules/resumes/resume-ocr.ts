@@ -50,6 +50,8 @@ const COLUMN_GAP_EM = 2;
 const DESCENDER_RE = /[gjpqyçąęŞ(),;[\]{}|/@]/u;
 /** Words tesseract is less sure of (0–100) are specks, not text; a lone character needs more. */
 const MIN_WORD_CONFIDENCE = 30;
+/** A word that is an email address ("jan.smit@example.nl"), however sure tesseract is of it. */
+const EMAIL_SHAPE_RE = /^[\p{L}\d._+-]{1,64}@[\p{L}\d-]{1,63}(?:\.[\p{L}\d-]{1,63})*\.\p{L}{2,12}$/u;
 const MIN_LETTER_CONFIDENCE = 80;
 /** Characters of tesseract's TSV read at most (a word per row with its box: ~8 × the text). */
 const MAX_TSV_LENGTH = MAX_TEXT_LENGTH * 8;
@@ -97,7 +99,8 @@ export type TOcrPage = TPositionedText[];
  */
 export function wordsOfTsv(tsv: string): TOcrPage {
   let pageHeight = 0;
-  const lines = new Map<string, { text: string; left: number; bottom: number; width: number; height: number }[]>();
+  type TWord = { text: string; left: number; bottom: number; width: number; height: number; confidence: number };
+  const read = new Map<string, TWord[]>();
   for (const row of tsv.split('\n')) {
     const cells = row.split('\t');
     if (cells.length < 12) continue;
@@ -106,13 +109,33 @@ export function wordsOfTsv(tsv: string): TOcrPage {
     if (![x, y, w, h].every(Number.isFinite)) continue;
     if (level === '1') pageHeight = y + h;
     const text = rest.join('\t').trim();
-    // Specks and rules read as letters ("d", ".", "+" in a margin) would bridge the gap between two columns.
-    if (level !== '5' || text === '' || Number(confidence) < MIN_WORD_CONFIDENCE) continue;
-    if (text.length === 1 && Number(confidence) < MIN_LETTER_CONFIDENCE) continue;
+    if (level !== '5' || text === '') continue;
     const key = `${block}.${paragraph}.${line}`;
-    const words = lines.get(key) ?? [];
-    words.push({ text, left: x, bottom: y + h, width: w, height: h });
-    lines.set(key, words);
+    const words = read.get(key) ?? [];
+    words.push({ text, left: x, bottom: y + h, width: w, height: h, confidence: Number(confidence) });
+    read.set(key, words);
+  }
+  const lines = new Map<string, TWord[]>();
+  for (const [key, words] of read) {
+    const kept: TWord[] = [];
+    for (const [index, word] of words.entries()) {
+      const next = words[index + 1];
+      // An email is kept however unsure tesseract is of it (long addresses get low confidences), with a first part
+      // it split off at a dot ("giulia." "romano@posta.example"), joined again.
+      if (next !== undefined && /[._-]$/u.test(word.text) && EMAIL_SHAPE_RE.test(next.text) && next.left - (word.left + word.width) <= next.height) {
+        words[index + 1] = { ...next, text: word.text + next.text, left: word.left, width: next.left + next.width - word.left };
+        continue;
+      }
+      if (EMAIL_SHAPE_RE.test(word.text)) {
+        kept.push(word);
+        continue;
+      }
+      // Specks and rules read as letters ("d", ".", "+" in a margin) would bridge the gap between two columns.
+      if (word.confidence < MIN_WORD_CONFIDENCE) continue;
+      if (word.text.length === 1 && word.confidence < MIN_LETTER_CONFIDENCE) continue;
+      kept.push(word);
+    }
+    if (kept.length > 0) lines.set(key, kept);
   }
   const pieces: TOcrPage = [];
   for (const words of lines.values()) {
@@ -215,9 +238,27 @@ export function withoutOcrBullets(text: string): string {
     .map((line) =>
       line
         .split('\t')
-        .map((cell) => cell.replace(/^\s*(?:[•·*+«»©®°■□▪◦¢.,]+\s+(?=\S)|[oe]\s+(?=[\p{Lu}\d]))/u, ''))
-        .filter((cell) => !/^\s*[•·*+«»©®°■□▪◦¢.,-]*\s*$/u.test(cell))
+        .map((cell) => repairOcrMisreads(cell.replace(/^\s*(?:[•·*+«»©®°■□▪◦¢.,]+\s+(?=\S)|[oe]\s+(?=[\p{Lu}\d]))/u, '')))
+        .filter((cell) => !/^\s*[•·*+«»©®°■□▪◦¢.,_|-]*\s*$/u.test(cell))
         .join('\t'),
     )
     .join('\n');
+}
+
+/** An email address whose "@" OCR read as "(O", "(o", "(0", "(@", "(a)", "©" or "®": local part, misread, domain. */
+const MISREAD_AT_RE = /(?<![\w.+-])([\w.+|-]{1,64}?)(?:\([Oo0@]|\(a\)|[©®])([\w-]{1,63}(?:\.[\w-]{1,63})*\.\p{Ll}{2,12})(?![\w.-])/gu;
+/** An email address with a "|" (a misread "l": no address has one in practice). */
+const PIPE_IN_EMAIL_RE = /(?<![\w.+|-])([\w.+|-]{0,63}\|[\w.+|-]{0,63}@[\w-]{1,63}(?:\.[\w-]{1,63})+)/gu;
+
+/**
+ * Misreads of Tesseract that are certain from their shape: an email's "@" or "l" read as other signs, a company's
+ * legal form read with digits ("Sp. z 0.0.", "S.r.1.") or "plc" as "pic" after a company name.
+ */
+export function repairOcrMisreads(text: string): string {
+  return text
+    .replace(MISREAD_AT_RE, (_match, local: string, domain: string) => `${local}@${domain}`)
+    .replace(PIPE_IN_EMAIL_RE, (match) => match.replace(/\|/gu, 'l'))
+    .replace(/(?<![\p{L}])Sp\.\s?z\s?[o0]\.[o0]\.?/gu, 'Sp. z o.o.')
+    .replace(/(?<![\p{L}])S\.r\.[1lI]\./gu, 'S.r.l.')
+    .replace(/(?<=\p{Lu}\p{L}+ )pic(?=$|[\s,.;)])/gu, 'plc');
 }

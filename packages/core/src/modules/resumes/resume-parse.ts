@@ -24,7 +24,12 @@ export type TParseResumeOptions = {
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  */
 export async function parseResume(bytes: Uint8Array, kind: TResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
-  const text = await extractResumeText(bytes, kind, options.signal, options.onOcr);
-  const fields = extractCandidateFields(text, { defaultRegion: options.defaultRegion });
+  let ocr = false;
+  const onOcr = () => {
+    ocr = true;
+    options.onOcr?.();
+  };
+  const text = await extractResumeText(bytes, kind, options.signal, onOcr);
+  const fields = extractCandidateFields(text, { defaultRegion: options.defaultRegion, ocr });
   return { ...fields, profile: extractProfile(text, fields) };
 }

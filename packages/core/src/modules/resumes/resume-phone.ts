@@ -120,6 +120,25 @@ export function findPhoneInLines(allLines: readonly string[], regions: readonly 
     const phone = writtenPhone(line, regions[0] ?? DEFAULT_REGION);
     if (phone !== null) return { phone, line: index };
   }
+  // A national number without a label that the library's plan does not hold (yet), such as the UK's drama range
+  // "07700 900456": written with its trunk 0 in groups of digits, and possible in the resume's region.
+  for (const [index, line] of lines.entries()) {
+    const phone = possibleNational(line, regions[0] ?? DEFAULT_REGION);
+    if (phone !== null) return { phone, line: index };
+  }
+  return null;
+}
+
+/** "07700 900456", "0612-345678": a trunk 0, then 9–11 digits in at most five groups, alone between blanks or punctuation. */
+const NATIONAL_RE = /(?<![\p{L}\p{N}+/.,-])0\d{1,4}(?:[ -]\d{2,6}){1,4}(?![\p{L}\p{N}/.,-])/gu;
+
+function possibleNational(line: string, region: string): string | null {
+  for (const match of withoutAddresses(line).matchAll(NATIONAL_RE)) {
+    const digits = digitsOf(match[0]);
+    if (digits.length < 10 || digits.length > 12 || looksLikeDate(match[0])) continue;
+    const phone = possibleE164(digits, region);
+    if (phone !== null) return phone;
+  }
   return null;
 }
 

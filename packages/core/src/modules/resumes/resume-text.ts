@@ -3,6 +3,7 @@ import WordExtractor from 'word-extractor';
 import { extractDocxText } from './docx-text.ts';
 import { layoutPage, type TPositionedText } from './pdf-layout.ts';
 import { headingKind, isFieldLabel } from './resume-vocabulary.ts';
+import { sectionOf } from './resume-profile/sections.ts';
 import type { TResumeKind } from './resume-file.ts';
 import { ResumeParseError } from './resume-parse-error.ts';
 import { BLOCK_BREAK, MAX_TEXT_LENGTH, TextSink } from './text-sink.ts';
@@ -105,7 +106,7 @@ export function declaredPdfObjectCount(bytes: Uint8Array): number {
 
 /** A label, a heading or a date range: what the left column of a form-like resume holds. */
 function isLabelText(text: string): boolean {
-  return isFieldLabel(text) || headingKind(text) !== null || /^[\d\s./–—-]*(?:\p{L}+\.?)?[\s–—-]*(?:19|20)\d{2}\b/u.test(text);
+  return isFieldLabel(text) || headingKind(text) !== null || sectionOf(text) !== null || /^[\d\s./–—-]*(?:\p{L}+\.?)?[\s–—-]*(?:19|20)\d{2}\b/u.test(text);
 }
 
 async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined): Promise<string> {

@@ -9,7 +9,7 @@ export function fold(text: string): string {
     .normalize('NFC')
     .toLocaleLowerCase()
     .replace(/[\s\u00a0]+/gu, ' ')
-    .replace(/^[\s\-–—•·*#|:]+|[\s\-–—•·*#|:.]+$/gu, '');
+    .replace(/^[\s\-–—•·*#|:_]+|[\s\-–—•·*#|:._]+$/gu, '');
 }
 
 /** Letters only, accents and ligatures reduced to ASCII ("Zoë Ødegård" → "zoeodegard"), for matching against emails. */
@@ -40,6 +40,7 @@ const HEADINGS: Record<TSectionKind, string[]> = {
     'personal details', 'personal information', 'personal data', 'personal info', 'personalia', 'persoonlijke gegevens',
     'persoonsgegevens', 'persönliche daten', 'persönliche angaben', 'persönliches', 'informations personnelles',
     'état civil', 'datos personales', 'información personal', 'dane osobowe', 'informacje osobiste', 'dane personalne',
+    'angaben zur person', 'persoonlijke informatie', 'dati personali', 'informazioni personali', 'recapiti', 'contatti',
   ],
   title: [
     'curriculum vitae', 'cv', 'resume', 'résumé', 'resumé', 'lebenslauf', 'tabellarischer lebenslauf', 'levensloop',
@@ -204,11 +205,13 @@ const PLACES: Record<string, string[]> = {
   FR: [
     'france', 'frankrijk', 'frankreich', 'francia', 'francja', 'paris', 'marseille', 'lyon', 'toulouse', 'nice', 'nantes',
     'strasbourg', 'montpellier', 'bordeaux', 'lille', 'rennes', 'grenoble', 'toulon', 'reims', 'dijon', 'angers',
+    'le havre', 'saint-étienne', 'clermont-ferrand', 'tours', 'limoges', 'amiens', 'metz', 'nancy', 'caen', 'rouen', 'orléans',
   ],
   ES: [
     'spain', 'spanje', 'spanien', 'espagne', 'españa', 'hiszpania', 'madrid', 'barcelona', 'valencia', 'sevilla',
     'seville', 'zaragoza', 'málaga', 'malaga', 'bilbao', 'palma', 'palma de mallorca', 'granada', 'alicante', 'murcia',
-    'valladolid', 'vigo', 'gijón', 'a coruña', 'salamanca', 'san sebastián', 'donostia',
+    'valladolid', 'vigo', 'gijón', 'a coruña', 'salamanca', 'san sebastián', 'donostia', 'córdoba', 'oviedo', 'santander',
+    'pamplona', 'vitoria', 'cádiz', 'almería', 'toledo', 'getafe', 'alcalá de henares', 'tarragona', 'girona', 'lleida',
   ],
   PL: [
     'poland', 'polen', 'pologne', 'polonia', 'polska', 'warszawa', 'warsaw', 'kraków', 'krakow', 'cracow', 'łódź',
@@ -231,7 +234,9 @@ const PLACES: Record<string, string[]> = {
     'detroit', 'baltimore', 'nashville', 'new orleans', 'las vegas', 'salt lake city', 'sacramento', 'cupertino',
   ],
   CA: ['canada', 'kanada', 'canadá', 'toronto', 'vancouver', 'montreal', 'montréal', 'ottawa', 'calgary'],
-  IT: ['italy', 'italië', 'italien', 'italie', 'italia', 'włochy', 'rome', 'roma', 'milan', 'milano', 'napoli', 'naples', 'turin', 'torino', 'bologna'],
+  IT: ['italy', 'italië', 'italien', 'italie', 'italia', 'włochy', 'rome', 'roma', 'milan', 'milano', 'napoli', 'naples', 'turin', 'torino', 'bologna',
+    'firenze', 'genova', 'genoa', 'venezia', 'venice', 'padova', 'padua', 'verona', 'trieste', 'brescia', 'bergamo', 'parma',
+    'modena', 'bari', 'palermo', 'catania', 'pisa', 'perugia', 'salerno', 'cagliari', 'monza', 'reggio emilia'],
   PT: ['portugal', 'portugalia', 'lisbon', 'lisboa', 'porto'],
   AT: ['austria', 'oostenrijk', 'österreich', 'autriche', 'vienna', 'wien', 'graz', 'salzburg', 'linz', 'innsbruck'],
   CH: ['switzerland', 'zwitserland', 'schweiz', 'suisse', 'suiza', 'szwajcaria', 'zürich', 'zurich', 'geneva', 'genève', 'genf', 'basel', 'bern', 'lausanne'],

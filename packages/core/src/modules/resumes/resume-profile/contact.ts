@@ -148,10 +148,16 @@ export function readHeadline(lines: readonly TContactLine[], firstName: string, 
   }
   const name = fold(`${firstName} ${lastName}`);
   if (name === '' || lastName === '') return null;
-  const at = lines.findIndex((line) => fold(line.text) === name);
+  let at = lines.findIndex((line) => fold(line.text) === name);
+  // A name over two lines ("SIOBHÁN" / "Ó DUBHGHAILL"): the title is beside the pair.
+  let last = at;
+  if (at === -1) {
+    at = lines.findIndex((line, index) => lines[index + 1] !== undefined && fold(`${line.text} ${lines[index + 1]!.text}`) === name);
+    last = at + 1;
+  }
   if (at === -1) return null;
-  for (const neighbour of [lines[at + 1], lines[at - 1]]) {
-    if (neighbour === undefined || Math.abs(neighbour.index - lines[at]!.index) !== 1) continue;
+  for (const [neighbour, from] of [[lines[last + 1], lines[last]!], [lines[at - 1], lines[at]!]] as const) {
+    if (neighbour === undefined || Math.abs(neighbour.index - from.index) !== 1) continue;
     // "Backend Developer | Rotterdam": the title is the part that is not a place.
     const parts = neighbour.text.split(/\s+[|·•]\s+|\s+[–—]\s+/u).map((part) => part.trim());
     const places = parts.filter((part) => knownCity(part) !== null || countryCode(part) !== null || /^[\d+(]/u.test(part));

@@ -53,7 +53,8 @@ const YEAR = '(?:19[5-9]\\d|20[0-4]\\d)';
  */
 const DATE = `(?:(?:0?[1-9]|1[0-2])\\s?[./-]\\s?${YEAR}|${YEAR}[./-](?:0[1-9]|1[0-2])(?![\\d])|${MONTH_NAME}\\s+${YEAR}|${YEAR})`;
 const PRESENT = `(?:${alternatives(PRESENT_WORDS)})`;
-const DASH = '\\s*(?:[-–—−‒]+|to|tot|bis|à|au|a|al|hasta|fino a|al|do|–\\s?heute)\\s*';
+/** Between two dates: a dash or a word; or only a tab, where OCR lost a dash between two columns of text ("2012⇥2013"). */
+const DASH = '(?:\\s*(?:[-–—−‒]+|to|tot|bis|à|au|a|al|hasta|fino a|al|do|–\\s?heute)\\s*|\\t+)';
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}])';
 

@@ -17,7 +17,7 @@ const MAX_HEADING_WORDS = 16;
 const MAX_PART_LENGTH = 200;
 
 /** Separators between a title and its employer (or a degree and its school). */
-const SPLIT_RE = /\s+[—–|]\s+|\s+-\s+|\s*[|•·]\s*|\t+/u;
+const SPLIT_RE = /\s+[—–|]\s+|\s+-\s+|\s*[|•·]\s*|\t+|(?<=\p{L})[—–]\s+|\s+[—–](?=\p{L})/u;
 /** "Engineer at Acme": only for positions ("en" is "and" in Dutch and "in" in a Spanish degree: not used). */
 const AT_RE = /\s+(?:at|@|bij|bei|chez|presso|w)\s+(?=\p{Lu})/u;
 /** Company legal forms: a part holding one is the employer. */

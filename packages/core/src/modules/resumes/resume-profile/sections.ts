@@ -64,7 +64,8 @@ const HEADINGS: Record<TProfileSection, string[]> = {
  * loses them too. No two headings of different sections differ only by accents.
  */
 function withoutAccents(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/gu, '').replace(/’/gu, "'");
+  // Letters NFD does not take apart too ("WYKSZTAŁCENIE" read as "WYKSZTALCENIE").
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/gu, '').replace(/’/gu, "'").replace(/ł/gu, 'l').replace(/ø/gu, 'o').replace(/ß/gu, 'ss');
 }
 
 const SECTION_OF = new Map<string, TProfileSection>();
