@@ -241,7 +241,7 @@ describe('GET /changes', () => {
     // published_at moved into the past by SQL: the trigger announces it at once (the scheduled job would otherwise).
     await sql.query(`update vacancies set ends_at = now() + interval '300 milliseconds' where id = 1`);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await announceTimePassing(api.services.orm.em.fork())).toBe(1);
+    expect(await announceTimePassing({ em: api.services.orm.em.fork() })).toBe(1);
     const read = await readAll(start);
     expect(brief(read.entries)).toEqual(['vacancy.published scheduled', 'vacancy.updated engineer', 'vacancy.unpublished engineer']);
     start = read.cursor;
@@ -288,7 +288,7 @@ describe('GET /changes', () => {
   it('410 for a cursor older than the retention; reading from the start still works', async () => {
     const oldest = (await api.get('/changes?limit=1', KEYS.full)).body.next_cursor;
     await sql.query(`update events set occurred_at = now() - interval '40 days' where position <= (select min(position) + 1 from events where tenant_id = 1)`);
-    expect(await pruneExpiredEvents(api.services.orm.em.fork(), 30)).toBeGreaterThan(0);
+    expect(await pruneExpiredEvents({ em: api.services.orm.em.fork() }, { retentionDays: 30 })).toBeGreaterThan(0);
     const expired = await api.get(`/changes?after=${oldest}`, KEYS.full);
     expect(expired.status).toBe(410);
     expect(expired.body).toEqual({ message: 'Cursor expired.', error: 'CURSOR_EXPIRED' });

@@ -105,7 +105,7 @@ describe('events delivered as signed webhooks and listed in the change feed', ()
     await importTenantDocument(api.services.orm, document([{ ...VACANCIES[0]!, title: 'Senior engineer' }, { ...VACANCIES[1]!, status: 'draft' }, VACANCIES[2]!]));
     await sql.query(`update vacancies set published_at = now() + interval '300 milliseconds' where id = 3`);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    await announceTimePassing(api.services.orm.em.fork());
+    await announceTimePassing({ em: api.services.orm.em.fork() });
 
     const renamed = await webhook('vacancy.updated', 'engineer');
     const drafted = await webhook('vacancy.unpublished', 'designer');

@@ -22,15 +22,15 @@ export async function startEventSchedule(options: TEventScheduleOptions): Promis
   const { orm, boss, log } = options;
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 };
   await boss.work(announceVisibilityJob.name, polling, async (_jobs: Job<unknown>[]) => {
-    const announced = await announceTimePassing(orm.em.fork());
+    const announced = await announceTimePassing({ em: orm.em.fork() });
     if (announced > 0) log.info({ announced }, 'time-driven visibility changes recorded');
   });
   await boss.work(pruneEventsJob.name, polling, async (_jobs: Job<unknown>[]) => {
-    const pruned = await pruneExpiredEvents(orm.em.fork(), options.retentionDays);
+    const pruned = await pruneExpiredEvents({ em: orm.em.fork() }, { retentionDays: options.retentionDays });
     log.info({ pruned, retention_days: options.retentionDays }, 'old events pruned');
   });
   await boss.work(sweepRetentionJob.name, polling, async (_jobs: Job<unknown>[]) => {
-    const swept = await sweepRetention(orm.em.fork());
+    const swept = await sweepRetention({ em: orm.em.fork() });
     if (swept.erased_candidates + swept.erased_applications > 0) log.info(swept, 'retention sweep erased personal data');
   });
   const send = async (name: string, singletonSeconds: number) => {

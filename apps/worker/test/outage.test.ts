@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freePort, migrateUp, openOrm, startEmbeddedPostgres, type TOrm } from '@careers/core';
 import { type TEmbeddedPostgres, importTenantDocument } from '@careers/core/operations';
-import { JobSender, acceptResume, PDF_MIME } from '@careers/core/testing';
+import { JobSender, acceptResume, PDF_MIME, serviceContext } from '@careers/core/testing';
 import { buildPdf } from './support/pipeline.ts';
 
 /**
@@ -52,8 +52,7 @@ async function sql<T = Record<string, unknown>>(text: string, values: unknown[] 
 async function upload(index: number): Promise<{ id: string; email: string }> {
   const email = `person${index}.${suffix}@outage.example`;
   const content = await buildPdf([`Alex Person${String.fromCharCode(65 + index)}`, `Email: ${email}`, 'Phone: +31 20 123 4567']);
-  const id = await acceptResume(orm.em.fork(), sender, {
-    tenantId: TENANT_ID,
+  const id = await acceptResume({ ...serviceContext(orm.em.fork(), TENANT_ID), services: { jobs: sender } }, {
     userId: USER_ID,
     filename: `cv-${index}.pdf`,
     mimeType: PDF_MIME,

@@ -56,7 +56,7 @@ describe('webhook delivery by the worker process', () => {
     // The first request is held open; the worker is killed while it waits for the answer.
     receiver.setReply((_request, index) => (index === 0 ? 'hang' : undefined));
     const first = await startWorker();
-    const { id } = await recordEvent(kyselyOf(pipeline.orm.em.fork()), { tenantId: TENANT_ID, type: 'application.created', object: 'application', objectId: 42, data: {} });
+    const { id } = await recordEvent({ db: kyselyOf(pipeline.orm.em.fork()), tenant: { id: TENANT_ID } }, { type: 'application.created', object: 'application', objectId: 42, data: {} });
     await receiver.waitFor(1);
     first.child.kill('SIGKILL');
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
@@ -83,7 +83,7 @@ describe('webhook delivery by the worker process', () => {
     receiver.setReply(() => undefined);
     await createWebhookEndpoint(pipeline.orm.em.fork(), { tenantId: TENANT_ID, url: receiver.url, eventTypes: ['*'] });
     await pipeline.orm.em.fork().transactional(async (tx) => {
-      for (let i = 0; i < count; i++) await recordEvent(kyselyOf(tx), { tenantId: TENANT_ID, type: 'candidate.created', object: 'candidate', objectId: i + 1, data: {} });
+      for (let i = 0; i < count; i++) await recordEvent({ db: kyselyOf(tx), tenant: { id: TENANT_ID } }, { type: 'candidate.created', object: 'candidate', objectId: i + 1, data: {} });
     });
     const started = performance.now();
     const metricsPort = await freePort();

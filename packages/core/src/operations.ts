@@ -5,6 +5,7 @@
 export { openOrm } from './db/orm.ts';
 export { migrateUp } from './db/migrate.ts';
 export { kyselyOf } from './db/kysely.ts';
+export { serviceContext } from './modules/service-context.ts';
 export { startEmbeddedPostgres, type TEmbeddedPostgres } from './db/embedded.ts';
 export { coreEnv } from './env.ts';
 export { installJobQueues } from './jobs/install.ts';

@@ -7,7 +7,7 @@ import { kyselyOf } from '../src/db/kysely.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 import type { TTenantDocument } from '../src/modules/tenants/import/tenant-document.schema.ts';
 import { buildDemoDocument } from '../src/demo/demo-tenant.ts';
-import { readAllEventsAfter } from '../src/modules/events/events.service.ts';
+import { readAllEventsAfter } from '../src/modules/events/events.jobs.service.ts';
 import { announceTimePassing } from '../src/modules/events/events.jobs.service.ts';
 
 let orm: MikroORM;
@@ -19,7 +19,7 @@ const run = (query: string) => sql.raw(query).execute(db());
 
 /** The events committed since the last call: [type, object id, reason?]. */
 async function newEvents(): Promise<Array<[string, string, string?]>> {
-  const rows = await readAllEventsAfter(db(), cursor, 100_000);
+  const rows = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 100_000 });
   if (rows.length > 0) cursor = rows.at(-1)!.position;
   return rows.map((r) => (r.data.reason ? [r.type, r.object_id, r.data.reason as string] : [r.type, r.object_id]));
 }
@@ -94,7 +94,7 @@ describe('vacancy and article events', () => {
       commit;`);
     const events = await newEvents();
     expect(events).toEqual([['vacancy.published', '9001']]);
-    const [row] = await readAllEventsAfter(db(), cursor - 1, 1);
+    const [row] = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor - 1, limit: 1 });
     expect(row).toMatchObject({ tenant: 'acme', slug: 'fresh', data: { id: 9001, slug: 'fresh' } });
   });
 
@@ -111,7 +111,7 @@ describe('vacancy and article events', () => {
     await run(`update articles set status = 'published', expires_at = now() + interval '1 second' where id = ${id}`);
     expect(await newEvents()).toEqual([['article.published', String(id)]]);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(await announceTimePassing(orm.em.fork())).toBe(1);
+    expect(await announceTimePassing({ em: orm.em.fork() })).toBe(1);
     expect(await newEvents()).toEqual([['article.unpublished', String(id), 'ended']]);
   });
 
@@ -119,15 +119,15 @@ describe('vacancy and article events', () => {
     await run(`insert into vacancies (id, tenant_id, slug, title, language, status, channels, published_at, ends_at)
       values (9002, 1, 'soon', 'Soon', 'en', 'published', array['api'], now() + interval '1 second', now() + interval '2 seconds')`);
     expect(await newEvents()).toEqual([]);
-    expect(await announceTimePassing(orm.em.fork())).toBe(0);
+    expect(await announceTimePassing({ em: orm.em.fork() })).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(await announceTimePassing(orm.em.fork())).toBe(1);
-    expect(await announceTimePassing(orm.em.fork())).toBe(0);
+    expect(await announceTimePassing({ em: orm.em.fork() })).toBe(1);
+    expect(await announceTimePassing({ em: orm.em.fork() })).toBe(0);
     expect(await newEvents()).toEqual([['vacancy.published', '9002']]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     // A writer noticing the passing first (any content change) announces it instead; the job then has nothing to do.
     await run(`update vacancies set title = 'Soon, ended' where id = 9002`);
-    expect(await announceTimePassing(orm.em.fork())).toBe(0);
+    expect(await announceTimePassing({ em: orm.em.fork() })).toBe(0);
     expect(await newEvents()).toEqual([['vacancy.unpublished', '9002', 'ended']]);
   });
 });

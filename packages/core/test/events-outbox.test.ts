@@ -5,7 +5,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { createTestDatabase } from './support/database.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
-import { readAllEventsAfter, readEventsAfter, recordEvent } from '../src/modules/events/events.service.ts';
+import { readEventsAfter, recordEvent } from '../src/modules/events/events.service.ts';
+import { readAllEventsAfter } from '../src/modules/events/events.jobs.service.ts';
 
 let url: string;
 let orm: MikroORM;
@@ -31,27 +32,27 @@ const insertSql = `insert into events (tenant_id, type, object, object_id, data)
 describe('event outbox', () => {
   it('records an event with an evt_ id and its data, positioned at commit', async () => {
     const db = kyselyOf(orm.em.fork());
-    const { id } = await recordEvent(db, { tenantId: 1, type: 'application.created', object: 'application', objectId: 7, data: { vacancy_id: 3 } });
+    const { id } = await recordEvent({ db: db, tenant: { id: 1 } }, { type: 'application.created', object: 'application', objectId: 7, data: { vacancy_id: 3 } });
     expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
-    const rows = await readEventsAfter(db, 1, 0, { limit: 10 });
+    const rows = await readEventsAfter({ db: db, tenant: { id: 1 } }, { after: 0, limit: 10 });
     const row = rows.find((r) => r.id === id)!;
     expect(row).toMatchObject({ tenant: 'acme', type: 'application.created', object: 'application', object_id: '7', data: { id: 7, vacancy_id: 3 } });
     expect(row.position).toBeGreaterThan(0);
   });
 
   it('an event rolled back with its transaction is never seen', async () => {
-    const before = await readAllEventsAfter(kyselyOf(orm.em.fork()), 0, 1000);
+    const before = await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 1000 });
     await clients[0]!.query('begin');
     await clients[0]!.query(insertSql, [1, 'rolled-back']);
     await clients[0]!.query('rollback');
-    const after = await readAllEventsAfter(kyselyOf(orm.em.fork()), 0, 1000);
+    const after = await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 1000 });
     expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
   });
 
   it('readers see every entry exactly once, in commit order, whatever order transactions begin and commit in', async () => {
     const reader = kyselyOf(orm.em.fork());
-    let cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;
-    let tenantCursor = (await readEventsAfter(reader, 2, 0, { limit: 100_000 })).at(-1)?.position ?? 0;
+    let cursor = (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
+    let tenantCursor = (await readEventsAfter({ db: reader, tenant: { id: 2 } }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
     let label = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -63,10 +64,10 @@ describe('event outbox', () => {
           const seenForTenant: string[] = [];
           const page = async () => {
             for (;;) {
-              const rows = await readAllEventsAfter(reader, cursor, 2);
+              const rows = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 2 });
               seen.push(...rows.map((r) => r.object_id));
               if (rows.length > 0) cursor = rows.at(-1)!.position;
-              const own = await readEventsAfter(reader, 2, tenantCursor, { limit: 1 });
+              const own = await readEventsAfter({ db: reader, tenant: { id: 2 } }, { after: tenantCursor, limit: 1 });
               seenForTenant.push(...own.map((r) => r.object_id));
               if (own.length > 0) tenantCursor = own.at(-1)!.position;
               if (rows.length === 0 && own.length === 0) return;
@@ -101,8 +102,8 @@ describe('event outbox', () => {
 
   it('committers do not wait for each other, and a reader never passes a position that may still become visible', async () => {
     const reader = kyselyOf(orm.em.fork());
-    const cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;
-    const tenantCursor = (await readEventsAfter(reader, 1, 0, { limit: 100_000 })).at(-1)?.position ?? 0;
+    const cursor = (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
+    const tenantCursor = (await readEventsAfter({ db: reader, tenant: { id: 1 } }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
     const [late, early] = [clients[0]!, clients[1]!];
     await late.query('begin');
     await late.query(insertSql, [1, 'late']);
@@ -116,20 +117,19 @@ describe('event outbox', () => {
       // Under one global lock this commit waited for the other transaction to end.
       expect(performance.now() - started).toBeLessThan(500);
       // 'early' is visible with a higher position than 'late', which may still commit: neither is read yet.
-      expect(await readAllEventsAfter(reader, cursor, 100)).toEqual([]);
-      expect(await readEventsAfter(reader, 1, tenantCursor, { limit: 100 })).toEqual([]);
+      expect(await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 100 })).toEqual([]);
+      expect(await readEventsAfter({ db: reader, tenant: { id: 1 } }, { after: tenantCursor, limit: 100 })).toEqual([]);
       await late.query('commit');
     } finally {
       await late.query('rollback').catch(() => undefined);
     }
-    const rows = await readAllEventsAfter(reader, cursor, 100);
+    const rows = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 100 });
     expect(rows.map((row) => row.object_id)).toEqual(['late', 'early']);
-    expect((await readEventsAfter(reader, 1, tenantCursor, { limit: 100 })).map((row) => row.object_id)).toEqual(['late', 'early']);
+    expect((await readEventsAfter({ db: reader, tenant: { id: 1 } }, { after: tenantCursor, limit: 100 })).map((row) => row.object_id)).toEqual(['late', 'early']);
   });
 
   it('events written inside savepoints are positioned with their transaction, in insertion order', async () => {
-    const reader = kyselyOf(orm.em.fork());
-    const cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;
+    const cursor = (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
     const client = clients[0]!;
     await client.query('begin');
     await client.query(insertSql, [1, 'outer-1']);
@@ -141,7 +141,7 @@ describe('event outbox', () => {
     await client.query('rollback to savepoint dropped');
     await client.query(insertSql, [1, 'outer-2']);
     await client.query('commit');
-    const rows = await readAllEventsAfter(reader, cursor, 100);
+    const rows = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 100 });
     expect(rows.map((r) => r.object_id)).toEqual(['outer-1', 'inner-kept', 'outer-2']);
   });
 
@@ -173,13 +173,12 @@ describe('event outbox', () => {
   });
 
   it('concurrent committers: every entry exactly once under parallel commits', async () => {
-    const reader = kyselyOf(orm.em.fork());
-    let cursor = (await readAllEventsAfter(reader, 0, 100_000)).at(-1)?.position ?? 0;
+    let cursor = (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
     const seen: string[] = [];
     let writing = true;
     const pager = (async () => {
       while (writing) {
-        const rows = await readAllEventsAfter(reader, cursor, 7);
+        const rows = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 7 });
         seen.push(...rows.map((r) => r.object_id));
         if (rows.length > 0) cursor = rows.at(-1)!.position;
       }
@@ -199,7 +198,7 @@ describe('event outbox', () => {
     writing = false;
     await pager;
     for (;;) {
-      const rows = await readAllEventsAfter(reader, cursor, 100);
+      const rows = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 100 });
       if (rows.length === 0) break;
       seen.push(...rows.map((r) => r.object_id));
       cursor = rows.at(-1)!.position;

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database.ts';
 import { openOrm, type TOrm } from '../src/db/orm.ts';
-import { kyselyOf } from '../src/db/kysely.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { installJobQueues } from '../src/jobs/install.ts';
 import { JobSender } from '../src/jobs/sender.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 import { acceptResume } from '../src/modules/resumes/resume-intake.service.ts';
+import { serviceContext } from '../src/modules/service-context.ts';
 import { EXHAUSTED_ERROR, markResumeExhausted, processResume } from '../src/modules/resumes/process-resume.ts';
 import { PDF_MIME } from '../src/modules/resumes/resume-file.ts';
 import { submitApplication } from '../src/modules/applications/application.service.ts';
 import { ZCreateApplicationInput } from '../src/modules/applications/application.schema.ts';
-import { readAllEventsAfter } from '../src/modules/events/events.service.ts';
+import { readAllEventsAfter } from '../src/modules/events/events.jobs.service.ts';
 import { buildPdf } from './fixtures/resumes/generate.ts';
 
 const log = createLogger('events-writers-test');
@@ -22,7 +22,7 @@ let sender: JobSender;
 let cursor = 0;
 
 async function newEvents() {
-  const rows = await readAllEventsAfter(kyselyOf(orm.em.fork()), cursor, 1000);
+  const rows = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 1000 });
   if (rows.length > 0) cursor = rows.at(-1)!.position;
   return rows.map((r) => ({ type: r.type, object: r.object, id: r.object_id, tenant: r.tenant, data: r.data }));
 }
@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 const upload = async (content: Uint8Array) =>
-  acceptResume(orm.em.fork(), sender, { tenantId: 1, userId: 11, filename: 'resume.pdf', mimeType: PDF_MIME, createIntake: false, content: Buffer.from(content) });
+  acceptResume({ ...serviceContext(orm.em.fork(), 1), services: { jobs: sender } }, { userId: 11, filename: 'resume.pdf', mimeType: PDF_MIME, createIntake: false, content: Buffer.from(content) });
 
 describe('events of applications, candidates and resumes', () => {
   it('application.created, in the application\'s transaction', async () => {

@@ -65,7 +65,7 @@ describe('the retention sweep', () => {
       .values(candidates.map((candidate) => ({ tenant_id: 1, vacancy_id: 1, candidate_id: candidate.id, created_at: new Date('2026-01-01T00:00:00Z') })) as never)
       .execute();
     const asOf = new Date('2026-02-01T00:00:00Z');
-    const results = await Promise.all([1, 2, 3].map(() => sweepRetention(orm.em.fork(), { asOf })));
+    const results = await Promise.all([1, 2, 3].map(() => sweepRetention({ em: orm.em.fork() }, { asOf })));
     expect(results.reduce((sum, result) => sum + result.erased_candidates, 0)).toBe(total);
     expect(results.reduce((sum, result) => sum + result.erased_applications, 0)).toBe(total);
     const left = await db.selectFrom('candidates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -12,6 +12,7 @@ import { createBoss } from '../src/jobs/boss.ts';
 import type { JobSender } from '../src/jobs/sender.ts';
 import { processResumeJob } from '../src/jobs/process-resume.job.ts';
 import { acceptResume, type TAcceptResume } from '../src/modules/resumes/resume-intake.service.ts';
+import { serviceContext } from '../src/modules/service-context.ts';
 import { EXHAUSTED_ERROR, markResumeExhausted, processResume } from '../src/modules/resumes/process-resume.ts';
 import { candidateSlugBase } from '../src/modules/resumes/resume-candidate.ts';
 import { DOC_MIME, DOCX_MIME, PDF_MIME } from '../src/modules/resumes/resume-file.ts';
@@ -76,8 +77,7 @@ afterAll(async () => {
 });
 
 async function upload(resume: Omit<Partial<TAcceptResume>, 'content'> & { content: Uint8Array; mimeType: string }): Promise<string> {
-  return acceptResume(orm.em.fork(), sender, {
-    tenantId: ACME,
+  return acceptResume({ ...serviceContext(orm.em.fork(), ACME), services: { jobs: sender } }, {
     userId: USERS.ada,
     filename: 'resume',
     createIntake: false,

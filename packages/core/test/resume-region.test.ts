@@ -9,6 +9,7 @@ import { tenantKysely } from '../src/db/kysely.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import type { JobSender } from '../src/jobs/sender.ts';
 import { acceptResume } from '../src/modules/resumes/resume-intake.service.ts';
+import { serviceContext } from '../src/modules/service-context.ts';
 import { processResume } from '../src/modules/resumes/process-resume.ts';
 import { findTenantRegion } from '../src/modules/resumes/resumes.repository.ts';
 import { RESUME_LIMITS_ERROR, ResumeLimitError } from '../src/modules/resumes/resume-sandbox.ts';
@@ -98,8 +99,7 @@ describe("the tenant's region", () => {
 
 describe('processResume and its parser', () => {
   async function upload(tenantId: number): Promise<string> {
-    return acceptResume(orm.em.fork(), sender, {
-      tenantId,
+    return acceptResume({ ...serviceContext(orm.em.fork(), tenantId), services: { jobs: sender } }, {
       userId: tenantId * 10,
       filename: 'resume.pdf',
       createIntake: false,

@@ -7,7 +7,7 @@ import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 import type { TTenantDocument, TTenantDocumentTenant } from '../src/modules/tenants/import/tenant-document.schema.ts';
-import { readAllEventsAfter } from '../src/modules/events/events.service.ts';
+import { readAllEventsAfter } from '../src/modules/events/events.jobs.service.ts';
 
 /**
  * Re-importing is a merge that ends where a first import of the new document ends: importing document A and then
@@ -181,7 +181,7 @@ describe('re-importing a tenant document', () => {
         expect(mergedState).toEqual(freshState);
         expect(mergedState.vacancies?.map((row) => (JSON.parse(row) as { id: number }).id).sort()).toEqual(b.vacancies.map((v) => v.id).sort());
 
-        const events = await readAllEventsAfter(kyselyOf(merged.em.fork()), cursor, 1_000);
+        const events = await readAllEventsAfter({ em: merged.em.fork() }, { after: cursor, limit: 1_000 });
         const recorded = events.map((e): TEvent => (e.data.reason ? [e.type, e.object_id, e.data.reason as string] : [e.type, e.object_id]));
         const expected = [
           ...expectedEvents('vacancy', a.vacancies, b.vacancies, isVisibleVacancy, vacancyReason),

@@ -220,7 +220,7 @@ describe('fair claiming of due deliveries', () => {
         return rows as unknown as { tenant_id: number; endpoint_id: number }[];
       };
       const samples: { tenant_id: number; endpoint_id: number }[][] = [];
-      const { id } = await recordEvent(kyselyOf(orm.em.fork()), { tenantId: QUIET, type: 'application.created', object: 'application', objectId: 7, data: {} });
+      const { id } = await recordEvent({ db: kyselyOf(orm.em.fork()), tenant: { id: QUIET } }, { type: 'application.created', object: 'application', objectId: 7, data: {} });
       const { dispatchEvents } = await import('../src/modules/webhooks/webhook-dispatcher.ts');
       const started = Date.now();
       await dispatchEvents(orm.em.fork());

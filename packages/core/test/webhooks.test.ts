@@ -81,7 +81,7 @@ async function endpoint(eventTypes: string[] = ['*'], url = receiver.url, tenant
 }
 
 async function event(type = 'application.created', tenantId = TENANT, objectId = 1) {
-  return recordEvent(kyselyOf(orm.em.fork()), { tenantId, type, object: type.split('.')[0] as 'application', objectId, data: {} });
+  return recordEvent({ db: kyselyOf(orm.em.fork()), tenant: { id: tenantId } }, { type, object: type.split('.')[0] as 'application', objectId, data: {} });
 }
 
 /** An endpoint's failures in a row, and the delivery slots its deliveries hold now. */

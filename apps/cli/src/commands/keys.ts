@@ -31,11 +31,14 @@ export function keysCommand(io: TOutput): Command {
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenantSlug);
         const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name, scopes, kind, origins });
-        await recordOperatorAudit(orm.em.fork(), { tenantId }, {
-          actor: auditActor.cli(),
-          action: 'api_key.created',
-          subject: `api key ${apiKey.id}`,
-          details: { name: apiKey.name, kind: apiKey.kind, scopes: apiKey.scopes },
+        await recordOperatorAudit({ em: orm.em.fork() }, {
+          owner: { tenantId },
+          entry: {
+            actor: auditActor.cli(),
+            action: 'api_key.created',
+            subject: `api key ${apiKey.id}`,
+            details: { name: apiKey.name, kind: apiKey.kind, scopes: apiKey.scopes },
+          },
         });
         if (options.json) {
           io.out(JSON.stringify({ ...apiKey, tenant: tenantSlug, key: plaintext }));
@@ -72,7 +75,7 @@ export function keysCommand(io: TOutput): Command {
       try {
         const tenantId = await ownerTenant(orm.em.fork(), 'api_keys', id);
         const key = await revokeApiKey(orm.em.fork(), null, id);
-        if (tenantId !== undefined) await recordOperatorAudit(orm.em.fork(), { tenantId }, { actor: auditActor.cli(), action: 'api_key.revoked', subject: `api key ${key.id}` });
+        if (tenantId !== undefined) await recordOperatorAudit({ em: orm.em.fork() }, { owner: { tenantId }, entry: { actor: auditActor.cli(), action: 'api_key.revoked', subject: `api key ${key.id}` } });
         io.out(`Revoked API key ${key.id} "${key.name}" (revoked at ${key.revoked_at ?? '?'})`);
       } catch (error) {
         if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliError(`no API key with id ${id}`);

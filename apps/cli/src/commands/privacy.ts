@@ -17,7 +17,7 @@ export function privacyCommand(io: TOutput): Command {
       const service = await operations();
       await withOrm(async (orm) => {
         if (options.tenant !== undefined) await tenantIdOf(orm, options.tenant);
-        const result = await service.sweepRetention(orm.em.fork(), { tenantSlug: options.tenant, asOf, dryRun: options.dryRun === true });
+        const result = await service.sweepRetention({ em: orm.em.fork() }, { tenantSlug: options.tenant, asOf, dryRun: options.dryRun === true });
         if (options.dryRun) io.err('Dry run: nothing was erased; these are the counts a sweep would erase.');
         io.out(`erased_candidates: ${result.erased_candidates}`);
         io.out(`erased_applications: ${result.erased_applications}`);
@@ -35,7 +35,7 @@ export function privacyCommand(io: TOutput): Command {
       const service = await operations();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenant);
-        const result = await service.eraseByEmail(orm.em.fork(), tenantId, email, service.auditActor.cli());
+        const result = await service.eraseByEmail(service.serviceContext(orm.em.fork(), tenantId), { email, actor: service.auditActor.cli() });
         io.out(`erased_candidates: ${result.erasedCandidates}`);
       });
     });

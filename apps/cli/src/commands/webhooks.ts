@@ -19,11 +19,14 @@ export function webhooksCommand(io: TOutput): Command {
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenant);
         const { endpoint, secret } = await onEndpoint(null, () => service.createWebhookEndpoint(orm.em.fork(), { tenantId, url, eventTypes }));
-        await service.recordOperatorAudit(orm.em.fork(), { tenantId }, {
-          actor: service.auditActor.cli(),
-          action: 'webhook.created',
-          subject: `webhook ${endpoint.id}`,
-          details: { event_types: endpoint.event_types },
+        await service.recordOperatorAudit({ em: orm.em.fork() }, {
+          owner: { tenantId },
+          entry: {
+            actor: service.auditActor.cli(),
+            action: 'webhook.created',
+            subject: `webhook ${endpoint.id}`,
+            details: { event_types: endpoint.event_types },
+          },
         });
         io.out(`id: ${endpoint.id}`);
         io.out(`secret: ${secret}`);
@@ -60,7 +63,7 @@ export function webhooksCommand(io: TOutput): Command {
         const em = orm.em.fork();
         const tenantId = await service.ownerTenant(em, 'webhook_endpoints', id);
         const audit = async (action: 'webhook.deleted' | 'webhook.rotated') => {
-          if (tenantId !== undefined) await service.recordOperatorAudit(orm.em.fork(), { tenantId }, { actor: service.auditActor.cli(), action, subject: `webhook ${id}` });
+          if (tenantId !== undefined) await service.recordOperatorAudit({ em: orm.em.fork() }, { owner: { tenantId }, entry: { actor: service.auditActor.cli(), action, subject: `webhook ${id}` } });
         };
         if (name === 'delete') {
           const endpoint = await onEndpoint(id, () => service.deleteWebhookEndpoint(em, null, id));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createLogger, openOrm, type TOrm } from '@careers/core';
-import { createTestDatabase, JobSender, acceptResume, type TAcceptResume } from '@careers/core/testing';
+import { createTestDatabase, JobSender, acceptResume, serviceContext, type TAcceptResume } from '@careers/core/testing';
 import { installJobQueues, importTenantDocument } from '@careers/core/operations';
 // Brings in the types of what the global setup provides to createTestDatabase (erased at run time).
 import { FIXTURE_DIR } from '../../../../packages/core/test/fixtures/resumes/generate.ts';
@@ -59,8 +59,7 @@ export async function startPipeline(): Promise<TPipeline> {
     orm,
     sql,
     upload: (resume) =>
-      acceptResume(orm.em.fork(), sender, {
-        tenantId: TENANT_ID,
+      acceptResume({ ...serviceContext(orm.em.fork(), TENANT_ID), services: { jobs: sender } }, {
         userId: USER_ID,
         filename: 'resume',
         createIntake: false,

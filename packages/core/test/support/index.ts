@@ -29,6 +29,7 @@ export { RATE_LIMITS } from '../../src/modules/rate-limits/rate-limit-buckets.ts
 export { DOC_MIME, DOCX_MIME, JPEG_MIME, PDF_MIME, PNG_MIME } from '../../src/modules/resumes/resume-file.ts';
 export { ocrUnavailableReason } from '../../src/modules/resumes/resume-ocr.ts';
 export { acceptResume, type TAcceptResume } from '../../src/modules/resumes/resume-intake.service.ts';
+export { serviceContext } from '../../src/modules/service-context.ts';
 export type { TTenantDocument } from '../../src/modules/tenants/import/tenant-document.schema.ts';
 export { findVacancyPageAnchors, vacancyPageQuery, type TVacancySort } from '../../src/modules/vacancies/vacancy.repository.ts';
 export { NO_VACANCY_FILTERS } from '../../src/modules/vacancies/vacancy-filters.ts';

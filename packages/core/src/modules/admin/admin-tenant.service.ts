@@ -1,4 +1,4 @@
-import type { TDb } from '../../db/kysely.ts';
+import type { TServiceContext } from '../service-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordAudit } from '../privacy/audit-log.service.ts';
 import { applicationsPerVacancy, latestProcessingFailures, overviewCounts } from './admin-overview.repository.ts';
@@ -13,8 +13,8 @@ const LATEST_FAILURES = 5;
 const VACANCIES_LISTED = 50;
 
 /** The signed-in administrator and their tenant. */
-export async function getAdminMe(db: TDb, userId: number) {
-  const found = await findAdminUserAndTenant(db, userId);
+export async function getAdminMe(ctx: TServiceContext, input: { userId: number }) {
+  const found = await findAdminUserAndTenant(ctx.db, input.userId);
   // Both are deleted with cascade to the session, so this only happens in a race with a deletion.
   if (!found) throw new AppError('UNAUTHENTICATED');
   const { user, tenant } = found;
@@ -22,7 +22,9 @@ export async function getAdminMe(db: TDb, userId: number) {
 }
 
 /** The tenant at a glance: counts, the latest failed resume processings, applications per vacancy. */
-export async function getOverview(db: TDb, now = new Date()) {
+export async function getOverview(ctx: TServiceContext, input: { now?: Date } = {}) {
+  const { db } = ctx;
+  const now = input.now ?? new Date();
   const [counts, failures, access, perVacancy] = await Promise.all([
     overviewCounts(db, now),
     latestProcessingFailures(db, LATEST_FAILURES),
@@ -51,9 +53,9 @@ export async function getOverview(db: TDb, now = new Date()) {
 }
 
 /** Switches the tenant's API access, in its audit log; returns the new setting. */
-export async function setApiAccess(db: TDb, enabled: boolean, actor: string): Promise<boolean> {
-  const apiEnabled = await updateApiAccess(db, enabled);
+export async function setApiAccess(ctx: TServiceContext, input: { enabled: boolean; actor: string }): Promise<boolean> {
+  const apiEnabled = await updateApiAccess(ctx.db, input.enabled);
   if (apiEnabled === undefined) throw new AppError('NOT_FOUND');
-  await recordAudit(db, { actor, action: 'api_access.switched', details: { api_enabled: apiEnabled } });
+  await recordAudit(ctx, { actor: input.actor, action: 'api_access.switched', details: { api_enabled: apiEnabled } });
   return apiEnabled;
 }

@@ -1,4 +1,5 @@
 import type { TDb } from '../../db/kysely.ts';
+import type { TServiceContext } from '../service-context.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
 import { isStorableText } from '../../lib/validation.ts';
@@ -19,8 +20,9 @@ export type TArticleReadContext = TContentReader &
   TAnswerTransport & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache; views: Pick<ViewCounter, 'record'> } };
 
 /** A 422 on `tags.N` for each tag id that is no tag of the tenant. */
-export async function unknownTagErrors(db: TDb, ids: number[]): Promise<{ errors: TFieldErrors; withDescendants: number[] }> {
-  const tags = await expandTags(db, ids);
+export async function unknownTagErrors(ctx: TServiceContext, input: { ids: number[] }): Promise<{ errors: TFieldErrors; withDescendants: number[] }> {
+  const { ids } = input;
+  const tags = await expandTags(ctx.db, ids);
   const unknown = ids.flatMap((id, index) => (tags.found.has(id) ? [] : [{ path: `tags.${index}` }]));
   return { errors: unknownReferenceErrors(unknown), withDescendants: tags.withDescendants };
 }
@@ -34,7 +36,7 @@ export async function listArticles(ctx: TArticleReadContext, input: TListArticle
     compute: async () => {
       let tagIds: number[] | undefined;
       if (input.tags) {
-        const tags = await unknownTagErrors(ctx.db, input.tags);
+        const tags = await unknownTagErrors(ctx, { ids: input.tags });
         if (Object.keys(tags.errors).length > 0) throw AppError.validation(tags.errors);
         tagIds = tags.withDescendants;
       }

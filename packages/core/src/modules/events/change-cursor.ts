@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
  * Change-feed cursors: opaque and authenticated. A cursor is `base64url(version ‖ iv ‖ AES-256-GCM(position) ‖ tag)`
- * under a key only the service holds (see change-feed.service.ts), with the tenant's id as associated data: it tells a
+ * under a key only the service holds (see events.service.ts), with the tenant's id as associated data: it tells a
  * reader nothing (positions are a counter shared by every tenant, so they would tell how busy the others are), and a
  * cursor that was forged, altered or given to another tenant fails authentication.
  */

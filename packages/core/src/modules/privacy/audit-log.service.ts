@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantKysely, type TDb } from '../../db/kysely.ts';
+import { serviceContext, type TOperatorContext, type TServiceContext } from '../service-context.ts';
 import { iso } from '../../lib/dates.ts';
 import { findAuditEntries, insertAuditEntry, type TAuditEntry } from './audit-log.repository.ts';
 import { ownerTenant, type TOwnedTable } from '../tenants/owner-tenant.ts';
@@ -14,8 +13,9 @@ export const auditActor = {
   sweep: () => 'retention sweep',
 } as const;
 
-export async function recordAudit(db: TDb, entry: TAuditEntry): Promise<void> {
-  await insertAuditEntry(db, entry);
+/** Records an entry in the audit log of the context's tenant (in the caller's transaction, if any). */
+export async function recordAudit(ctx: TServiceContext, entry: TAuditEntry): Promise<void> {
+  await insertAuditEntry(ctx.db, entry);
 }
 
 export type TAuditLogPage = {
@@ -24,8 +24,8 @@ export type TAuditLogPage = {
 };
 
 /** A page of the tenant's audit log, newest first. */
-export async function listAuditLog(db: TDb, input: { before?: number; limit: number }): Promise<TAuditLogPage> {
-  const rows = await findAuditEntries(db, { before: input.before, limit: input.limit + 1 });
+export async function listAuditLog(ctx: TServiceContext, input: { before?: number; limit: number }): Promise<TAuditLogPage> {
+  const rows = await findAuditEntries(ctx.db, { before: input.before, limit: input.limit + 1 });
   const page = rows.slice(0, input.limit);
   return {
     entries: page.map((row) => ({ ...row, created_at: iso(row.created_at) })),
@@ -39,10 +39,10 @@ export async function listAuditLog(db: TDb, input: { before?: number; limit: num
  * through that tenant's scoped handle.
  */
 export async function recordOperatorAudit(
-  em: EntityManager,
-  owner: { tenantId: number } | { table: TOwnedTable; id: number },
-  entry: TAuditEntry,
+  ctx: TOperatorContext,
+  input: { owner: { tenantId: number } | { table: TOwnedTable; id: number }; entry: TAuditEntry },
 ): Promise<void> {
-  const tenantId = 'tenantId' in owner ? owner.tenantId : await ownerTenant(em, owner.table, owner.id);
-  if (tenantId !== undefined) await recordAudit(tenantKysely(em, tenantId), entry);
+  const { owner } = input;
+  const tenantId = 'tenantId' in owner ? owner.tenantId : await ownerTenant(ctx.em, owner.table, owner.id);
+  if (tenantId !== undefined) await recordAudit(serviceContext(ctx.em, tenantId), input.entry);
 }

@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { TDb } from '../../db/kysely.ts';
-import type { TPrivacySettings } from './privacy-settings.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { crossTenantDb, type TDb } from '../../db/kysely.ts';
+import { privacySettingsOf, type TPrivacySettings } from './privacy-settings.ts';
 
 /** What the sweep decides with: the tenant's settings and the time it runs as. */
 export type TRetentionClock = { settings: TPrivacySettings; asOf: Date };
@@ -80,4 +81,14 @@ export async function countSweep(db: TDb, clock: TRetentionClock): Promise<{ can
     ])
     .executeTakeFirstOrThrow();
   return { candidates: Number(row.candidates), applications: Number(row.applications) };
+}
+
+/** The tenants the sweep looks at: those with a retention period (an operator path across tenants). */
+export async function findTenantsToSweep(em: EntityManager, slug: string | undefined) {
+  let query = crossTenantDb(em).selectFrom('tenants').select(['id', 'slug', 'privacy']).orderBy('id');
+  if (slug !== undefined) query = query.where('slug', '=', slug);
+  const rows = await query.execute();
+  return rows
+    .map((row) => ({ id: row.id, slug: row.slug, settings: privacySettingsOf(row.privacy) }))
+    .filter((tenant) => tenant.settings.retention_days !== null || tenant.settings.talent_pool_retention_days !== null);
 }

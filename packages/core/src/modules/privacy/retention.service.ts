@@ -1,25 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { crossTenantDb, tenantKysely } from '../../db/kysely.ts';
+import { serviceContext, type TOperatorContext } from '../service-context.ts';
 import { recordAudit, auditActor } from './audit-log.service.ts';
 import { eraseApplicationsIn, eraseCandidatesIn } from './erasure.service.ts';
-import { privacySettingsOf } from './privacy-settings.ts';
-import { claimErasableCandidates, claimExpiredApplications, countSweep, type TRetentionClock } from './retention.repository.ts';
+import { claimErasableCandidates, claimExpiredApplications, countSweep, findTenantsToSweep, type TRetentionClock } from './retention.repository.ts';
 
 /** Candidates (and applications) erased per transaction: bounded work and locks, whatever the backlog. */
 export const SWEEP_BATCH = 100;
 
 export type TSweepOptions = { tenantSlug?: string; asOf?: Date; dryRun?: boolean };
 export type TSweepResult = { erased_candidates: number; erased_applications: number };
-
-/** The tenants the sweep looks at: those with a retention period (an operator path across tenants). */
-async function tenantsToSweep(em: EntityManager, slug: string | undefined) {
-  let query = crossTenantDb(em).selectFrom('tenants').select(['id', 'slug', 'privacy']).orderBy('id');
-  if (slug !== undefined) query = query.where('slug', '=', slug);
-  const rows = await query.execute();
-  return rows
-    .map((row) => ({ id: row.id, slug: row.slug, settings: privacySettingsOf(row.privacy) }))
-    .filter((tenant) => tenant.settings.retention_days !== null || tenant.settings.talent_pool_retention_days !== null);
-}
 
 /**
  * The retention sweep (CONTRACT "Retention"): per tenant, erases the candidates none of whose applications is
@@ -28,13 +16,14 @@ async function tenantsToSweep(em: EntityManager, slug: string | undefined) {
  * so several workers can sweep at once without waiting for or repeating each other. `asOf` runs it as if the time were
  * then; `dryRun` only counts. Counts: candidates erased, and every application erased (theirs included).
  */
-export async function sweepRetention(em: EntityManager, options: TSweepOptions = {}): Promise<TSweepResult> {
+export async function sweepRetention(ctx: TOperatorContext, options: TSweepOptions = {}): Promise<TSweepResult> {
+  const { em } = ctx;
   const asOf = options.asOf ?? new Date();
   const total: TSweepResult = { erased_candidates: 0, erased_applications: 0 };
-  for (const tenant of await tenantsToSweep(em, options.tenantSlug)) {
+  for (const tenant of await findTenantsToSweep(em, options.tenantSlug)) {
     const clock: TRetentionClock = { settings: tenant.settings, asOf };
     if (options.dryRun) {
-      const counted = await countSweep(tenantKysely(em, tenant.id), clock);
+      const counted = await countSweep(serviceContext(em, tenant.id).db, clock);
       total.erased_candidates += counted.candidates;
       total.erased_applications += counted.applications;
       continue;
@@ -42,9 +31,9 @@ export async function sweepRetention(em: EntityManager, options: TSweepOptions =
     const swept = { candidates: 0, applications: 0 };
     for (;;) {
       const erased = await em.transactional(async (tx) => {
-        const db = tenantKysely(tx, tenant.id);
-        const ids = await claimErasableCandidates(db, clock, SWEEP_BATCH);
-        return eraseCandidatesIn(db, tenant.id, ids, auditActor.sweep());
+        const txCtx = serviceContext(tx, tenant.id);
+        const ids = await claimErasableCandidates(txCtx.db, clock, SWEEP_BATCH);
+        return eraseCandidatesIn(txCtx, { candidateIds: ids, actor: auditActor.sweep() });
       });
       swept.candidates += erased.erasedCandidates;
       swept.applications += erased.erasedApplications;
@@ -52,14 +41,14 @@ export async function sweepRetention(em: EntityManager, options: TSweepOptions =
     }
     for (;;) {
       const erased = await em.transactional(async (tx) => {
-        const db = tenantKysely(tx, tenant.id);
-        return eraseApplicationsIn(db, await claimExpiredApplications(db, clock, SWEEP_BATCH));
+        const txCtx = serviceContext(tx, tenant.id);
+        return eraseApplicationsIn(txCtx, { applicationIds: await claimExpiredApplications(txCtx.db, clock, SWEEP_BATCH) });
       });
       swept.applications += erased;
       if (erased < SWEEP_BATCH) break;
     }
     if (swept.candidates + swept.applications > 0) {
-      await recordAudit(tenantKysely(em, tenant.id), {
+      await recordAudit(serviceContext(em, tenant.id), {
         actor: auditActor.sweep(),
         action: 'retention.swept',
         details: { erased_candidates: swept.candidates, erased_applications: swept.applications, as_of: asOf.toISOString() },

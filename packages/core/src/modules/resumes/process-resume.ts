@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
 import { recordEvent } from '../events/events.service.ts';
-import { tenantKysely, type TDb } from '../../db/kysely.ts';
+import { serviceContext } from '../service-context.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { TProcessResumePayload } from '../../jobs/process-resume.job.ts';
 import { detectResumeType } from './resume-file.ts';
@@ -9,7 +8,15 @@ import { ResumeParseError } from './resume-text.ts';
 import { parseResume, type TParsedResume, type TParseResumeOptions } from './resume-parse.ts';
 import { saveResumeCandidate } from './resume-candidate.ts';
 import { ResumeLimitError } from './resume-sandbox.ts';
-import { findTenantRegion } from './resumes.repository.ts';
+import {
+  completeResumeProcessing,
+  findResumeContent,
+  findResumeProcessingStatus,
+  findTenantRegion,
+  insertIntake,
+  markResumeProcessingFailed,
+  startResumeProcessing,
+} from './resumes.repository.ts';
 import type { TResumeKind } from './resume-file.ts';
 
 export type TProcessResumeOutcome =
@@ -38,16 +45,6 @@ function finishedStatus(status: string): boolean {
   return status === 'completed' || status === 'failed';
 }
 
-async function markFailed(db: TDb, processingId: string, error: string): Promise<boolean> {
-  const result = await db
-    .updateTable('resume_processings')
-    .set({ status: 'failed', error, updated_at: sql<Date>`now()` })
-    .where('id', '=', processingId)
-    .where('status', 'in', ['queued', 'processing'])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 /**
  * The resume job: reads the stored file, checks its real type, extracts the candidate's details and — in one
  * transaction with the status change to completed — creates or updates the candidate, associates the user and
@@ -63,31 +60,24 @@ async function markFailed(db: TDb, processingId: string, error: string): Promise
  */
 export async function processResume(orm: MikroORM, payload: TProcessResumePayload, options: TProcessResumeOptions): Promise<TProcessResumeOutcome> {
   const { processingId, tenantId } = payload;
-  const em = orm.em.fork();
-  const db = tenantKysely(em, tenantId);
+  const { em, db } = serviceContext(orm.em.fork(), tenantId);
 
-  const started = await db
-    .updateTable('resume_processings')
-    .set((eb) => ({ status: 'processing', attempts: eb('attempts', '+', 1), updated_at: sql<Date>`now()` }))
-    .where('id', '=', processingId)
-    .where('status', 'in', ['queued', 'processing'])
-    .returning(['mime_type', 'user_id', 'create_intake'])
-    .executeTakeFirst();
+  const started = await startResumeProcessing(db, processingId);
   if (!started) {
-    const exists = await db.selectFrom('resume_processings').select('status').where('id', '=', processingId).executeTakeFirst();
-    return { status: 'skipped', reason: exists ? 'finished' : 'missing' };
+    const exists = await findResumeProcessingStatus(db, processingId);
+    return { status: 'skipped', reason: exists === undefined ? 'missing' : 'finished' };
   }
 
   await options.beforeExtract?.(options.signal);
   options.signal?.throwIfAborted();
 
-  const file = await db.selectFrom('resume_processings').select('content').where('id', '=', processingId).executeTakeFirst();
-  if (!file) return { status: 'skipped', reason: 'missing' };
-  const bytes = new Uint8Array(file.content.buffer, file.content.byteOffset, file.content.byteLength);
+  const content = await findResumeContent(db, processingId);
+  if (!content) return { status: 'skipped', reason: 'missing' };
+  const bytes = new Uint8Array(content.buffer, content.byteOffset, content.byteLength);
 
   const type = await detectResumeType(bytes, started.mime_type);
   if (!type.ok) {
-    await markFailed(db, processingId, type.error);
+    await markResumeProcessingFailed(db, processingId, type.error);
     return { status: 'failed', error: type.error };
   }
   const region = await findTenantRegion(db);
@@ -103,38 +93,21 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
     } else {
       options.log.info({ err: error.cause }, 'resume could not be parsed');
     }
-    await markFailed(db, processingId, error.message);
+    await markResumeProcessingFailed(db, processingId, error.message);
     return { status: 'failed', error: error.message };
   }
 
   return em.transactional(async (tx) => {
-    const txDb = tenantKysely(tx, tenantId);
+    const txCtx = serviceContext(tx, tenantId);
     // The row lock makes a concurrent second run of this job wait here, then see the first run's outcome.
-    const current = await txDb
-      .selectFrom('resume_processings')
-      .select('status')
-      .where('id', '=', processingId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!current) return { status: 'skipped', reason: 'missing' } as const;
-    if (finishedStatus(current.status)) return { status: 'skipped', reason: 'finished' } as const;
+    const current = await findResumeProcessingStatus(txCtx.db, processingId, { lock: true });
+    if (current === undefined) return { status: 'skipped', reason: 'missing' } as const;
+    if (finishedStatus(current)) return { status: 'skipped', reason: 'finished' } as const;
 
-    const { candidateId, created } = await saveResumeCandidate(txDb, tenantId, started.user_id, fields);
-    await recordEvent(txDb, { tenantId, type: created ? 'candidate.created' : 'candidate.updated', object: 'candidate', objectId: candidateId, data: { resume_id: processingId } });
-    let intakeId: number | null = null;
-    if (started.create_intake) {
-      const intake = await txDb
-        .insertInto('intakes')
-        .values({ id: sql<number>`default`, tenant_id: tenantId, candidate_id: candidateId, user_id: started.user_id, status: 'open' })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      intakeId = intake.id;
-    }
-    await txDb
-      .updateTable('resume_processings')
-      .set({ status: 'completed', candidate_id: candidateId, intake_id: intakeId, error: null, updated_at: sql<Date>`now()` })
-      .where('id', '=', processingId)
-      .execute();
+    const { candidateId, created } = await saveResumeCandidate(txCtx.db, tenantId, started.user_id, fields);
+    await recordEvent(txCtx, { type: created ? 'candidate.created' : 'candidate.updated', object: 'candidate', objectId: candidateId, data: { resume_id: processingId } });
+    const intakeId = started.create_intake ? await insertIntake(txCtx.db, { tenantId, candidateId, userId: started.user_id }) : null;
+    await completeResumeProcessing(txCtx.db, processingId, { candidateId, intakeId });
     return { status: 'completed', candidateId, intakeId, createdCandidate: created } as const;
   });
 }
@@ -144,5 +117,5 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
  * forever. Marks it failed unless it finished after all.
  */
 export async function markResumeExhausted(orm: MikroORM, payload: TProcessResumePayload): Promise<boolean> {
-  return markFailed(tenantKysely(orm.em.fork(), payload.tenantId), payload.processingId, EXHAUSTED_ERROR);
+  return markResumeProcessingFailed(serviceContext(orm.em.fork(), payload.tenantId).db, payload.processingId, EXHAUSTED_ERROR);
 }

@@ -28,3 +28,80 @@ export async function findResumeProcessing(db: TDb, processingId: string): Promi
     .where('id', '=', processingId)
     .executeTakeFirst();
 }
+
+/** A new resume processing, queued, with the uploaded file. */
+export async function insertResumeProcessing(
+  db: TDb,
+  row: { id: string; tenantId: number; userId: number; filename: string; mimeType: string; content: Buffer; createIntake: boolean },
+): Promise<void> {
+  await db
+    .insertInto('resume_processings')
+    .values({
+      id: row.id,
+      tenant_id: row.tenantId,
+      user_id: row.userId,
+      status: 'queued',
+      filename: row.filename,
+      mime_type: row.mimeType,
+      size: row.content.byteLength,
+      content: row.content,
+      create_intake: row.createIntake,
+    })
+    .execute();
+}
+
+/** Marks a queued (or interrupted) processing as processing and counts the attempt; undefined when it is not one. */
+export async function startResumeProcessing(
+  db: TDb,
+  processingId: string,
+): Promise<{ mime_type: string; user_id: number; create_intake: boolean } | undefined> {
+  return db
+    .updateTable('resume_processings')
+    .set((eb) => ({ status: 'processing', attempts: eb('attempts', '+', 1), updated_at: sql<Date>`now()` }))
+    .where('id', '=', processingId)
+    .where('status', 'in', ['queued', 'processing'])
+    .returning(['mime_type', 'user_id', 'create_intake'])
+    .executeTakeFirst();
+}
+
+/** The status of a processing; with `lock`, its row is locked until the transaction ends. */
+export async function findResumeProcessingStatus(db: TDb, processingId: string, options: { lock?: boolean } = {}): Promise<string | undefined> {
+  let query = db.selectFrom('resume_processings').select('status').where('id', '=', processingId);
+  if (options.lock) query = query.forUpdate();
+  return (await query.executeTakeFirst())?.status;
+}
+
+/** The stored file of a processing. */
+export async function findResumeContent(db: TDb, processingId: string): Promise<Uint8Array | undefined> {
+  return (await db.selectFrom('resume_processings').select('content').where('id', '=', processingId).executeTakeFirst())?.content;
+}
+
+/** Marks a processing failed unless it has finished; whether it did. */
+export async function markResumeProcessingFailed(db: TDb, processingId: string, error: string): Promise<boolean> {
+  const result = await db
+    .updateTable('resume_processings')
+    .set({ status: 'failed', error, updated_at: sql<Date>`now()` })
+    .where('id', '=', processingId)
+    .where('status', 'in', ['queued', 'processing'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Marks a processing completed with the candidate (and intake) it made. */
+export async function completeResumeProcessing(db: TDb, processingId: string, outcome: { candidateId: number; intakeId: number | null }): Promise<void> {
+  await db
+    .updateTable('resume_processings')
+    .set({ status: 'completed', candidate_id: outcome.candidateId, intake_id: outcome.intakeId, error: null, updated_at: sql<Date>`now()` })
+    .where('id', '=', processingId)
+    .execute();
+}
+
+/** An open intake of a candidate for a user; its id. */
+export async function insertIntake(db: TDb, intake: { tenantId: number; candidateId: number; userId: number }): Promise<number> {
+  const row = await db
+    .insertInto('intakes')
+    .values({ id: sql<number>`default`, tenant_id: intake.tenantId, candidate_id: intake.candidateId, user_id: intake.userId, status: 'open' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

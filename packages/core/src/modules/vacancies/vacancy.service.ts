@@ -1,4 +1,5 @@
 import type { TDb } from '../../db/kysely.ts';
+import type { TServiceContext } from '../service-context.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import { pageOffset, paginate } from '../../lib/pagination.ts';
 import type { ViewCounter } from '../content/view-counter.ts';
@@ -82,7 +83,8 @@ async function unknownFilterErrors(db: TDb, input: Parameters<typeof filterRefer
  * For a request whose query failed validation: the unknown ids among its filters that are valid on their own,
  * so one 422 lists them with the syntax errors (a bad `per_page` and an unknown `location_id` together).
  */
-export async function filterErrorsOf(db: TDb, rawInput: unknown): Promise<TFieldErrors> {
+export async function filterErrorsOf(ctx: TServiceContext, input: { rawInput: unknown }): Promise<TFieldErrors> {
+  const { rawInput } = input;
   if (typeof rawInput !== 'object' || rawInput === null) return {};
   const raw = rawInput as Record<string, unknown>;
   const valid: Record<string, unknown> = {};
@@ -90,7 +92,7 @@ export async function filterErrorsOf(db: TDb, rawInput: unknown): Promise<TField
     const parsed = ZVacancyFilterFields[field].safeParse(raw[field]);
     if (parsed.success) valid[field] = parsed.data;
   }
-  return unknownFilterErrors(db, valid);
+  return unknownFilterErrors(ctx.db, valid);
 }
 
 /**

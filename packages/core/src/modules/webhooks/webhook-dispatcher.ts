@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { crossTenantDb } from '../../db/kysely.ts';
 import { toEventPayload } from '../events/event.dto.ts';
-import { eventsHorizon, readAllEventsAfter } from '../events/events.service.ts';
+import { allEventsHorizon, readAllEventsAfter } from '../events/events.jobs.service.ts';
 import { insertDeliveries, lockDispatchCursor, saveDispatchCursor, selectEnabledEndpoints } from './webhook-delivery.repository.ts';
 import type { TNewDelivery } from './webhook.repository.ts';
 import { endpointWants } from './webhook.service.ts';
@@ -15,14 +14,14 @@ const INSERT_CHUNK = 1000;
  * and moves the stored cursor past them, all in one transaction: a crash before commit leaves the cursor where it
  * was and the page is dispatched again (the unique (endpoint, event) pair makes that harmless). The cursor row
  * is locked, so concurrent workers take turns. Returns the number of events read. An operator path: it serves every
- * tenant (`crossTenantDb`).
+ * tenant (`crossTenantDb`, through the events module's operator side).
  */
 export async function dispatchEvents(em: EntityManager, limit = 500): Promise<{ events: number; deliveries: number }> {
   // Asked before the transaction: the wait's shared locks end with its own statement, not with the dispatch.
-  const horizon = await eventsHorizon(crossTenantDb(em));
+  const horizon = await allEventsHorizon({ em });
   return em.transactional(async (tx) => {
     const after = await lockDispatchCursor(tx, CURSOR);
-    const events = await readAllEventsAfter(crossTenantDb(tx), after, limit, horizon);
+    const events = await readAllEventsAfter({ em: tx }, { after, limit, horizon });
     const last = events.at(-1);
     if (!last) return { events: 0, deliveries: 0 };
     const endpoints = await selectEnabledEndpoints(tx, [...new Set(events.map((event) => event.tenant_id))]);

@@ -5,4 +5,4 @@ import { ZGetMeInput, ZGetMeOutput } from './get-me.schema.ts';
 export const getMeProcedure = adminProcedure
   .input(ZGetMeInput)
   .output(ZGetMeOutput)
-  .query(async ({ ctx }) => getAdminMe(ctx.db, ctx.session.userId));
+  .query(async ({ ctx }) => getAdminMe(ctx, { userId: ctx.session.userId }));

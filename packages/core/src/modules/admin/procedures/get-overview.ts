@@ -5,4 +5,4 @@ import { ZGetOverviewInput, ZGetOverviewOutput } from './get-overview.schema.ts'
 export const getOverviewProcedure = adminProcedure
   .input(ZGetOverviewInput)
   .output(ZGetOverviewOutput)
-  .query(async ({ ctx }) => getOverview(ctx.db));
+  .query(async ({ ctx }) => getOverview(ctx));

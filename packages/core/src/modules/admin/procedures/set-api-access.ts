@@ -11,7 +11,7 @@ export const setApiAccessProcedure = adminProcedure
   .input(ZSetApiAccessInput)
   .output(ZSetApiAccessOutput)
   .mutation(async ({ ctx, input }) => {
-    const apiEnabled = await setApiAccess(ctx.db, input.enabled, auditActor.admin(ctx.session.email));
+    const apiEnabled = await setApiAccess(ctx, { enabled: input.enabled, actor: auditActor.admin(ctx.session.email) });
     ctx.services.keys.evictAll();
     ctx.log.info({ api_enabled: apiEnabled }, 'tenant API access switched');
     return { api_enabled: apiEnabled };

@@ -9,7 +9,7 @@ export const listArticlesProcedure = apiKeyProcedure()
   .use(async ({ ctx, getRawInput, next }) =>
     withDatabaseFieldErrors(await next(), async () => {
       const tags = ZListArticlesInput.shape.tags.safeParse(((await getRawInput()) as Record<string, unknown> | null)?.tags);
-      return tags.success && tags.data ? (await unknownTagErrors(ctx.db, tags.data)).errors : {};
+      return tags.success && tags.data ? (await unknownTagErrors(ctx, { ids: tags.data })).errors : {};
     }),
   )
   .input(ZListArticlesInput)

@@ -8,20 +8,19 @@ export const createCandidateProcedure = apiKeyProcedure()
   .meta(createCandidateMeta)
   // One 422 lists an unknown user with the body's other errors.
   .use(async ({ ctx, getRawInput, next }) =>
-    withDatabaseFieldErrors(await next(), async () => unknownUserErrors(ctx.db, await getRawInput(), ZCreateCandidateInput.shape.user_id)),
+    withDatabaseFieldErrors(await next(), async () => unknownUserErrors(ctx, { rawInput: await getRawInput(), ZUserId: ZCreateCandidateInput.shape.user_id })),
   )
   .input(ZCreateCandidateInput)
   .output(ZCreateCandidateOutput)
   .mutation(async ({ ctx, input }) => {
-    await requireUserOfTenant(ctx.db, input.user_id);
+    await requireUserOfTenant(ctx, { userId: input.user_id });
     if (input.validate_only) {
       // Nothing stored: no processing row, no file, no job.
       ctx.response.status = 200;
       return VALID_OUTPUT;
     }
 
-    const processingId = await acceptResume(ctx.em, ctx.services.jobs, {
-      tenantId: ctx.tenant.id,
+    const processingId = await acceptResume(ctx, {
       userId: input.user_id,
       filename: input.resume.filename,
       mimeType: input.resume.mime_type,

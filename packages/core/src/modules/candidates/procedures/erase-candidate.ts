@@ -8,5 +8,5 @@ export const eraseCandidateProcedure = apiKeyProcedure()
   .input(ZEraseCandidateInput)
   .output(ZEraseCandidateOutput)
   .mutation(async ({ ctx, input }) => {
-    await eraseCandidateById(ctx.em, ctx.tenant.id, input.id, auditActor.apiKey(ctx.apiKey));
+    await eraseCandidateById(ctx, { id: input.id, actor: auditActor.apiKey(ctx.apiKey) });
   });

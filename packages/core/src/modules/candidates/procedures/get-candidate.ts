@@ -6,4 +6,4 @@ export const getCandidateProcedure = apiKeyProcedure()
   .meta(getCandidateMeta)
   .input(ZGetCandidateInput)
   .output(ZGetCandidateOutput)
-  .query(async ({ ctx, input }) => ({ data: await getCandidateProfile(ctx.db, input.id) }));
+  .query(async ({ ctx, input }) => ({ data: await getCandidateProfile(ctx, { id: input.id }) }));

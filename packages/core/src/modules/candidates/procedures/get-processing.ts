@@ -6,4 +6,4 @@ export const getProcessingProcedure = apiKeyProcedure()
   .meta(getProcessingMeta)
   .input(ZGetProcessingInput)
   .output(ZGetProcessingOutput)
-  .query(async ({ ctx, input }) => ({ data: await getResumeProcessing(ctx.db, input.processing_id) }));
+  .query(async ({ ctx, input }) => ({ data: await getResumeProcessing(ctx, { processingId: input.processing_id }) }));

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { TMeta } from '../../operation-meta.ts';
 import { zIntInRange } from '../../../lib/query.ts';
-
-export const CHANGE_TYPES = ['vacancy', 'article', 'candidate'] as const;
+import { CHANGE_TYPES } from '../event.dto.ts';
 
 export const listChangesMeta = {
   openapi: {

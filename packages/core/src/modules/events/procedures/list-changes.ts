@@ -1,5 +1,5 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
-import { listChanges } from '../change-feed.service.ts';
+import { listChanges } from '../events.service.ts';
 import { ZListChangesInput, ZListChangesOutput, listChangesMeta } from './list-changes.schema.ts';
 
 // Which entries a key may read depends on its scopes: the meta's `scope` + `otherScopes` let the middleware check

@@ -6,4 +6,4 @@ import { ZFindPersonInput, ZFindPersonOutput } from './find-person.schema.ts';
 export const findPersonProcedure = adminProcedure
   .input(ZFindPersonInput)
   .output(ZFindPersonOutput)
-  .query(async ({ ctx, input }) => ({ candidates: await findPersonByEmail(ctx.db, input.email) }));
+  .query(async ({ ctx, input }) => ({ candidates: await findPersonByEmail(ctx, { email: input.email }) }));

@@ -6,4 +6,4 @@ import { ZListAuditLogInput, ZListAuditLogOutput } from './list-audit-log.schema
 export const listAuditLogProcedure = adminProcedure
   .input(ZListAuditLogInput)
   .output(ZListAuditLogOutput)
-  .query(async ({ ctx, input }) => listAuditLog(ctx.db, input));
+  .query(async ({ ctx, input }) => listAuditLog(ctx, input));
