@@ -2,6 +2,12 @@
  * Checks JSON text as its bytes arrive, without building any value: syntax (RFC 8259, what JSON.parse
  * accepts), nesting depth and the number of values. It keeps a few integers and one byte per open container,
  * so a body of 13 million tiny objects costs nothing until the value limit stops it.
+ *
+ * Written by hand on purpose, unlike the key cache (lru-cache) or the CLI (commander): the streaming JSON libraries
+ * (stream-json, @streamparser/json, clarinet) build tokens or values for every byte they read, which is the cost this
+ * check exists to avoid before a request's scope and rate limit have been checked, and none of them bounds depth and
+ * value count while scanning. A validator with no output is small (one state machine), and json-scanner.test.ts checks
+ * it against JSON.parse on generated texts.
  */
 
 export type TScanVerdict = 'malformed' | 'too-deep' | 'too-many-values';

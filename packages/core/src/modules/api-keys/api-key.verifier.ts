@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { kyselyOf, type TDb } from '../../db/kysely.ts';
 import { StatementTemplate, type TArg } from '../../db/fast-path/index.ts';
 import { couldBeApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
@@ -43,44 +44,11 @@ const MAX_CACHED_KEYS = 10_000;
 const MAX_CACHED_MISSES = 10_000;
 const BEARER = /^bearer[ \t]+([\x21-\x7e]{1,512})[ \t]*$/i;
 
+/**
+ * A verification and when it stops being trusted. The expiry is kept here rather than as lru-cache's `ttl` because
+ * it runs on the verifier's own clock (`now`, which tests turn) and a verification in flight stamps the time it began.
+ */
 type TCacheEntry = { result: TKeyVerification; expiresAt: number };
-
-/** A map that forgets its least recently used entry beyond `max` entries. */
-class RecentlyUsed<V> {
-  readonly #max: number;
-  readonly #entries = new Map<string, V>();
-
-  constructor(max: number) {
-    this.#max = max;
-  }
-
-  get(key: string): V | undefined {
-    const value = this.#entries.get(key);
-    if (value === undefined) return undefined;
-    // Map keeps insertion order: re-inserting moves the key to the young end.
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
-  }
-
-  delete(key: string): void {
-    this.#entries.delete(key);
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-}
 
 /** Reads the verification of one digest from the database. */
 export type TKeyLookup = (digest: string) => Promise<TKeyVerification>;
@@ -132,8 +100,9 @@ export class ApiKeyVerifier {
   #kysely: TDb | undefined;
   readonly #lookup: TKeyLookup;
   readonly #now: () => number;
-  readonly #found: RecentlyUsed<TCacheEntry>;
-  readonly #unknown: RecentlyUsed<TCacheEntry>;
+  /** Bounded by count, least recently used out first (lru-cache). */
+  readonly #found: LRUCache<string, TCacheEntry>;
+  readonly #unknown: LRUCache<string, TCacheEntry>;
   readonly #pending = new Map<string, Promise<TKeyVerification>>();
   /** Bumped by evictAll: a query begun before it must not fill the cache after it. */
   #generation = 0;
@@ -148,8 +117,8 @@ export class ApiKeyVerifier {
     this.#orm = orm;
     this.#lookup = options.lookup ?? ((digest) => this.#load(digest));
     this.#now = options.now ?? Date.now;
-    this.#found = new RecentlyUsed(options.maxCachedKeys ?? MAX_CACHED_KEYS);
-    this.#unknown = new RecentlyUsed(options.maxCachedMisses ?? MAX_CACHED_MISSES);
+    this.#found = new LRUCache({ max: options.maxCachedKeys ?? MAX_CACHED_KEYS });
+    this.#unknown = new LRUCache({ max: options.maxCachedMisses ?? MAX_CACHED_MISSES });
   }
 
   async verify(authorization: string | undefined): Promise<TKeyVerification> {
