@@ -1,7 +1,7 @@
 /**
  * By-hand measurement of resume parsing throughput and memory (not part of the app or the tests):
  *
- *   cd packages/core && pnpm exec node src/modules/resumes/measure-parse.ts [iterations=50] [targetKB=100]
+ *   cd packages/core && pnpm exec node scripts/measure-parse.ts [iterations=50] [targetKB=100]
  *
  * Builds a DOCX and a PDF resume of about `targetKB` in memory (docx and pdf-lib are dev dependencies), then
  * parses each `iterations` times in a row (detect type → extract text → find fields) in a fresh child process per
@@ -12,9 +12,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { detectResumeType, DOCX_MIME, PDF_MIME } from './resume-file.ts';
-import { extractResumeText } from './resume-text.ts';
-import { extractCandidateFields } from './resume-fields.ts';
+import { detectResumeType, DOCX_MIME, PDF_MIME } from '../src/modules/resumes/resume-file.ts';
+import { extractResumeText } from '../src/modules/resumes/resume-text.ts';
+import { extractCandidateFields } from '../src/modules/resumes/resume-fields.ts';
 
 const iterations = Number(process.argv[2] ?? 50);
 const targetBytes = Number(process.argv[3] ?? 100) * 1024;
