@@ -19,5 +19,6 @@ export { toLocationDto } from '../../src/modules/locations/location.dto.ts';
 export { importTenantDocument } from '../../src/modules/tenants/import/tenant-import.service.ts';
 export type { TVacancyFilters } from '../../src/modules/vacancies/vacancy-filters.ts';
 export { toVacancyDetail, toVacancyFacets, toVacancyListItem, type TVacancyView } from '../../src/modules/vacancies/vacancy.dto.ts';
-export type { TFacetCountRow, TTaxonomyRef, TVacancyBaseDetailRow, TVacancyReferences } from '../../src/modules/vacancies/vacancy.repository.ts';
+export type { TTaxonomyRef, TVacancyBaseDetailRow, TVacancyReferences } from '../../src/modules/vacancies/vacancy.repository.ts';
+export type { TFacetCountRow } from '../../src/modules/vacancies/vacancy-facets.repository.ts';
 export * from './search-judgements.ts';

@@ -6,7 +6,8 @@ import type { TVacancyFilters } from './vacancy-filters.ts';
 import type { TLiveFields } from '../content/content.repository.ts';
 import { ZJobPosting } from './vacancy-job-posting.ts';
 import { WORKPLACE_TYPES, type TWorkplaceType } from './vacancy.entity.ts';
-import type { TFacetCountRow, TFacetGroup, TTaxonomyRef, TVacancyBaseDetailRow, TVacancyBaseRow, TVacancyReferences } from './vacancy.repository.ts';
+import type { TTaxonomyRef, TVacancyBaseDetailRow, TVacancyBaseRow, TVacancyReferences } from './vacancy.repository.ts';
+import type { TFacetCountRow, TFacetGroup } from './vacancy-facets.repository.ts';
 
 // ---- Response shapes ----
 

@@ -28,8 +28,8 @@ import {
 } from './vacancy-filters.ts';
 import { checkReferences } from '../taxonomies/taxonomy-references.ts';
 import { findTagsWithDescendants } from '../taxonomies/taxonomies.repository.ts';
+import { countFacets } from './vacancy-facets.repository.ts';
 import {
-  countFacets,
   countVacancies,
   findTitleSuggestions,
   findVacancyPage,
