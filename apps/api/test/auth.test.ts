@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { freePort, openOrm } from '@careers/core';
 import { createTestDatabase } from '@careers/core/testing';
-import { revokeApiKey } from '@careers/core/operations';
+import { ownerTenant, revokeApiKey, serviceContext } from '@careers/core/operations';
 import { startTestApi, validatedFetch, type TTestApi } from './support/api.ts';
 import { seed, tenantWithKeys } from './support/seed.ts';
 
@@ -220,7 +220,7 @@ describe('revocation across processes', () => {
     expect((await call()).status).toBe(200);
     expect((await call()).status).toBe(200); // now cached in that process
     const orm = await openOrm(databaseUrl);
-    await revokeApiKey(orm.em.fork(), null, 8);
+    await revokeApiKey(serviceContext(orm.em.fork(), (await ownerTenant(orm.em.fork(), 'api_keys', 8))!), { id: 8 });
     await orm.close();
     const revokedAt = Date.now();
     let status = 200;

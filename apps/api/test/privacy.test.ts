@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestDatabase, dumpAllData, hashApiKey, startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing';
-import { createWebhookEndpoint, importTenantDocument } from '@careers/core/operations';
+import { createWebhookEndpoint, importTenantDocument, serviceContext } from '@careers/core/operations';
 import type { TWebhookRunner } from '@careers/core/worker';
 import { startTestWebhookRunner } from './support/webhook-runner.ts';
 import { fetchChecked, startTestApi, type TResponse, type TTestApi } from './support/api.ts';
@@ -68,7 +68,7 @@ beforeAll(async () => {
     ],
   });
   receiver = await startWebhookReceiver();
-  await createWebhookEndpoint(api.services.orm.em.fork(), { tenantId: 1, url: receiver.url, eventTypes: ['*'] });
+  await createWebhookEndpoint(serviceContext(api.services.orm.em.fork(), 1), { url: receiver.url, eventTypes: ['*'] });
   runner = startTestWebhookRunner(api);
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrm } from '@careers/core';
 import { createTestDatabase } from '@careers/core/testing';
-import { createApiKey } from '@careers/core/operations';
+import { createApiKey, serviceContext } from '@careers/core/operations';
 import { fetchCheckedFrom, startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
@@ -44,16 +44,14 @@ beforeAll(async () => {
   orm = await openOrm(databaseUrl);
   const ids = await orm.em.fork().execute<{ id: number; slug: string }[]>('select id, slug from tenants');
   tenantId = ids.find((row) => row.slug === SLUG)!.id;
-  const created = await createApiKey(orm.em.fork(), {
-    tenantId,
+  const created = await createApiKey(serviceContext(orm.em.fork(), tenantId), {
     name: 'Career website',
     kind: 'publishable',
     scopes: ['vacancies:read', 'applications:write'],
     origins: [`${SITE.toUpperCase()}/`, 'http://localhost:5173'],
   });
   publishable = created.plaintext;
-  const disabled = await createApiKey(orm.em.fork(), {
-    tenantId: ids.find((row) => row.slug === `off-${s}`)!.id,
+  const disabled = await createApiKey(serviceContext(orm.em.fork(), ids.find((row) => row.slug === `off-${s}`)!.id), {
     name: 'site of a tenant without API access',
     kind: 'publishable',
     scopes: ['vacancies:read'],
@@ -118,14 +116,14 @@ describe('creating publishable keys', () => {
     ['*', { scopes: ['vacancies:read'], origins: ['*'] }, 'origins.0'],
   ])('refuses %s', async (_case, input, field) => {
     const before = await orm.em.fork().execute('select count(*)::int as n from api_keys');
-    const error = await createApiKey(orm.em.fork(), { tenantId, name: 'bad', kind: 'publishable', ...input }).catch((e: unknown) => e);
+    const error = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name: 'bad', kind: 'publishable', ...input }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(Object.keys((error as { fieldErrors: object }).fieldErrors)).toContain(field);
     expect(await orm.em.fork().execute('select count(*)::int as n from api_keys')).toEqual(before);
   });
 
   it('refuses origins on a secret key', async () => {
-    await expect(createApiKey(orm.em.fork(), { tenantId, name: 'bad', scopes: ['vacancies:read'], origins: [SITE] })).rejects.toMatchObject({
+    await expect(createApiKey(serviceContext(orm.em.fork(), tenantId), { name: 'bad', scopes: ['vacancies:read'], origins: [SITE] })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       fieldErrors: { origins: ['Only a publishable key has allowed origins.'] },
     });
@@ -233,7 +231,7 @@ describe('secret keys', () => {
 
 /** A new publishable key of the test tenant (its own rate-limit windows). */
 async function newPublishableKey(scopes = ['vacancies:read', 'applications:write']): Promise<{ id: number; key: string }> {
-  const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name: `site ${suffix()}`, kind: 'publishable', scopes, origins: [SITE] });
+  const { apiKey, plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name: `site ${suffix()}`, kind: 'publishable', scopes, origins: [SITE] });
   return { id: apiKey.id, key: plaintext };
 }
 

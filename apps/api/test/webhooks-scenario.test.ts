@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createTestDatabase, startWebhookReceiver, type TWebhookReceiver, type TReceivedWebhook } from '@careers/core/testing';
-import { importTenantDocument, createWebhookEndpoint } from '@careers/core/operations';
+import { importTenantDocument, createWebhookEndpoint, serviceContext } from '@careers/core/operations';
 import { announceTimePassing, type TWebhookRunner } from '@careers/core/worker';
 import { startTestWebhookRunner } from './support/webhook-runner.ts';
 import { startTestApi, type TTestApi } from './support/api.ts';
@@ -50,7 +50,7 @@ beforeAll(async () => {
   sql = new pg.Client({ connectionString: databaseUrl });
   await sql.connect();
   receiver = await startWebhookReceiver();
-  ({ secret } = await createWebhookEndpoint(api.services.orm.em.fork(), { tenantId: 1, url: receiver.url, eventTypes: ['*'] }));
+  ({ secret } = await createWebhookEndpoint(serviceContext(api.services.orm.em.fork(), 1), { url: receiver.url, eventTypes: ['*'] }));
   runner = startTestWebhookRunner(api);
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createTestDatabase } from '@careers/core/testing';
 import { openOrm } from '@careers/core';
-import { createWebhookEndpoint, kyselyOf, sendTestEvent } from '@careers/core/operations';
+import { createWebhookEndpoint, kyselyOf, sendTestEvent, serviceContext } from '@careers/core/operations';
 
 /** `pnpm careers …` from the repository root, as CONTRACT.md documents it. */
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -88,14 +88,14 @@ describe('careers webhooks', { timeout: 180_000 }, () => {
   it('refuses an 11th endpoint of a tenant, and test events beyond 10 a minute, with one line each', async () => {
     await kyselyOf(orm.em.fork()).insertInto('tenants').values([{ id: 2, slug: 'busy', name: 'Busy' }]).execute();
     const made = [];
-    for (let i = 0; i < 10; i++) made.push(await createWebhookEndpoint(orm.em.fork(), { tenantId: 2, url: `https://hooks.example.com/${i}`, eventTypes: ['*'] }));
+    for (let i = 0; i < 10; i++) made.push(await createWebhookEndpoint(serviceContext(orm.em.fork(), 2), { url: `https://hooks.example.com/${i}`, eventTypes: ['*'] }));
     const eleventh = await careers(['webhooks', 'create', '--tenant', 'busy', '--url', 'https://hooks.example.com/11', '--events', '*']);
     expect(eleventh.code).toBe(1);
     expect(eleventh.stderr.trim()).toBe('error: The given data was invalid. A tenant may have at most 10 webhook endpoints; delete one first.');
     expect(await kyselyOf(orm.em.fork()).selectFrom('webhook_endpoints').select('id').where('tenant_id', '=', 2).execute()).toHaveLength(10);
 
     const id = made[0]!.endpoint.id;
-    for (let i = 0; i < 10; i++) await sendTestEvent(orm.em.fork(), null, id);
+    for (let i = 0; i < 10; i++) await sendTestEvent(serviceContext(orm.em.fork(), 2), { id });
     const tooMany = await careers(['webhooks', 'test', String(id)]);
     expect(tooMany.code).toBe(1);
     expect(tooMany.stderr.trim()).toMatch(new RegExp(`^error: too many test events and replays for webhook endpoint ${id} \\(10 a minute\\); try again in \\d+ s$`));

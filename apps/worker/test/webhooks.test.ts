@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { kyselyOf, createWebhookEndpoint } from '@careers/core/operations';
+import { kyselyOf, createWebhookEndpoint, serviceContext } from '@careers/core/operations';
 import { recordEvent, listWebhookDeliveries, startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing';
 import { TENANT_ID, startPipeline, type TPipeline } from './support/pipeline.ts';
 import { killWorkers, startWorker as startWorkerProcess, type TWorkerProcess } from './support/worker-process.ts';
@@ -52,7 +52,7 @@ afterAll(async () => {
 
 describe('webhook delivery by the worker process', () => {
   it('delivers an event again, with the same webhook-id, after the worker is SIGKILLed mid-delivery', async () => {
-    const { endpoint, secret } = await createWebhookEndpoint(pipeline.orm.em.fork(), { tenantId: TENANT_ID, url: receiver.url, eventTypes: ['application.created'] });
+    const { endpoint, secret } = await createWebhookEndpoint(serviceContext(pipeline.orm.em.fork(), TENANT_ID), { url: receiver.url, eventTypes: ['application.created'] });
     // The first request is held open; the worker is killed while it waits for the answer.
     receiver.setReply((_request, index) => (index === 0 ? 'hang' : undefined));
     const first = await startWorker();
@@ -67,10 +67,10 @@ describe('webhook delivery by the worker process', () => {
     for (const request of received) expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
     expect(JSON.parse(received[1]!.body)).toMatchObject({ id, type: 'application.created', tenant: 'initech', data: { id: 42 } });
     // The worker records the outcome just after the receiver answered.
-    let deliveries = await listWebhookDeliveries(pipeline.orm.em.fork(), TENANT_ID, endpoint.id);
+    let deliveries = await listWebhookDeliveries(serviceContext(pipeline.orm.em.fork(), TENANT_ID), { endpointId: endpoint.id });
     for (let i = 0; i < 50 && deliveries[0]?.state !== 'delivered'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      deliveries = await listWebhookDeliveries(pipeline.orm.em.fork(), TENANT_ID, endpoint.id);
+      deliveries = await listWebhookDeliveries(serviceContext(pipeline.orm.em.fork(), TENANT_ID), { endpointId: endpoint.id });
     }
     expect(deliveries).toMatchObject([{ event_id: id, state: 'delivered', attempts: 2, last_status_code: 200 }]);
     await stopWorker(second);
@@ -81,7 +81,7 @@ describe('webhook delivery by the worker process', () => {
     const count = 2000;
     receiver.received.length = 0;
     receiver.setReply(() => undefined);
-    await createWebhookEndpoint(pipeline.orm.em.fork(), { tenantId: TENANT_ID, url: receiver.url, eventTypes: ['*'] });
+    await createWebhookEndpoint(serviceContext(pipeline.orm.em.fork(), TENANT_ID), { url: receiver.url, eventTypes: ['*'] });
     await pipeline.orm.em.fork().transactional(async (tx) => {
       for (let i = 0; i < count; i++) await recordEvent({ db: kyselyOf(tx), tenant: { id: TENANT_ID } }, { type: 'candidate.created', object: 'candidate', objectId: i + 1, data: {} });
     });

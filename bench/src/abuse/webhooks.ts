@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAppError, openOrm, type TOrm } from '@careers/core';
-import { createWebhookEndpoint, kyselyOf, sendTestEvent } from '@careers/core/operations';
+import { createWebhookEndpoint, kyselyOf, sendTestEvent, serviceContext } from '@careers/core/operations';
 import { listWebhookDeliveries, recordEvent, replayWebhookDelivery, startWebhookReceiver } from '@careers/core/testing';
 import type { TAttack, TAttackContext, TCheck } from './attacks.ts';
 import { applicationBody } from './bodies.ts';
@@ -73,15 +73,15 @@ const slowEndpoints: TAttack = {
       const receiver = await startWebhookReceiver();
       try {
         const checks: TCheck[] = [];
-        for (let i = 0; i < 10; i++) await createWebhookEndpoint(orm.em.fork(), { tenantId: tenants.attacker, url: `${hanging.url}/${i}`, eventTypes: ['*'] });
+        for (let i = 0; i < 10; i++) await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), { url: `${hanging.url}/${i}`, eventTypes: ['*'] });
         let eleventh = 'created';
         try {
-          await createWebhookEndpoint(orm.em.fork(), { tenantId: tenants.attacker, url: `${hanging.url}/10`, eventTypes: ['*'] });
+          await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), { url: `${hanging.url}/10`, eventTypes: ['*'] });
         } catch (error) {
           eleventh = isAppError(error) ? `${error.status} ${Object.keys(error.fieldErrors ?? {}).join(',')}` : String(error);
         }
         checks.push({ ok: eleventh === '422 url', text: `11th endpoint: ${eleventh}` });
-        await createWebhookEndpoint(orm.em.fork(), { tenantId: tenants.bystander, url: receiver.url, eventTypes: ['application.created'] });
+        await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.bystander), { url: receiver.url, eventTypes: ['application.created'] });
 
         // The attacker's applications (with its own keys, as an integration would) make the backlog: every event goes to all ten.
         const answers = await Promise.all(
@@ -132,8 +132,8 @@ const testFlood: TAttack = {
       const receiver = await startWebhookReceiver();
       const bystanderReceiver = await startWebhookReceiver();
       try {
-        const { endpoint } = await createWebhookEndpoint(orm.em.fork(), { tenantId: tenants.attacker, url: receiver.url, eventTypes: ['*'] });
-        const { endpoint: other } = await createWebhookEndpoint(orm.em.fork(), { tenantId: tenants.bystander, url: bystanderReceiver.url, eventTypes: ['*'] });
+        const { endpoint } = await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), { url: receiver.url, eventTypes: ['*'] });
+        const { endpoint: other } = await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.bystander), { url: bystanderReceiver.url, eventTypes: ['*'] });
         const outcomes: string[] = [];
         const retryAfter: string[] = [];
         const attempt = async (call: () => Promise<unknown>) => {
@@ -145,17 +145,17 @@ const testFlood: TAttack = {
             if (isAppError(error)) retryAfter.push(error.headers()['Retry-After'] ?? 'none');
           }
         };
-        const first = await sendTestEvent(orm.em.fork(), tenants.attacker, endpoint.id);
+        const first = await sendTestEvent(serviceContext(orm.em.fork(), tenants.attacker), { id: endpoint.id });
         outcomes.push('ok');
         await Promise.all(
           Array.from({ length: 199 }, (_, i) =>
-            attempt(() => (i % 2 ? replayWebhookDelivery(orm.em.fork(), tenants.attacker, first.id) : sendTestEvent(orm.em.fork(), tenants.attacker, endpoint.id))),
+            attempt(() => (i % 2 ? replayWebhookDelivery(serviceContext(orm.em.fork(), tenants.attacker), { id: first.id }) : sendTestEvent(serviceContext(orm.em.fork(), tenants.attacker), { id: endpoint.id }))),
           ),
         );
         const accepted = outcomes.filter((outcome) => outcome === 'ok').length;
         const refused = outcomes.filter((outcome) => outcome === '429').length;
         const started = performance.now();
-        const test = await sendTestEvent(orm.em.fork(), tenants.bystander, other.id);
+        const test = await sendTestEvent(serviceContext(orm.em.fork(), tenants.bystander), { id: other.id });
         let bystanderMs = Number.POSITIVE_INFINITY;
         while (performance.now() - started < 3 * DELIVERY_BOUND_MS) {
           if (bystanderReceiver.received.some((request) => request.headers['webhook-id'] === test.event_id)) {
@@ -165,7 +165,7 @@ const testFlood: TAttack = {
           await sleep(20);
         }
         await sleep(1000);
-        const delivered = await listWebhookDeliveries(orm.em.fork(), tenants.attacker, endpoint.id, 1000);
+        const delivered = await listWebhookDeliveries(serviceContext(orm.em.fork(), tenants.attacker), { endpointId: endpoint.id, limit: 1000 });
         return {
           statuses: `${accepted} accepted, ${refused} × 429 of ${outcomes.length}; bystander test ${round(bystanderMs)}`,
           checks: [

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '@careers/core';
 import { createTestDatabase, queryRows } from '@careers/core/testing';
-import { importTenantDocument, createApiKey } from '@careers/core/operations';
+import { importTenantDocument, createApiKey, serviceContext } from '@careers/core/operations';
 import { careerTenant, careerVacancies, LOCATIONS } from '@careers/client/testing';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
 import { buildCareerSite, serveCareerSite, type TCareerSite } from '../scripts/site-server.ts';
@@ -69,8 +69,7 @@ beforeAll(async () => {
   await importTenantDocument(api.services.orm, { tenants: [searchTenant()] });
   const [tenant] = await queryRows(databaseUrl, `select id from tenants where slug = 'acme'`, []);
   const port = await freePort();
-  const { plaintext: publishable } = await createApiKey(api.services.orm.em.fork(), {
-    tenantId: tenant!.id,
+  const { plaintext: publishable } = await createApiKey(serviceContext(api.services.orm.em.fork(), tenant!.id), {
     name: 'Career website',
     kind: 'publishable',
     scopes: ['vacancies:read', 'applications:write'],

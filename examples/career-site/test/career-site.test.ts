@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '@careers/core';
 import { createTestDatabase, queryRows } from '@careers/core/testing';
-import { importTenantDocument, createApiKey } from '@careers/core/operations';
+import { importTenantDocument, createApiKey, serviceContext } from '@careers/core/operations';
 import { careerTenant, careerVacancies, resumePdf } from '@careers/client/testing';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
 import { buildCareerSite, serveCareerSite, type TCareerSite } from '../scripts/site-server.ts';
@@ -40,8 +40,7 @@ beforeAll(async () => {
   const [tenant] = await rows(`select id from tenants where slug = 'acme'`);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  ({ plaintext: publishable } = await createApiKey(api.services.orm.em.fork(), {
-    tenantId: tenant!.id,
+  ({ plaintext: publishable } = await createApiKey(serviceContext(api.services.orm.em.fork(), tenant!.id), {
     name: 'Career website',
     kind: 'publishable',
     scopes: ['vacancies:read', 'applications:write'],

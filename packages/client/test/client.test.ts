@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { createTestDatabase, queryRows } from '@careers/core/testing';
-import { importTenantDocument, createApiKey } from '@careers/core/operations';
+import { importTenantDocument, createApiKey, serviceContext } from '@careers/core/operations';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
 import { CareersApiError, createCareersClient, toBase64, type TCareersClient, type TErrorCode, type TErrorOf } from '../src/index.ts';
 import { careerTenant, careerVacancies, departmentCount, resumePdf } from './support/career-tenant.ts';
@@ -126,8 +126,7 @@ describe('@careers/client against a started API', () => {
 
   it('introspects a publishable key with /me, and reports it used from another origin as ORIGIN_NOT_ALLOWED', async () => {
     const [tenant] = await rows(`select id from tenants where slug = 'globex'`, []);
-    const { plaintext } = await createApiKey(api.services.orm.em.fork(), {
-      tenantId: tenant!.id,
+    const { plaintext } = await createApiKey(serviceContext(api.services.orm.em.fork(), tenant!.id), {
       name: 'Career website',
       kind: 'publishable',
       scopes: ['vacancies:read'],

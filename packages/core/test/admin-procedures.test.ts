@@ -14,6 +14,7 @@ import type { AppError } from '../src/lib/errors.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 import { createAdminContext } from '../src/trpc/admin-context.ts';
 import { createAdminSession, resolveAdminSession } from '../src/modules/admin/admin-session.service.ts';
+import { serviceContext } from '../src/modules/service-context.ts';
 import { sessionTokenFromCookies } from '../src/modules/admin/admin-session.cookie.ts';
 import { SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGN_IN_FREE_FAILURES, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_WINDOW_SECONDS } from '../src/modules/admin/sign-in-throttle.ts';
 import { PASSWORD_CHECKS } from '../src/modules/admin/admin-auth.service.ts';
@@ -87,8 +88,8 @@ async function tenantIdOf(slug: string): Promise<number> {
 
 async function sessionFor(userId: number): Promise<TAdminSession> {
   const user = await kyselyOf(orm.em.fork()).selectFrom('users').select(['id', 'tenant_id']).where('id', '=', userId).executeTakeFirstOrThrow();
-  const { token } = await createAdminSession(orm.em.fork(), { userId: user.id, tenantId: user.tenant_id });
-  const session = await resolveAdminSession(orm.em.fork(), token);
+  const { token } = await createAdminSession(serviceContext(orm.em.fork(), user.tenant_id), { userId: user.id });
+  const session = await resolveAdminSession({ em: orm.em.fork() }, { token });
   if (!session) throw new Error('session did not resolve');
   return session;
 }
@@ -190,7 +191,7 @@ describe('authorisation of the dashboard procedures', () => {
       .insertInto('users')
       .values({ id: userId, tenant_id: acmeId, name: 'Temp Admin', email: `temp${userId}@acme.example`, role: 'admin' } as never)
       .execute();
-    const { token } = await createAdminSession(orm.em.fork(), { userId, tenantId: acmeId });
+    const { token } = await createAdminSession(serviceContext(orm.em.fork(), acmeId), { userId });
     const before = await createAdminContext(services, { url: ADMIN_URL, cookie: `careers_admin_session=${token}`, clientIp: '192.0.2.1' });
     expect((await createCaller(before).admin.me()).user.id).toBe(userId);
 
@@ -201,8 +202,8 @@ describe('authorisation of the dashboard procedures', () => {
 
   it('does not accept expired, revoked, unknown or malformed session tokens', async () => {
     const acmeId = await tenantIdOf(ACME.slug);
-    const expired = await createAdminSession(orm.em.fork(), { userId: ids.acmeAdmin, tenantId: acmeId });
-    const live = await resolveAdminSession(orm.em.fork(), expired.token);
+    const expired = await createAdminSession(serviceContext(orm.em.fork(), acmeId), { userId: ids.acmeAdmin });
+    const live = await resolveAdminSession({ em: orm.em.fork() }, { token: expired.token });
     expect(live?.userId).toBe(ids.acmeAdmin);
     await kyselyOf(orm.em.fork())
       .updateTable('admin_sessions')
@@ -210,7 +211,7 @@ describe('authorisation of the dashboard procedures', () => {
       .where('id', '=', Number(live?.sessionId))
       .execute();
     for (const token of [expired.token, 'A'.repeat(43), 'not a token', '', `${expired.token}x`]) {
-      expect(await resolveAdminSession(orm.em.fork(), token)).toBeUndefined();
+      expect(await resolveAdminSession({ em: orm.em.fork() }, { token })).toBeUndefined();
     }
     const ctx = await createAdminContext(services, { url: ADMIN_URL, cookie: `careers_admin_session=${'B'.repeat(43)}`, clientIp: '192.0.2.2' });
     expect((await failureOf(createCaller(ctx).admin.keys.list())).status).toBe(401);
@@ -256,7 +257,7 @@ describe('sign-in and sign-out', () => {
 
   it('accepts only the __Host- cookie over https, and only the plain one over http', async () => {
     const acmeId = await tenantIdOf(ACME.slug);
-    const { token } = await createAdminSession(orm.em.fork(), { userId: ids.acmeAdmin, tenantId: acmeId });
+    const { token } = await createAdminSession(serviceContext(orm.em.fork(), acmeId), { userId: ids.acmeAdmin });
     const secureUrl = new URL('https://admin.example/trpc');
     const contextOf = (url: URL, cookie: string) => createAdminContext(services, { url, cookie, clientIp: '203.0.113.15' });
     // A plain cookie can be planted by a sibling subdomain or an http answer: over https it is not a session.

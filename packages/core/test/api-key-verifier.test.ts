@@ -9,6 +9,7 @@ import { couldBeApiKey, generateApiKey, hashApiKey } from '../src/modules/api-ke
 import { ApiKeyVerifier, KEY_CACHE_TTL_MS, type TKeyVerification } from '../src/modules/api-keys/api-key.verifier.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 import { createApiKey } from '../src/modules/api-keys/api-key.service.ts';
+import { serviceContext } from '../src/modules/service-context.ts';
 
 const IMPORTED_KEY = 'imported-key.with~odd_chars!42';
 let orm: MikroORM;
@@ -112,7 +113,7 @@ describe('api key verifier', () => {
   });
 
   it('makes one query for 50 concurrent verifications of a new key', async () => {
-    const { plaintext } = await createApiKey(orm.em.fork(), { tenantId, name: 'Fresh', scopes: ['vacancies:read'] });
+    const { plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name: 'Fresh', scopes: ['vacancies:read'] });
     const verifier = new ApiKeyVerifier(orm);
     const results = await Promise.all(Array.from({ length: 50 }, () => verifier.verify(bearer(plaintext))));
     expect(results.every((result) => result.ok)).toBe(true);
@@ -124,7 +125,7 @@ describe('api key verifier', () => {
   });
 
   it('honours a revocation made by another process within the TTL', async () => {
-    const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name: 'Soon revoked', scopes: [] });
+    const { apiKey, plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name: 'Soon revoked', scopes: [] });
     const verifier = new ApiKeyVerifier(orm);
     expect((await verifier.verify(bearer(plaintext))).ok).toBe(true);
     await kyselyOf(orm.em.fork()).updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', apiKey.id).execute();

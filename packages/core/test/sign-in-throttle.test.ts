@@ -92,11 +92,11 @@ describe('password check slots', () => {
     const slots = new PasswordCheckSlots({ max: 1, maxWaiting: 0, waitMs: 0 });
     let release = () => {};
     const held = slots.run(() => new Promise<void>((resolve) => (release = resolve)));
-    const result = await signIn(orm.em.fork(), { email: 'ada@acme.example', password: 'correct horse battery', clientIp: '192.0.2.9' }, { slots });
+    const result = await signIn({ em: orm.em.fork() }, { email: 'ada@acme.example', password: 'correct horse battery', clientIp: '192.0.2.9' }, { slots });
     expect(result).toEqual({ ok: false, reason: 'throttled', retryAfter: 1 });
     release();
     await held;
-    const signedIn = await signIn(orm.em.fork(), { email: 'ada@acme.example', password: 'correct horse battery', clientIp: '192.0.2.9' }, { slots });
+    const signedIn = await signIn({ em: orm.em.fork() }, { email: 'ada@acme.example', password: 'correct horse battery', clientIp: '192.0.2.9' }, { slots });
     expect(signedIn.ok).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { serviceContext } from '../src/modules/service-context.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createTestDatabase } from './support/database.ts';
@@ -59,7 +60,7 @@ afterAll(async () => {
   await orm?.close();
 });
 
-const endpoint = (tenantId: number, url = receiver.url) => createWebhookEndpoint(orm.em.fork(), { tenantId, url, eventTypes: ['*'] });
+const endpoint = (tenantId: number, url = receiver.url) => createWebhookEndpoint(serviceContext(orm.em.fork(), tenantId), { url, eventTypes: ['*'] });
 
 async function codeOf(call: Promise<unknown>): Promise<{ code: string; fields?: string[]; headers?: Record<string, string> }> {
   try {
@@ -115,7 +116,7 @@ describe('endpoints per tenant', () => {
     // Another tenant is not affected; a deleted endpoint frees its place.
     expect((await codeOf(endpoint(QUIET, 'https://hooks.quiet.example/x'))).code).toBe('OK');
     const [first] = await kyselyOf(orm.em.fork()).selectFrom('webhook_endpoints').select('id').where('tenant_id', '=', NOISY).limit(1).execute();
-    await deleteWebhookEndpoint(orm.em.fork(), NOISY, first!.id);
+    await deleteWebhookEndpoint(serviceContext(orm.em.fork(), NOISY), { id: first!.id });
     expect((await codeOf(endpoint(NOISY, 'https://hooks.noisy.example/y'))).code).toBe('OK');
     expect((await codeOf(endpoint(NOISY, 'https://hooks.noisy.example/z'))).code).toBe('VALIDATION_FAILED');
   });
@@ -125,12 +126,12 @@ describe('test events and replays', () => {
   it(`are limited to ${ENDPOINT_SENDS.limit} a minute per endpoint, together, with the house's 429 headers`, async () => {
     const { endpoint: limited } = await endpoint(NOISY, 'https://hooks.noisy.example/a');
     const { endpoint: other } = await endpoint(NOISY, 'https://hooks.noisy.example/b');
-    const first = await sendTestEvent(orm.em.fork(), NOISY, limited.id);
+    const first = await sendTestEvent(serviceContext(orm.em.fork(), NOISY), { id: limited.id });
     for (let i = 1; i < ENDPOINT_SENDS.limit; i++) {
-      if (i % 2) await replayWebhookDelivery(orm.em.fork(), NOISY, first.id);
-      else await sendTestEvent(orm.em.fork(), NOISY, limited.id);
+      if (i % 2) await replayWebhookDelivery(serviceContext(orm.em.fork(), NOISY), { id: first.id });
+      else await sendTestEvent(serviceContext(orm.em.fork(), NOISY), { id: limited.id });
     }
-    for (const call of [() => sendTestEvent(orm.em.fork(), NOISY, limited.id), () => replayWebhookDelivery(orm.em.fork(), NOISY, first.id)]) {
+    for (const call of [() => sendTestEvent(serviceContext(orm.em.fork(), NOISY), { id: limited.id }), () => replayWebhookDelivery(serviceContext(orm.em.fork(), NOISY), { id: first.id })]) {
       const refused = await codeOf(call());
       expect(refused.code).toBe('TOO_MANY_ATTEMPTS');
       expect(refused.headers).toMatchObject({ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0' });
@@ -139,9 +140,9 @@ describe('test events and replays', () => {
       expect(Number(refused.headers?.['X-RateLimit-Reset'])).toBeGreaterThan(Date.now() / 1000);
     }
     // Refused sends queued nothing; the other endpoint has its own budget; another tenant's ids are still 404 first.
-    expect(await listWebhookDeliveries(orm.em.fork(), NOISY, limited.id)).toHaveLength(ENDPOINT_SENDS.limit / 2);
-    expect((await codeOf(sendTestEvent(orm.em.fork(), NOISY, other.id))).code).toBe('OK');
-    expect((await codeOf(sendTestEvent(orm.em.fork(), QUIET, limited.id))).code).toBe('NOT_FOUND');
+    expect(await listWebhookDeliveries(serviceContext(orm.em.fork(), NOISY), { endpointId: limited.id })).toHaveLength(ENDPOINT_SENDS.limit / 2);
+    expect((await codeOf(sendTestEvent(serviceContext(orm.em.fork(), NOISY), { id: other.id }))).code).toBe('OK');
+    expect((await codeOf(sendTestEvent(serviceContext(orm.em.fork(), QUIET), { id: limited.id }))).code).toBe('NOT_FOUND');
     // The window is shared by every process: it lives in PostgreSQL.
     const [window] = await kyselyOf(orm.em.fork()).selectFrom('rate_limit_windows').select(['bucket', 'hits']).where('bucket', '=', `webhook-sends:${limited.id}`).execute();
     expect(window?.hits).toBe(ENDPOINT_SENDS.limit + 2);
@@ -226,7 +227,7 @@ describe('fair claiming of due deliveries', () => {
       await dispatchEvents(orm.em.fork());
       for (;;) {
         samples.push(await held());
-        const [delivery] = await listWebhookDeliveries(orm.em.fork(), QUIET, quiet.id);
+        const [delivery] = await listWebhookDeliveries(serviceContext(orm.em.fork(), QUIET), { endpointId: quiet.id });
         if (delivery?.state === 'delivered') break;
         if (Date.now() - started > 5000) throw new Error(`not delivered within 5 s: ${JSON.stringify(delivery)}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -241,7 +242,7 @@ describe('fair claiming of due deliveries', () => {
       const later = await held();
       for (const count of Object.values(countBy(later, (row) => row.endpoint_id))) expect(count).toBeLessThanOrEqual(FAILING_ENDPOINT_SLOTS);
       // The tenant is told the class of failure only.
-      const [timedOut] = await listWebhookDeliveries(orm.em.fork(), NOISY, noisy[0]!.id, 100).then((list) => list.filter((d) => d.last_error !== null));
+      const [timedOut] = await listWebhookDeliveries(serviceContext(orm.em.fork(), NOISY), { endpointId: noisy[0]!.id, limit: 100 }).then((list) => list.filter((d) => d.last_error !== null));
       expect(timedOut?.last_error).toBe('timeout');
     } finally {
       await Promise.all(runners.splice(0).map((runner) => runner.stop(500)));

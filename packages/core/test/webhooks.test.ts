@@ -1,3 +1,4 @@
+import { serviceContext } from '../src/modules/service-context.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
@@ -77,7 +78,7 @@ function runner(overrides: Partial<TDeliverySettings> = {}): TWebhookRunner {
 }
 
 async function endpoint(eventTypes: string[] = ['*'], url = receiver.url, tenantId = TENANT) {
-  return createWebhookEndpoint(orm.em.fork(), { tenantId, url, eventTypes });
+  return createWebhookEndpoint(serviceContext(orm.em.fork(), tenantId), { url, eventTypes });
 }
 
 async function event(type = 'application.created', tenantId = TENANT, objectId = 1) {
@@ -93,7 +94,7 @@ async function endpointState(endpointId: number) {
 }
 
 async function deliveriesOf(endpointId: number) {
-  return listWebhookDeliveries(orm.em.fork(), TENANT, endpointId);
+  return listWebhookDeliveries(serviceContext(orm.em.fork(), TENANT), { endpointId: endpointId });
 }
 
 async function eventually<T>(read: () => Promise<T>, until: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -116,8 +117,8 @@ describe('webhook endpoints', () => {
     const dump = JSON.stringify(row);
     expect(dump).not.toContain(secret.slice(6));
     expect(dump).not.toContain(Buffer.from(secret.slice(6), 'base64').toString('hex'));
-    expect((await listWebhookEndpoints(orm.em.fork(), TENANT)).map((e) => e.id)).toContain(created.id);
-    expect(await listWebhookEndpoints(orm.em.fork(), OTHER_TENANT)).toEqual([]);
+    expect((await listWebhookEndpoints(serviceContext(orm.em.fork(), TENANT))).map((e) => e.id)).toContain(created.id);
+    expect(await listWebhookEndpoints(serviceContext(orm.em.fork(), OTHER_TENANT))).toEqual([]);
   });
 
   it('refuses unknown event types, URLs that are not https or point to private addresses', async () => {
@@ -131,9 +132,9 @@ describe('webhook endpoints', () => {
 
   it('deletes an endpoint of its own tenant only', async () => {
     const { endpoint: created } = await endpoint();
-    await expect(deleteWebhookEndpoint(orm.em.fork(), OTHER_TENANT, created.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await deleteWebhookEndpoint(orm.em.fork(), TENANT, created.id);
-    expect(await listWebhookEndpoints(orm.em.fork(), TENANT)).toEqual([]);
+    await expect(deleteWebhookEndpoint(serviceContext(orm.em.fork(), OTHER_TENANT), { id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await deleteWebhookEndpoint(serviceContext(orm.em.fork(), TENANT), { id: created.id });
+    expect(await listWebhookEndpoints(serviceContext(orm.em.fork(), TENANT))).toEqual([]);
   });
 });
 
@@ -202,7 +203,7 @@ describe('webhook delivery', () => {
     receiver.setReply(() => ({ status: 410 }));
     runner();
     await event();
-    const [disabled] = await eventually(() => listWebhookEndpoints(orm.em.fork(), TENANT), (list) => list[0]?.enabled === false);
+    const [disabled] = await eventually(() => listWebhookEndpoints(serviceContext(orm.em.fork(), TENANT)), (list) => list[0]?.enabled === false);
     expect(disabled?.disabled_reason).toMatch(/410/);
     // Not retried, and later events create no deliveries for it.
     await event();
@@ -212,7 +213,7 @@ describe('webhook delivery', () => {
 
     // Enabled again (the receiver is back): later events are delivered.
     receiver.setReply(() => undefined);
-    expect(await enableWebhookEndpoint(orm.em.fork(), TENANT, created.id)).toMatchObject({ enabled: true, disabled_reason: null });
+    expect(await enableWebhookEndpoint(serviceContext(orm.em.fork(), TENANT), { id: created.id })).toMatchObject({ enabled: true, disabled_reason: null });
     const { id } = await event();
     const [, after] = await receiver.waitFor(2);
     expect(after!.headers['webhook-id']).toBe(id);
@@ -255,7 +256,7 @@ describe('webhook delivery', () => {
 
   it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
     const { endpoint: created, secret: oldSecret } = await endpoint();
-    const rotated = await rotateWebhookSecret(orm.em.fork(), TENANT, created.id);
+    const rotated = await rotateWebhookSecret(serviceContext(orm.em.fork(), TENANT), { id: created.id });
     expect(rotated.secret).not.toBe(oldSecret);
     expect(Date.parse(rotated.endpoint.previous_secret_expires_at!) - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
     runner();
@@ -278,20 +279,20 @@ describe('webhook delivery', () => {
     const { endpoint: created, secret } = await endpoint(['vacancy.published']);
     const other = await endpoint(['*']);
     runner();
-    const test = await sendTestEvent(orm.em.fork(), TENANT, created.id);
+    const test = await sendTestEvent(serviceContext(orm.em.fork(), TENANT), { id: created.id });
     expect(test).toMatchObject({ event_type: 'webhook.test', state: 'pending' });
     const [first] = await receiver.waitFor(1);
     expect(JSON.parse(first!.body)).toMatchObject({ id: test.event_id, type: 'webhook.test', tenant: 'acme' });
     expect(() => new Webhook(secret).verify(first!.body, first!.headers)).not.toThrow();
     const delivered = await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered');
 
-    await replayWebhookDelivery(orm.em.fork(), TENANT, delivered[0]!.id);
+    await replayWebhookDelivery(serviceContext(orm.em.fork(), TENANT), { id: delivered[0]!.id });
     const [, replayed] = await receiver.waitFor(2);
     expect(replayed!.headers['webhook-id']).toBe(test.event_id);
     expect(replayed!.body).toBe(first!.body);
     await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered' && list[0].attempts === 2);
     expect(await deliveriesOf(other.endpoint.id)).toEqual([]);
-    await expect(replayWebhookDelivery(orm.em.fork(), OTHER_TENANT, delivered[0]!.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(replayWebhookDelivery(serviceContext(orm.em.fork(), OTHER_TENANT), { id: delivered[0]!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
 

@@ -27,10 +27,10 @@ export function keysCommand(io: TOutput): Command {
       const origins = options.origins === undefined ? null : options.origins.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0);
       const tenantSlug = options.tenant;
       const name = options.name;
-      const { createApiKey, auditActor, recordOperatorAudit } = await operations();
+      const { createApiKey, auditActor, recordOperatorAudit, serviceContext } = await operations();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenantSlug);
-        const { apiKey, plaintext } = await createApiKey(orm.em.fork(), { tenantId, name, scopes, kind, origins });
+        const { apiKey, plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name, scopes, kind, origins });
         await recordOperatorAudit({ em: orm.em.fork() }, {
           owner: { tenantId },
           entry: {
@@ -58,10 +58,10 @@ export function keysCommand(io: TOutput): Command {
     .action(async (options: { tenant?: string; json?: boolean }) => {
       if (!options.tenant) throw usageError('keys list needs --tenant SLUG');
       const tenantSlug = options.tenant;
-      const { listApiKeys } = await operations();
+      const { listApiKeys, serviceContext } = await operations();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenantSlug);
-        const keys = await listApiKeys(orm.em.fork(), tenantId);
+        const keys = await listApiKeys(serviceContext(orm.em.fork(), tenantId));
         if (options.json) io.out(JSON.stringify(keys));
         else if (keys.length === 0) io.out(`Tenant ${tenantSlug} has no API keys.`);
         else io.out(table([['ID', 'NAME', 'START', 'SCOPES', 'KIND', 'ORIGINS', 'CREATED', 'LAST USED', 'REVOKED'], ...keys.map(keyRow)]));
@@ -70,12 +70,14 @@ export function keysCommand(io: TOutput): Command {
 
   const revoke = new Command('revoke').argument('[id]').action(async (idText: string | undefined) => {
     const id = parseId(idText, 'key ID');
-    const { revokeApiKey, auditActor, ownerTenant, recordOperatorAudit } = await operations();
+    const { revokeApiKey, auditActor, ownerTenant, recordOperatorAudit, serviceContext } = await operations();
     await withOrm(async (orm) => {
       try {
+        // The key is named by id alone: its tenant first, then the revocation runs with that tenant's context.
         const tenantId = await ownerTenant(orm.em.fork(), 'api_keys', id);
-        const key = await revokeApiKey(orm.em.fork(), null, id);
-        if (tenantId !== undefined) await recordOperatorAudit({ em: orm.em.fork() }, { owner: { tenantId }, entry: { actor: auditActor.cli(), action: 'api_key.revoked', subject: `api key ${key.id}` } });
+        if (tenantId === undefined) throw new CliError(`no API key with id ${id}`);
+        const key = await revokeApiKey(serviceContext(orm.em.fork(), tenantId), { id });
+        await recordOperatorAudit({ em: orm.em.fork() }, { owner: { tenantId }, entry: { actor: auditActor.cli(), action: 'api_key.revoked', subject: `api key ${key.id}` } });
         io.out(`Revoked API key ${key.id} "${key.name}" (revoked at ${key.revoked_at ?? '?'})`);
       } catch (error) {
         if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliError(`no API key with id ${id}`);

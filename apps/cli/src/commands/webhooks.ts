@@ -18,7 +18,7 @@ export function webhooksCommand(io: TOutput): Command {
       const service = await operations();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenant);
-        const { endpoint, secret } = await onEndpoint(null, () => service.createWebhookEndpoint(orm.em.fork(), { tenantId, url, eventTypes }));
+        const { endpoint, secret } = await onEndpoint(null, () => service.createWebhookEndpoint(service.serviceContext(orm.em.fork(), tenantId), { url, eventTypes }));
         await service.recordOperatorAudit({ em: orm.em.fork() }, {
           owner: { tenantId },
           entry: {
@@ -42,7 +42,7 @@ export function webhooksCommand(io: TOutput): Command {
       const tenant = options.tenant;
       const service = await operations();
       await withOrm(async (orm) => {
-        const endpoints = await service.listWebhookEndpoints(orm.em.fork(), await tenantIdOf(orm, tenant));
+        const endpoints = await service.listWebhookEndpoints(service.serviceContext(orm.em.fork(), await tenantIdOf(orm, tenant)));
         if (options.json) io.out(JSON.stringify(endpoints));
         else if (endpoints.length === 0) io.out(`Tenant ${tenant} has no webhook endpoints.`);
         else
@@ -61,24 +61,27 @@ export function webhooksCommand(io: TOutput): Command {
       const service = await operations();
       await withOrm(async (orm) => {
         const em = orm.em.fork();
+        // The endpoint is named by id alone: its tenant first, then everything runs with that tenant's context.
         const tenantId = await service.ownerTenant(em, 'webhook_endpoints', id);
+        if (tenantId === undefined) throw new CliError(`no webhook endpoint with id ${id}`);
+        const ctx = service.serviceContext(em, tenantId);
         const audit = async (action: 'webhook.deleted' | 'webhook.rotated') => {
-          if (tenantId !== undefined) await service.recordOperatorAudit({ em: orm.em.fork() }, { owner: { tenantId }, entry: { actor: service.auditActor.cli(), action, subject: `webhook ${id}` } });
+          await service.recordOperatorAudit({ em: orm.em.fork() }, { owner: { tenantId }, entry: { actor: service.auditActor.cli(), action, subject: `webhook ${id}` } });
         };
         if (name === 'delete') {
-          const endpoint = await onEndpoint(id, () => service.deleteWebhookEndpoint(em, null, id));
+          const endpoint = await onEndpoint(id, () => service.deleteWebhookEndpoint(ctx, { id }));
           await audit('webhook.deleted');
           io.out(`Deleted webhook endpoint ${endpoint.id} (${endpoint.url})`);
         } else if (name === 'enable') {
-          const endpoint = await onEndpoint(id, () => service.enableWebhookEndpoint(em, null, id));
+          const endpoint = await onEndpoint(id, () => service.enableWebhookEndpoint(ctx, { id }));
           io.out(`Enabled webhook endpoint ${endpoint.id} (${endpoint.url})`);
         } else if (name === 'rotate') {
-          const { endpoint, secret } = await onEndpoint(id, () => service.rotateWebhookSecret(em, null, id));
+          const { endpoint, secret } = await onEndpoint(id, () => service.rotateWebhookSecret(ctx, { id }));
           await audit('webhook.rotated');
           io.out(`secret: ${secret}`);
           io.err(`New secret for webhook endpoint ${endpoint.id}; the previous one keeps signing until ${endpoint.previous_secret_expires_at ?? '?'}.`);
         } else {
-          const delivery = await onEndpoint(id, () => service.sendTestEvent(em, null, id));
+          const delivery = await onEndpoint(id, () => service.sendTestEvent(ctx, { id }));
           io.out(`Queued webhook.test event ${delivery.event_id} for endpoint ${id} (delivery ${delivery.id}); the worker sends it.`);
         }
       });

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../users/password.ts';
+import { serviceContext, type TOperatorContext } from '../service-context.ts';
 import { createAdminSession } from './admin-session.service.ts';
 import { findAccountsByEmail } from './admin-sign-in.repository.ts';
 import { countSignInAttempt, forgiveSignInAttempt, PasswordCheckSlots } from './sign-in-throttle.ts';
@@ -39,10 +39,11 @@ function timingDummy(): Promise<string> {
  * answer does not tell that the account exists).
  */
 export async function signIn(
-  em: EntityManager,
+  ctx: TOperatorContext,
   input: { email: string; password: string; clientIp: string },
   options: { slots?: PasswordCheckSlots } = {},
 ): Promise<TSignInResult> {
+  const { em } = ctx;
   const throttle = await countSignInAttempt(em, input.email, input.clientIp);
   if (throttle.blocked) return { ok: false, reason: 'throttled', retryAfter: throttle.retryAfter };
 
@@ -64,7 +65,7 @@ export async function signIn(
   if (!admin) return { ok: false, reason: 'invalid_credentials' };
 
   await forgiveSignInAttempt(em, input.email, input.clientIp);
-  const { token, expiresAt } = await createAdminSession(em, { userId: admin.id, tenantId: admin.tenant_id });
+  const { token, expiresAt } = await createAdminSession(serviceContext(em, admin.tenant_id), { userId: admin.id });
   return {
     ok: true,
     token,

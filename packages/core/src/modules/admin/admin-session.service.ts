@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash, randomBytes } from 'node:crypto';
-import { tenantKysely } from '../../db/kysely.ts';
+import type { TOperatorContext, TServiceContext } from '../service-context.ts';
+import { insertAdminSession, revokeAdminSessionRow } from './admin-session.repository.ts';
 import { findLiveSession } from './admin-sign-in.repository.ts';
 
 /** A signed-in dashboard user, as the admin procedures see it. */
@@ -16,17 +16,11 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** Starts a session; the returned token goes into the cookie and is stored only as its SHA-256. */
-export async function createAdminSession(
-  em: EntityManager,
-  user: { userId: number; tenantId: number },
-): Promise<{ token: string; expiresAt: Date }> {
+/** Starts a session of a user of the context's tenant; the returned token goes into the cookie and is stored only as its SHA-256. */
+export async function createAdminSession(ctx: TServiceContext, input: { userId: number }): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ADMIN_SESSION_TTL_MS);
-  await tenantKysely(em, user.tenantId)
-    .insertInto('admin_sessions')
-    .values({ token_hash: hashToken(token), user_id: user.userId, expires_at: expiresAt } as never)
-    .execute();
+  await insertAdminSession(ctx.db, { tokenHash: hashToken(token), userId: input.userId, expiresAt });
   return { token, expiresAt };
 }
 
@@ -34,19 +28,15 @@ export async function createAdminSession(
  * The session a cookie token stands for, or undefined when it is unknown, expired or signed out.
  * The role is read from the user on every request, so a demoted administrator loses access at once.
  */
-export async function resolveAdminSession(em: EntityManager, token: string | undefined): Promise<TAdminSession | undefined> {
+export async function resolveAdminSession(ctx: TOperatorContext, input: { token: string | undefined }): Promise<TAdminSession | undefined> {
+  const { token } = input;
   if (!token || !TOKEN_SHAPE.test(token)) return undefined;
-  const row = await findLiveSession(em, hashToken(token));
+  const row = await findLiveSession(ctx.em, hashToken(token));
   if (!row) return undefined;
   return { sessionId: String(row.id), tenantId: row.tenant_id, userId: row.user_id, role: row.role, email: row.email };
 }
 
 /** Ends a session (sign-out); its token stops working in every process at once (sessions are not cached). */
-export async function revokeAdminSession(em: EntityManager, session: TAdminSession): Promise<void> {
-  await tenantKysely(em, session.tenantId)
-    .updateTable('admin_sessions')
-    .set({ revoked_at: new Date() })
-    .where('id', '=', Number(session.sessionId))
-    .where('revoked_at', 'is', null)
-    .execute();
+export async function revokeAdminSession(ctx: TServiceContext, input: { session: TAdminSession }): Promise<void> {
+  await revokeAdminSessionRow(ctx.db, Number(input.session.sessionId));
 }

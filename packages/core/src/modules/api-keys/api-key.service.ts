@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantKysely } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import { isKnownScope } from '../../lib/scopes.ts';
 import { API_KEY_KINDS, displayStart, generateApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
@@ -10,7 +8,7 @@ import type { TApiKeyDescription } from './api-key.description.ts';
 import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from './api-key.origins.ts';
 import { iso } from '../../lib/dates.ts';
 import { isStorableId } from '../../lib/query.ts';
-import { ownerTenant } from '../tenants/owner-tenant.ts';
+import type { TServiceContext, TServiceContextWithEm } from '../service-context.ts';
 import { insertApiKey, revokeApiKeyRow, selectApiKey, selectApiKeys, tenantExists, type TApiKeyRow } from './api-key.repository.ts';
 
 /** An API key as administrators see it: never the key itself, only its first characters. */
@@ -42,7 +40,6 @@ function toDto(row: TApiKeyRow): TApiKeyDto {
 }
 
 export type TCreateApiKeyInput = {
-  tenantId: number;
   name: string;
   scopes: readonly string[];
   /** `secret` unless told; a publishable key needs `origins` and only PUBLISHABLE_SCOPES. */
@@ -57,7 +54,7 @@ export type TCreateApiKeyInput = {
  * can read it) may only have the public scopes and must list its allowed origins; they are stored normalised.
  * The dashboard and the CLI both create keys here, so both refuse the same things.
  */
-export async function createApiKey(em: EntityManager, input: TCreateApiKeyInput): Promise<{ apiKey: TApiKeyDto; plaintext: string }> {
+export async function createApiKey(ctx: TServiceContext, input: TCreateApiKeyInput): Promise<{ apiKey: TApiKeyDto; plaintext: string }> {
   const errors: TFieldErrors = {};
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) errors.name = ['The name field is required.'];
@@ -95,7 +92,7 @@ export async function createApiKey(em: EntityManager, input: TCreateApiKeyInput)
   }
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);
 
-  const db = tenantKysely(em, input.tenantId);
+  const { db } = ctx;
   if (!(await tenantExists(db))) throw new AppError('NOT_FOUND');
   const plaintext = generateApiKey(kind);
   const row = await insertApiKey(db, { name, keyHash: hashApiKey(plaintext), start: displayStart(plaintext), kind, scopes: [...new Set(input.scopes)], origins });
@@ -103,20 +100,19 @@ export async function createApiKey(em: EntityManager, input: TCreateApiKeyInput)
 }
 
 /** The tenant's keys, newest first (revoked ones included, with their revocation time). */
-export async function listApiKeys(em: EntityManager, tenantId: number): Promise<TApiKeyDto[]> {
-  return (await selectApiKeys(tenantKysely(em, tenantId))).map(toDto);
+export async function listApiKeys(ctx: TServiceContext): Promise<TApiKeyDto[]> {
+  return (await selectApiKeys(ctx.db)).map(toDto);
 }
 
 /**
- * Revokes a key (idempotent: a revoked key keeps its first revocation time). `tenantId` null means the tenant that
- * owns the key (the operator's CLI names keys by id alone); otherwise a key of another tenant is NOT_FOUND, like a key
- * that does not exist.
+ * Revokes a key of the context's tenant (idempotent: a revoked key keeps its first revocation time); a key of another
+ * tenant is NOT_FOUND, like a key that does not exist. The operator's CLI, which names keys by id alone, asks
+ * `ownerTenant` first and calls with that tenant's context.
  */
-export async function revokeApiKey(em: EntityManager, tenantId: number | null, id: number): Promise<TApiKeyDto> {
+export async function revokeApiKey(ctx: TServiceContext, input: { id: number }): Promise<TApiKeyDto> {
+  const { id } = input;
+  const { db } = ctx;
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const owner = tenantId ?? (await ownerTenant(em, 'api_keys', id));
-  if (owner === undefined) throw new AppError('NOT_FOUND');
-  const db = tenantKysely(em, owner);
   const row = (await revokeApiKeyRow(db, id)) ?? (await selectApiKey(db, id));
   if (!row) throw new AppError('NOT_FOUND');
   return toDto(row);
@@ -135,14 +131,14 @@ const REPORTED_LIMITS: Record<keyof TApiKeyDescription['rate_limits'], TRateLimi
  * applications only).
  */
 export async function describeApiKey(
-  em: EntityManager,
+  ctx: TServiceContextWithEm,
   input: { tenant: { slug: string }; apiKey: TAuthenticatedKey; clientIp: string | undefined },
 ): Promise<TApiKeyDescription> {
   const { apiKey } = input;
   const options = { kind: apiKey.kind, clientAddress: apiKey.kind === 'publishable' ? input.clientIp : undefined };
   const entries: Array<[string, { limit: number; remaining: number; reset: number }]> = [];
   for (const [name, operation] of Object.entries(REPORTED_LIMITS)) {
-    const state = await readRateLimit(em, apiKey.id, operation, options);
+    const state = await readRateLimit(ctx.em, apiKey.id, operation, options);
     entries.push([name, { limit: state.limit, remaining: state.remaining, reset: state.resetAt }]);
   }
   return {

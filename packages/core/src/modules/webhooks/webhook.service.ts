@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantKysely, type TDb } from '../../db/kysely.ts';
 import { coreEnv, webhookSecretKey } from '../../env.ts';
 import { AppError } from '../../lib/errors.ts';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from './webhook.crypto.ts';
@@ -8,7 +7,7 @@ import { toDeliveryDto, toEndpointDto, type TWebhookDeliveryDto, type TWebhookEn
 import { endpointUrlProblem } from './webhook-http.ts';
 import { isStorableId } from '../../lib/query.ts';
 import { hitNamedWindow, rateLimitHeaders } from '../rate-limits/rate-limit.service.ts';
-import { ownerTenant, type TOwnedTable } from '../tenants/owner-tenant.ts';
+import { serviceContext, type TServiceContext, type TServiceContextWithEm } from '../service-context.ts';
 import {
   deleteEndpointRow,
   enableEndpointRow,
@@ -60,19 +59,15 @@ function checkedEventTypes(eventTypes: readonly string[]): string[] {
   return eventTypes.includes('*') ? ['*'] : [...new Set(eventTypes)];
 }
 
-/**
- * The handle of the tenant a request concerns. `tenantId` null is the operator's CLI naming a row by id alone: the
- * tenant that owns row `id` of `table` (undefined when there is no such row). Every read and write after it is scoped.
+/*
+ * Every operation runs for the context's tenant: another tenant's endpoint or delivery is NOT_FOUND. The operator's
+ * CLI, which names an endpoint by id alone, asks `ownerTenant` first and then calls with that tenant's context.
  */
-async function tenantDb(em: EntityManager, tenantId: number | null, table: TOwnedTable, id: number): Promise<TDb | undefined> {
-  const owner = tenantId ?? (await ownerTenant(em, table, id));
-  return owner === undefined ? undefined : tenantKysely(em, owner);
-}
 
 /** Creates an endpoint; the secret is returned once (stored only encrypted). */
 export async function createWebhookEndpoint(
-  em: EntityManager,
-  input: { tenantId: number; url: string; eventTypes: readonly string[] },
+  ctx: TServiceContextWithEm,
+  input: { url: string; eventTypes: readonly string[] },
 ): Promise<{ endpoint: TWebhookEndpointDto; secret: string }> {
   const url = input.url.trim();
   const problem = url.length > 2048 ? 'The url must not be greater than 2048 characters.' : endpointUrlProblem(url, coreEnv().WEBHOOK_ALLOW_INSECURE_LOCAL);
@@ -81,8 +76,8 @@ export async function createWebhookEndpoint(
   const key = secretKey();
   const secret = generateWebhookSecret();
   // Counted under the tenant's row lock: two creations at once cannot both take the last place.
-  const row = await em.transactional(async (tx) => {
-    const db = tenantKysely(tx, input.tenantId);
+  const row = await ctx.em.transactional(async (tx) => {
+    const { db } = serviceContext(tx, ctx.tenant.id);
     const count = await lockAndCountEndpoints(db);
     if (count === undefined) throw new AppError('NOT_FOUND');
     if (count >= MAX_ENDPOINTS_PER_TENANT) {
@@ -102,25 +97,24 @@ async function countEndpointSend(em: EntityManager, endpointId: number): Promise
   if (state.exceeded) throw new AppError('TOO_MANY_ATTEMPTS', { headers: rateLimitHeaders(state), detail: `webhook endpoint ${endpointId}: test/replay limit` });
 }
 
-export async function listWebhookEndpoints(em: EntityManager, tenantId: number): Promise<TWebhookEndpointDto[]> {
+export async function listWebhookEndpoints(ctx: TServiceContext): Promise<TWebhookEndpointDto[]> {
   const now = new Date();
-  return (await selectEndpoints(tenantKysely(em, tenantId))).map((row) => toEndpointDto(row, now));
+  return (await selectEndpoints(ctx.db)).map((row) => toEndpointDto(row, now));
 }
 
-/** `tenantId` null: any tenant (the operator's CLI); otherwise another tenant's endpoint is NOT_FOUND. */
-export async function deleteWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
+export async function deleteWebhookEndpoint(ctx: TServiceContext, input: { id: number }): Promise<TWebhookEndpointDto> {
+  const { id } = input;
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const db = await tenantDb(em, tenantId, 'webhook_endpoints', id);
-  const row = db && (await deleteEndpointRow(db, id));
+  const row = await deleteEndpointRow(ctx.db, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpointDto(row);
 }
 
 /** Enables an endpoint again (after a 410 disabled it); events from now on, and its pending deliveries, are sent. */
-export async function enableWebhookEndpoint(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookEndpointDto> {
+export async function enableWebhookEndpoint(ctx: TServiceContext, input: { id: number }): Promise<TWebhookEndpointDto> {
+  const { id } = input;
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const db = await tenantDb(em, tenantId, 'webhook_endpoints', id);
-  const row = db && (await enableEndpointRow(db, id));
+  const row = await enableEndpointRow(ctx.db, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpointDto(row);
 }
@@ -130,17 +124,15 @@ export async function enableWebhookEndpoint(em: EntityManager, tenantId: number 
  * switch without missing a delivery; a rotation during that time replaces the older one.
  */
 export async function rotateWebhookSecret(
-  em: EntityManager,
-  tenantId: number | null,
-  id: number,
-  now = new Date(),
+  ctx: TServiceContextWithEm,
+  input: { id: number; now?: Date },
 ): Promise<{ endpoint: TWebhookEndpointDto; secret: string }> {
+  const { id } = input;
+  const now = input.now ?? new Date();
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
   const key = secretKey();
-  const owner = tenantId ?? (await ownerTenant(em, 'webhook_endpoints', id));
-  if (owner === undefined) throw new AppError('NOT_FOUND');
-  return em.transactional(async (tx) => {
-    const db = tenantKysely(tx, owner);
+  return ctx.em.transactional(async (tx) => {
+    const { db } = serviceContext(tx, ctx.tenant.id);
     const current = await selectEndpointSecrets(db, id);
     if (!current) throw new AppError('NOT_FOUND');
     const secret = generateWebhookSecret();
@@ -166,12 +158,13 @@ export function signingSecrets(
 }
 
 /** Queues a `webhook.test` event for this endpoint only (whatever types it subscribes to); 10 a minute with replays. */
-export async function sendTestEvent(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
+export async function sendTestEvent(ctx: TServiceContextWithEm, input: { id: number }): Promise<TWebhookDeliveryDto> {
+  const { id } = input;
+  const { db } = ctx;
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const db = await tenantDb(em, tenantId, 'webhook_endpoints', id);
-  const endpoint = db && (await selectEndpointSecrets(db, id));
-  if (!db || !endpoint) throw new AppError('NOT_FOUND');
-  await countEndpointSend(em, endpoint.id);
+  const endpoint = await selectEndpointSecrets(db, id);
+  if (!endpoint) throw new AppError('NOT_FOUND');
+  await countEndpointSend(ctx.em, endpoint.id);
   const tenant = await db.selectFrom('tenants').select('slug').executeTakeFirstOrThrow();
   const eventId = `evt_${randomBytes(16).toString('hex')}`;
   const payload = JSON.stringify({ id: eventId, type: TEST_EVENT_TYPE, occurred_at: new Date().toISOString(), tenant: tenant.slug, data: { id: endpoint.id, url: endpoint.url } });
@@ -179,20 +172,22 @@ export async function sendTestEvent(em: EntityManager, tenantId: number | null, 
 }
 
 /** The endpoint's most recent deliveries, newest first. */
-export async function listWebhookDeliveries(em: EntityManager, tenantId: number, endpointId: number, limit = 50): Promise<TWebhookDeliveryDto[]> {
+export async function listWebhookDeliveries(ctx: TServiceContext, input: { endpointId: number; limit?: number }): Promise<TWebhookDeliveryDto[]> {
+  const { endpointId, limit = 50 } = input;
+  const { db } = ctx;
   if (!isStorableId(endpointId)) throw new AppError('NOT_FOUND');
-  const db = tenantKysely(em, tenantId);
   if (!(await selectEndpointSecrets(db, endpointId))) throw new AppError('NOT_FOUND');
   return (await selectDeliveries(db, endpointId, limit)).map(toDeliveryDto);
 }
 
 /** Sends a delivery again, now: the same event id (`webhook-id`) and body, freshly signed; 10 a minute with test events. */
-export async function replayWebhookDelivery(em: EntityManager, tenantId: number | null, id: number): Promise<TWebhookDeliveryDto> {
+export async function replayWebhookDelivery(ctx: TServiceContextWithEm, input: { id: number }): Promise<TWebhookDeliveryDto> {
+  const { id } = input;
+  const { db } = ctx;
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const db = await tenantDb(em, tenantId, 'webhook_deliveries', id);
-  const delivery = db && (await selectDelivery(db, id));
-  if (!db || !delivery) throw new AppError('NOT_FOUND');
-  await countEndpointSend(em, delivery.endpoint_id);
+  const delivery = await selectDelivery(db, id);
+  if (!delivery) throw new AppError('NOT_FOUND');
+  await countEndpointSend(ctx.em, delivery.endpoint_id);
   const row = await requeueDelivery(db, id);
   if (!row) throw new AppError('NOT_FOUND');
   return toDeliveryDto(row);

@@ -7,8 +7,7 @@ export const createKeyProcedure = adminProcedure
   .input(ZCreateKeyInput)
   .output(ZCreateKeyOutput)
   .mutation(async ({ ctx, input }) => {
-    const { apiKey, plaintext } = await createApiKey(ctx.em, {
-      tenantId: ctx.tenantId,
+    const { apiKey, plaintext } = await createApiKey(ctx, {
       name: input.name,
       scopes: input.scopes,
       kind: input.kind,

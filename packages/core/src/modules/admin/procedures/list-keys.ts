@@ -5,4 +5,4 @@ import { ZListKeysInput, ZListKeysOutput } from './list-keys.schema.ts';
 export const listKeysProcedure = adminProcedure
   .input(ZListKeysInput)
   .output(ZListKeysOutput)
-  .query(async ({ ctx }) => ({ data: await listApiKeys(ctx.em, ctx.tenantId) }));
+  .query(async ({ ctx }) => ({ data: await listApiKeys(ctx) }));

@@ -8,7 +8,7 @@ export const deleteEndpointProcedure = adminProcedure
   .input(ZDeleteEndpointInput)
   .output(ZDeleteEndpointOutput)
   .mutation(async ({ ctx, input }) => {
-    const endpoint = await deleteWebhookEndpoint(ctx.em, ctx.tenantId, input.id);
+    const endpoint = await deleteWebhookEndpoint(ctx, { id: input.id });
     await recordAudit(ctx, { actor: auditActor.admin(ctx.session.email), action: 'webhook.deleted', subject: `webhook ${endpoint.id}` });
     ctx.log.info({ webhook_endpoint_id: endpoint.id }, 'webhook endpoint deleted');
     return { endpoint };

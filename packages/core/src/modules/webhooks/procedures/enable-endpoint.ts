@@ -7,7 +7,7 @@ export const enableEndpointProcedure = adminProcedure
   .input(ZEnableEndpointInput)
   .output(ZEnableEndpointOutput)
   .mutation(async ({ ctx, input }) => {
-    const endpoint = await enableWebhookEndpoint(ctx.em, ctx.tenantId, input.id);
+    const endpoint = await enableWebhookEndpoint(ctx, { id: input.id });
     ctx.log.info({ webhook_endpoint_id: endpoint.id }, 'webhook endpoint enabled');
     return { endpoint };
   });

@@ -6,4 +6,4 @@ import { ZListEndpointsInput, ZListEndpointsOutput } from './list-endpoints.sche
 export const listEndpointsProcedure = adminProcedure
   .input(ZListEndpointsInput)
   .output(ZListEndpointsOutput)
-  .query(async ({ ctx }) => ({ data: await listWebhookEndpoints(ctx.em, ctx.tenantId), event_types: [...WEBHOOK_EVENT_TYPES] }));
+  .query(async ({ ctx }) => ({ data: await listWebhookEndpoints(ctx), event_types: [...WEBHOOK_EVENT_TYPES] }));

@@ -7,7 +7,7 @@ export const replayDeliveryProcedure = adminProcedure
   .input(ZReplayDeliveryInput)
   .output(ZReplayDeliveryOutput)
   .mutation(async ({ ctx, input }) => {
-    const delivery = await replayWebhookDelivery(ctx.em, ctx.tenantId, input.id);
+    const delivery = await replayWebhookDelivery(ctx, { id: input.id });
     ctx.log.info({ webhook_delivery_id: delivery.id, webhook_endpoint_id: delivery.endpoint_id }, 'webhook delivery replayed');
     return { delivery };
   });

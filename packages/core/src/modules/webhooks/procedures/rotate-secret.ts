@@ -8,7 +8,7 @@ export const rotateSecretProcedure = adminProcedure
   .input(ZRotateSecretInput)
   .output(ZRotateSecretOutput)
   .mutation(async ({ ctx, input }) => {
-    const rotated = await rotateWebhookSecret(ctx.em, ctx.tenantId, input.id);
+    const rotated = await rotateWebhookSecret(ctx, { id: input.id });
     await recordAudit(ctx, { actor: auditActor.admin(ctx.session.email), action: 'webhook.rotated', subject: `webhook ${input.id}` });
     ctx.log.info({ webhook_endpoint_id: input.id }, 'webhook secret rotated');
     return rotated;

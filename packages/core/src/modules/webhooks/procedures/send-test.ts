@@ -6,4 +6,4 @@ import { ZSendTestInput, ZSendTestOutput } from './send-test.schema.ts';
 export const sendTestProcedure = adminProcedure
   .input(ZSendTestInput)
   .output(ZSendTestOutput)
-  .mutation(async ({ ctx, input }) => ({ delivery: await sendTestEvent(ctx.em, ctx.tenantId, input.id) }));
+  .mutation(async ({ ctx, input }) => ({ delivery: await sendTestEvent(ctx, { id: input.id }) }));
