@@ -42,7 +42,7 @@ async function withOrm<T>(context: TAttackContext, run: (orm: TOrm, tenants: { a
 
 /** Records an event of the bystander's and waits until its receiver has it; the time from commit to arrival. */
 async function bystanderDelivery(orm: TOrm, tenantId: number, receiver: Awaited<ReturnType<typeof startWebhookReceiver>>, objectId: number): Promise<number> {
-  const { id } = await recordEvent(kyselyOf(orm.em.fork()), { tenantId, type: 'application.created', object: 'application', objectId, data: {} });
+  const { id } = await recordEvent(serviceContext(orm.em.fork(), tenantId), { type: 'application.created', object: 'application', objectId, data: {} });
   const started = performance.now();
   for (;;) {
     if (receiver.received.some((request) => request.headers['webhook-id'] === id)) return performance.now() - started;
