@@ -28,8 +28,11 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe.skipIf(!hasPty)('pnpm start at a terminal', () => {
   it('stops on Ctrl-C without an error line: the units first, then PostgreSQL, and every process ends', async () => {
-    const ports = { PORT: await freePort(), ADMIN_PORT: await freePort(), CAREER_SITE_PORT: await freePort(), METRICS_PORT: await freePort(), WORKER_METRICS_PORT: await freePort() };
-    const pgPort = await freePort();
+    // Six different ports: the kernel may hand a just-closed port out again, and two units on one port is a failed start.
+    const picked = new Set<number>();
+    while (picked.size < 6) picked.add(await freePort());
+    const [PORT, ADMIN_PORT, CAREER_SITE_PORT, METRICS_PORT, WORKER_METRICS_PORT, pgPort] = [...picked] as [number, number, number, number, number, number];
+    const ports = { PORT, ADMIN_PORT, CAREER_SITE_PORT, METRICS_PORT, WORKER_METRICS_PORT };
     const env: NodeJS.ProcessEnv = { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])) };
     Object.assign(env, { EMBEDDED_PG_PORT: String(pgPort), EMBEDDED_PG_DATA_DIR: join(dataDir, 'postgres'), LOG_LEVEL: 'info', NO_COLOR: '1' });
     for (const name of ['DATABASE_URL', 'DATABASE_READ_URL', 'NODE_ENV', 'HOST']) delete env[name];
