@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { LARGE_API_KEY } from '@careers/core/bench';
+import { LARGE_API_KEY, seededRandom } from '@careers/core/bench';
 import { benchDocument } from './compare/requests.ts';
 import { measure, type TBenchOptions, type TLoadScenario } from './scenario.ts';
 
@@ -14,18 +14,6 @@ const WARM_UP_QUERIES = 100;
 const SEED = 30;
 
 const vacanciesOf = (options: TBenchOptions) => options.vacancies ?? (options.quick ? 10_000 : 100_000);
-
-/** A small seeded generator (mulberry32), so the shuffle is the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** One letter left out in the middle: a typo the search tolerates for words of 5 letters or more. */
 const typo = (word: string) => word.slice(0, Math.floor(word.length / 2)) + word.slice(Math.floor(word.length / 2) + 1);
@@ -74,7 +62,7 @@ export function unseenQueries(words: { titleWords: string[]; places: string[]; d
   }
   for (const department of departments) for (const place of places) twoWords.add(`${department} ${place}`);
   for (const query of oneWord) twoWords.delete(query);
-  const random = seeded(SEED);
+  const random = seededRandom(SEED).next;
   const ones = shuffled(oneWord, random).slice(0, Math.round(count * ONE_WORD_SHARE));
   const twos = shuffled(twoWords, random).slice(0, count - ones.length);
   if (ones.length + twos.length < count) throw new Error(`only ${ones.length + twos.length} distinct queries from the tenant's words, ${count} wanted`);

@@ -9,18 +9,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { TLanguage, TLayout, TPerson } from './people.ts';
 import type { TScan } from './scans.ts';
-
-/** Mulberry32: small, fast, and the same sequence for a seed on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@careers/core/bench';
 
 type TPool = {
   country: CountryCode;
@@ -219,7 +208,7 @@ export type TSynthOptions = {
 
 /** `count` people from `seed`; the same arguments give the same people. */
 export function synthPeople(seed: number, count: number, options: TSynthOptions): TPerson[] {
-  const next = random(seed);
+  const next = seededRandom(seed).next;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const people: TPerson[] = [];
   const slugs = new Set<string>();

@@ -22,3 +22,4 @@ export { toVacancyDetail, toVacancyFacets, toVacancyListItem, type TVacancyView 
 export type { TTaxonomyRef, TVacancyBaseDetailRow, TVacancyReferences } from '../../src/modules/vacancies/vacancy.repository.ts';
 export type { TFacetCountRow } from '../../src/modules/vacancies/vacancy-facets.repository.ts';
 export * from './search-judgements.ts';
+export { seededRandom, type TRandom } from '../../src/demo/random.ts';
