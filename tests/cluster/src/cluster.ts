@@ -61,6 +61,18 @@ export type TClusterOptions = {
   writerKeys?: number;
 };
 
+/** A temp folder for a cluster's services and the stops of what was started in it, run in reverse, then the folder removed. */
+function serviceStack(prefix: string): { root: string; stops: Array<() => Promise<void>>; stop: () => Promise<void> } {
+  const root = serviceFolder(prefix);
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch(() => {});
+    stops.length = 0;
+    rmSync(root, { recursive: true, force: true });
+  };
+  return { root, stops, stop };
+}
+
 /**
  * A primary (PostgreSQL 15), optionally a streaming replica, and PgBouncer in transaction pooling in front of
  * both. The schema is applied and a generated tenant imported the way operators do it: `careers migrate` and
@@ -68,13 +80,7 @@ export type TClusterOptions = {
  * folder, removed on stop; a failed start stops what it started.
  */
 export async function startCluster(options: TClusterOptions): Promise<TCluster> {
-  const root = serviceFolder('careers-cluster-');
-  const stops: Array<() => Promise<void>> = [];
-  const stop = async () => {
-    for (const step of stops.reverse()) await step().catch(() => {});
-    stops.length = 0;
-    rmSync(root, { recursive: true, force: true });
-  };
+  const { root, stops, stop } = serviceStack('careers-cluster-');
   try {
     const primary = await startPrimary(root);
     stops.push(primary.stop);
@@ -149,13 +155,7 @@ export type TFailoverCluster = Pick<TCluster, 'apiEnv' | 'workerEnv' | 'writerKe
  * (no PgBouncer): their timeouts travel as startup parameters.
  */
 export async function startFailoverCluster(options: Pick<TClusterOptions, 'vacancies' | 'writerKeys' | 'poolSize'>): Promise<TFailoverCluster> {
-  const root = serviceFolder('careers-patroni-');
-  const stops: Array<() => Promise<void>> = [];
-  const stop = async () => {
-    for (const step of stops.reverse()) await step().catch(() => {});
-    stops.length = 0;
-    rmSync(root, { recursive: true, force: true });
-  };
+  const { root, stops, stop } = serviceStack('careers-patroni-');
   try {
     const patroni = await startPatroniClusterRetried(root, stops);
     const writerKeys = await prepareDatabase(root, patroni.urlOf(), patroni.sql, options);
