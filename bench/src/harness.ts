@@ -62,7 +62,10 @@ export function processTreeRssKb(pid: number): number {
  * BENCH_API_NODE_FLAGS adds Node flags to the API (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_REF_NODE_FLAGS to
  * the reference server of `pnpm bench compare` (to profile it the same way).
  */
-export async function startBenchEnvironment(document: unknown, options: { env?: Record<string, string> } = {}): Promise<TBenchEnvironment> {
+export async function startBenchEnvironment(
+  document: unknown,
+  options: { env?: Record<string, string> } = {},
+): Promise<TBenchEnvironment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'careers-bench-pg-'));
   const postgres = await startEmbeddedPostgres({
     dataDir,
@@ -85,12 +88,16 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
     const metricsPort = await freePort();
     const baseUrl = `http://127.0.0.1:${port}/v1`;
     const launch = (nodeFlags: string[] = []) =>
-      startServerProcess(API_MAIN, [...API_NODE_FLAGS, ...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), ...nodeFlags], {
-        DATABASE_URL: postgres.url,
-        PORT: String(port),
-        METRICS_PORT: String(metricsPort),
-        ...options.env,
-      });
+      startServerProcess(
+        API_MAIN,
+        [...API_NODE_FLAGS, ...(process.env.BENCH_API_NODE_FLAGS?.split(' ') ?? []), ...nodeFlags],
+        {
+          DATABASE_URL: postgres.url,
+          PORT: String(port),
+          METRICS_PORT: String(metricsPort),
+          ...options.env,
+        },
+      );
     api = await launch();
     let child = api;
 
@@ -136,7 +143,11 @@ export async function startBenchEnvironment(document: unknown, options: { env?: 
 }
 
 /** A server of the benchmarks (the API, as `pnpm start:api` runs it, or the reference) on env.PORT, once it answers. */
-export async function startServerProcess(main: string, nodeFlags: string[], env: Record<string, string>): Promise<ChildProcess> {
+export async function startServerProcess(
+  main: string,
+  nodeFlags: string[],
+  env: Record<string, string>,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...nodeFlags, main], {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -146,7 +157,13 @@ export async function startServerProcess(main: string, nodeFlags: string[], env:
       if (child.exitCode !== null) throw new Error(`${main} exited with ${child.exitCode}`);
       if (waited > 30_000) throw new Error(`${main} did not become live within 30 s`);
       // Any HTTP answer will do (the reference has no /livez: its 404 says it listens).
-      if (await fetch(`http://127.0.0.1:${env.PORT}/v1/livez`).then(() => true, () => false)) return child;
+      if (
+        await fetch(`http://127.0.0.1:${env.PORT}/v1/livez`).then(
+          () => true,
+          () => false,
+        )
+      )
+        return child;
       await sleep(50);
     }
   } catch (error) {
@@ -155,17 +172,34 @@ export async function startServerProcess(main: string, nodeFlags: string[], env:
   }
 }
 
-export type TReferenceProcess = { baseUrl: string; pid: number; rss: () => { currentMb: number; peakMb: number }; resetPeak: () => void; stop: () => Promise<void> };
+export type TReferenceProcess = {
+  baseUrl: string;
+  pid: number;
+  rss: () => { currentMb: number; peakMb: number };
+  resetPeak: () => void;
+  stop: () => Promise<void>;
+};
 
 /** The reference server (bench/src/reference) as its own process on the benchmark's database, with the API's Node flags. */
-export async function startReferenceProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<TReferenceProcess> {
+export async function startReferenceProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<TReferenceProcess> {
   const port = await freePort();
-  const child = await startServerProcess(REFERENCE_MAIN, [...API_NODE_FLAGS, ...(process.env.BENCH_REF_NODE_FLAGS?.split(' ') ?? [])], { DATABASE_URL: databaseUrl, PORT: String(port), ...env });
+  const child = await startServerProcess(
+    REFERENCE_MAIN,
+    [...API_NODE_FLAGS, ...(process.env.BENCH_REF_NODE_FLAGS?.split(' ') ?? [])],
+    { DATABASE_URL: databaseUrl, PORT: String(port), ...env },
+  );
   return trackedProcess(child, `http://127.0.0.1:${port}/v1`);
 }
 
 /** A started server process with its RSS sampled every 50 ms; `stop` ends it, then runs `afterStop`. */
-export function trackedProcess(child: ChildProcess, baseUrl: string, afterStop: () => void = () => undefined): TReferenceProcess {
+export function trackedProcess(
+  child: ChildProcess,
+  baseUrl: string,
+  afterStop: () => void = () => undefined,
+): TReferenceProcess {
   const pid = child.pid ?? 0;
   let peakKb = procStatusKb(pid, 'VmRSS');
   const sampler = setInterval(() => {
@@ -177,7 +211,10 @@ export function trackedProcess(child: ChildProcess, baseUrl: string, afterStop: 
     pid,
     rss: () => {
       peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
-      return { currentMb: Math.round(procStatusKb(pid, 'VmRSS') / 102.4) / 10, peakMb: Math.round(peakKb / 102.4) / 10 };
+      return {
+        currentMb: Math.round(procStatusKb(pid, 'VmRSS') / 102.4) / 10,
+        peakMb: Math.round(peakKb / 102.4) / 10,
+      };
     },
     resetPeak: () => {
       peakKb = procStatusKb(pid, 'VmRSS');

@@ -72,7 +72,9 @@ for (const name of names) {
     await scenario.report(options);
     continue;
   }
-  console.log(`\n▶ ${name}: ${scenario.description} (${options.durationSeconds} s, ${options.connections} connections)`);
+  console.log(
+    `\n▶ ${name}: ${scenario.description} (${options.durationSeconds} s, ${options.connections} connections)`,
+  );
   const environment = await startBenchEnvironment(scenario.document(options));
   try {
     const outcome = await scenario.run(environment, options);
@@ -94,7 +96,9 @@ for (const name of names) {
 if (results.length > 0) {
   console.log('\nscenario             req/s      p50 ms   p99 ms   peak RSS MB');
   for (const r of results) {
-    console.log(`${r.scenario.padEnd(20)} ${String(r.requestsPerSecond).padStart(8)} ${String(r.latencyP50Ms).padStart(8)} ${String(r.latencyP99Ms).padStart(8)} ${String(r.peakRssMb).padStart(12)}`);
+    console.log(
+      `${r.scenario.padEnd(20)} ${String(r.requestsPerSecond).padStart(8)} ${String(r.latencyP50Ms).padStart(8)} ${String(r.latencyP99Ms).padStart(8)} ${String(r.peakRssMb).padStart(12)}`,
+    );
   }
 }
 if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);

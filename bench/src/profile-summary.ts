@@ -25,13 +25,43 @@ export function packageOf(url: string, functionName: string): string {
 function familyOf(pkg: string): string {
   if (pkg.startsWith('@mikro-orm/')) return 'mikro-orm';
   if (/^pg(-.+)?$/.test(pkg) || pkg === 'postgres-array' || pkg === 'postgres-date') return 'pg';
-  if (pkg === 'pino' || pkg.startsWith('pino-') || pkg === 'sonic-boom' || pkg === 'fast-redact' || pkg === 'thread-stream') return 'pino';
-  if (['express', 'router', 'body-parser', 'send', 'finalhandler', 'path-to-regexp', 'qs', 'serve-static', 'on-finished', 'type-is', 'content-type', 'mime-types', 'accepts', 'negotiator', 'debug'].includes(pkg)) return 'express';
+  if (
+    pkg === 'pino' ||
+    pkg.startsWith('pino-') ||
+    pkg === 'sonic-boom' ||
+    pkg === 'fast-redact' ||
+    pkg === 'thread-stream'
+  )
+    return 'pino';
+  if (
+    [
+      'express',
+      'router',
+      'body-parser',
+      'send',
+      'finalhandler',
+      'path-to-regexp',
+      'qs',
+      'serve-static',
+      'on-finished',
+      'type-is',
+      'content-type',
+      'mime-types',
+      'accepts',
+      'negotiator',
+      'debug',
+    ].includes(pkg)
+  )
+    return 'express';
   if (pkg.startsWith('@trpc/') || pkg === 'trpc-to-openapi') return 'trpc';
   return pkg;
 }
 
-const shortUrl = (url: string) => url.replace(/^file:\/\//, '').replace(/.*\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?/, '').replace(/.*\/(packages|apps|bench)\//, '$1/');
+const shortUrl = (url: string) =>
+  url
+    .replace(/^file:\/\//, '')
+    .replace(/.*\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?/, '')
+    .replace(/.*\/(packages|apps|bench)\//, '$1/');
 
 /** Self time per function and per package family of one profile, idle time left out of the percentages. */
 export function summariseProfile(profile: TCpuProfile, top = 15): string {
@@ -40,7 +70,9 @@ export function summariseProfile(profile: TCpuProfile, top = 15): string {
   const deltas = profile.timeDeltas ?? [];
   if (samples.length > 0) {
     // timeDeltas[i] is the time before sample i: charge it to the sample that ends it, the usual approximation.
-    samples.forEach((id, index) => selfMs.set(id, (selfMs.get(id) ?? 0) + (deltas[index + 1] ?? deltas[index] ?? 0) / 1000));
+    samples.forEach((id, index) =>
+      selfMs.set(id, (selfMs.get(id) ?? 0) + (deltas[index + 1] ?? deltas[index] ?? 0) / 1000),
+    );
   } else {
     for (const node of profile.nodes) selfMs.set(node.id, node.hitCount ?? 0);
   }
@@ -63,10 +95,14 @@ export function summariseProfile(profile: TCpuProfile, top = 15): string {
   }
   const percent = (ms: number) => `${((ms / Math.max(total, 1e-9)) * 100).toFixed(1).padStart(5)} %`;
   const rank = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
-  const lines = [`  busy ${(total / 1000).toFixed(1)} s, idle ${(idle / 1000).toFixed(1)} s`, `  top ${top} functions by self time:`];
+  const lines = [
+    `  busy ${(total / 1000).toFixed(1)} s, idle ${(idle / 1000).toFixed(1)} s`,
+    `  top ${top} functions by self time:`,
+  ];
   for (const [name, ms] of rank(byFunction).slice(0, top)) lines.push(`    ${percent(ms)}  ${name}`);
   lines.push('  self time by package:');
-  for (const [name, ms] of rank(byFamily).filter(([, ms]) => ms / total >= 0.002)) lines.push(`    ${percent(ms)}  ${name}`);
+  for (const [name, ms] of rank(byFamily).filter(([, ms]) => ms / total >= 0.002))
+    lines.push(`    ${percent(ms)}  ${name}`);
   return lines.join('\n');
 }
 

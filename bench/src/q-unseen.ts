@@ -19,15 +19,23 @@ const vacanciesOf = (options: TBenchOptions) => options.vacancies ?? (options.qu
 const typo = (word: string) => word.slice(0, Math.floor(word.length / 2)) + word.slice(Math.floor(word.length / 2) + 1);
 
 /** The words visitors would type, read from the database (the API's cache must stay cold). */
-async function vocabulary(databaseUrl: string): Promise<{ titleWords: string[]; places: string[]; departments: string[] }> {
+async function vocabulary(
+  databaseUrl: string,
+): Promise<{ titleWords: string[]; places: string[]; departments: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const words = async (sql: string) => (await client.query(sql)).rows.map((row) => row.word as string);
     return {
-      titleWords: await words(`select distinct lower(w) as word from (select distinct title from vacancies) t, regexp_split_to_table(t.title, '[^[:alpha:]]+') w where length(w) >= 3 order by 1`),
-      places: await words(`select distinct lower(locality) as word from locations where locality is not null order by 1`),
-      departments: await words(`select distinct lower(name->>'en') as word from departments where name->>'en' is not null order by 1`),
+      titleWords: await words(
+        `select distinct lower(w) as word from (select distinct title from vacancies) t, regexp_split_to_table(t.title, '[^[:alpha:]]+') w where length(w) >= 3 order by 1`,
+      ),
+      places: await words(
+        `select distinct lower(locality) as word from locations where locality is not null order by 1`,
+      ),
+      departments: await words(
+        `select distinct lower(name->>'en') as word from departments where name->>'en' is not null order by 1`,
+      ),
     };
   } finally {
     await client.end();
@@ -47,7 +55,10 @@ function shuffled<T>(items: Iterable<T>, random: () => number): T[] {
 }
 
 /** `count` distinct queries in a fixed shuffled order (the measured ones are taken first, the warm-up's after them). */
-export function unseenQueries(words: { titleWords: string[]; places: string[]; departments: string[] }, count: number): string[] {
+export function unseenQueries(
+  words: { titleWords: string[]; places: string[]; departments: string[] },
+  count: number,
+): string[] {
   const { titleWords, places, departments } = words;
   const oneWord = new Set<string>();
   for (const word of [...titleWords, ...departments]) {
@@ -58,14 +69,16 @@ export function unseenQueries(words: { titleWords: string[]; places: string[]; d
   const twoWords = new Set<string>();
   for (const word of titleWords) {
     for (const place of places) twoWords.add(`${word} ${place}`);
-    for (const other of titleWords) if (other !== word && other.length >= 5) twoWords.add(`${word} ${other.slice(0, 4)}`);
+    for (const other of titleWords)
+      if (other !== word && other.length >= 5) twoWords.add(`${word} ${other.slice(0, 4)}`);
   }
   for (const department of departments) for (const place of places) twoWords.add(`${department} ${place}`);
   for (const query of oneWord) twoWords.delete(query);
   const random = seededRandom(SEED).next;
   const ones = shuffled(oneWord, random).slice(0, Math.round(count * ONE_WORD_SHARE));
   const twos = shuffled(twoWords, random).slice(0, count - ones.length);
-  if (ones.length + twos.length < count) throw new Error(`only ${ones.length + twos.length} distinct queries from the tenant's words, ${count} wanted`);
+  if (ones.length + twos.length < count)
+    throw new Error(`only ${ones.length + twos.length} distinct queries from the tenant's words, ${count} wanted`);
   return shuffled([...ones, ...twos], random);
 }
 
@@ -79,7 +92,14 @@ function once(baseUrl: string, queries: string[], connections: number): autocann
     url: baseUrl.replace(/\/v1$/, ''),
     connections,
     amount: queries.length,
-    requests: [{ method: 'GET', path: path(queries[0]!), headers, setupRequest: (request) => ({ ...request, path: path(queries[n++ % queries.length]!) }) }],
+    requests: [
+      {
+        method: 'GET',
+        path: path(queries[0]!),
+        headers,
+        setupRequest: (request) => ({ ...request, path: path(queries[n++ % queries.length]!) }),
+      },
+    ],
   };
 }
 
@@ -89,10 +109,24 @@ export const qUnseenScenario: TLoadScenario = {
   run: async (environment, options) => {
     const queries = unseenQueries(await vocabulary(environment.databaseUrl), QUERIES + WARM_UP_QUERIES);
     // The warm-up (JIT, pools, the database's buffers) uses queries the run never asks.
-    await measure('q-unseen (warm-up)', environment, once(environment.baseUrl, queries.slice(QUERIES), Math.min(4, options.connections)));
+    await measure(
+      'q-unseen (warm-up)',
+      environment,
+      once(environment.baseUrl, queries.slice(QUERIES), Math.min(4, options.connections)),
+    );
     const measured = queries.slice(0, QUERIES);
-    const result = await measure('q-unseen', { ...environment, pid: environment.apiPid }, once(environment.baseUrl, measured, options.connections));
+    const result = await measure(
+      'q-unseen',
+      { ...environment, pid: environment.apiPid },
+      once(environment.baseUrl, measured, options.connections),
+    );
     const twoWords = measured.filter((q) => q.includes(' ')).length;
-    return { ...result, notes: `${measured.length} distinct queries (${twoWords} of two words, ${measured.length - twoWords} of one), each asked once, e.g. ${measured.slice(0, 4).map((q) => JSON.stringify(q)).join(', ')}` };
+    return {
+      ...result,
+      notes: `${measured.length} distinct queries (${twoWords} of two words, ${measured.length - twoWords} of one), each asked once, e.g. ${measured
+        .slice(0, 4)
+        .map((q) => JSON.stringify(q))
+        .join(', ')}`,
+    };
   },
 };

@@ -10,7 +10,9 @@ const VACANCIES = Number(process.env.BENCH_VACANCIES ?? 100_000);
 type TFacetEntry = { id?: number; code?: string; count: number };
 
 async function getJson(environment: TBenchEnvironment, path: string): Promise<any> {
-  const response = await fetch(`${environment.baseUrl}${path}`, { headers: { authorization: `Bearer ${LARGE_API_KEY}` } });
+  const response = await fetch(`${environment.baseUrl}${path}`, {
+    headers: { authorization: `Bearer ${LARGE_API_KEY}` },
+  });
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   return response.json();
 }
@@ -41,21 +43,37 @@ export const readsScenario: TLoadScenario = {
       ['list-filtered-p5', [`/v1/vacancies?${jobTypes}&tags[]=${filters.tag}&sort=title&sort_direction=asc&page=5`]],
       ['search', ['/v1/vacancies?search=engineer', '/v1/vacancies?search=ontwikkel', '/v1/vacancies?search=data']],
       ['facets', ['/v1/vacancies/facets']],
-      ['facets-filtered', [`/v1/vacancies/facets?location_id=${filters.location}&${jobTypes}`, `/v1/vacancies/facets?tags[]=${filters.tag}&language=en`]],
+      [
+        'facets-filtered',
+        [
+          `/v1/vacancies/facets?location_id=${filters.location}&${jobTypes}`,
+          `/v1/vacancies/facets?tags[]=${filters.tag}&language=en`,
+        ],
+      ],
       ['detail', filters.slugs.map((slug) => `/v1/vacancies/${slug}`)],
-      ['locations-counts', ['/v1/locations?include_vacancy_count=true', '/v1/locations?include_vacancy_count=true&page=2']],
+      [
+        'locations-counts',
+        ['/v1/locations?include_vacancy_count=true', '/v1/locations?include_vacancy_count=true&page=2'],
+      ],
     ];
     const results: TScenarioResult[] = [];
     for (const [name, list] of paths) {
       // Warm up caches and the JIT for a moment, then measure.
-      await measure(`${name} (warm-up)`, environment, { url: environment.baseUrl.replace(/\/v1$/, ''), connections: 4, duration: 2, requests: list.map((path) => ({ method: 'GET', path, headers: { authorization: `Bearer ${LARGE_API_KEY}` } })) });
+      await measure(`${name} (warm-up)`, environment, {
+        url: environment.baseUrl.replace(/\/v1$/, ''),
+        connections: 4,
+        duration: 2,
+        requests: list.map((path) => ({ method: 'GET', path, headers: { authorization: `Bearer ${LARGE_API_KEY}` } })),
+      });
       const result = await measure(name, environment, {
         url: environment.baseUrl.replace(/\/v1$/, ''),
         connections: READ_CONNECTIONS,
         duration: options.durationSeconds,
         requests: list.map((path) => ({ method: 'GET', path, headers: { authorization: `Bearer ${LARGE_API_KEY}` } })),
       });
-      console.log(`  ${name.padEnd(20)} ${result.requestsPerSecond} req/s · p50 ${result.latencyP50Ms} ms · p99 ${result.latencyP99Ms} ms · peak RSS ${result.peakRssMb} MB · ${JSON.stringify(result.statuses)}`);
+      console.log(
+        `  ${name.padEnd(20)} ${result.requestsPerSecond} req/s · p50 ${result.latencyP50Ms} ms · p99 ${result.latencyP99Ms} ms · peak RSS ${result.peakRssMb} MB · ${JSON.stringify(result.statuses)}`,
+      );
       results.push(result);
     }
     return results;

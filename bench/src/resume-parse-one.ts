@@ -8,7 +8,11 @@
  */
 // The corpus module itself, not `@careers/core/testing`: that index loads database and test helpers this process's
 // memory figure would count.
-import { RESUME_CORPUS_DIR, evaluateCorpusFile, readCorpusTruth } from '../../packages/core/test/support/resume-corpus.ts';
+import {
+  RESUME_CORPUS_DIR,
+  evaluateCorpusFile,
+  readCorpusTruth,
+} from '../../packages/core/test/support/resume-corpus.ts';
 
 const file = process.argv[2];
 const truth = file === undefined ? undefined : readCorpusTruth()[file];

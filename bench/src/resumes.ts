@@ -2,7 +2,14 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { evaluateCorpus, fieldAccuracy, formatCorpusReport, formatProfileReport, profileAccuracy, type TCorpusOutcome } from '@careers/core/testing';
+import {
+  evaluateCorpus,
+  fieldAccuracy,
+  formatCorpusReport,
+  formatProfileReport,
+  profileAccuracy,
+  type TCorpusOutcome,
+} from '@careers/core/testing';
 import type { TReportScenario } from './scenario.ts';
 
 const run = promisify(execFile);
@@ -11,7 +18,11 @@ const PARSE_ONE = fileURLToPath(new URL('./resume-parse-one.ts', import.meta.url
 const MEMORY_SAMPLE = { text: 12, ocr: 5 } as const;
 
 /** Issue #31's targets: contact accuracy and F1 per section, on text files and on OCR files (tuned and held out alike). */
-const TARGETS: { group: 'text' | 'ocr'; section: 'contact' | 'experience' | 'education' | 'skills' | 'languages'; floor: number }[] = [
+const TARGETS: {
+  group: 'text' | 'ocr';
+  section: 'contact' | 'experience' | 'education' | 'skills' | 'languages';
+  floor: number;
+}[] = [
   { group: 'text', section: 'contact', floor: 0.99 },
   { group: 'text', section: 'experience', floor: 0.9 },
   { group: 'text', section: 'education', floor: 0.9 },
@@ -37,14 +48,23 @@ export const resumesScenario: TReportScenario = {
     console.log(formatProfileReport(profileGroups(outcomes)));
     // The held-out part's misses are not shown: they are not to be tuned on.
     const tuned = outcomes.filter((outcome) => !outcome.truth.held_out);
-    const misses = tuned.flatMap((outcome) => outcome.profileScore.misses.map((miss) => `  ${outcome.file.padEnd(40)} ${miss}`));
-    console.log(`\nprofile misses in the tuned part (${Math.min(misses.length, options.worst ?? 40)} of ${misses.length})`);
+    const misses = tuned.flatMap((outcome) =>
+      outcome.profileScore.misses.map((miss) => `  ${outcome.file.padEnd(40)} ${miss}`),
+    );
+    console.log(
+      `\nprofile misses in the tuned part (${Math.min(misses.length, options.worst ?? 40)} of ${misses.length})`,
+    );
     console.log(misses.slice(0, options.worst ?? 40).join('\n'));
     console.log('\nparse time per file type (detect + extract + fields + profile, in this process)');
     for (const format of [...new Set(outcomes.map((outcome) => outcome.format))].sort()) {
-      const times = outcomes.filter((outcome) => outcome.format === format && outcome.error === null).map((outcome) => outcome.ms).sort((a, b) => a - b);
+      const times = outcomes
+        .filter((outcome) => outcome.format === format && outcome.error === null)
+        .map((outcome) => outcome.ms)
+        .sort((a, b) => a - b);
       const p50 = times[Math.floor(times.length / 2)] ?? 0;
-      console.log(`  ${format.padEnd(6)} ${String(times.length).padStart(4)} files   p50 ${p50.toFixed(0).padStart(6)} ms   max ${(times.at(-1) ?? 0).toFixed(0).padStart(6)} ms`);
+      console.log(
+        `  ${format.padEnd(6)} ${String(times.length).padStart(4)} files   p50 ${p50.toFixed(0).padStart(6)} ms   max ${(times.at(-1) ?? 0).toFixed(0).padStart(6)} ms`,
+      );
     }
     console.log(`\ntargets of #31 (tuned | held out)`);
     for (const line of targetLines(outcomes)) console.log(line);
@@ -57,8 +77,13 @@ function targetLines(outcomes: readonly TCorpusOutcome[]): string[] {
   for (const { group, section, floor } of TARGETS) {
     const members = outcomes.filter((outcome) => (outcome.truth.scanned === true) === (group === 'ocr'));
     const value = (part: readonly TCorpusOutcome[]) =>
-      section === 'contact' ? contactAccuracy(part) : profileAccuracy(part.map((outcome) => outcome.profileScore))[section];
-    const parts = [members.filter((outcome) => !outcome.truth.held_out), members.filter((outcome) => outcome.truth.held_out)].map((part) => {
+      section === 'contact'
+        ? contactAccuracy(part)
+        : profileAccuracy(part.map((outcome) => outcome.profileScore))[section];
+    const parts = [
+      members.filter((outcome) => !outcome.truth.held_out),
+      members.filter((outcome) => outcome.truth.held_out),
+    ].map((part) => {
       const got = value(part);
       return `${(section === 'contact' ? `${(got * 100).toFixed(1)} %` : got.toFixed(3)).padStart(8)} ${got >= floor ? 'ok  ' : 'MISS'} (${part.length})`;
     });
@@ -77,17 +102,30 @@ async function memoryReport(outcomes: readonly TCorpusOutcome[]): Promise<void> 
     console.log('\npeak memory: /usr/bin/time is missing (apt-get install -y time); not measured');
     return;
   }
-  console.log('\npeak memory per file type (a fresh parse process per file; RSS of the process, and of it or its OCR tools)');
+  console.log(
+    '\npeak memory per file type (a fresh parse process per file; RSS of the process, and of it or its OCR tools)',
+  );
   for (const format of [...new Set(outcomes.map((outcome) => outcome.format))].sort()) {
     const files = outcomes.filter((outcome) => outcome.format === format && outcome.error === null);
-    const sample = files.filter((_, index) => index % Math.max(1, Math.ceil(files.length / MEMORY_SAMPLE[format === 'jpeg' || format === 'png' ? 'ocr' : 'text'])) === 0);
+    const sample = files.filter(
+      (_, index) =>
+        index %
+          Math.max(
+            1,
+            Math.ceil(files.length / MEMORY_SAMPLE[format === 'jpeg' || format === 'png' ? 'ocr' : 'text']),
+          ) ===
+        0,
+    );
     const measured: { ms: number; processKb: number; treeKb: number }[] = [];
     for (const outcome of sample) {
       try {
-        const { stdout, stderr } = await run('/usr/bin/time', ['-f', '%M', process.execPath, PARSE_ONE, outcome.file], { maxBuffer: 1 << 20 });
+        const { stdout, stderr } = await run('/usr/bin/time', ['-f', '%M', process.execPath, PARSE_ONE, outcome.file], {
+          maxBuffer: 1 << 20,
+        });
         const own = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { ms?: number; rssKb?: number };
         const tree = Number(stderr.trim().split('\n').at(-1));
-        if (own.ms !== undefined && own.rssKb !== undefined && Number.isFinite(tree)) measured.push({ ms: own.ms, processKb: own.rssKb, treeKb: tree });
+        if (own.ms !== undefined && own.rssKb !== undefined && Number.isFinite(tree))
+          measured.push({ ms: own.ms, processKb: own.rssKb, treeKb: tree });
       } catch (error) {
         console.log(`  ${outcome.file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
       }
@@ -115,22 +153,50 @@ function contactAccuracy(outcomes: readonly TCorpusOutcome[]): number {
 
 /** Text files and OCR files apart; the tuned part and the held-out part apart; then per format and language. */
 function profileGroups(outcomes: readonly TCorpusOutcome[]): [string, TCorpusOutcome['profileScore'][], number][] {
-  const group = (label: string, members: readonly TCorpusOutcome[]): [string, TCorpusOutcome['profileScore'][], number] =>
-    [label, members.map((outcome) => outcome.profileScore), contactAccuracy(members)];
+  const group = (
+    label: string,
+    members: readonly TCorpusOutcome[],
+  ): [string, TCorpusOutcome['profileScore'][], number] => [
+    label,
+    members.map((outcome) => outcome.profileScore),
+    contactAccuracy(members),
+  ];
   const ocr = (outcome: TCorpusOutcome) => outcome.truth.scanned === true;
   const text = outcomes.filter((outcome) => !ocr(outcome));
   const scanned = outcomes.filter(ocr);
   const rows = [
-    group('text files, tuned', text.filter((outcome) => !outcome.truth.held_out)),
-    group('text files, held out', text.filter((outcome) => outcome.truth.held_out)),
-    group('OCR files, tuned', scanned.filter((outcome) => !outcome.truth.held_out)),
-    group('OCR files, held out', scanned.filter((outcome) => outcome.truth.held_out)),
+    group(
+      'text files, tuned',
+      text.filter((outcome) => !outcome.truth.held_out),
+    ),
+    group(
+      'text files, held out',
+      text.filter((outcome) => outcome.truth.held_out),
+    ),
+    group(
+      'OCR files, tuned',
+      scanned.filter((outcome) => !outcome.truth.held_out),
+    ),
+    group(
+      'OCR files, held out',
+      scanned.filter((outcome) => outcome.truth.held_out),
+    ),
   ];
   for (const format of [...new Set(outcomes.map((outcome) => outcome.format))].sort()) {
-    rows.push(group(`  ${format}`, outcomes.filter((outcome) => outcome.format === format)));
+    rows.push(
+      group(
+        `  ${format}`,
+        outcomes.filter((outcome) => outcome.format === format),
+      ),
+    );
   }
   for (const language of [...new Set(outcomes.map((outcome) => outcome.truth.language))].sort()) {
-    rows.push(group(`  ${language}`, outcomes.filter((outcome) => outcome.truth.language === language)));
+    rows.push(
+      group(
+        `  ${language}`,
+        outcomes.filter((outcome) => outcome.truth.language === language),
+      ),
+    );
   }
   return rows;
 }

@@ -15,23 +15,47 @@ const CONTENT_CACHE_MB = process.env.SCALE_CONTENT_CACHE_MB ?? '24';
 const CONNECTIONS_PER_PROCESS = 8;
 const PROCESS_COUNTS = [1, 2, 3];
 
-type TRow = { replica: boolean; processes: number; requestsPerSecond: number; p50: number; p99: number; non2xx: number; errors: number };
+type TRow = {
+  replica: boolean;
+  processes: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+};
 
 /** The read mix: lists (paged, filtered, sorted, searched), facets (per location and language), details, locations. */
 async function readMix(baseUrl: string): Promise<string[]> {
-  const get = async (path: string) => (await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${TENANT_KEY}` } })).json()) as any;
+  const get = async (path: string) =>
+    (await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${TENANT_KEY}` } })).json()) as any;
   const facets = (await get('/v1/vacancies/facets')).data as Record<string, Array<{ id: number }>>;
   const ids = (name: string) => (facets[name] ?? []).map((entry) => entry.id);
   const slugs: string[] = [];
-  for (let page = 1; page <= 10; page++) slugs.push(...((await get(`/v1/vacancies?per_page=100&page=${page}`)).data as Array<{ slug: string }>).map((v) => v.slug));
+  for (let page = 1; page <= 10; page++)
+    slugs.push(
+      ...((await get(`/v1/vacancies?per_page=100&page=${page}`)).data as Array<{ slug: string }>).map((v) => v.slug),
+    );
   const pages = Array.from({ length: 100 }, (_, i) => i + 1);
   return [
-    ...pages.flatMap((page) => [`/v1/vacancies?page=${page}`, `/v1/vacancies?page=${page}&sort=title&sort_direction=asc&per_page=10`]),
-    ...ids('locations').flatMap((location) => [`/v1/vacancies?location_id=${location}`, `/v1/vacancies/facets?location_id=${location}`, `/v1/vacancies/facets?location_id=${location}&language=nl`]),
-    ...ids('job_types').flatMap((jobType) => ids('tags').map((tag) => `/v1/vacancies?job_types[]=${jobType}&tags[]=${tag}`)),
+    ...pages.flatMap((page) => [
+      `/v1/vacancies?page=${page}`,
+      `/v1/vacancies?page=${page}&sort=title&sort_direction=asc&per_page=10`,
+    ]),
+    ...ids('locations').flatMap((location) => [
+      `/v1/vacancies?location_id=${location}`,
+      `/v1/vacancies/facets?location_id=${location}`,
+      `/v1/vacancies/facets?location_id=${location}&language=nl`,
+    ]),
+    ...ids('job_types').flatMap((jobType) =>
+      ids('tags').map((tag) => `/v1/vacancies?job_types[]=${jobType}&tags[]=${tag}`),
+    ),
     ...['engineer', 'data', 'manager', 'ontwikkel', 'nurse', 'sales'].map((term) => `/v1/vacancies?search=${term}`),
     ...slugs.map((slug) => `/v1/vacancies/${slug}`),
-    ...[1, 2, 3, 4].flatMap((page) => [`/v1/locations?include_vacancy_count=true&page=${page}`, `/v1/locations?page=${page}`]),
+    ...[1, 2, 3, 4].flatMap((page) => [
+      `/v1/locations?include_vacancy_count=true&page=${page}`,
+      `/v1/locations?page=${page}`,
+    ]),
   ];
 }
 
@@ -44,9 +68,21 @@ async function measureConfiguration(cluster: TCluster, replica: boolean, options
       const paths = await readMix(urls[0] as string);
       const headers = { authorization: `Bearer ${TENANT_KEY}` };
       const randomPath = () => paths[Math.floor(Math.random() * paths.length)] as string;
-      const requests = [{ method: 'GET' as const, path: '/v1/vacancies', headers, setupRequest: (request: any) => ({ ...request, path: randomPath() }) }];
+      const requests = [
+        {
+          method: 'GET' as const,
+          path: '/v1/vacancies',
+          headers,
+          setupRequest: (request: any) => ({ ...request, path: randomPath() }),
+        },
+      ];
       // autocannon takes several targets (typed as one): its connections go round-robin over them.
-      const target = (seconds: number, connections: number) => ({ url: urls as unknown as string, connections, duration: seconds, requests });
+      const target = (seconds: number, connections: number) => ({
+        url: urls as unknown as string,
+        connections,
+        duration: seconds,
+        requests,
+      });
       await autocannon(target(3, 2 * processes));
       const result = await autocannon(target(options.durationSeconds, CONNECTIONS_PER_PROCESS * processes));
       const row: TRow = {
@@ -58,7 +94,9 @@ async function measureConfiguration(cluster: TCluster, replica: boolean, options
         non2xx: result.non2xx,
         errors: result.errors + result.timeouts,
       };
-      console.log(`  replica ${replica ? 'yes' : 'no '} · ${processes} API process(es): ${row.requestsPerSecond} req/s · p50 ${row.p50} ms · p99 ${row.p99} ms · non-2xx ${row.non2xx} · errors ${row.errors}`);
+      console.log(
+        `  replica ${replica ? 'yes' : 'no '} · ${processes} API process(es): ${row.requestsPerSecond} req/s · p50 ${row.p50} ms · p99 ${row.p99} ms · non-2xx ${row.non2xx} · errors ${row.errors}`,
+      );
       rows.push(row);
     } finally {
       await units.stop();
@@ -84,7 +122,12 @@ export const scaleScenario: TReportScenario = {
         await cluster.stop();
       }
     }
-    console.log('\n| replica | API processes | req/s | p50 ms | p99 ms | non-2xx | errors |\n|---|---|---|---|---|---|---|');
-    for (const r of rows) console.log(`| ${r.replica ? 'yes' : 'no'} | ${r.processes} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
+    console.log(
+      '\n| replica | API processes | req/s | p50 ms | p99 ms | non-2xx | errors |\n|---|---|---|---|---|---|---|',
+    );
+    for (const r of rows)
+      console.log(
+        `| ${r.replica ? 'yes' : 'no'} | ${r.processes} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`,
+      );
   },
 };

@@ -62,7 +62,8 @@ export function postgresCpuSeconds(): number {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += processCpuSeconds(Number(entry), true);
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        total += processCpuSeconds(Number(entry), true);
     } catch {
       // The process ended while being read.
     }
@@ -97,9 +98,11 @@ export async function measure(
   const cpuBefore = pid === undefined ? 0 : processCpuSeconds(pid);
   const databaseBefore = postgresCpuSeconds();
   const result = await autocannon(options);
-  const perRequestMs = (seconds: number) => Math.round((seconds * 1000 * 100) / Math.max(result.requests.total, 1)) / 100;
+  const perRequestMs = (seconds: number) =>
+    Math.round((seconds * 1000 * 100) / Math.max(result.requests.total, 1)) / 100;
   const statuses: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (stat as { count: number }).count;
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {}))
+    statuses[code] = (stat as { count: number }).count;
   return {
     scenario,
     requests: result.requests.total,

@@ -13,9 +13,12 @@ export const searchQualityScenario: TReportScenario = {
     try {
       const outcomes = [];
       for (const judgement of JUDGEMENTS) {
-        const response = await fetch(`${environment.baseUrl}/vacancies?q=${encodeURIComponent(judgement.q)}&per_page=100`, {
-          headers: { authorization: `Bearer ${JUDGED_API_KEY}` },
-        });
+        const response = await fetch(
+          `${environment.baseUrl}/vacancies?q=${encodeURIComponent(judgement.q)}&per_page=100`,
+          {
+            headers: { authorization: `Bearer ${JUDGED_API_KEY}` },
+          },
+        );
         const body = (await response.json()) as { data: { id: number }[] };
         outcomes.push(judge(judgement, response.ok ? body.data.map((item) => item.id) : []));
       }
@@ -26,7 +29,9 @@ export const searchQualityScenario: TReportScenario = {
       console.log(`  recall:    ${(summary.recall * 100).toFixed(1)} %`);
       console.log(`  negatives: ${summary.negativesPassed}/${summary.negatives} found nothing they must not`);
       for (const miss of misses.slice(0, options.worst)) {
-        console.log(`  ✗ ${JSON.stringify(miss.q)} (${miss.rule}): top 3 [${miss.found.slice(0, 3).join(', ')}], relevant [${(miss.relevant ?? []).join(', ')}], wrongly found [${miss.wrong.join(', ')}]`);
+        console.log(
+          `  ✗ ${JSON.stringify(miss.q)} (${miss.rule}): top 3 [${miss.found.slice(0, 3).join(', ')}], relevant [${(miss.relevant ?? []).join(', ')}], wrongly found [${miss.wrong.join(', ')}]`,
+        );
       }
     } finally {
       await environment.stop();

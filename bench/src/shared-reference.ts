@@ -17,9 +17,12 @@ const BENCH_NODE_MODULES = fileURLToPath(new URL('../node_modules', import.meta.
 
 /** Where the shared reference lives: SHARED_REFERENCE_DIR, or `../shared/reference-server` beside the repository. */
 export function sharedReferenceDir(): string {
-  const folder = process.env.SHARED_REFERENCE_DIR ?? fileURLToPath(new URL('../../../shared/reference-server', import.meta.url));
+  const folder =
+    process.env.SHARED_REFERENCE_DIR ?? fileURLToPath(new URL('../../../shared/reference-server', import.meta.url));
   if (!existsSync(join(folder, 'server.mjs')) || !existsSync(join(folder, 'load.mjs'))) {
-    throw new Error(`The shared reference server is not at ${resolve(folder)} (set SHARED_REFERENCE_DIR): every budget of pnpm bench counts against it.`);
+    throw new Error(
+      `The shared reference server is not at ${resolve(folder)} (set SHARED_REFERENCE_DIR): every budget of pnpm bench counts against it.`,
+    );
   }
   return folder;
 }
@@ -28,7 +31,8 @@ export function sharedReferenceDir(): string {
 function copyOfSharedReference(): { folder: string; remove: () => void } {
   const source = sharedReferenceDir();
   const folder = mkdtempSync(join(tmpdir(), 'careers-shared-reference-'));
-  for (const file of readdirSync(source)) if (/\.(mjs|sql)$/.test(file)) copyFileSync(join(source, file), join(folder, file));
+  for (const file of readdirSync(source))
+    if (/\.(mjs|sql)$/.test(file)) copyFileSync(join(source, file), join(folder, file));
   symlinkSync(BENCH_NODE_MODULES, join(folder, 'node_modules'), 'dir');
   return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
@@ -49,7 +53,11 @@ export async function freshDatabase(databaseUrl: string, name: string): Promise<
 }
 
 /** Runs the shared reference's loader on a tenant document; resolves with its wall time in ms (Node start-up, reading and parsing the file included). */
-export async function loadSharedReference(databaseUrl: string, documentFile: string, options: { indexesFirst?: boolean } = {}): Promise<number> {
+export async function loadSharedReference(
+  databaseUrl: string,
+  documentFile: string,
+  options: { indexesFirst?: boolean } = {},
+): Promise<number> {
   const copy = copyOfSharedReference();
   try {
     const started = performance.now();
@@ -70,14 +78,25 @@ export async function loadSharedReference(databaseUrl: string, documentFile: str
 }
 
 /** The scopes the shared reference knows (the seed's); its loader refuses a key with any other. */
-const SEED_SCOPES = new Set(['*', 'vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write', 'team:read', 'locations:read', 'articles:read']);
+const SEED_SCOPES = new Set([
+  '*',
+  'vacancies:read',
+  'vacancies:write',
+  'applications:write',
+  'candidates:read',
+  'candidates:write',
+  'team:read',
+  'locations:read',
+  'articles:read',
+]);
 
 type TDocumentWithKeys = { tenants: Array<{ api_keys?: Array<{ scopes?: string[] }> }> };
 
 /** The document as the shared reference loads it: every key keeps the scopes of the seed (the benchmarks use no other). */
 export function seedScopesOnly(document: unknown): unknown {
   const copy = structuredClone(document) as TDocumentWithKeys;
-  for (const tenant of copy.tenants) for (const key of tenant.api_keys ?? []) key.scopes = key.scopes?.filter((scope) => SEED_SCOPES.has(scope));
+  for (const tenant of copy.tenants)
+    for (const key of tenant.api_keys ?? []) key.scopes = key.scopes?.filter((scope) => SEED_SCOPES.has(scope));
   return copy;
 }
 
@@ -85,7 +104,11 @@ export function seedScopesOnly(document: unknown): unknown {
  * The shared reference on its own database (`careers_shared_reference` beside the benchmark's), loaded with `document`,
  * serving as its own process with the API's pool size (PGPOOL 10 = DB_POOL_SIZE).
  */
-export async function startSharedReference(databaseUrl: string, document: unknown, env: Record<string, string> = {}): Promise<TReferenceProcess> {
+export async function startSharedReference(
+  databaseUrl: string,
+  document: unknown,
+  env: Record<string, string> = {},
+): Promise<TReferenceProcess> {
   const referenceUrl = await freshDatabase(databaseUrl, 'careers_shared_reference');
   const folder = mkdtempSync(join(tmpdir(), 'careers-shared-reference-document-'));
   const documentFile = join(folder, 'tenant.json');
@@ -98,12 +121,16 @@ export async function startSharedReference(databaseUrl: string, document: unknow
   const copy = copyOfSharedReference();
   const port = await freePort();
   try {
-    const child = await startServerProcess(join(copy.folder, 'server.mjs'), process.env.BENCH_REF_NODE_FLAGS?.split(' ') ?? [], {
-      DATABASE_URL: referenceUrl,
-      PORT: String(port),
-      PGPOOL: '10',
-      ...env,
-    });
+    const child = await startServerProcess(
+      join(copy.folder, 'server.mjs'),
+      process.env.BENCH_REF_NODE_FLAGS?.split(' ') ?? [],
+      {
+        DATABASE_URL: referenceUrl,
+        PORT: String(port),
+        PGPOOL: '10',
+        ...env,
+      },
+    );
     return trackedProcess(child, `http://127.0.0.1:${port}/v1`, copy.remove);
   } catch (error) {
     copy.remove();

@@ -52,7 +52,9 @@ log(`mix: ${KINDS.map((kind) => `${kind} ${MIX[kind]}%`).join(', ')}`);
 
 let started = performance.now();
 const environment = await startBenchEnvironment(soakDocument(seed));
-log(`environment: ${SOAK_VACANCIES} vacancies imported, API up in ${round1((performance.now() - started) / 1000)} s at ${environment.baseUrl}`);
+log(
+  `environment: ${SOAK_VACANCIES} vacancies imported, API up in ${round1((performance.now() - started) / 1000)} s at ${environment.baseUrl}`,
+);
 const worker = await startWorker(environment.databaseUrl);
 const orm = await openOrm(environment.databaseUrl, { pool: { min: 0, max: 1 } });
 const db = kyselyOf(orm.em.fork());
@@ -76,7 +78,7 @@ try {
   const smallResume = await applicationResume();
   log(
     `data: ${data.slugs.length} visible vacancies (${data.open.length} open), ${data.locations.length} locations, ${data.mainTags.length + data.subTags.length} tags; ` +
-      `${RESUME_VARIANTS} resume PDFs (~${Math.round((resumes[0]?.length ?? 0) * 0.75 / 1024)} KB), application resume ${Math.round(smallResume.length * 0.75 / 1024)} KB; ` +
+      `${RESUME_VARIANTS} resume PDFs (~${Math.round(((resumes[0]?.length ?? 0) * 0.75) / 1024)} KB), application resume ${Math.round((smallResume.length * 0.75) / 1024)} KB; ` +
       `${round1((performance.now() - started) / 1000)} s`,
   );
 
@@ -91,7 +93,14 @@ try {
     canonical: rotate('canonical', 'probe', Infinity),
     candidates: rotate('candidates', 'probe', Infinity),
   };
-  const mix = createMix({ data, random: seededRandom(seed), readKey: LARGE_API_KEY, writeKey, candidateResumes: resumes, applicationResume: smallResume });
+  const mix = createMix({
+    data,
+    random: seededRandom(seed),
+    readKey: LARGE_API_KEY,
+    writeKey,
+    candidateResumes: resumes,
+    applicationResume: smallResume,
+  });
   // Applications sent, to tell the ones still in flight when a run ends (the API stores them, no answer is read).
   let applicationsSent = 0;
   const next = () => {
@@ -108,28 +117,44 @@ try {
   let applicationsAnswered = 0;
   const url = environment.baseUrl.replace(/\/v1$/, '');
   const kindLatencies = new Map<TKind, number[]>();
-  const onResultInto = (windows: () => TWindow[], latencies?: Map<TKind, number[]>) => (result: { kind: TKind | 'socket'; status: number; latencyMs: number; body: string; path: string }) => {
-    if (latencies && result.kind !== 'socket') {
-      const list = latencies.get(result.kind) ?? [];
-      list.push(result.latencyMs);
-      latencies.set(result.kind, list);
-    }
-    const key = `${result.kind} ${result.status || 'socket error'}`;
-    statusCounts.set(key, (statusCounts.get(key) ?? 0) + 1);
-    let isError = false;
-    for (const window of windows()) isError = record(window, result) || isError;
-    if (isError) {
-      unexpected.push({ kind: result.kind, path: result.path, status: result.status, body: result.body.slice(0, 400) });
-      if (unexpected.length <= 20) log(`  ! ${result.kind} ${result.path.slice(0, 160)} → ${result.status || 'socket error'}: ${result.body.slice(0, 400)}`);
-    }
-    if (result.kind === 'candidates' && result.status === 202) {
-      const id = /"processing_id":"([^"]+)"/.exec(result.body)?.[1];
-      if (id) processingIds.push(id);
-      else unexpected.push({ kind: result.kind, path: result.path, status: result.status, body: `202 without a processing_id: ${result.body.slice(0, 300)}` });
-    }
-    if (result.kind === 'applications') applicationsAnswered++;
-    if (result.kind === 'applications' && result.status === 201) applicationsCreated++;
-  };
+  const onResultInto =
+    (windows: () => TWindow[], latencies?: Map<TKind, number[]>) =>
+    (result: { kind: TKind | 'socket'; status: number; latencyMs: number; body: string; path: string }) => {
+      if (latencies && result.kind !== 'socket') {
+        const list = latencies.get(result.kind) ?? [];
+        list.push(result.latencyMs);
+        latencies.set(result.kind, list);
+      }
+      const key = `${result.kind} ${result.status || 'socket error'}`;
+      statusCounts.set(key, (statusCounts.get(key) ?? 0) + 1);
+      let isError = false;
+      for (const window of windows()) isError = record(window, result) || isError;
+      if (isError) {
+        unexpected.push({
+          kind: result.kind,
+          path: result.path,
+          status: result.status,
+          body: result.body.slice(0, 400),
+        });
+        if (unexpected.length <= 20)
+          log(
+            `  ! ${result.kind} ${result.path.slice(0, 160)} → ${result.status || 'socket error'}: ${result.body.slice(0, 400)}`,
+          );
+      }
+      if (result.kind === 'candidates' && result.status === 202) {
+        const id = /"processing_id":"([^"]+)"/.exec(result.body)?.[1];
+        if (id) processingIds.push(id);
+        else
+          unexpected.push({
+            kind: result.kind,
+            path: result.path,
+            status: result.status,
+            body: `202 without a processing_id: ${result.body.slice(0, 300)}`,
+          });
+      }
+      if (result.kind === 'applications') applicationsAnswered++;
+      if (result.kind === 'applications' && result.status === 201) applicationsCreated++;
+    };
 
   // 1. Capacity probe: the same mix as fast as the API answers (after a short warm-up of the JIT and caches).
   const probeWarmup = emptyWindow();
@@ -149,9 +174,12 @@ try {
     const perMinute = (rate * MIX[write] * 60) / 100;
     const needed = Math.ceil(perMinute / (WRITE_LIMITS[write] * KEY_SHARE_OF_LIMIT));
     const pool = keyPool(write, 'soak');
-    if (needed > pool.size) log(`  warning: ${write} needs ${needed} keys at this rate, the document has ${pool.size}: expect 429s`);
+    if (needed > pool.size)
+      log(`  warning: ${write} needs ${needed} keys at this rate, the document has ${pool.size}: expect 429s`);
     writeKey[write] = rotate(write, 'soak', needed);
-    log(`  ${write}: ~${Math.round(perMinute)}/min over ${Math.min(needed, pool.size)} keys (limit ${WRITE_LIMITS[write]}/min per key)`);
+    log(
+      `  ${write}: ~${Math.round(perMinute)}/min over ${Math.min(needed, pool.size)} keys (limit ${WRITE_LIMITS[write]}/min per key)`,
+    );
   }
 
   // 2. The soak, reported every minute; memory sampled every second (heap, where /metrics answers, every 5 s).
@@ -172,10 +200,16 @@ try {
   let minuteIndex = 0;
   let minuteStart = 0;
   const resumeCounts = async () => {
-    const rows = await db.selectFrom('resume_processings').select(['status', db.fn.countAll<string>().as('count')]).groupBy('status').execute();
+    const rows = await db
+      .selectFrom('resume_processings')
+      .select(['status', db.fn.countAll<string>().as('count')])
+      .groupBy('status')
+      .execute();
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])) as Record<string, number>;
   };
-  log('\n min  requests   req/s   p50 ms   p99 ms  errors (total)   429   API RSS MB mean (min-max)  heap   worker RSS MB  heap   resumes done/accepted');
+  log(
+    '\n min  requests   req/s   p50 ms   p99 ms  errors (total)   429   API RSS MB mean (min-max)  heap   worker RSS MB  heap   resumes done/accepted',
+  );
   const report = async () => {
     const window = minute;
     minute = emptyWindow();
@@ -200,7 +234,14 @@ try {
   };
   let reporting = Promise.resolve();
   const ticker = setInterval(() => (reporting = report()), 60_000);
-  const soakResult = await runLoad({ url, connections, durationSeconds, overallRate: rate, next, onResult: onResultInto(() => [soak, minute], kindLatencies) });
+  const soakResult = await runLoad({
+    url,
+    connections,
+    durationSeconds,
+    overallRate: rate,
+    next,
+    onResult: onResultInto(() => [soak, minute], kindLatencies),
+  });
   clearInterval(ticker);
   clearInterval(sampler);
   await reporting;
@@ -229,14 +270,18 @@ try {
     for (let i = 0; i < open.length; i += 8) {
       await Promise.all(
         open.slice(i, i + 8).map(async (id) => {
-          const response = await fetch(`${environment.baseUrl}/candidates/processing/${id}`, { headers: { authorization: `Bearer ${LARGE_API_KEY}` } });
+          const response = await fetch(`${environment.baseUrl}/candidates/processing/${id}`, {
+            headers: { authorization: `Bearer ${LARGE_API_KEY}` },
+          });
           const body = (await response.json()) as { data?: { status?: string; error?: string | null } };
           const status = response.status === 200 ? body.data?.status : `HTTP ${response.status}`;
-          if (status === 'completed' || status === 'failed' || status?.startsWith('HTTP')) final.set(id, status === 'failed' ? `failed: ${body.data?.error ?? '?'}` : (status ?? '?'));
+          if (status === 'completed' || status === 'failed' || status?.startsWith('HTTP'))
+            final.set(id, status === 'failed' ? `failed: ${body.data?.error ?? '?'}` : (status ?? '?'));
         }),
       );
     }
-    if (final.size === processingIds.length || (performance.now() - started) / 1000 > drainSeconds || worker.exited()) break;
+    if (final.size === processingIds.length || (performance.now() - started) / 1000 > drainSeconds || worker.exited())
+      break;
     await sleep(2000);
   }
   const drainSecondsTaken = round1((performance.now() - started) / 1000);
@@ -249,9 +294,14 @@ try {
   const resumeErrors = processingIds.length - resumesCompleted;
 
   // Every 201 is a stored application (nothing accepted was lost); requests in flight when a run ended may add some.
-  const storedApplications = Number((await db.selectFrom('applications').select(db.fn.countAll<string>().as('count')).executeTakeFirst())?.count ?? 0);
+  const storedApplications = Number(
+    (await db.selectFrom('applications').select(db.fn.countAll<string>().as('count')).executeTakeFirst())?.count ?? 0,
+  );
   const applicationsInFlight = applicationsSent - applicationsAnswered;
-  const applicationMismatch = storedApplications >= applicationsCreated && storedApplications <= applicationsCreated + applicationsInFlight ? 0 : 1;
+  const applicationMismatch =
+    storedApplications >= applicationsCreated && storedApplications <= applicationsCreated + applicationsInFlight
+      ? 0
+      : 1;
 
   // 4. Verdict.
   const soakSorted = soak.latencies.sort((a, b) => a - b);
@@ -260,19 +310,34 @@ try {
   const totalRequests = probeWarmup.responses + probe.responses + soak.responses;
   log('\n── soak result ──────────────────────────────────────────────');
   log(`seed                ${seed}`);
-  log(`capacity (probe)    ${round1(capacity)} req/s; soak rate ${rate} req/s for ${round1(soakSeconds / 60)} min (autocannon average ${round1(soakResult.requests.average)} req/s)`);
-  log(`total requests      ${totalRequests} (soak ${soak.responses}, probe ${probe.responses + probeWarmup.responses})`);
+  log(
+    `capacity (probe)    ${round1(capacity)} req/s; soak rate ${rate} req/s for ${round1(soakSeconds / 60)} min (autocannon average ${round1(soakResult.requests.average)} req/s)`,
+  );
+  log(
+    `total requests      ${totalRequests} (soak ${soak.responses}, probe ${probe.responses + probeWarmup.responses})`,
+  );
   log(`soak latency        p50 ${ms(soakSorted, 50)} ms, p99 ${ms(soakSorted, 99)} ms, max ${ms(soakSorted, 100)} ms`);
   const perKind = KINDS.map((kind) => {
     const sorted = (kindLatencies.get(kind) ?? []).sort((a, b) => a - b);
     return `${kind} ${ms(sorted, 50)}/${ms(sorted, 99)}`;
   });
   log(`soak p50/p99 ms     ${perKind.join(', ')}`);
-  log(`by operation        ${KINDS.map((kind) => `${kind} ${(soak.byKind[kind] ?? 0) + (probe.byKind[kind] ?? 0) + (probeWarmup.byKind[kind] ?? 0)}`).join(', ')}`);
-  log(`statuses            ${[...statusCounts.entries()].sort().map(([key, count]) => `${key}: ${count}`).join(', ')}`);
+  log(
+    `by operation        ${KINDS.map((kind) => `${kind} ${(soak.byKind[kind] ?? 0) + (probe.byKind[kind] ?? 0) + (probeWarmup.byKind[kind] ?? 0)}`).join(', ')}`,
+  );
+  log(
+    `statuses            ${[...statusCounts.entries()]
+      .sort()
+      .map(([key, count]) => `${key}: ${count}`)
+      .join(', ')}`,
+  );
   log(`429 (tolerated)     ${probeWarmup.rateLimited + probe.rateLimited + soak.rateLimited}`);
-  log(`resumes             ${processingIds.length} accepted → ${[...resumeOutcomes.entries()].map(([outcome, count]) => `${count} ${outcome}`).join(', ') || 'none'} (drained in ${drainSecondsTaken} s)`);
-  log(`applications        ${applicationsCreated} answered 201, ${applicationsInFlight} unanswered when a run ended, ${storedApplications} stored`);
+  log(
+    `resumes             ${processingIds.length} accepted → ${[...resumeOutcomes.entries()].map(([outcome, count]) => `${count} ${outcome}`).join(', ') || 'none'} (drained in ${drainSecondsTaken} s)`,
+  );
+  log(
+    `applications        ${applicationsCreated} answered 201, ${applicationsInFlight} unanswered when a run ended, ${storedApplications} stored`,
+  );
   const describe = (name: string, figures: TGrowth | undefined) =>
     log(
       `${name.padEnd(20)}${
@@ -281,26 +346,45 @@ try {
           : 'not measured'
       }`,
     );
-  log(`memory              start = mean of the ${windowSeconds} s after the ${warmupSeconds} s warm-up, end = mean of the last ${windowSeconds} s`);
+  log(
+    `memory              start = mean of the ${windowSeconds} s after the ${warmupSeconds} s warm-up, end = mean of the last ${windowSeconds} s`,
+  );
   describe('API RSS', apiRss);
   describe('worker RSS', workerRss);
   describe('API heap used', apiHeap);
   describe('worker heap used', workerHeap);
-  log(`errors              ${totalErrors} (requests ${requestErrors}, resumes not completed ${resumeErrors}, application count mismatch ${applicationMismatch})`);
+  log(
+    `errors              ${totalErrors} (requests ${requestErrors}, resumes not completed ${resumeErrors}, application count mismatch ${applicationMismatch})`,
+  );
   if (unexpected.length > 0) {
     const byStatus = new Map<string, number>();
-    for (const u of unexpected) byStatus.set(`${u.kind} ${u.status || 'socket'}`, (byStatus.get(`${u.kind} ${u.status || 'socket'}`) ?? 0) + 1);
+    for (const u of unexpected)
+      byStatus.set(`${u.kind} ${u.status || 'socket'}`, (byStatus.get(`${u.kind} ${u.status || 'socket'}`) ?? 0) + 1);
     log(`unexpected          ${[...byStatus.entries()].map(([key, count]) => `${key}: ${count}`).join(', ')}`);
   }
   const failures = [
     ...(totalErrors > 0 ? [`${totalErrors} errors`] : []),
-    ...(!apiRss || apiRss.growthPercent >= GROWTH_LIMIT_PERCENT ? [`API RSS grew ${apiRss?.growthPercent ?? '(not measured)'} %`] : []),
-    ...(!workerRss || workerRss.growthPercent >= GROWTH_LIMIT_PERCENT ? [`worker RSS grew ${workerRss?.growthPercent ?? '(not measured)'} %`] : []),
+    ...(!apiRss || apiRss.growthPercent >= GROWTH_LIMIT_PERCENT
+      ? [`API RSS grew ${apiRss?.growthPercent ?? '(not measured)'} %`]
+      : []),
+    ...(!workerRss || workerRss.growthPercent >= GROWTH_LIMIT_PERCENT
+      ? [`worker RSS grew ${workerRss?.growthPercent ?? '(not measured)'} %`]
+      : []),
   ];
   log(failures.length === 0 ? 'verdict             PASS' : `verdict             FAIL: ${failures.join('; ')}`);
   process.exitCode = failures.length === 0 ? 0 : 1;
   if (process.env.SOAK_JSON) {
-    const figures = { seed, capacity: round1(capacity), rate, totalRequests, totalErrors, statuses: Object.fromEntries(statusCounts), memory: { windowSeconds, apiRss, workerRss, apiHeap, workerHeap }, unexpected: unexpected.slice(0, 100), samples };
+    const figures = {
+      seed,
+      capacity: round1(capacity),
+      rate,
+      totalRequests,
+      totalErrors,
+      statuses: Object.fromEntries(statusCounts),
+      memory: { windowSeconds, apiRss, workerRss, apiHeap, workerHeap },
+      unexpected: unexpected.slice(0, 100),
+      samples,
+    };
     writeFileSync(process.env.SOAK_JSON, `${JSON.stringify(figures, null, 2)}\n`);
   }
 } catch (error) {

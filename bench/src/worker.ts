@@ -45,7 +45,12 @@ function noisePng(width: number, height: number, seed: number): Buffer {
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const FIRST = ['Amira', 'Lars', 'Chloe', 'Ravi', 'Sanne', 'Tomas', 'Ines', 'Noor', 'Pieter', 'Marta'];
@@ -55,7 +60,15 @@ const LAST = ['Bakker', 'Okafor', 'Lindqvist', 'Moreau', 'Patel', 'Visser', 'Had
 function resumeLines(n: number): string[] {
   const first = FIRST[n % FIRST.length]!;
   const last = LAST[Math.floor(n / FIRST.length) % LAST.length]!;
-  const lines = [`${first} ${last}`, 'Senior Software Engineer', `Email: ${first.toLowerCase()}.${last.toLowerCase()}.${n}@bench.example`, `Phone: +31 20 ${String(1_000_000 + n).slice(1, 4)} ${String(1_000_000 + n).slice(4)}`, `LinkedIn: linkedin.com/in/${first.toLowerCase()}${n}`, '', 'Experience'];
+  const lines = [
+    `${first} ${last}`,
+    'Senior Software Engineer',
+    `Email: ${first.toLowerCase()}.${last.toLowerCase()}.${n}@bench.example`,
+    `Phone: +31 20 ${String(1_000_000 + n).slice(1, 4)} ${String(1_000_000 + n).slice(4)}`,
+    `LinkedIn: linkedin.com/in/${first.toLowerCase()}${n}`,
+    '',
+    'Experience',
+  ];
   for (let year = 2024; year > 2008; year--) {
     lines.push(`${year - 1} - ${year}  Engineer at Example ${year} B.V., Amsterdam`);
     lines.push('Built and ran services in TypeScript and PostgreSQL; led a team of four; improved latency by 40%.');
@@ -69,7 +82,10 @@ type TPdfLib = {
   PDFDocument: { create: (options?: object) => Promise<TPdfDocument> };
   StandardFonts: { Helvetica: string };
 };
-type TPdfPage = { drawText: (text: string, options: object) => void; drawImage: (image: unknown, options: object) => void };
+type TPdfPage = {
+  drawText: (text: string, options: object) => void;
+  drawImage: (image: unknown, options: object) => void;
+};
 type TPdfDocument = {
   embedFont: (font: string) => Promise<unknown>;
   embedPng: (png: Uint8Array) => Promise<unknown>;
@@ -106,7 +122,9 @@ type TDocx = {
 async function buildDocx(n: number, photo: Buffer): Promise<Buffer> {
   const { Document, Packer, Paragraph, TextRun, ImageRun } = requireFromCore('docx') as TDocx;
   const children = [
-    new Paragraph({ children: [new ImageRun({ type: 'png', data: photo, transformation: { width: 100, height: 100 } })] }),
+    new Paragraph({
+      children: [new ImageRun({ type: 'png', data: photo, transformation: { width: 100, height: 100 } })],
+    }),
     ...resumeLines(n).map((line) => new Paragraph({ children: [new TextRun(line)] })),
   ];
   return Packer.toBuffer(new Document({ creator: 'careers bench', sections: [{ children }] }));
@@ -128,26 +146,58 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-type TPhase = { kind: TKind; count: number; fileKb: number; seconds: number; perSecond: number; p50: number; p99: number; peakRssMb: number; completed: number; failed: number };
+type TPhase = {
+  kind: TKind;
+  count: number;
+  fileKb: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  peakRssMb: number;
+  completed: number;
+  failed: number;
+};
 
 /** Uploads `count` resumes through the API, then starts the worker and times it until every one is done. */
-async function runPhase(environment: TBenchEnvironment, db: TDb, kind: TKind, count: number, firstKey: number): Promise<TPhase> {
+async function runPhase(
+  environment: TBenchEnvironment,
+  db: TDb,
+  kind: TKind,
+  count: number,
+  firstKey: number,
+): Promise<TPhase> {
   const photo = await sizedPhoto(kind);
-  const files = await Promise.all(Array.from({ length: count }, (_, i) => (kind === 'pdf' ? buildPdf(i, photo) : buildDocx(1000 + i, photo))));
+  const files = await Promise.all(
+    Array.from({ length: count }, (_, i) => (kind === 'pdf' ? buildPdf(i, photo) : buildDocx(1000 + i, photo))),
+  );
   const ids: string[] = [];
   for (const [i, file] of files.entries()) {
     const response = await fetch(`${environment.baseUrl}/candidates`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${keyOf(firstKey + Math.floor(i / 10))}` },
-      body: JSON.stringify({ user_id: USER_ID, resume: { filename: `resume-${i}.${kind}`, content: file.toString('base64'), mime_type: kind === 'pdf' ? PDF_MIME : DOCX_MIME } }),
+      body: JSON.stringify({
+        user_id: USER_ID,
+        resume: {
+          filename: `resume-${i}.${kind}`,
+          content: file.toString('base64'),
+          mime_type: kind === 'pdf' ? PDF_MIME : DOCX_MIME,
+        },
+      }),
     });
     const body = (await response.json()) as { processing_id?: string };
-    if (response.status !== 202 || !body.processing_id) throw new Error(`upload answered ${response.status}: ${JSON.stringify(body)}`);
+    if (response.status !== 202 || !body.processing_id)
+      throw new Error(`upload answered ${response.status}: ${JSON.stringify(body)}`);
     ids.push(body.processing_id);
   }
 
   const worker: ChildProcess = spawn(process.execPath, [...WORKER_NODE_FLAGS, WORKER_MAIN], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: environment.databaseUrl, LOG_LEVEL: 'info', JOB_POLLING_INTERVAL_SECONDS: '0.5' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: environment.databaseUrl,
+      LOG_LEVEL: 'info',
+      JOB_POLLING_INTERVAL_SECONDS: '0.5',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const pid = worker.pid ?? 0;
@@ -169,7 +219,12 @@ async function runPhase(environment: TBenchEnvironment, db: TDb, kind: TKind, co
   const sampler = setInterval(() => (peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'))), 50);
   try {
     for (;;) {
-      const rows = await db.selectFrom('resume_processings').select('status').where('id', 'in', ids).where('status', 'in', ['completed', 'failed']).execute();
+      const rows = await db
+        .selectFrom('resume_processings')
+        .select('status')
+        .where('id', 'in', ids)
+        .where('status', 'in', ['completed', 'failed'])
+        .execute();
       const completed = rows.filter((row) => row.status === 'completed').length;
       const failed = rows.length - completed;
       if (completed + failed === count && startedAt > 0) {
@@ -177,7 +232,18 @@ async function runPhase(environment: TBenchEnvironment, db: TDb, kind: TKind, co
         durations.sort((a, b) => a - b);
         peakKb = Math.max(peakKb, procStatusKb(pid, 'VmHWM'));
         const fileKb = Math.round(files.reduce((sum, file) => sum + file.byteLength, 0) / files.length / 1024);
-        return { kind, count, fileKb, seconds: Math.round(seconds * 100) / 100, perSecond: Math.round((count / seconds) * 10) / 10, p50: percentile(durations, 50), p99: percentile(durations, 99), peakRssMb: Math.round(peakKb / 102.4) / 10, completed, failed };
+        return {
+          kind,
+          count,
+          fileKb,
+          seconds: Math.round(seconds * 100) / 100,
+          perSecond: Math.round((count / seconds) * 10) / 10,
+          p50: percentile(durations, 50),
+          p99: percentile(durations, 99),
+          peakRssMb: Math.round(peakKb / 102.4) / 10,
+          completed,
+          failed,
+        };
       }
       if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
       await sleep(20);
@@ -203,7 +269,12 @@ export const workerScenario: TLoadScenario = {
         {
           slug: 'bench-resumes',
           name: 'Bench Resumes',
-          api_keys: Array.from({ length: keys }, (_, index) => ({ id: index + 1, name: `bench ${index}`, key: keyOf(index), scopes: ['candidates:write'] })),
+          api_keys: Array.from({ length: keys }, (_, index) => ({
+            id: index + 1,
+            name: `bench ${index}`,
+            key: keyOf(index),
+            scopes: ['candidates:write'],
+          })),
           users: [{ id: USER_ID, name: 'Recruiter', email: 'recruiter@bench.example', role: 'recruiter' }],
         },
       ],

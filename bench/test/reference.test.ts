@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { startBenchEnvironment, type TBenchEnvironment } from '../src/harness.ts';
-import { benchDocument, COMPARISON_NAMES, comparisons, readBenchData, type TBenchRequest, type TComparison } from '../src/compare/requests.ts';
+import {
+  benchDocument,
+  COMPARISON_NAMES,
+  comparisons,
+  readBenchData,
+  type TBenchRequest,
+  type TComparison,
+} from '../src/compare/requests.ts';
 import { createReferenceServer, type TReferenceServer } from '../src/reference/server.ts';
 
 /**
@@ -32,19 +39,30 @@ afterAll(async () => {
 });
 
 async function ask(base: string, request: TBenchRequest) {
-  const response = await fetch(base + request.path, { method: request.method, headers: request.headers, body: request.body });
-  return { status: response.status, etag: response.headers.get('etag'), limit: response.headers.get('x-ratelimit-limit'), body: await response.json() };
+  const response = await fetch(base + request.path, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    limit: response.headers.get('x-ratelimit-limit'),
+    body: await response.json(),
+  };
 }
 
 /** Fields that differ between two equal answers: view counters (counted by every read) and what a write creates. */
 function withoutVolatile(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value), function (key, field: unknown) {
     if (key === 'views_count') return '(volatile)';
-    if (this && typeof this === 'object' && 'given_name' in this && (key === 'id' || key === 'email')) return '(new candidate)';
+    if (this && typeof this === 'object' && 'given_name' in this && (key === 'id' || key === 'email'))
+      return '(new candidate)';
     if (key === 'created_at' && this && typeof this === 'object' && 'privacy_policy_accepted' in this) return '(now)';
     // Consents are given at the application's creation.
     if (key === 'given_at' && this && typeof this === 'object' && 'talent_pool' in this) return '(now)';
-    if (key === 'id' && this && typeof this === 'object' && 'privacy_policy_accepted' in this) return '(new application)';
+    if (key === 'id' && this && typeof this === 'object' && 'privacy_policy_accepted' in this)
+      return '(new application)';
     return field;
   });
 }
@@ -72,7 +90,11 @@ describe('the reference answers what the API answers', () => {
         expect(withoutVolatile(ours.body)).toEqual(withoutVolatile(api.body));
         expect(ours.limit).toBe(api.limit);
         // Both compute an ETag for a read (the same work); the bytes may differ in key order, which JSON does not fix.
-        if (request.method === 'GET') expect([ours.etag, api.etag]).toEqual([expect.stringMatching(/^W\/"[\w-]{27}"$/), expect.stringMatching(/^W\/"[\w-]{27}"$/)]);
+        if (request.method === 'GET')
+          expect([ours.etag, api.etag]).toEqual([
+            expect.stringMatching(/^W\/"[\w-]{27}"$/),
+            expect.stringMatching(/^W\/"[\w-]{27}"$/),
+          ]);
       }
     });
   }

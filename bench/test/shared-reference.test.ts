@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBenchEnvironment, type TBenchEnvironment, type TReferenceProcess } from '../src/harness.ts';
-import { benchDocument, COMPARISON_NAMES, comparisons, readBenchData, type TBenchRequest, type TComparison } from '../src/compare/requests.ts';
+import {
+  benchDocument,
+  COMPARISON_NAMES,
+  comparisons,
+  readBenchData,
+  type TBenchRequest,
+  type TComparison,
+} from '../src/compare/requests.ts';
 import { startSharedReference } from '../src/shared-reference.ts';
 
 /**
@@ -27,7 +34,11 @@ afterAll(async () => {
 });
 
 async function ask(baseUrl: string, request: TBenchRequest) {
-  const response = await fetch(baseUrl.replace(/\/v1$/, '') + request.path, { method: request.method, headers: request.headers, body: request.body });
+  const response = await fetch(baseUrl.replace(/\/v1$/, '') + request.path, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -39,16 +50,24 @@ function comparable(body: Record<string, unknown>): unknown {
   const data = body.data;
   if (Array.isArray(data)) {
     const meta = body.meta as { total: number; current_page: number; last_page: number };
-    return { ids: ids(data), counts: (data as TItem[]).map((item) => item.vacancy_count), total: meta.total, page: meta.current_page, last: meta.last_page };
+    return {
+      ids: ids(data),
+      counts: (data as TItem[]).map((item) => item.vacancy_count),
+      total: meta.total,
+      page: meta.current_page,
+      last: meta.last_page,
+    };
   }
   const object = data as Record<string, unknown>;
   // Facets: every group's ids and counts, in order.
   if (object && 'job_types' in object && Array.isArray(object.job_types) && !('slug' in object)) {
     return Object.fromEntries(
-      ['locations', 'departments', 'job_types', 'experience_levels', 'education_levels', 'tags', 'languages'].map((group) => [
-        group,
-        ((object[group] ?? []) as Array<TItem & { code?: string }>).map((item) => [item.id ?? item.code, item.count]),
-      ]),
+      ['locations', 'departments', 'job_types', 'experience_levels', 'education_levels', 'tags', 'languages'].map(
+        (group) => [
+          group,
+          ((object[group] ?? []) as Array<TItem & { code?: string }>).map((item) => [item.id ?? item.code, item.count]),
+        ],
+      ),
     );
   }
   // A vacancy, or an application (its vacancy).
@@ -65,7 +84,10 @@ describe('the shared reference answers the data the API answers', () => {
         const request = scenario.referenceRequest?.(n) ?? scenario.request(n);
         const api = await ask(environment.baseUrl, request);
         // A write is asked with another request (each creates its own application); a read with the same one.
-        const shared = await ask(reference.baseUrl, request.method === 'POST' ? (scenario.referenceRequest ?? scenario.request)(n + ASKED) : request);
+        const shared = await ask(
+          reference.baseUrl,
+          request.method === 'POST' ? (scenario.referenceRequest ?? scenario.request)(n + ASKED) : request,
+        );
         expect(api.status, JSON.stringify(api.body).slice(0, 300)).toBe(name === 'post-applications' ? 201 : 200);
         expect(shared.status, JSON.stringify(shared.body).slice(0, 300)).toBe(api.status);
         expect(comparable(shared.body)).toEqual(comparable(api.body));

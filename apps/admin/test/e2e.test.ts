@@ -11,9 +11,21 @@ import { dashboardDocument } from './support/seed.ts';
  */
 const CAREER_WEBSITE = ['vacancies:read', 'applications:write', 'locations:read', 'team:read', 'articles:read'];
 const CHROME_PLUGIN = ['candidates:read', 'candidates:write', 'team:read'];
-const ALL_SCOPES = ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write', 'team:read', 'locations:read', 'articles:read'];
+const ALL_SCOPES = [
+  'vacancies:read',
+  'vacancies:write',
+  'applications:write',
+  'candidates:read',
+  'candidates:write',
+  'team:read',
+  'locations:read',
+  'articles:read',
+];
 
-const seeded = dashboardDocument({ seed: 100 + Math.floor(Math.random() * 800), vacancies: 1 + Math.floor(Math.random() * 5) });
+const seeded = dashboardDocument({
+  seed: 100 + Math.floor(Math.random() * 800),
+  vacancies: 1 + Math.floor(Math.random() * 5),
+});
 let stack: TStack;
 let dashboard: TDashboardBrowser;
 let context: BrowserContext;
@@ -38,7 +50,8 @@ function callApi(path: string, key: string): Promise<Response> {
 async function checkedScopes(): Promise<string[]> {
   const dialog = page.getByRole('dialog', { name: 'Create API key' });
   const checked: string[] = [];
-  for (const scope of ALL_SCOPES) if (await dialog.getByRole('checkbox', { name: scope, exact: true }).isChecked()) checked.push(scope);
+  for (const scope of ALL_SCOPES)
+    if (await dialog.getByRole('checkbox', { name: scope, exact: true }).isChecked()) checked.push(scope);
   return checked;
 }
 
@@ -51,7 +64,9 @@ describe('admin dashboard in Chromium', () => {
     await page.getByLabel('Email').fill(seeded.admin.email);
     await page.getByLabel('Password').fill('a wrong password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toBe('These credentials do not match our records.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 })
+      .toBe('These credentials do not match our records.');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: `${ARTIFACTS}sign-in-page.png` });
     await page.getByLabel('Password').fill('');
@@ -61,7 +76,9 @@ describe('admin dashboard in Chromium', () => {
     await page.keyboard.press('Enter');
 
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-    expect(await page.getByRole('group', { name: 'Visible vacancies' }).locator('.stat-value').textContent()).toBe(String(seeded.visibleVacancies));
+    expect(await page.getByRole('group', { name: 'Visible vacancies' }).locator('.stat-value').textContent()).toBe(
+      String(seeded.visibleVacancies),
+    );
     expect(await page.getByRole('group', { name: 'Active API keys' }).locator('.stat-value').textContent()).toBe('1');
     await page.screenshot({ path: `${ARTIFACTS}overview-page.png`, fullPage: true });
     const cookies = await context.cookies(stack.adminUrl);
@@ -79,9 +96,13 @@ describe('admin dashboard in Chromium', () => {
     await dialog.waitFor();
     await dialog.getByLabel('Name', { exact: true }).fill('E2E career website');
     await dialog.getByRole('button', { name: 'Chrome Plugin' }).click();
-    expect(await checkedScopes()).toEqual(CHROME_PLUGIN.slice().sort((a, b) => ALL_SCOPES.indexOf(a) - ALL_SCOPES.indexOf(b)));
+    expect(await checkedScopes()).toEqual(
+      CHROME_PLUGIN.slice().sort((a, b) => ALL_SCOPES.indexOf(a) - ALL_SCOPES.indexOf(b)),
+    );
     await dialog.getByRole('button', { name: 'Career Website', exact: true }).click();
-    expect(await checkedScopes()).toEqual(CAREER_WEBSITE.slice().sort((a, b) => ALL_SCOPES.indexOf(a) - ALL_SCOPES.indexOf(b)));
+    expect(await checkedScopes()).toEqual(
+      CAREER_WEBSITE.slice().sort((a, b) => ALL_SCOPES.indexOf(a) - ALL_SCOPES.indexOf(b)),
+    );
     for (const scope of CAREER_WEBSITE) {
       if (scope === 'vacancies:read') continue;
       // Space toggles a focused checkbox: the form works from the keyboard.
@@ -100,7 +121,9 @@ describe('admin dashboard in Chromium', () => {
     expect(await created.textContent()).toContain('It will not be shown again');
     await page.screenshot({ path: `${ARTIFACTS}new-key-dialog.png` });
     await created.getByRole('button', { name: 'Copy' }).click();
-    await expect.poll(() => created.getByRole('status').textContent(), { timeout: 10_000 }).toBe('Copied to the clipboard.');
+    await expect
+      .poll(() => created.getByRole('status').textContent(), { timeout: 10_000 })
+      .toBe('Copied to the clipboard.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(plaintext);
     await created.getByRole('button', { name: 'Done' }).click();
 
@@ -125,7 +148,13 @@ describe('admin dashboard in Chromium', () => {
     await dialog.getByLabel('Name', { exact: true }).fill('E2E browser site');
     await dialog.getByRole('button', { name: 'Career website (browser)' }).click();
     expect(await dialog.getByRole('radio', { name: 'Publishable' }).isChecked()).toBe(true);
-    expect(await checkedScopes()).toEqual(['vacancies:read', 'applications:write', 'team:read', 'locations:read', 'articles:read']);
+    expect(await checkedScopes()).toEqual([
+      'vacancies:read',
+      'applications:write',
+      'team:read',
+      'locations:read',
+      'articles:read',
+    ]);
     expect(await dialog.getByRole('checkbox', { name: 'candidates:read', exact: true }).isDisabled()).toBe(true);
     const firstOrigin = dialog.getByLabel('Allowed origin 1');
     await firstOrigin.fill('https://careers.e2e.example/jobs');
@@ -145,16 +174,25 @@ describe('admin dashboard in Chromium', () => {
     const publishableRow = page.getByRole('row', { name: /E2E browser site/ });
     await publishableRow.waitFor();
     expect(await publishableRow.textContent()).toContain('Publishable');
-    expect(await publishableRow.getByRole('list', { name: 'Allowed origins of E2E browser site' }).getByRole('listitem').allTextContents()).toEqual([
-      'https://careers.e2e.example',
-      'http://localhost:5173',
-    ]);
-    const fromSite = await fetch(`${stack.apiUrl}/vacancies`, { headers: { authorization: `Bearer ${publishable}`, origin: 'https://careers.e2e.example' } });
+    expect(
+      await publishableRow
+        .getByRole('list', { name: 'Allowed origins of E2E browser site' })
+        .getByRole('listitem')
+        .allTextContents(),
+    ).toEqual(['https://careers.e2e.example', 'http://localhost:5173']);
+    const fromSite = await fetch(`${stack.apiUrl}/vacancies`, {
+      headers: { authorization: `Bearer ${publishable}`, origin: 'https://careers.e2e.example' },
+    });
     expect(fromSite.status).toBe(200);
     expect(fromSite.headers.get('access-control-allow-origin')).toBe('https://careers.e2e.example');
     await fromSite.arrayBuffer();
-    const fromElsewhere = await fetch(`${stack.apiUrl}/vacancies`, { headers: { authorization: `Bearer ${publishable}`, origin: 'https://elsewhere.example' } });
-    expect(await fromElsewhere.json()).toEqual({ message: 'This origin is not allowed for this key.', error: 'ORIGIN_NOT_ALLOWED' });
+    const fromElsewhere = await fetch(`${stack.apiUrl}/vacancies`, {
+      headers: { authorization: `Bearer ${publishable}`, origin: 'https://elsewhere.example' },
+    });
+    expect(await fromElsewhere.json()).toEqual({
+      message: 'This origin is not allowed for this key.',
+      error: 'ORIGIN_NOT_ALLOWED',
+    });
 
     await page.screenshot({ path: `${ARTIFACTS}keys-page.png`, fullPage: true });
 
@@ -182,7 +220,10 @@ describe('admin dashboard in Chromium', () => {
     expect(await toggle.getAttribute('aria-checked')).toBe('true');
     await toggle.focus();
     await page.keyboard.press('Space');
-    await page.getByRole('alertdialog', { name: 'Switch off API access?' }).getByRole('button', { name: 'Switch off' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Switch off API access?' })
+      .getByRole('button', { name: 'Switch off' })
+      .click();
     await expect.poll(() => toggle.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('false');
     await expect
       .poll(async () => (await callApi('/health', seeded.existingKey)).status, { timeout: 1500, interval: 50 })

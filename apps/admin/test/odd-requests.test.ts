@@ -31,9 +31,11 @@ describe('odd requests to the admin server', () => {
         '/assets/%E0%A4%A',
       ];
       for (const path of paths) {
-        const response = await fetch(`${admin.url}${path}`, { signal: AbortSignal.timeout(5000) }).catch((error: unknown) => {
-          throw new Error(`${path}: ${String(error)}`);
-        });
+        const response = await fetch(`${admin.url}${path}`, { signal: AbortSignal.timeout(5000) }).catch(
+          (error: unknown) => {
+            throw new Error(`${path}: ${String(error)}`);
+          },
+        );
         const text = await response.text();
         expect({ path, status: response.status >= 400 && response.status < 500 }).toEqual({ path, status: true });
         expect(text, path).not.toMatch(/stack|at \/|node_modules/i);

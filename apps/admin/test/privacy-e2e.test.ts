@@ -19,10 +19,20 @@ const seedNumber = 100 + Math.floor(Math.random() * 800);
 const seeded = dashboardDocument({ seed: seedNumber, vacancies: 1 });
 const tenantDocument = seeded.document.tenants[0]!;
 const applyingKey = `ck_test_${seeded.slug}_applying_000000000`;
-tenantDocument.api_keys.push({ id: seedNumber * 100 + 3, name: 'Career website', key: applyingKey, scopes: ['applications:write'] });
+tenantDocument.api_keys.push({
+  id: seedNumber * 100 + 3,
+  name: 'Career website',
+  key: applyingKey,
+  scopes: ['applications:write'],
+});
 
 const unique = `${seedNumber}${Date.now().toString(36)}`;
-const person = { given_name: 'Ada', family_name: `Lovelace-${unique}`, email: `ada.${unique}@example.org`, mobile_phone: '+31 6 5550 1234' };
+const person = {
+  given_name: 'Ada',
+  family_name: `Lovelace-${unique}`,
+  email: `ada.${unique}@example.org`,
+  mobile_phone: '+31 6 5550 1234',
+};
 const other = { given_name: 'Grace', family_name: `Hopper-${unique}`, email: `grace.${unique}@example.org` };
 const resume = Buffer.from(`%PDF-1.4\nThe resume of Ada ${unique}: analytical engines, 1843.\n%%EOF\n`);
 /** Older entries than the test's own, so that the log has a second page (the page holds 50). */
@@ -38,11 +48,19 @@ async function sql<T = Record<string, unknown>>(text: string, params: unknown[] 
   return (await orm.em.fork().getConnection().execute(text, params)) as T[];
 }
 
-async function apply(candidate: Record<string, string>, documents?: Record<string, unknown>): Promise<{ id: number; candidate: { id: number } }> {
+async function apply(
+  candidate: Record<string, string>,
+  documents?: Record<string, unknown>,
+): Promise<{ id: number; candidate: { id: number } }> {
   const response = await fetch(`${stack.apiUrl}/applications`, {
     method: 'POST',
     headers: { authorization: `Bearer ${applyingKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ vacancy: tenantDocument.vacancies[0]!.slug, candidate, documents, privacy_policy_accepted: true }),
+    body: JSON.stringify({
+      vacancy: tenantDocument.vacancies[0]!.slug,
+      candidate,
+      documents,
+      privacy_policy_accepted: true,
+    }),
   });
   const body = (await response.json()) as { data: { id: number; candidate: { id: number } } };
   expect(response.status, JSON.stringify(body)).toBe(201);
@@ -73,7 +91,9 @@ afterAll(async () => {
 
 describe('Privacy and Audit log pages in Chromium', () => {
   it('finds a person by email, exports them as a file, erases them after confirmation, and the audit log shows it', async () => {
-    const application = await apply(person, { resume: { filename: 'ada-cv.pdf', content: resume.toString('base64'), mime_type: 'application/pdf' } });
+    const application = await apply(person, {
+      resume: { filename: 'ada-cv.pdf', content: resume.toString('base64'), mime_type: 'application/pdf' },
+    });
     const candidateId = application.candidate.id;
     const control = await apply(other);
 
@@ -87,7 +107,12 @@ describe('Privacy and Audit log pages in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Privacy', level: 1 }).waitFor();
     expect(await page.title()).toBe('Privacy · Careers Admin');
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Privacy' }).getAttribute('aria-current')).toBe('page');
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Privacy' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
 
     // Found by email in another letter case; what is held is listed with its counts.
     const search = page.getByRole('search', { name: 'Find a person' });
@@ -98,23 +123,42 @@ describe('Privacy and Audit log pages in Chromium', () => {
     await row.waitFor();
     expect(await held.getByRole('row').count()).toBe(2);
     const cells = await row.getByRole('cell').allTextContents();
-    expect(cells.slice(0, 6)).toEqual([person.email, person.mobile_phone, expect.stringMatching(/\d{4}/), '1', '1', '0']);
+    expect(cells.slice(0, 6)).toEqual([
+      person.email,
+      person.mobile_phone,
+      expect.stringMatching(/\d{4}/),
+      '1',
+      '1',
+      '0',
+    ]);
     expect(await row.getByRole('rowheader').textContent()).toBe(`Ada ${person.family_name} #${candidateId}`);
     const privacyShot = join(SCREENSHOTS, 'privacy-page.png');
     await page.screenshot({ path: privacyShot, fullPage: true });
 
     // Export: a JSON file download with the candidate and the document's bytes.
-    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Export' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`candidate-${candidateId}-export.json`);
     const exported = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
-      data: { candidate: Record<string, unknown>; applications: Array<{ id: number; documents: Array<{ filename: string; content: string; size: number }> }>; resumes: unknown[] };
+      data: {
+        candidate: Record<string, unknown>;
+        applications: Array<{ id: number; documents: Array<{ filename: string; content: string; size: number }> }>;
+        resumes: unknown[];
+      };
     };
     expect(exported.data.candidate).toMatchObject({ id: candidateId, email: person.email });
     expect(exported.data.applications.map((entry) => entry.id)).toEqual([application.id]);
-    expect(exported.data.applications[0]!.documents).toEqual([expect.objectContaining({ filename: 'ada-cv.pdf', size: resume.length })]);
+    expect(exported.data.applications[0]!.documents).toEqual([
+      expect.objectContaining({ filename: 'ada-cv.pdf', size: resume.length }),
+    ]);
     expect(Buffer.from(exported.data.applications[0]!.documents[0]!.content, 'base64').equals(resume)).toBe(true);
     expect(exported.data.resumes).toEqual([]);
-    await page.getByRole('status').filter({ hasText: `candidate-${candidateId}-export.json` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `candidate-${candidateId}-export.json` })
+      .waitFor();
 
     // Erase: the dialog asks for the email; Erase stays off until it is typed.
     await row.getByRole('button', { name: 'Erase' }).click();
@@ -128,7 +172,10 @@ describe('Privacy and Audit log pages in Chromium', () => {
     expect(await eraseButton.isDisabled()).toBe(false);
     await page.screenshot({ path: join(SCREENSHOTS, 'privacy-erase-dialog.png') });
     await eraseButton.click();
-    await page.getByRole('status').filter({ hasText: `Candidate ${candidateId} erased: 1 candidate and 1 application` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Candidate ${candidateId} erased: 1 candidate and 1 application` })
+      .waitFor();
     await page.getByText(`Nothing is held about ${person.email.toUpperCase()}.`).waitFor();
     expect(await confirm.isVisible()).toBe(false);
 
@@ -136,7 +183,9 @@ describe('Privacy and Audit log pages in Chromium', () => {
     await search.getByLabel('Email address').fill(person.email);
     await search.getByRole('button', { name: 'Find' }).click();
     await page.getByText(`Nothing is held about ${person.email}.`).waitFor();
-    expect(await sql('select id from candidates where id = ? or lower(email) = ?', [candidateId, person.email])).toEqual([]);
+    expect(
+      await sql('select id from candidates where id = ? or lower(email) = ?', [candidateId, person.email]),
+    ).toEqual([]);
     expect(await sql('select id from applications where id = ?', [application.id])).toEqual([]);
     expect(await sql('select id from documents where application_id = ?', [application.id])).toEqual([]);
     expect(await sql<{ id: number }>('select id from candidates where id = ?', [control.candidate.id])).toHaveLength(1);
@@ -161,7 +210,11 @@ describe('Privacy and Audit log pages in Chromium', () => {
     expect(await rows.count()).toBe(1 + 50);
     const newest = await Promise.all([1, 2, 3].map((index) => rows.nth(index).getByRole('cell').allTextContents()));
     expect(newest.map((cells) => cells.slice(1))).toEqual([
-      [seeded.admin.email, expect.stringMatching(/^api key \d+$/), '“Audit trail key”, secret key, scopes: vacancies:read'],
+      [
+        seeded.admin.email,
+        expect.stringMatching(/^api key \d+$/),
+        '“Audit trail key”, secret key, scopes: vacancies:read',
+      ],
       [seeded.admin.email, `candidate ${candidateId}`, '–'],
       [seeded.admin.email, `candidate ${candidateId}`, '–'],
     ]);
@@ -171,7 +224,8 @@ describe('Privacy and Audit log pages in Chromium', () => {
       'Candidate exported candidate.exported',
     ]);
     const text = (await page.locator('main').textContent()) ?? '';
-    for (const personal of [person.email, person.family_name, person.mobile_phone, other.email]) expect(text).not.toContain(personal);
+    for (const personal of [person.email, person.family_name, person.mobile_phone, other.email])
+      expect(text).not.toContain(personal);
     const auditShot = join(SCREENSHOTS, 'audit-log-page.png');
     await page.screenshot({ path: auditShot });
 
@@ -180,7 +234,12 @@ describe('Privacy and Audit log pages in Chromium', () => {
     await page.getByRole('button', { name: 'Show older entries' }).click();
     await page.getByText('The beginning of the log.').waitFor();
     expect(await rows.count()).toBe(1 + 3 + OLDER_ENTRIES);
-    expect(await rows.last().getByRole('cell').allTextContents()).toEqual([expect.any(String), 'retention sweep', 'tenant', expect.stringMatching(/^1 candidate and 1 application erased, as of /)]);
+    expect(await rows.last().getByRole('cell').allTextContents()).toEqual([
+      expect.any(String),
+      'retention sweep',
+      'tenant',
+      expect.stringMatching(/^1 candidate and 1 application erased, as of /),
+    ]);
 
     expect(urls.filter((url) => url.includes('/trpc/admin.privacy.find'))).not.toHaveLength(0);
     expect(urls.filter((url) => url.includes(person.email))).toEqual([]);

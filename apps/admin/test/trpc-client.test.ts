@@ -4,7 +4,10 @@ import type { TAppRouter } from '@careers/core';
 import { startStack, type TStack } from './support/stack.ts';
 import { dashboardDocument } from './support/seed.ts';
 
-const seeded = dashboardDocument({ seed: 7 + Math.floor(Math.random() * 80), vacancies: 2 + Math.floor(Math.random() * 4) });
+const seeded = dashboardDocument({
+  seed: 7 + Math.floor(Math.random() * 80),
+  vacancies: 2 + Math.floor(Math.random() * 4),
+});
 let stack: TStack;
 
 beforeAll(async () => {
@@ -27,7 +30,11 @@ function dashboardClient(origin: string = stack.adminUrl, options: { batch?: boo
     }
     return response;
   };
-  const link = (options.batch ?? true ? httpBatchLink : httpLink)({ url: `${origin}/trpc`, fetch: cookieFetch, headers: { origin } });
+  const link = ((options.batch ?? true) ? httpBatchLink : httpLink)({
+    url: `${origin}/trpc`,
+    fetch: cookieFetch,
+    headers: { origin },
+  });
   return { client: createTRPCClient<TAppRouter>({ links: [link] }), jar };
 }
 
@@ -62,14 +69,24 @@ async function untilStatus(path: string, key: string, status: number, limitMs = 
 describe('typed tRPC client against the admin server', () => {
   it('signs in, manages keys and API access, and signs out; the API follows within a second', async () => {
     const { client, jar } = dashboardClient();
-    expect(await rejection(client.admin.me.query())).toMatchObject({ httpStatus: 401, body: { message: 'Unauthenticated.' } });
+    expect(await rejection(client.admin.me.query())).toMatchObject({
+      httpStatus: 401,
+      body: { message: 'Unauthenticated.' },
+    });
 
-    const wrong = await rejection(client.admin.signIn.mutate({ email: seeded.admin.email, password: 'not the password' }));
-    expect(wrong).toMatchObject({ httpStatus: 422, body: { errors: { email: ['These credentials do not match our records.'] } } });
+    const wrong = await rejection(
+      client.admin.signIn.mutate({ email: seeded.admin.email, password: 'not the password' }),
+    );
+    expect(wrong).toMatchObject({
+      httpStatus: 422,
+      body: { errors: { email: ['These credentials do not match our records.'] } },
+    });
 
     const signedIn = await client.admin.signIn.mutate({ email: seeded.admin.email, password: seeded.admin.password });
     expect(signedIn.user.email).toBe(seeded.admin.email);
-    expect(jar.setCookie).toMatch(/^careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    expect(jar.setCookie).toMatch(
+      /^careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
+    );
 
     const me = await client.admin.me.query();
     expect(me.tenant).toMatchObject({ slug: seeded.slug, api_enabled: true });
@@ -85,7 +102,11 @@ describe('typed tRPC client against the admin server', () => {
     expect(await health.json()).toEqual({ status: 'authenticated', tenant: seeded.slug });
 
     const overview = await client.admin.overview.query();
-    expect(overview).toMatchObject({ visible_vacancies: seeded.visibleVacancies, active_api_keys: 2, api_enabled: true });
+    expect(overview).toMatchObject({
+      visible_vacancies: seeded.visibleVacancies,
+      active_api_keys: 2,
+      api_enabled: true,
+    });
 
     await client.admin.keys.revoke.mutate({ id: created.key.id });
     expect(await untilStatus('/health', created.plaintext, 401)).toBeLessThanOrEqual(1000);
@@ -96,7 +117,9 @@ describe('typed tRPC client against the admin server', () => {
     expect((await api('/health', seeded.existingKey)).status).toBe(200);
     expect(await client.admin.tenant.setApiAccess.mutate({ enabled: false })).toEqual({ api_enabled: false });
     expect(await untilStatus('/health', seeded.existingKey, 403)).toBeLessThanOrEqual(1000);
-    expect(await (await api('/health', seeded.existingKey)).json()).toEqual({ message: 'API access is not enabled for this tenant.' });
+    expect(await (await api('/health', seeded.existingKey)).json()).toEqual({
+      message: 'API access is not enabled for this tenant.',
+    });
     await client.admin.tenant.setApiAccess.mutate({ enabled: true });
     expect(await untilStatus('/health', seeded.existingKey, 200)).toBeLessThanOrEqual(1000);
 
@@ -115,7 +138,10 @@ describe('typed tRPC client against the admin server', () => {
       const response = await fetch(`${stack.apiUrl}/applications`, {
         method: 'POST',
         headers: { authorization: `Bearer ${created.plaintext}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ vacancy: slug, candidate: { given_name: 'A', family_name: 'B', email: `a${n}.${slug}@example.org` } }),
+        body: JSON.stringify({
+          vacancy: slug,
+          candidate: { given_name: 'A', family_name: 'B', email: `a${n}.${slug}@example.org` },
+        }),
       });
       expect(response.status).toBe(201);
     };
@@ -125,8 +151,22 @@ describe('typed tRPC client against the admin server', () => {
     expect(overview.vacancies_total).toBe(seeded.document.tenants[0]!.vacancies.length);
     expect(overview.applications_per_vacancy).toHaveLength(overview.vacancies_total);
     expect(overview.applications_per_vacancy.slice(0, 2)).toEqual([
-      { id: second!.id, slug: second!.slug, title: second!.title, status: 'published', applications: 3, applications_last_7_days: 3 },
-      { id: first!.id, slug: first!.slug, title: first!.title, status: 'published', applications: 1, applications_last_7_days: 1 },
+      {
+        id: second!.id,
+        slug: second!.slug,
+        title: second!.title,
+        status: 'published',
+        applications: 3,
+        applications_last_7_days: 3,
+      },
+      {
+        id: first!.id,
+        slug: first!.slug,
+        title: first!.title,
+        status: 'published',
+        applications: 1,
+        applications_last_7_days: 1,
+      },
     ]);
     expect(overview.applications_per_vacancy.slice(2).every((row) => row.applications === 0)).toBe(true);
     await client.admin.keys.revoke.mutate({ id: created.key.id });
@@ -135,9 +175,17 @@ describe('typed tRPC client against the admin server', () => {
 
   it('gives a non-administrator no session and no access', async () => {
     const { client, jar } = dashboardClient(undefined, { batch: false });
-    const refused = await rejection(client.admin.signIn.mutate({ email: seeded.recruiter.email, password: seeded.recruiter.password }));
+    const refused = await rejection(
+      client.admin.signIn.mutate({ email: seeded.recruiter.email, password: seeded.recruiter.password }),
+    );
     // The same answer as a wrong password: it does not tell that the account exists.
-    expect(refused).toMatchObject({ httpStatus: 422, body: { message: 'The given data was invalid.', errors: { email: ['These credentials do not match our records.'] } } });
+    expect(refused).toMatchObject({
+      httpStatus: 422,
+      body: {
+        message: 'The given data was invalid.',
+        errors: { email: ['These credentials do not match our records.'] },
+      },
+    });
     expect(jar.setCookie).toBeUndefined();
     expect((await rejection(client.admin.keys.create.mutate({ name: 'x', scopes: [] }))).httpStatus).toBe(401);
   });
@@ -146,7 +194,9 @@ describe('typed tRPC client against the admin server', () => {
     const anonymous = await fetch(`${stack.adminUrl}/trpc/admin.me`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('cache-control')).toBe('no-store');
-    const body = (await anonymous.json()) as { error: { message: string; data: { httpStatus: number; body: unknown; stack?: unknown } } };
+    const body = (await anonymous.json()) as {
+      error: { message: string; data: { httpStatus: number; body: unknown; stack?: unknown } };
+    };
     expect(body.error.message).toBe('Unauthenticated.');
     expect(body.error.data.httpStatus).toBe(401);
     expect(body.error.data.body).toEqual({ message: 'Unauthenticated.' });
@@ -169,8 +219,10 @@ describe('request forgery and exposure', () => {
 
   it('refuses mutations from another origin, without an origin, or without a JSON body', async () => {
     const cookie = await signedInCookie();
-    const create = (headers: Record<string, string>, body = JSON.stringify({ name: 'Forged', scopes: ['candidates:read'] })) =>
-      fetch(`${stack.adminUrl}/trpc/admin.keys.create`, { method: 'POST', headers: { cookie, ...headers }, body });
+    const create = (
+      headers: Record<string, string>,
+      body = JSON.stringify({ name: 'Forged', scopes: ['candidates:read'] }),
+    ) => fetch(`${stack.adminUrl}/trpc/admin.keys.create`, { method: 'POST', headers: { cookie, ...headers }, body });
 
     const crossSite = await create({ 'content-type': 'application/json', origin: 'https://evil.example' });
     expect(crossSite.status).toBe(403);
@@ -181,12 +233,19 @@ describe('request forgery and exposure', () => {
     expect(crossSiteFetch.status).toBe(403);
     const form = await create({ 'content-type': 'text/plain', origin: stack.adminUrl });
     expect(form.status).toBe(415);
-    const urlEncoded = await create({ 'content-type': 'application/x-www-form-urlencoded', origin: stack.adminUrl }, 'name=Forged');
+    const urlEncoded = await create(
+      { 'content-type': 'application/x-www-form-urlencoded', origin: stack.adminUrl },
+      'name=Forged',
+    );
     expect(urlEncoded.status).toBe(415);
     expect(await keyNames(cookie)).not.toContain('Forged');
     // A read sent as POST (how the dashboard asks for a person by email) passes the same guard.
     const postedRead = (origin: string) =>
-      fetch(`${stack.adminUrl}/trpc/admin.privacy.find`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', origin }, body: JSON.stringify({ email: 'nobody@example.org' }) });
+      fetch(`${stack.adminUrl}/trpc/admin.privacy.find`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', origin },
+        body: JSON.stringify({ email: 'nobody@example.org' }),
+      });
     expect((await postedRead('https://evil.example')).status).toBe(403);
     const ownRead = await postedRead(stack.adminUrl);
     expect(ownRead.status).toBe(200);
@@ -242,11 +301,15 @@ describe('request forgery and exposure', () => {
       });
       expect(response.status).toBe(200);
       const setCookie = response.headers.get('set-cookie') ?? '';
-      expect(setCookie).toMatch(/^__Host-careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=\d+$/);
+      expect(setCookie).toMatch(
+        /^__Host-careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=\d+$/,
+      );
       // Over https only the __Host- cookie is a session: a plain one (which a sibling subdomain could plant) is not.
       const token = setCookie.split(';')[0]?.split('=')[1] ?? '';
       const me = (cookie: string, proto: string) =>
-        fetch(`${proxied.url}/trpc/admin.me`, { headers: { cookie, 'x-forwarded-proto': proto } }).then((answer) => answer.status);
+        fetch(`${proxied.url}/trpc/admin.me`, { headers: { cookie, 'x-forwarded-proto': proto } }).then(
+          (answer) => answer.status,
+        );
       expect(await me(`__Host-careers_admin_session=${token}`, 'https')).toBe(200);
       expect(await me(`careers_admin_session=${token}`, 'https')).toBe(401);
       expect(await me(`__Host-careers_admin_session=${token}`, 'http')).toBe(401);
@@ -261,9 +324,17 @@ describe('guarding the shared service', () => {
     const { client, jar } = dashboardClient();
     await client.admin.signIn.mutate({ email: seeded.admin.email, password: seeded.admin.password });
     const made = [];
-    for (let i = 0; i < 10; i++) made.push(await client.admin.webhooks.create.mutate({ url: `https://hooks.example.com/guard/${i}`, event_types: ['*'] }));
-    const eleventh = await rejection(client.admin.webhooks.create.mutate({ url: 'https://hooks.example.com/guard/10', event_types: ['*'] }));
-    expect(eleventh).toMatchObject({ httpStatus: 422, body: { errors: { url: ['A tenant may have at most 10 webhook endpoints; delete one first.'] } } });
+    for (let i = 0; i < 10; i++)
+      made.push(
+        await client.admin.webhooks.create.mutate({ url: `https://hooks.example.com/guard/${i}`, event_types: ['*'] }),
+      );
+    const eleventh = await rejection(
+      client.admin.webhooks.create.mutate({ url: 'https://hooks.example.com/guard/10', event_types: ['*'] }),
+    );
+    expect(eleventh).toMatchObject({
+      httpStatus: 422,
+      body: { errors: { url: ['A tenant may have at most 10 webhook endpoints; delete one first.'] } },
+    });
     expect((await client.admin.webhooks.list.query()).data).toHaveLength(10);
 
     const id = made[0]!.endpoint.id;
@@ -280,9 +351,13 @@ describe('guarding the shared service', () => {
     expect(limited.headers.get('x-ratelimit-limit')).toBe('10');
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(limited.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
-    expect(((await limited.json()) as { error: { data: { body: unknown } } }).error.data.body).toEqual({ message: 'Too Many Attempts.' });
+    expect(((await limited.json()) as { error: { data: { body: unknown } } }).error.data.body).toEqual({
+      message: 'Too Many Attempts.',
+    });
     // Another endpoint has its own budget.
-    expect((await client.admin.webhooks.test.mutate({ id: made[1]!.endpoint.id })).delivery.event_type).toBe('webhook.test');
+    expect((await client.admin.webhooks.test.mutate({ id: made[1]!.endpoint.id })).delivery.event_type).toBe(
+      'webhook.test',
+    );
     for (const { endpoint } of made) await client.admin.webhooks.delete.mutate({ id: endpoint.id });
   });
 });

@@ -4,7 +4,12 @@ import type { Page } from 'playwright-core';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { openOrm, type TOrm } from '@careers/core';
-import { webhookSecretKey, startWebhookRunner, type TWebhookRunner, DEFAULT_DELIVERY_SETTINGS } from '@careers/core/worker';
+import {
+  webhookSecretKey,
+  startWebhookRunner,
+  type TWebhookRunner,
+  DEFAULT_DELIVERY_SETTINGS,
+} from '@careers/core/worker';
 import { startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing';
 import { ARTIFACTS, openDashboardBrowser, type TDashboardBrowser } from './support/browser.ts';
 import { startStack, type TStack } from './support/stack.ts';
@@ -32,7 +37,13 @@ beforeAll(async () => {
     log: pino({ level: 'silent' }),
     concurrency: 2,
     pollIntervalMs: 100,
-    settings: { ...DEFAULT_DELIVERY_SETTINGS, secretKey: webhookSecretKey()!, allowInsecureLocal: true, timeoutMs: 2000, leaseSeconds: 5 },
+    settings: {
+      ...DEFAULT_DELIVERY_SETTINGS,
+      secretKey: webhookSecretKey()!,
+      allowInsecureLocal: true,
+      timeoutMs: 2000,
+      leaseSeconds: 5,
+    },
   });
   dashboard = await openDashboardBrowser(stack.adminUrl);
   ({ page, consoleProblems } = dashboard);
@@ -89,15 +100,22 @@ describe('Webhooks page in Chromium', () => {
     const deliveries = page.getByRole('table', { name: 'Deliveries' });
     await deliveries.getByRole('row', { name: /webhook\.test/ }).waitFor();
     const [first] = await receiver.waitFor(1);
-    expect(new Webhook(secret).verify(first!.body, first!.headers)).toMatchObject({ type: 'webhook.test', tenant: expect.any(String) });
-    await expect.poll(() => deliveries.getByRole('row', { name: /webhook\.test/ }).textContent(), { timeout: 10_000 }).toMatch(/Delivered\s*1\s*200/);
+    expect(new Webhook(secret).verify(first!.body, first!.headers)).toMatchObject({
+      type: 'webhook.test',
+      tenant: expect.any(String),
+    });
+    await expect
+      .poll(() => deliveries.getByRole('row', { name: /webhook\.test/ }).textContent(), { timeout: 10_000 })
+      .toMatch(/Delivered\s*1\s*200/);
     await page.screenshot({ path: `${ARTIFACTS}webhook-deliveries.png`, fullPage: true });
 
     // Replay: the same event id again, a second attempt in the log.
     await deliveries.getByRole('button', { name: /^Replay webhook\.test/ }).click();
     const [, replayed] = await receiver.waitFor(2);
     expect(replayed!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
-    await expect.poll(() => deliveries.getByRole('row', { name: /webhook\.test/ }).textContent(), { timeout: 10_000 }).toMatch(/Delivered\s*2\s*200/);
+    await expect
+      .poll(() => deliveries.getByRole('row', { name: /webhook\.test/ }).textContent(), { timeout: 10_000 })
+      .toMatch(/Delivered\s*2\s*200/);
     expect(consoleProblems).toEqual([]);
   });
 });

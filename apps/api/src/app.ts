@@ -22,7 +22,11 @@ function recordRequestMetrics(metrics: TCoreServices['metrics']): express.Reques
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
-      const labels = { method: req.method, route: (res.locals.route as string | undefined) ?? UNMATCHED_ROUTE, status: String(res.statusCode) };
+      const labels = {
+        method: req.method,
+        route: (res.locals.route as string | undefined) ?? UNMATCHED_ROUTE,
+        status: String(res.statusCode),
+      };
       metrics.httpRequests.inc(labels);
       metrics.httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
@@ -55,7 +59,12 @@ export function createApiApp(services: TCoreServices, options: TApiOptions = {})
   v1.get('/openapi.json', routeLabel('/v1/openapi.json'), (_req, res) => {
     res.json(document);
   });
-  v1.use('/docs', routeLabel('/v1/docs'), swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Careers API v1' }));
+  v1.use(
+    '/docs',
+    routeLabel('/v1/docs'),
+    swaggerUi.serve,
+    swaggerUi.setup(document, { customSiteTitle: 'Careers API v1' }),
+  );
   v1.get('/livez', routeLabel('/v1/livez'), (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -23,8 +23,18 @@ const ZApiEnv = z.object({
    * process, and all keys together. The defaults follow the cores (a read mostly waits on the database, so two per
    * core): far more at once than the machine can run only makes every other key wait.
    */
-  EXPENSIVE_READS_PER_KEY: z.coerce.number().int().min(1).max(64).default(2 * availableParallelism()),
-  EXPENSIVE_READS_PER_PROCESS: z.coerce.number().int().min(1).max(256).default(4 * availableParallelism()),
+  EXPENSIVE_READS_PER_KEY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(2 * availableParallelism()),
+  EXPENSIVE_READS_PER_PROCESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .default(4 * availableParallelism()),
   /** A request body that stops arriving for this long is dropped (408). CONTRACT: 10 s; shorter only for tests. */
   BODY_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
 });

@@ -1,5 +1,12 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
-import { appRouter, listProcedures, type TMeta, MAX_JSON_DEPTH, MAX_JSON_VALUES, isPublishableScope } from '@careers/core';
+import {
+  appRouter,
+  listProcedures,
+  type TMeta,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+  isPublishableScope,
+} from '@careers/core';
 import { BODY_LIMIT_BYTES } from './rest/request-body.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from './rest/facade.ts';
 import { componentSchemas, ref, type TJson } from './openapi/error-schemas.ts';
@@ -35,7 +42,8 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
       bearerAuth: {
         type: 'http',
         scheme: 'bearer',
-        description: 'A secret tenant API key (`ck_live_…`): for servers only, never in a browser (its answers carry no CORS headers).',
+        description:
+          'A secret tenant API key (`ck_live_…`): for servers only, never in a browser (its answers carry no CORS headers).',
       },
       publishableKey: {
         type: 'http',
@@ -64,15 +72,20 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
       const op = operation as TJson;
       moveQueryParameters(op, meta);
       fixParameters(op, input, meta);
-      const validatesInput = method === 'post' || (op.parameters as TJson[]).some((parameter) => parameter.in === 'query');
+      const validatesInput =
+        method === 'post' || (op.parameters as TJson[]).some((parameter) => parameter.in === 'query');
       op.responses = apiResponses(method, op, meta, validatesInput);
       // Every answer after authentication (not a 401: an unknown key allows no origin) to a publishable key's origin.
       for (const [status, response] of Object.entries(op.responses as TJson)) {
-        if (status !== '401') (response as TJson).headers = { ...(response as TJson).headers, ...CORS_RESPONSE_HEADERS };
+        if (status !== '401')
+          (response as TJson).headers = { ...(response as TJson).headers, ...CORS_RESPONSE_HEADERS };
       }
       op.description = operationDescription(op, meta);
       // A publishable key can call what needs no scope or a public one; never the candidates:* operations.
-      op.security = !meta.scope || isPublishableScope(meta.scope) ? [{ bearerAuth: [] }, { publishableKey: [] }] : [{ bearerAuth: [] }];
+      op.security =
+        !meta.scope || isPublishableScope(meta.scope)
+          ? [{ bearerAuth: [] }, { publishableKey: [] }]
+          : [{ bearerAuth: [] }];
       if (meta.scope) op['x-required-scope'] = meta.scope;
       if (meta.extension) op['x-extension'] = true;
     }
@@ -82,11 +95,27 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
   // The audience of the server (OWASP API9, inventory): the public interface of career sites and integrations.
   document.servers = (document.servers as TJson[]).map((server) => ({ ...server, 'x-internal': false }));
   document['x-cors'] = {
-    preflight: { status: 204, allowOrigin: 'the request\'s Origin (never *)', allowHeaders: CORS_ALLOWED_HEADERS, maxAge: CORS_MAX_AGE_SECONDS, vary: 'Origin' },
-    actualResponses: { keyKinds: ['publishable'], allowOrigin: "the key's allowed origin that sent the request", vary: 'Origin', exposeHeaders: CORS_EXPOSED_HEADERS },
+    preflight: {
+      status: 204,
+      allowOrigin: "the request's Origin (never *)",
+      allowHeaders: CORS_ALLOWED_HEADERS,
+      maxAge: CORS_MAX_AGE_SECONDS,
+      vary: 'Origin',
+    },
+    actualResponses: {
+      keyKinds: ['publishable'],
+      allowOrigin: "the key's allowed origin that sent the request",
+      vary: 'Origin',
+      exposeHeaders: CORS_EXPOSED_HEADERS,
+    },
     secretKeys: 'never',
   };
-  document['x-body-limits'] = { maxBytes: BODY_LIMIT_BYTES, maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES, contentEncoding: ['identity'] };
+  document['x-body-limits'] = {
+    maxBytes: BODY_LIMIT_BYTES,
+    maxDepth: MAX_JSON_DEPTH,
+    maxValues: MAX_JSON_VALUES,
+    contentEncoding: ['identity'],
+  };
   document.components = {
     ...document.components,
     schemas: componentSchemas(),
@@ -96,10 +125,10 @@ export function buildOpenApiDocument(publicUrl?: string): TJson {
         Allow: { description: 'The methods of the path', required: true, schema: { type: 'string' } },
       }),
       RequestHeaderFieldsTooLarge: {
-        description: "The request line and headers exceed the HTTP server's 16 KiB limit; answered by the HTTP layer, without a body",
+        description:
+          "The request line and headers exceed the HTTP server's 16 KiB limit; answered by the HTTP layer, without a body",
       },
     },
   };
   return document;
 }
-

@@ -34,7 +34,13 @@ export function requestLog(log: Logger): express.RequestHandler {
       res.off('close', complete);
       const shed = res.locals.shed === true;
       const failed = res.statusCode >= 500 && !shed;
-      const level = failed ? 'error' : shed ? 'warn' : QUIET_PATHS.has(req.originalUrl.split('?')[0] ?? '') ? 'debug' : 'info';
+      const level = failed
+        ? 'error'
+        : shed
+          ? 'warn'
+          : QUIET_PATHS.has(req.originalUrl.split('?')[0] ?? '')
+            ? 'debug'
+            : 'info';
       if (!log.isLevelEnabled(level)) return;
       const line = {
         req: { method: req.method, path: loggablePath(req.originalUrl) },
@@ -43,7 +49,8 @@ export function requestLog(log: Logger): express.RequestHandler {
         res: { status: res.statusCode },
         responseTime: Date.now() - started,
       };
-      if (failed) req.log.error({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
+      if (failed)
+        req.log.error({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
       else req.log[level](line, shed ? 'request shed' : 'request completed');
     };
     res.on('finish', complete);

@@ -4,7 +4,17 @@ import { createTestDatabase, decodeBase64Strict } from '@careers/core/testing';
 import { startTestApi, validatedFetch, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess } from './support/processes.ts';
-import { applicationBody, base64Of, keyRing, keys, query, rateHeaders, suffix, tenant, vacancy } from './support/write-fixtures.ts';
+import {
+  applicationBody,
+  base64Of,
+  keyRing,
+  keys,
+  query,
+  rateHeaders,
+  suffix,
+  tenant,
+  vacancy,
+} from './support/write-fixtures.ts';
 
 const MB = 1024 * 1024;
 let api: TTestApi;
@@ -50,22 +60,45 @@ beforeAll(async () => {
           vacancy(785, slugs.neverPublished, { published_at: null }),
         ],
         candidates: [
-          { id: 50, slug: `grace-${s}`, user_id: null, first_name: 'Grace', last_name: 'Hopper', email: EXISTING_EMAIL, status: 'active_mediation' },
+          {
+            id: 50,
+            slug: `grace-${s}`,
+            user_id: null,
+            first_name: 'Grace',
+            last_name: 'Hopper',
+            email: EXISTING_EMAIL,
+            status: 'active_mediation',
+          },
         ],
       }),
       tenant(`globex-${s}`, {
         api_keys: [{ ...otherTenantKey, name: 'other' }],
         vacancies: [vacancy(900, slugs.otherTenant)],
-        candidates: [{ id: 60, slug: `grace-${s}`, user_id: null, first_name: 'G', last_name: 'H', email: `shared.${s}@example.org`, status: 'potential' }],
+        candidates: [
+          {
+            id: 60,
+            slug: `grace-${s}`,
+            user_id: null,
+            first_name: 'G',
+            last_name: 'H',
+            email: `shared.${s}@example.org`,
+            status: 'potential',
+          },
+        ],
       }),
-      tenant(`initech-${s}`, { api_enabled: false, api_keys: [{ ...disabledTenantKey, name: 'off' }], vacancies: [vacancy(950, `off-${s}`)] }),
+      tenant(`initech-${s}`, {
+        api_enabled: false,
+        api_keys: [{ ...disabledTenantKey, name: 'off' }],
+        vacancies: [vacancy(950, `off-${s}`)],
+      }),
     ],
   });
   api = await startTestApi(databaseUrl);
 });
 afterAll(async () => api?.close());
 
-const post = (body: unknown, key = nextKey(), headers: Record<string, string> = {}) => api.post('/applications', body, key, headers);
+const post = (body: unknown, key = nextKey(), headers: Record<string, string> = {}) =>
+  api.post('/applications', body, key, headers);
 
 async function expect422(body: unknown, errors: Record<string, string[]>) {
   const response = await post(body);
@@ -92,11 +125,23 @@ describe('POST /applications — success', () => {
       },
       documents: {
         resume: { filename: 'cv.pdf', content: resume.content, mime_type: 'application/pdf' },
-        cover_letter: { filename: 'letter.docx', content: cover.content, mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
-        additional: extra.map((file, index) => ({ filename: `extra-${index}.txt`, content: file.content, mime_type: 'text/plain' })),
+        cover_letter: {
+          filename: 'letter.docx',
+          content: cover.content,
+          mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        },
+        additional: extra.map((file, index) => ({
+          filename: `extra-${index}.txt`,
+          content: file.content,
+          mime_type: 'text/plain',
+        })),
       },
       privacy_policy_accepted: true,
-      tracking: { ip_address: '2001:db8::1', user_agent: 'Mozilla/5.0 (X11)', referrer: 'https://www.google.com/search?q=jobs' },
+      tracking: {
+        ip_address: '2001:db8::1',
+        user_agent: 'Mozilla/5.0 (X11)',
+        referrer: 'https://www.google.com/search?q=jobs',
+      },
       unknown_field: 'ignored',
     });
     expect(response.status, response.text).toBe(201);
@@ -108,7 +153,12 @@ describe('POST /applications — success', () => {
       candidate: { id: expect.any(Number), given_name: 'Jäne', family_name: "O'Doe", email },
       documents: [
         { type: 'resume', filename: 'cv.pdf', mime_type: 'application/pdf', size: 50_000 },
-        { type: 'cover_letter', filename: 'letter.docx', mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', size: 1234 },
+        {
+          type: 'cover_letter',
+          filename: 'letter.docx',
+          mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          size: 1234,
+        },
         { type: 'additional', filename: 'extra-0.txt', mime_type: 'text/plain', size: 1 },
         { type: 'additional', filename: 'extra-1.txt', mime_type: 'text/plain', size: 2 },
         { type: 'additional', filename: 'extra-2.txt', mime_type: 'text/plain', size: 3 },
@@ -118,7 +168,16 @@ describe('POST /applications — success', () => {
       answers: {},
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
-    expect(Object.keys(data).sort()).toEqual(['answers', 'candidate', 'consents', 'created_at', 'documents', 'id', 'privacy_policy_accepted', 'vacancy']);
+    expect(Object.keys(data).sort()).toEqual([
+      'answers',
+      'candidate',
+      'consents',
+      'created_at',
+      'documents',
+      'id',
+      'privacy_policy_accepted',
+      'vacancy',
+    ]);
     expect(Math.abs(new Date(data.created_at).getTime() - before)).toBeLessThan(60_000);
 
     const [application] = await query(databaseUrl, 'select * from applications where id = $1', [data.id]);
@@ -142,8 +201,14 @@ describe('POST /applications — success', () => {
       status: 'potential',
     });
     expect(candidate!.slug).toMatch(/^jane-o-doe-[0-9a-f]{8}$/);
-    expect(await query(databaseUrl, 'select * from candidate_users where candidate_id = $1', [data.candidate.id])).toEqual([]);
-    const documents = await query(databaseUrl, 'select type, position, filename, size, content from documents where application_id = $1 order by id', [data.id]);
+    expect(
+      await query(databaseUrl, 'select * from candidate_users where candidate_id = $1', [data.candidate.id]),
+    ).toEqual([]);
+    const documents = await query(
+      databaseUrl,
+      'select type, position, filename, size, content from documents where application_id = $1 order by id',
+      [data.id],
+    );
     expect(documents.map((d) => [d.type, d.position, d.filename, d.size])).toEqual([
       ['resume', 0, 'cv.pdf', 50_000],
       ['cover_letter', 0, 'letter.docx', 1234],
@@ -181,7 +246,11 @@ describe('POST /applications — success', () => {
     );
     expect(response.status, response.text).toBe(201);
     const [row] = await query(databaseUrl, 'select * from applications where id = $1', [response.body.data.id]);
-    expect(row).toMatchObject({ privacy_policy_accepted: false, privacy_policy_accepted_at: null, tracking_ip_address: '203.0.113.9' });
+    expect(row).toMatchObject({
+      privacy_policy_accepted: false,
+      privacy_policy_accepted_at: null,
+      tracking_ip_address: '203.0.113.9',
+    });
   });
 
   it('finds the vacancy by integer id, by slug, and tries a digit string as a slug before an id', async () => {
@@ -206,31 +275,55 @@ describe('POST /applications — success', () => {
     const first = await post(body);
     expect(first.status, first.text).toBe(201);
     // The stored names (Grace Hopper) never come back: an email must not look a person up.
-    expect(first.body.data.candidate).toEqual({ id: 50, given_name: 'Other', family_name: 'Name', email: EXISTING_EMAIL.toUpperCase() });
+    expect(first.body.data.candidate).toEqual({
+      id: 50,
+      given_name: 'Other',
+      family_name: 'Name',
+      email: EXISTING_EMAIL.toUpperCase(),
+    });
     expect(first.text).not.toMatch(/Grace|Hopper/);
-    const second = await post({ ...body, candidate: { ...(body.candidate as object), email: EXISTING_EMAIL.toLowerCase() } });
+    const second = await post({
+      ...body,
+      candidate: { ...(body.candidate as object), email: EXISTING_EMAIL.toLowerCase() },
+    });
     expect(second.body.data.candidate.id).toBe(50);
     const [candidate] = await query(databaseUrl, 'select status, first_name from candidates where id = 50');
     expect(candidate).toEqual({ status: 'active_mediation', first_name: 'Grace' });
-    expect(await query(databaseUrl, 'select count(*)::int as n from candidates where lower(email) = lower($1)', [EXISTING_EMAIL])).toEqual([{ n: 1 }]);
+    expect(
+      await query(databaseUrl, 'select count(*)::int as n from candidates where lower(email) = lower($1)', [
+        EXISTING_EMAIL,
+      ]),
+    ).toEqual([{ n: 1 }]);
   });
 
   it("never matches another tenant's candidate", async () => {
-    const response = await post(applicationBody(slugs.open, { candidate: { given_name: 'S', family_name: 'T', email: `shared.${s}@example.org` } }));
+    const response = await post(
+      applicationBody(slugs.open, {
+        candidate: { given_name: 'S', family_name: 'T', email: `shared.${s}@example.org` },
+      }),
+    );
     expect(response.status).toBe(201);
     expect(response.body.data.candidate.id).not.toBe(60);
-    const rows = await query(databaseUrl, 'select tenant_id from candidates where lower(email) = lower($1) order by id', [`shared.${s}@example.org`]);
+    const rows = await query(
+      databaseUrl,
+      'select tenant_id from candidates where lower(email) = lower($1) order by id',
+      [`shared.${s}@example.org`],
+    );
     expect(rows).toHaveLength(2);
   });
 
   it('creates one candidate when applications with the same new email arrive concurrently', async () => {
     const email = `race.${suffix()}@example.org`;
     const responses = await Promise.all(
-      Array.from({ length: 6 }, () => post(applicationBody(slugs.open, { candidate: { given_name: 'Race', family_name: 'Condition', email } }))),
+      Array.from({ length: 6 }, () =>
+        post(applicationBody(slugs.open, { candidate: { given_name: 'Race', family_name: 'Condition', email } })),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect(new Set(responses.map((r) => r.body.data.candidate.id)).size).toBe(1);
-    expect(await query(databaseUrl, 'select count(*)::int as n from candidates where email = $1', [email])).toEqual([{ n: 1 }]);
+    expect(await query(databaseUrl, 'select count(*)::int as n from candidates where email = $1', [email])).toEqual([
+      { n: 1 },
+    ]);
   });
 
   it('works with a legacy full-access key', async () => {
@@ -240,11 +333,22 @@ describe('POST /applications — success', () => {
 
   it('accepts a file of exactly 10 MB', async () => {
     const file = base64Of(10 * MB);
-    const response = await post(applicationBody(slugs.open, { documents: { resume: { filename: 'big.pdf', content: file.content, mime_type: 'application/pdf' } } }));
+    const response = await post(
+      applicationBody(slugs.open, {
+        documents: { resume: { filename: 'big.pdf', content: file.content, mime_type: 'application/pdf' } },
+      }),
+    );
     expect(response.status, response.text.slice(0, 300)).toBe(201);
     expect(response.body.data.documents[0].size).toBe(10 * MB);
-    const [row] = await query(databaseUrl, 'select length(content) as n, md5(content) as md5 from documents where application_id = $1', [response.body.data.id]);
-    expect(row).toEqual({ n: 10 * MB, md5: (await import('node:crypto')).createHash('md5').update(file.bytes).digest('hex') });
+    const [row] = await query(
+      databaseUrl,
+      'select length(content) as n, md5(content) as md5 from documents where application_id = $1',
+      [response.body.data.id],
+    );
+    expect(row).toEqual({
+      n: 10 * MB,
+      md5: (await import('node:crypto')).createHash('md5').update(file.bytes).digest('hex'),
+    });
   });
 
   it('stores nothing when the write fails half-way: no candidate, application, document or event', async () => {
@@ -256,16 +360,30 @@ describe('POST /applications — success', () => {
     );
     try {
       const email = `half.way.${suffix()}@example.org`;
-      const events = await query(databaseUrl, "select count(*)::int as n from events where type = 'application.created'");
+      const events = await query(
+        databaseUrl,
+        "select count(*)::int as n from events where type = 'application.created'",
+      );
       const good = { filename: 'fine.pdf', content: base64Of(2000).content, mime_type: 'application/pdf' };
       const response = await post(
-        applicationBody(slugs.open, { candidate: { given_name: 'Half', family_name: 'Way', email }, documents: { resume: good, additional: [good, { ...good, filename: failing }] } }),
+        applicationBody(slugs.open, {
+          candidate: { given_name: 'Half', family_name: 'Way', email },
+          documents: { resume: good, additional: [good, { ...good, filename: failing }] },
+        }),
       );
       expect(response.status, response.text).toBe(500);
       expect(response.body).toEqual({ message: 'Server Error.' });
       expect(await query(databaseUrl, 'select id from candidates where email = $1', [email])).toEqual([]);
-      expect(await query(databaseUrl, "select d.id from documents d join applications a on a.id = d.application_id join candidates c on c.id = a.candidate_id where c.email = $1", [email])).toEqual([]);
-      expect(await query(databaseUrl, "select count(*)::int as n from events where type = 'application.created'")).toEqual(events);
+      expect(
+        await query(
+          databaseUrl,
+          'select d.id from documents d join applications a on a.id = d.application_id join candidates c on c.id = a.candidate_id where c.email = $1',
+          [email],
+        ),
+      ).toEqual([]);
+      expect(
+        await query(databaseUrl, "select count(*)::int as n from events where type = 'application.created'"),
+      ).toEqual(events);
     } finally {
       await query(databaseUrl, `drop trigger refuse_document_${s} on documents; drop function refuse_document_${s}();`);
     }
@@ -303,12 +421,18 @@ describe('POST /applications — vacancy rules (after validation)', () => {
     for (const ref of [slugs.closed, 779]) {
       const response = await post(applicationBody(ref));
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ message: 'This vacancy no longer accepts applications.', error: 'VACANCY_CLOSED' });
+      expect(response.body).toEqual({
+        message: 'This vacancy no longer accepts applications.',
+        error: 'VACANCY_CLOSED',
+      });
     }
   });
 
   it('reports validation errors before a missing vacancy', async () => {
-    const response = await post({ vacancy: `nope-${s}`, candidate: { given_name: 'A', family_name: 'B', email: 'not-an-email' } });
+    const response = await post({
+      vacancy: `nope-${s}`,
+      candidate: { given_name: 'A', family_name: 'B', email: 'not-an-email' },
+    });
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual({ 'candidate.email': ['The candidate.email must be a valid email address.'] });
   });
@@ -316,8 +440,14 @@ describe('POST /applications — vacancy rules (after validation)', () => {
 
 describe('POST /applications — validation (422)', () => {
   it('requires vacancy and candidate, and names a missing object on its own name', async () => {
-    await expect422({}, { vacancy: ['The vacancy field is required.'], candidate: ['The candidate field is required.'] });
-    await expect422({ vacancy: null, candidate: null }, { vacancy: ['The vacancy field is required.'], candidate: ['The candidate field is required.'] });
+    await expect422(
+      {},
+      { vacancy: ['The vacancy field is required.'], candidate: ['The candidate field is required.'] },
+    );
+    await expect422(
+      { vacancy: null, candidate: null },
+      { vacancy: ['The vacancy field is required.'], candidate: ['The candidate field is required.'] },
+    );
   });
 
   it('requires given_name, family_name and email in candidate (empty or blank strings too)', async () => {
@@ -348,41 +478,78 @@ describe('POST /applications — validation (422)', () => {
     });
     await expect422(applicationBody(true), { vacancy: ['The vacancy must be a string or an integer.'] });
     await expect422(applicationBody(7.5), { vacancy: ['The vacancy must be a string or an integer.'] });
-    await expect422(applicationBody(slugs.open, { candidate: 'Ada' }), { candidate: ['The candidate must be an object.'] });
-    await expect422(applicationBody(slugs.open, { candidate: { given_name: 1, family_name: ['x'], email: 'a@b.example' } }), {
-      'candidate.given_name': ['The candidate.given name must be a string.'],
-      'candidate.family_name': ['The candidate.family name must be a string.'],
+    await expect422(applicationBody(slugs.open, { candidate: 'Ada' }), {
+      candidate: ['The candidate must be an object.'],
     });
-    await expect422(applicationBody(slugs.open, { documents: [] }), { documents: ['The documents must be an object.'] });
+    await expect422(
+      applicationBody(slugs.open, { candidate: { given_name: 1, family_name: ['x'], email: 'a@b.example' } }),
+      {
+        'candidate.given_name': ['The candidate.given name must be a string.'],
+        'candidate.family_name': ['The candidate.family name must be a string.'],
+      },
+    );
+    await expect422(applicationBody(slugs.open, { documents: [] }), {
+      documents: ['The documents must be an object.'],
+    });
     await expect422(applicationBody(slugs.open, { tracking: 'x' }), { tracking: ['The tracking must be an object.'] });
   });
 
   it('checks email, URLs, phones and IP addresses', async () => {
     const candidate = { given_name: 'A', family_name: 'B', email: 'a@b.example' };
     for (const email of ['plainaddress', 'a@', '@b.example', 'a b@c.example', 'a@b']) {
-      await expect422({ vacancy: slugs.open, candidate: { ...candidate, email } }, { 'candidate.email': ['The candidate.email must be a valid email address.'] });
+      await expect422(
+        { vacancy: slugs.open, candidate: { ...candidate, email } },
+        { 'candidate.email': ['The candidate.email must be a valid email address.'] },
+      );
     }
-    for (const linkedin_url of ['linkedin.com/in/x', 'ftp://linkedin.com/x', 'javascript:alert(1)', 'https://', 'https://exa mple.com']) {
-      await expect422({ vacancy: slugs.open, candidate: { ...candidate, linkedin_url } }, {
-        'candidate.linkedin_url': ['The candidate.linkedin url must be a valid URL.'],
-      });
+    for (const linkedin_url of [
+      'linkedin.com/in/x',
+      'ftp://linkedin.com/x',
+      'javascript:alert(1)',
+      'https://',
+      'https://exa mple.com',
+    ]) {
+      await expect422(
+        { vacancy: slugs.open, candidate: { ...candidate, linkedin_url } },
+        {
+          'candidate.linkedin_url': ['The candidate.linkedin url must be a valid URL.'],
+        },
+      );
     }
-    await expect422({ vacancy: slugs.open, candidate: { ...candidate, mobile_phone: 612345678 } }, {
-      'candidate.mobile_phone': ['The candidate.mobile phone must be a string.'],
-    });
-    await expect422({ vacancy: slugs.open, candidate: { ...candidate, fixed_phone: '1'.repeat(65) } }, {
-      'candidate.fixed_phone': ['The candidate.fixed phone must not be greater than 64 characters.'],
-    });
-    await expect422({ vacancy: slugs.open, candidate: { ...candidate, given_name: 'x'.repeat(256) } }, {
-      'candidate.given_name': ['The candidate.given name must not be greater than 255 characters.'],
-    });
+    await expect422(
+      { vacancy: slugs.open, candidate: { ...candidate, mobile_phone: 612345678 } },
+      {
+        'candidate.mobile_phone': ['The candidate.mobile phone must be a string.'],
+      },
+    );
+    await expect422(
+      { vacancy: slugs.open, candidate: { ...candidate, fixed_phone: '1'.repeat(65) } },
+      {
+        'candidate.fixed_phone': ['The candidate.fixed phone must not be greater than 64 characters.'],
+      },
+    );
+    await expect422(
+      { vacancy: slugs.open, candidate: { ...candidate, given_name: 'x'.repeat(256) } },
+      {
+        'candidate.given_name': ['The candidate.given name must not be greater than 255 characters.'],
+      },
+    );
     for (const ip_address of ['999.1.1.1', '1.2.3', 'localhost', '2001:db8:::1']) {
-      await expect422({ vacancy: slugs.open, candidate, tracking: { ip_address } }, {
-        'tracking.ip_address': ['The tracking.ip address must be a valid IP address.'],
-      });
+      await expect422(
+        { vacancy: slugs.open, candidate, tracking: { ip_address } },
+        {
+          'tracking.ip_address': ['The tracking.ip address must be a valid IP address.'],
+        },
+      );
     }
-    await expect422({ vacancy: slugs.open, candidate, tracking: { referrer: 'not a url' } }, { 'tracking.referrer': ['The tracking.referrer must be a valid URL.'] });
-    await expect422({ vacancy: slugs.open, candidate, tracking: { user_agent: 42 } }, { 'tracking.user_agent': ['The tracking.user agent must be a string.'] });
+    await expect422(
+      { vacancy: slugs.open, candidate, tracking: { referrer: 'not a url' } },
+      { 'tracking.referrer': ['The tracking.referrer must be a valid URL.'] },
+    );
+    await expect422(
+      { vacancy: slugs.open, candidate, tracking: { user_agent: 42 } },
+      { 'tracking.user_agent': ['The tracking.user agent must be a string.'] },
+    );
   });
 
   it('reports document fields on their dotted paths', async () => {
@@ -395,9 +562,12 @@ describe('POST /applications — validation (422)', () => {
     await expect422(applicationBody(slugs.open, { documents: { cover_letter: { ...good, mime_type: 'pdf' } } }), {
       'documents.cover_letter.mime_type': ['The documents.cover letter.mime type format is invalid.'],
     });
-    await expect422(applicationBody(slugs.open, { documents: { additional: [good, good, { ...good, content: 'YWJ!' }] } }), {
-      'documents.additional.2.content': ['The documents.additional.2.content must be valid base64.'],
-    });
+    await expect422(
+      applicationBody(slugs.open, { documents: { additional: [good, good, { ...good, content: 'YWJ!' }] } }),
+      {
+        'documents.additional.2.content': ['The documents.additional.2.content must be valid base64.'],
+      },
+    );
     await expect422(applicationBody(slugs.open, { documents: { additional: good } }), {
       'documents.additional': ['The documents.additional must be an array.'],
     });
@@ -425,23 +595,38 @@ describe('POST /applications — validation (422)', () => {
     ['only padding', '===='],
     ['non-ASCII', 'YWJé'],
   ])('rejects invalid base64 (%s) on documents.resume.content', async (_name, content) => {
-    await expect422(applicationBody(slugs.open, { documents: { resume: { filename: 'a.pdf', content, mime_type: 'application/pdf' } } }), {
-      'documents.resume.content': ['The documents.resume.content must be valid base64.'],
-    });
+    await expect422(
+      applicationBody(slugs.open, {
+        documents: { resume: { filename: 'a.pdf', content, mime_type: 'application/pdf' } },
+      }),
+      {
+        'documents.resume.content': ['The documents.resume.content must be valid base64.'],
+      },
+    );
   });
 
   it('rejects a file over 10 MB decoded', async () => {
     const file = base64Of(10 * MB + 1);
-    await expect422(applicationBody(slugs.open, { documents: { cover_letter: { filename: 'big.pdf', content: file.content, mime_type: 'application/pdf' } } }), {
-      'documents.cover_letter.content': ['The documents.cover letter.content must not be greater than 10240 kilobytes.'],
-    });
+    await expect422(
+      applicationBody(slugs.open, {
+        documents: { cover_letter: { filename: 'big.pdf', content: file.content, mime_type: 'application/pdf' } },
+      }),
+      {
+        'documents.cover_letter.content': [
+          'The documents.cover letter.content must not be greater than 10240 kilobytes.',
+        ],
+      },
+    );
   });
 
   it('answers a body that is not a JSON object with 422 errors.body', async () => {
     for (const body of ['[]', '"text"', '42', 'true']) {
       const response = await post(body);
       expect(response.status, body).toBe(422);
-      expect(response.body).toEqual({ message: 'The given data was invalid.', errors: { body: ['The body must be an object.'] } });
+      expect(response.body).toEqual({
+        message: 'The given data was invalid.',
+        errors: { body: ['The body must be an object.'] },
+      });
     }
   });
 
@@ -463,25 +648,39 @@ describe('POST /applications — validation (422)', () => {
       mime_type: fc.constantFrom('application/pdf', 'application/msword', 'text/plain', 'image/png'),
     });
     await fc.assert(
-      fc.asyncProperty(fc.option(zDoc, { nil: undefined }), fc.array(zDoc, { maxLength: 5 }), async (resume, additional) => {
-        const encode = (doc: { filename: string; bytes: Uint8Array; mime_type: string }) => ({
-          filename: doc.filename,
-          content: Buffer.from(doc.bytes).toString('base64'),
-          mime_type: doc.mime_type,
-        });
-        // An empty file encodes to "", which is "required": those are expected to be refused.
-        const all = [...(resume ? [resume] : []), ...additional];
-        const response = await post(applicationBody(slugs.open, { documents: { resume: resume && encode(resume), additional: additional.map(encode) } }));
-        if (all.some((doc) => doc.bytes.length === 0)) {
-          expect(response.status).toBe(422);
-          return;
-        }
-        expect(response.status, response.text).toBe(201);
-        expect(response.body.data.documents.map((d: { size: number }) => d.size)).toEqual(all.map((doc) => doc.bytes.length));
-        const stored = await query(databaseUrl, 'select filename, content from documents where application_id = $1 order by id', [response.body.data.id]);
-        expect(stored.map((row) => row.filename)).toEqual(all.map((doc) => doc.filename.trim()));
-        stored.forEach((row, index) => expect(Buffer.compare(row.content, Buffer.from(all[index]!.bytes))).toBe(0));
-      }),
+      fc.asyncProperty(
+        fc.option(zDoc, { nil: undefined }),
+        fc.array(zDoc, { maxLength: 5 }),
+        async (resume, additional) => {
+          const encode = (doc: { filename: string; bytes: Uint8Array; mime_type: string }) => ({
+            filename: doc.filename,
+            content: Buffer.from(doc.bytes).toString('base64'),
+            mime_type: doc.mime_type,
+          });
+          // An empty file encodes to "", which is "required": those are expected to be refused.
+          const all = [...(resume ? [resume] : []), ...additional];
+          const response = await post(
+            applicationBody(slugs.open, {
+              documents: { resume: resume && encode(resume), additional: additional.map(encode) },
+            }),
+          );
+          if (all.some((doc) => doc.bytes.length === 0)) {
+            expect(response.status).toBe(422);
+            return;
+          }
+          expect(response.status, response.text).toBe(201);
+          expect(response.body.data.documents.map((d: { size: number }) => d.size)).toEqual(
+            all.map((doc) => doc.bytes.length),
+          );
+          const stored = await query(
+            databaseUrl,
+            'select filename, content from documents where application_id = $1 order by id',
+            [response.body.data.id],
+          );
+          expect(stored.map((row) => row.filename)).toEqual(all.map((doc) => doc.filename.trim()));
+          stored.forEach((row, index) => expect(Buffer.compare(row.content, Buffer.from(all[index]!.bytes))).toBe(0));
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -493,11 +692,14 @@ describe('strict base64 decoding', () => {
   it('property: decodes exactly what a strict reference accepts, to the same bytes', () => {
     const alphabet = fc.constantFrom(...'ABCXYZabcxyz0189+/=-_ \n\t*é'.split(''));
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 24 }).map((chars) => chars.join('')), (text) => {
-        const decoded = decodeBase64Strict(text);
-        expect(decoded !== undefined).toBe(STRICT.test(text));
-        if (decoded) expect(decoded.equals(Buffer.from(text, 'base64'))).toBe(true);
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 24 }).map((chars) => chars.join('')),
+        (text) => {
+          const decoded = decodeBase64Strict(text);
+          expect(decoded !== undefined).toBe(STRICT.test(text));
+          if (decoded) expect(decoded.equals(Buffer.from(text, 'base64'))).toBe(true);
+        },
+      ),
       { numRuns: 5000 },
     );
   });
@@ -547,11 +749,19 @@ describe('POST /applications — atomicity', () => {
       `create or replace function fail_on_document() returns trigger language plpgsql as $$
        begin if new.filename = 'fail.pdf' then raise exception 'simulated storage failure'; end if; return new; end $$`,
     );
-    await query(databaseUrl, 'create trigger documents_fail before insert on documents for each row execute function fail_on_document()');
+    await query(
+      databaseUrl,
+      'create trigger documents_fail before insert on documents for each row execute function fail_on_document()',
+    );
     try {
       const email = `atomic.${suffix()}@example.org`;
       const counts = async () =>
-        (await query(databaseUrl, 'select (select count(*)::int from applications) a, (select count(*)::int from candidates) c, (select count(*)::int from documents) d'))[0];
+        (
+          await query(
+            databaseUrl,
+            'select (select count(*)::int from applications) a, (select count(*)::int from candidates) c, (select count(*)::int from documents) d',
+          )
+        )[0];
       const before = await counts();
       const ok = { filename: 'ok.pdf', content: base64Of(100).content, mime_type: 'application/pdf' };
       const response = await post(
@@ -596,7 +806,9 @@ describe('POST /applications — memory', () => {
       });
       expect(response.status, await response.clone().text()).toBe(201);
       const peak = proc.peakRssKb();
-      console.log(`[memory] 40 MB application body: idle RSS ${Math.round(idle / 1024)} MiB, peak RSS ${Math.round(peak / 1024)} MiB (body ${(body.length / MB).toFixed(1)} MiB)`);
+      console.log(
+        `[memory] 40 MB application body: idle RSS ${Math.round(idle / 1024)} MiB, peak RSS ${Math.round(peak / 1024)} MiB (body ${(body.length / MB).toFixed(1)} MiB)`,
+      );
       // Body text + parsed strings + decoded files + one query buffer; far from a leak or a copy per step.
       expect(peak - idle).toBeLessThan(600 * 1024);
     } finally {

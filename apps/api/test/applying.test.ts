@@ -16,7 +16,13 @@ import { applicationBody, base64Of, keyRing, keys, query, suffix, tenant, vacanc
 let api: TTestApi;
 let databaseUrl: string;
 const s = suffix();
-const writers = keys(100, 60, ['applications:write', 'candidates:write', 'candidates:read', 'vacancies:read', 'articles:read']);
+const writers = keys(100, 60, [
+  'applications:write',
+  'candidates:write',
+  'candidates:read',
+  'vacancies:read',
+  'articles:read',
+]);
 const nextKey = keyRing(writers);
 // Keys of their own for the tests that count a window from its start.
 const [dryKey, limitKey] = keys(200, 2, ['applications:write']).map((k) => k);
@@ -56,7 +62,13 @@ const QUESTIONS = [
     ],
   },
 ];
-const GOOD_ANSWERS = { motivation: ' Great team ', years: 4.5, relocate: false, notice_period: 'one_month', languages: ['nl', 'en'] };
+const GOOD_ANSWERS = {
+  motivation: ' Great team ',
+  years: 4.5,
+  relocate: false,
+  notice_period: 'one_month',
+  languages: ['nl', 'en'],
+};
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
@@ -100,7 +112,11 @@ async function rowCounts(): Promise<Record<string, number>> {
   return counts;
 }
 
-const resume = () => ({ filename: 'cv.pdf', content: readFileSync(join(FIXTURE_DIR, PEOPLE.pdf.file)).toString('base64'), mime_type: PDF_MIME });
+const resume = () => ({
+  filename: 'cv.pdf',
+  content: readFileSync(join(FIXTURE_DIR, PEOPLE.pdf.file)).toString('base64'),
+  mime_type: PDF_MIME,
+});
 
 describe('validate_only', () => {
   it('runs every check of POST /applications and POST /candidates, answers 200 Valid., and stores nothing', async () => {
@@ -113,30 +129,49 @@ describe('validate_only', () => {
     });
     const key = dryKey!;
     for (const flag of ['true', '1']) {
-      const dry = await api.post(`/applications?validate_only=${flag}`, application, key.key, { 'Idempotency-Key': `dry-${flag}-${s}` });
+      const dry = await api.post(`/applications?validate_only=${flag}`, application, key.key, {
+        'Idempotency-Key': `dry-${flag}-${s}`,
+      });
       expect(dry.status, dry.text).toBe(200);
       expect(dry.body).toEqual({ message: 'Valid.' });
       expect(dry.headers.get('x-ratelimit-remaining')).toBe(flag === 'true' ? '9' : '8');
     }
-    const candidate = await api.post('/candidates?validate_only=true', { user_id: USER, resume: resume(), create_intake: true }, nextKey());
+    const candidate = await api.post(
+      '/candidates?validate_only=true',
+      { user_id: USER, resume: resume(), create_intake: true },
+      nextKey(),
+    );
     expect(candidate.status, candidate.text).toBe(200);
     expect(candidate.body).toEqual({ message: 'Valid.' });
     expect(await rowCounts()).toEqual(before);
 
     // The same bodies for real store what the dry run did not (the counting above can see a change).
-    const real = await api.post('/applications?validate_only=false', application, key.key, { 'Idempotency-Key': `dry-true-${s}` });
+    const real = await api.post('/applications?validate_only=false', application, key.key, {
+      'Idempotency-Key': `dry-true-${s}`,
+    });
     expect(real.status, real.text).toBe(201);
     expect(real.headers.get('idempotent-replayed')).toBeNull();
     const realCandidate = await api.post('/candidates?validate_only=0', { user_id: USER, resume: resume() }, nextKey());
     expect(realCandidate.status, realCandidate.text).toBe(202);
     const after = await rowCounts();
-    for (const table of ['public.applications', 'public.candidates', 'public.documents', 'public.resume_processings', 'public.events', 'public.idempotency_records']) {
+    for (const table of [
+      'public.applications',
+      'public.candidates',
+      'public.documents',
+      'public.resume_processings',
+      'public.events',
+      'public.idempotency_records',
+    ]) {
       if (table in before) expect(after[table], table).toBeGreaterThan(before[table]!);
     }
   });
 
   it('answers what the real request would: 422, 404, 400, and 422 for a bad flag', async () => {
-    const bad = await api.post('/applications?validate_only=yes', applicationBody(OPEN, { candidate: { given_name: 'A' } }), nextKey());
+    const bad = await api.post(
+      '/applications?validate_only=yes',
+      applicationBody(OPEN, { candidate: { given_name: 'A' } }),
+      nextKey(),
+    );
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['candidate.email', 'candidate.family_name', 'validate_only']);
     expect(bad.body.errors.validate_only).toEqual(['The validate only field must be true or false.']);
@@ -146,11 +181,19 @@ describe('validate_only', () => {
     const closed = await api.post('/applications?validate_only=true', applicationBody(CLOSED), nextKey());
     expect(closed.status).toBe(400);
     expect(closed.body.error).toBe('VACANCY_CLOSED');
-    const unknownUser = await api.post('/candidates?validate_only=true', { user_id: 999_999, resume: resume() }, nextKey());
+    const unknownUser = await api.post(
+      '/candidates?validate_only=true',
+      { user_id: 999_999, resume: resume() },
+      nextKey(),
+    );
     expect(unknownUser.status).toBe(422);
     expect(unknownUser.body.errors).toEqual({ user_id: ['The selected user id is invalid.'] });
     // An unknown user is listed with the body's other errors.
-    const both = await api.post('/candidates?validate_only=true', { user_id: 999_999, resume: { ...resume(), mime_type: 'text/plain' } }, nextKey());
+    const both = await api.post(
+      '/candidates?validate_only=true',
+      { user_id: 999_999, resume: { ...resume(), mime_type: 'text/plain' } },
+      nextKey(),
+    );
     expect(both.status).toBe(422);
     expect(Object.keys(both.body.errors).sort()).toEqual(['resume.mime_type', 'user_id']);
   });
@@ -164,7 +207,8 @@ describe('validate_only', () => {
   it('counts against the rate limit: the 11th request of a window is 429, dry or not', async () => {
     const key = limitKey!;
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await api.post('/applications?validate_only=true', applicationBody(OPEN), key.key)).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await api.post('/applications?validate_only=true', applicationBody(OPEN), key.key)).status);
     expect(statuses).toEqual([...Array(10).fill(200), 429]);
   });
 });
@@ -172,18 +216,34 @@ describe('validate_only', () => {
 describe('duplicate_applications: "reject"', () => {
   it('answers 409 with the first application id for the same vacancy and email in any case; other vacancies and emails pass', async () => {
     const email = `Dup.${suffix()}@Example.org`;
-    const first = await api.post('/applications', applicationBody(STRICT, { candidate: { given_name: 'A', family_name: 'B', email } }), nextRejectKey());
+    const first = await api.post(
+      '/applications',
+      applicationBody(STRICT, { candidate: { given_name: 'A', family_name: 'B', email } }),
+      nextRejectKey(),
+    );
     expect(first.status, first.text).toBe(201);
-    const again = await api.post('/applications', applicationBody(STRICT, { candidate: { given_name: 'C', family_name: 'D', email: email.toUpperCase() } }), nextRejectKey());
+    const again = await api.post(
+      '/applications',
+      applicationBody(STRICT, { candidate: { given_name: 'C', family_name: 'D', email: email.toUpperCase() } }),
+      nextRejectKey(),
+    );
     expect(again.status, again.text).toBe(409);
     expect(again.body).toEqual({
       message: 'An application for this vacancy with this email already exists.',
       error: 'DUPLICATE_APPLICATION',
       application_id: first.body.data.id,
     });
-    const dry = await api.post('/applications?validate_only=true', applicationBody(STRICT, { candidate: { given_name: 'C', family_name: 'D', email } }), nextRejectKey());
+    const dry = await api.post(
+      '/applications?validate_only=true',
+      applicationBody(STRICT, { candidate: { given_name: 'C', family_name: 'D', email } }),
+      nextRejectKey(),
+    );
     expect(dry.status).toBe(409);
-    const other = await api.post('/applications', applicationBody(`strict-other-${s}`, { candidate: { given_name: 'A', family_name: 'B', email } }), nextRejectKey());
+    const other = await api.post(
+      '/applications',
+      applicationBody(`strict-other-${s}`, { candidate: { given_name: 'A', family_name: 'B', email } }),
+      nextRejectKey(),
+    );
     expect(other.status).toBe(201);
     expect((await api.post('/applications', applicationBody(STRICT), nextRejectKey())).status).toBe(201);
   });
@@ -207,7 +267,11 @@ describe('duplicate_applications: "reject"', () => {
             const response = await validatedFetch(`${target.baseUrl}/applications`, {
               method: 'POST',
               headers: { 'content-type': 'application/json', authorization: `Bearer ${nextRejectKey()}` },
-              body: JSON.stringify(applicationBody(STRICT, { candidate: { given_name: 'R', family_name: 'C', email: i % 2 ? email : email.toUpperCase() } })),
+              body: JSON.stringify(
+                applicationBody(STRICT, {
+                  candidate: { given_name: 'R', family_name: 'C', email: i % 2 ? email : email.toUpperCase() },
+                }),
+              ),
             });
             const text = await response.text();
             return { status: response.status, headers: response.headers, text, body: JSON.parse(text) } as TResponse;
@@ -218,7 +282,11 @@ describe('duplicate_applications: "reject"', () => {
         expect(created, responses.map((r) => r.text).join('\n')).toHaveLength(1);
         expect(rejected).toHaveLength(5);
         for (const r of rejected) expect(r.body.application_id).toBe(created[0]!.body.data.id);
-        const stored = await query(databaseUrl, `select a.id from applications a join candidates c on c.id = a.candidate_id where lower(c.email) = lower($1)`, [email]);
+        const stored = await query(
+          databaseUrl,
+          `select a.id from applications a join candidates c on c.id = a.candidate_id where lower(c.email) = lower($1)`,
+          [email],
+        );
         expect(stored).toHaveLength(1);
       }
     } finally {
@@ -229,9 +297,19 @@ describe('duplicate_applications: "reject"', () => {
 
 describe('application questions', () => {
   it('stores valid answers of every type and echoes them', async () => {
-    const response = await api.post('/applications', applicationBody(ASKING, { answers: { ...GOOD_ANSWERS, nickname: null } }), nextKey());
+    const response = await api.post(
+      '/applications',
+      applicationBody(ASKING, { answers: { ...GOOD_ANSWERS, nickname: null } }),
+      nextKey(),
+    );
     expect(response.status, response.text).toBe(201);
-    const expected = { motivation: 'Great team', years: 4.5, relocate: false, notice_period: 'one_month', languages: ['nl', 'en'] };
+    const expected = {
+      motivation: 'Great team',
+      years: 4.5,
+      relocate: false,
+      notice_period: 'one_month',
+      languages: ['nl', 'en'],
+    };
     expect(response.body.data.answers).toEqual(expected);
     const [row] = await query(databaseUrl, 'select answers from applications where id = $1', [response.body.data.id]);
     expect(row!.answers).toEqual(expected);
@@ -241,7 +319,14 @@ describe('application questions', () => {
     const response = await api.post(
       '/applications',
       applicationBody(ASKING, {
-        answers: { motivation: 'x'.repeat(21), years: '4', relocate: 'yes', notice_period: 'two_months', languages: ['en', 'fr'], salary: 100 },
+        answers: {
+          motivation: 'x'.repeat(21),
+          years: '4',
+          relocate: 'yes',
+          notice_period: 'two_months',
+          languages: ['en', 'fr'],
+          salary: 100,
+        },
       }),
       nextKey(),
     );
@@ -254,7 +339,11 @@ describe('application questions', () => {
       'answers.languages.1': ['The selected answers.languages.1 is invalid.'],
       'answers.salary': ['The answers.salary field is not a question of this vacancy.'],
     });
-    const missing = await api.post('/applications', applicationBody(ASKING, { answers: { motivation: '  ', languages: [] } }), nextKey());
+    const missing = await api.post(
+      '/applications',
+      applicationBody(ASKING, { answers: { motivation: '  ', languages: [] } }),
+      nextKey(),
+    );
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual({
       'answers.motivation': ['The answers.motivation field is required.'],
@@ -263,9 +352,20 @@ describe('application questions', () => {
       'answers.languages': ['The answers.languages field is required.'],
     });
     const none = await api.post('/applications', applicationBody(ASKING), nextKey());
-    expect(Object.keys(none.body.errors).sort()).toEqual(['answers.languages', 'answers.motivation', 'answers.relocate', 'answers.years']);
-    const unknownOnOpen = await api.post('/applications', applicationBody(OPEN, { answers: { anything: 1 } }), nextKey());
-    expect(unknownOnOpen.body.errors).toEqual({ 'answers.anything': ['The answers.anything field is not a question of this vacancy.'] });
+    expect(Object.keys(none.body.errors).sort()).toEqual([
+      'answers.languages',
+      'answers.motivation',
+      'answers.relocate',
+      'answers.years',
+    ]);
+    const unknownOnOpen = await api.post(
+      '/applications',
+      applicationBody(OPEN, { answers: { anything: 1 } }),
+      nextKey(),
+    );
+    expect(unknownOnOpen.body.errors).toEqual({
+      'answers.anything': ['The answers.anything field is not a question of this vacancy.'],
+    });
     const notObject = await api.post('/applications', applicationBody(OPEN, { answers: [1] }), nextKey());
     expect(notObject.body.errors).toEqual({ answers: ['The answers must be an object.'] });
   });
@@ -273,7 +373,11 @@ describe('application questions', () => {
   it('lists the answer errors with the body errors in one 422', async () => {
     const response = await api.post(
       '/applications',
-      { vacancy: ASKING, candidate: { given_name: '', family_name: 'X', email: 'not-an-email' }, answers: { years: 'many' } },
+      {
+        vacancy: ASKING,
+        candidate: { given_name: '', family_name: 'X', email: 'not-an-email' },
+        answers: { years: 'many' },
+      },
       nextKey(),
     );
     expect(response.status, response.text).toBe(422);
@@ -286,8 +390,16 @@ describe('application questions', () => {
       'candidate.given_name',
     ]);
     // An invisible vacancy has no questions to check: only the body's errors.
-    const hidden = await api.post('/applications', { vacancy: `draft-${s}`, candidate: { given_name: '' }, answers: { years: 'many' } }, nextKey());
-    expect(Object.keys(hidden.body.errors).sort()).toEqual(['candidate.email', 'candidate.family_name', 'candidate.given_name']);
+    const hidden = await api.post(
+      '/applications',
+      { vacancy: `draft-${s}`, candidate: { given_name: '' }, answers: { years: 'many' } },
+      nextKey(),
+    );
+    expect(Object.keys(hidden.body.errors).sort()).toEqual([
+      'candidate.email',
+      'candidate.family_name',
+      'candidate.given_name',
+    ]);
   });
 });
 
@@ -321,10 +433,22 @@ describe('GET /vacancies/{slug}/application-form', () => {
       'relocate',
       'languages',
     ]);
-    expect(fields[0]).toEqual({ key: 'candidate.given_name', label: 'First name', type: 'text', required: true, max_length: 255 });
+    expect(fields[0]).toEqual({
+      key: 'candidate.given_name',
+      label: 'First name',
+      type: 'text',
+      required: true,
+      max_length: 255,
+    });
     expect(fields[2]).toMatchObject({ key: 'candidate.email', type: 'email', label: 'Email address' });
     expect(fields[6]).toEqual({ key: 'documents.resume', label: 'Resume', type: 'file', required: false });
-    expect(fields[9]).toEqual({ key: 'motivation', label: 'Why us?', type: 'textarea', required: true, max_length: 20 });
+    expect(fields[9]).toEqual({
+      key: 'motivation',
+      label: 'Why us?',
+      type: 'textarea',
+      required: true,
+      max_length: 20,
+    });
     expect(fields[11]).toEqual({ key: 'years', label: 'Years of experience', type: 'number', required: true });
     expect(fields[12]).toEqual({ key: 'relocate', label: 'Willing to relocate?', type: 'boolean', required: true });
     expect(fields[13]).toEqual({
@@ -354,8 +478,16 @@ describe('GET /vacancies/{slug}/application-form', () => {
       ]);
     }
     const german = (await form(ASKING, 'de')).body.data.fields;
-    expect(german.slice(0, 3).map((f: { label: string }) => f.label)).toEqual(['Vorname', 'Nachname', 'E-Mail-Adresse']);
-    for (const [language, label] of [['fr', 'Prénom'], ['es', 'Nombre'], ['pl', 'Imię']]) {
+    expect(german.slice(0, 3).map((f: { label: string }) => f.label)).toEqual([
+      'Vorname',
+      'Nachname',
+      'E-Mail-Adresse',
+    ]);
+    for (const [language, label] of [
+      ['fr', 'Prénom'],
+      ['es', 'Nombre'],
+      ['pl', 'Imię'],
+    ]) {
       expect((await form(ASKING, language)).body.data.fields[0].label).toBe(label);
     }
   });
@@ -386,7 +518,9 @@ describe('every 422 of a GET lists every invalid field, unknown ids included', (
       'tags.0': ['The tags.0 must be an integer.'],
     });
     // The unknown id alone is still reported (after validation, as before).
-    expect(await errorsOf('/vacancies?location_id[]=99999')).toEqual({ 'location_id.0': ['The selected location id.0 is invalid.'] });
+    expect(await errorsOf('/vacancies?location_id[]=99999')).toEqual({
+      'location_id.0': ['The selected location id.0 is invalid.'],
+    });
   });
 
   it('GET /vacancies/facets, GET /articles and GET /candidates likewise', async () => {
@@ -402,6 +536,8 @@ describe('every 422 of a GET lists every invalid field, unknown ids included', (
       per_page: ['The per page must not be greater than 100.'],
       user_id: ['The selected user id is invalid.'],
     });
-    expect(await errorsOf(`/candidates?user_id=${USER}&per_page=500`)).toEqual({ per_page: ['The per page must not be greater than 100.'] });
+    expect(await errorsOf(`/candidates?user_id=${USER}&per_page=500`)).toEqual({
+      per_page: ['The per page must not be greater than 100.'],
+    });
   });
 });

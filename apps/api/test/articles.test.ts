@@ -12,7 +12,11 @@ const DAY = 24 * 60 * 60 * 1000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const ahead = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 const words = (n: number, stem = 'word') => Array.from({ length: n }, (_, i) => `${stem}${i}`).join(' ');
-const image = (name: string) => ({ default: `https://cdn.example/${name}.jpg`, small: `https://cdn.example/${name}-s.jpg`, large: null });
+const image = (name: string) => ({
+  default: `https://cdn.example/${name}.jpg`,
+  small: `https://cdn.example/${name}-s.jpg`,
+  large: null,
+});
 
 const UNSAFE_BODY =
   '<h2>Agenda</h2><p>Join <a href="https://example.com/x">us</a> <a href="javascript:alert(1)">now</a> or <a href="mailto:hr@acme.example">mail</a></p>' +
@@ -31,7 +35,15 @@ type TArticleSeed = {
   created_at: string;
   tag_ids?: number[];
   featured_image?: ReturnType<typeof image> | null;
-  translations: Record<string, { title: string; excerpt?: string | null; body_html: string; seo?: { title: string | null; description: string | null } | null }>;
+  translations: Record<
+    string,
+    {
+      title: string;
+      excerpt?: string | null;
+      body_html: string;
+      seo?: { title: string | null; description: string | null } | null;
+    }
+  >;
 };
 
 const ACME_ARTICLES: TArticleSeed[] = [
@@ -45,7 +57,12 @@ const ACME_ARTICLES: TArticleSeed[] = [
     tag_ids: [3],
     featured_image: image('hello'),
     translations: {
-      en: { title: 'Hello world', excerpt: 'Our first story', body_html: `<p>${words(450)}</p>`, seo: { title: 'Hello SEO', description: 'Hello description' } },
+      en: {
+        title: 'Hello world',
+        excerpt: 'Our first story',
+        body_html: `<p>${words(450)}</p>`,
+        seo: { title: 'Hello SEO', description: 'Hello description' },
+      },
       nl: { title: 'Hallo wereld', excerpt: 'Ons eerste verhaal', body_html: `<p>${words(150)}</p>` },
     },
   },
@@ -58,7 +75,9 @@ const ACME_ARTICLES: TArticleSeed[] = [
     published_at: ago(5),
     created_at: '2024-01-02T00:00:00Z',
     tag_ids: [4],
-    translations: { nl: { title: 'Zomerfeest', excerpt: 'Alleen in het Nederlands', body_html: `<p>${words(200)}</p>` } },
+    translations: {
+      nl: { title: 'Zomerfeest', excerpt: 'Alleen in het Nederlands', body_html: `<p>${words(200)}</p>` },
+    },
   },
   {
     id: 103,
@@ -71,7 +90,12 @@ const ACME_ARTICLES: TArticleSeed[] = [
     // Neither is acme's default language (en): de is the alphabetically first.
     translations: {
       fr: { title: 'Rencontre', excerpt: null, body_html: '<p>Bonjour</p>' },
-      de: { title: 'Treffen', excerpt: 'Kommt vorbei', body_html: UNSAFE_BODY, seo: { title: 'Treffen SEO', description: null } },
+      de: {
+        title: 'Treffen',
+        excerpt: 'Kommt vorbei',
+        body_html: UNSAFE_BODY,
+        seo: { title: 'Treffen SEO', description: null },
+      },
     },
   },
   {
@@ -86,10 +110,40 @@ const ACME_ARTICLES: TArticleSeed[] = [
     translations: { en: { title: 'apple pie day', body_html: `<div>${words(100)}</div><p>${words(101, 'more')}</p>` } },
   },
   // Not visible: draft, scheduled, expired, published without a date.
-  { id: 104, slug: 'draft', type: 'news', status: 'draft', published_at: ago(3), created_at: '2024-01-01T00:00:00Z', translations: { en: { title: 'Draft', body_html: '<p>x</p>' } } },
-  { id: 105, slug: 'scheduled', type: 'news', published_at: ahead(2), created_at: '2024-01-01T00:00:00Z', translations: { en: { title: 'Scheduled', body_html: '<p>x</p>' } } },
-  { id: 106, slug: 'expired', type: 'news', published_at: ago(30), expires_at: ago(1), created_at: '2024-01-01T00:00:00Z', translations: { en: { title: 'Expired', body_html: '<p>x</p>' } } },
-  { id: 108, slug: 'undated', type: 'news', published_at: null, created_at: '2024-01-01T00:00:00Z', translations: { en: { title: 'Undated', body_html: '<p>x</p>' } } },
+  {
+    id: 104,
+    slug: 'draft',
+    type: 'news',
+    status: 'draft',
+    published_at: ago(3),
+    created_at: '2024-01-01T00:00:00Z',
+    translations: { en: { title: 'Draft', body_html: '<p>x</p>' } },
+  },
+  {
+    id: 105,
+    slug: 'scheduled',
+    type: 'news',
+    published_at: ahead(2),
+    created_at: '2024-01-01T00:00:00Z',
+    translations: { en: { title: 'Scheduled', body_html: '<p>x</p>' } },
+  },
+  {
+    id: 106,
+    slug: 'expired',
+    type: 'news',
+    published_at: ago(30),
+    expires_at: ago(1),
+    created_at: '2024-01-01T00:00:00Z',
+    translations: { en: { title: 'Expired', body_html: '<p>x</p>' } },
+  },
+  {
+    id: 108,
+    slug: 'undated',
+    type: 'news',
+    published_at: null,
+    created_at: '2024-01-01T00:00:00Z',
+    translations: { en: { title: 'Undated', body_html: '<p>x</p>' } },
+  },
 ];
 const VISIBLE = [101, 102, 103, 107];
 
@@ -119,8 +173,25 @@ function tenantDocument() {
         api_keys: [{ id: 3, name: 'Site', key: KEY_OTHER, scopes: ['articles:read'] }],
         tags: [{ id: 9, name: { en: 'Globex tag' }, parent_id: null }],
         articles: [
-          { id: 201, slug: 'hello-world', type: 'news', status: 'published', published_at: ago(1), created_at: '2024-02-01T00:00:00Z', tag_ids: [9], translations: { en: { title: 'Globex hello', body_html: '<p>hi</p>' } } },
-          { id: 202, slug: 'globex-only', type: 'news', status: 'published', published_at: ago(1), created_at: '2024-02-01T00:00:00Z', translations: { en: { title: 'Globex only', body_html: '<p>hi</p>' } } },
+          {
+            id: 201,
+            slug: 'hello-world',
+            type: 'news',
+            status: 'published',
+            published_at: ago(1),
+            created_at: '2024-02-01T00:00:00Z',
+            tag_ids: [9],
+            translations: { en: { title: 'Globex hello', body_html: '<p>hi</p>' } },
+          },
+          {
+            id: 202,
+            slug: 'globex-only',
+            type: 'news',
+            status: 'published',
+            published_at: ago(1),
+            created_at: '2024-02-01T00:00:00Z',
+            translations: { en: { title: 'Globex only', body_html: '<p>hi</p>' } },
+          },
         ],
       },
     ],
@@ -138,7 +209,8 @@ afterAll(async () => api?.close());
 const ids = (body: { data: Array<{ id: number }> }) => body.data.map((item) => item.id);
 const list = async (query: string, key = KEY) => api.get(`/articles${query}`, key);
 // Response bodies are untyped JSON.
-const byId = (body: { data: Array<{ id: number } & Record<string, any>> }, id: number) => body.data.find((item) => item.id === id);
+const byId = (body: { data: Array<{ id: number } & Record<string, any>> }, id: number) =>
+  body.data.find((item) => item.id === id);
 
 /** The returned content without `language`: the default language (en), else the alphabetically first. */
 function defaultTitle(article: TArticleSeed): string {
@@ -147,7 +219,10 @@ function defaultTitle(article: TArticleSeed): string {
   return article.translations[language]!.title;
 }
 
-function expectedOrder(sort: 'published_at' | 'title' | 'created_at' | 'views_count', direction: 'asc' | 'desc'): number[] {
+function expectedOrder(
+  sort: 'published_at' | 'title' | 'created_at' | 'views_count',
+  direction: 'asc' | 'desc',
+): number[] {
   const sign = direction === 'asc' ? 1 : -1;
   const key = (article: TArticleSeed): string | number => {
     if (sort === 'title') return defaultTitle(article).toLowerCase();
@@ -213,13 +288,22 @@ describe('GET /articles — visibility, shape and languages', () => {
     const response = await list('');
     expect(byId(response.body, 102)).toMatchObject({ language: 'nl', title: 'Zomerfeest' });
     expect(byId(response.body, 103)).toMatchObject({ language: 'de', title: 'Treffen', excerpt: 'Kommt vorbei' });
-    expect(byId(response.body, 107)).toMatchObject({ language: 'en', excerpt: null, expires_at: new Date(ACME_ARTICLES[3]!.expires_at!).toISOString() });
+    expect(byId(response.body, 107)).toMatchObject({
+      language: 'en',
+      excerpt: null,
+      expires_at: new Date(ACME_ARTICLES[3]!.expires_at!).toISOString(),
+    });
   });
 
   it('with language lists only articles having content in it, returning that content', async () => {
     const nl = await list('?language=nl');
     expect(ids(nl.body)).toEqual([102, 101]);
-    expect(byId(nl.body, 101)).toMatchObject({ language: 'nl', title: 'Hallo wereld', excerpt: 'Ons eerste verhaal', estimated_reading_time: 1 });
+    expect(byId(nl.body, 101)).toMatchObject({
+      language: 'nl',
+      title: 'Hallo wereld',
+      excerpt: 'Ons eerste verhaal',
+      estimated_reading_time: 1,
+    });
     const fr = await list('?language=FR');
     expect(ids(fr.body)).toEqual([103]);
     expect(fr.body.data[0]).toMatchObject({ language: 'fr', title: 'Rencontre', excerpt: null });
@@ -243,7 +327,12 @@ describe('GET /articles — visibility, shape and languages', () => {
 
   it('estimates reading time as ceil(words / 200), at least 1', async () => {
     const response = await list('');
-    const minutes = Object.fromEntries(response.body.data.map((item: { id: number; estimated_reading_time: number }) => [item.id, item.estimated_reading_time]));
+    const minutes = Object.fromEntries(
+      response.body.data.map((item: { id: number; estimated_reading_time: number }) => [
+        item.id,
+        item.estimated_reading_time,
+      ]),
+    );
     // 450 words → 3; exactly 200 → 1; 201 across two blocks → 2; a few words → 1.
     expect(minutes).toEqual({ 101: 3, 102: 1, 103: 1, 107: 2 });
   });
@@ -322,7 +411,10 @@ describe('GET /articles — filters', () => {
   it("treats another tenant's tag as referring to nothing", async () => {
     const response = await list('?tags[]=1&tags[]=9');
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ message: 'The given data was invalid.', errors: { 'tags.1': ['The selected tags.1 is invalid.'] } });
+    expect(response.body).toEqual({
+      message: 'The given data was invalid.',
+      errors: { 'tags.1': ['The selected tags.1 is invalid.'] },
+    });
   });
 });
 
@@ -399,29 +491,64 @@ describe('GET /articles/{slug}', () => {
     });
     expect(data).not.toHaveProperty('featured_image');
     const html: string = data.body_html;
-    for (const gone of ['<script', 'alert("x")', 'onerror', 'javascript:', '<iframe', 'style=', 'onclick', 'http://insecure.example']) {
+    for (const gone of [
+      '<script',
+      'alert("x")',
+      'onerror',
+      'javascript:',
+      '<iframe',
+      'style=',
+      'onclick',
+      'http://insecure.example',
+    ]) {
       expect(html).not.toContain(gone);
     }
-    for (const kept of ['<h2>Agenda</h2>', '<a href="https://example.com/x">us</a>', '<a href="mailto:hr@acme.example">mail</a>', '<img src="https://cdn.example/a.png"', 'alt="A"', '<p>Styled</p>', '<li>One</li>', '<td>Cell</td>']) {
+    for (const kept of [
+      '<h2>Agenda</h2>',
+      '<a href="https://example.com/x">us</a>',
+      '<a href="mailto:hr@acme.example">mail</a>',
+      '<img src="https://cdn.example/a.png"',
+      'alt="A"',
+      '<p>Styled</p>',
+      '<li>One</li>',
+      '<td>Cell</td>',
+    ]) {
       expect(html).toContain(kept);
     }
   });
 
   it('returns content in the requested language when it exists, else the default content', async () => {
     const nl = await api.get('/articles/hello-world?language=nl', KEY);
-    expect(nl.body.data).toMatchObject({ language: 'nl', title: 'Hallo wereld', seo: { title: null, description: null }, estimated_reading_time: 1 });
+    expect(nl.body.data).toMatchObject({
+      language: 'nl',
+      title: 'Hallo wereld',
+      seo: { title: null, description: null },
+      estimated_reading_time: 1,
+    });
     expect(nl.body.data.body_html).toBe(`<p>${words(150)}</p>`);
     const fr = await api.get('/articles/hello-world?language=fr', KEY);
     expect(fr.status).toBe(200);
-    expect(fr.body.data).toMatchObject({ language: 'en', title: 'Hello world', seo: { title: 'Hello SEO', description: 'Hello description' }, estimated_reading_time: 3 });
+    expect(fr.body.data).toMatchObject({
+      language: 'en',
+      title: 'Hello world',
+      seo: { title: 'Hello SEO', description: 'Hello description' },
+      estimated_reading_time: 3,
+    });
     const noEnglish = await api.get('/articles/meetup?language=nl', KEY);
     expect(noEnglish.body.data).toMatchObject({ language: 'de', title: 'Treffen' });
     const french = await api.get('/articles/meetup?language=fr', KEY);
-    expect(french.body.data).toMatchObject({ language: 'fr', title: 'Rencontre', excerpt: null, body_html: '<p>Bonjour</p>' });
+    expect(french.body.data).toMatchObject({
+      language: 'fr',
+      title: 'Rencontre',
+      excerpt: null,
+      body_html: '<p>Bonjour</p>',
+    });
   });
 
   it('adds featured_image with include_media', async () => {
-    expect((await api.get('/articles/hello-world?include_media=true', KEY)).body.data.featured_image).toEqual(image('hello'));
+    expect((await api.get('/articles/hello-world?include_media=true', KEY)).body.data.featured_image).toEqual(
+      image('hello'),
+    );
     expect((await api.get('/articles/meetup?include_media=1', KEY)).body.data.featured_image).toBeNull();
   });
 
@@ -453,7 +580,11 @@ describe('GET /articles/{slug}', () => {
   it("resolves a slug both tenants use to each key's own article and never mixes tenants", async () => {
     expect((await api.get('/articles/hello-world', KEY)).body.data.id).toBe(101);
     const other = await api.get('/articles/hello-world', KEY_OTHER);
-    expect(other.body.data).toMatchObject({ id: 201, title: 'Globex hello', tags: [{ id: 9, name: 'Globex tag', parent_id: null }] });
+    expect(other.body.data).toMatchObject({
+      id: 201,
+      title: 'Globex hello',
+      tags: [{ id: 9, name: 'Globex tag', parent_id: null }],
+    });
     expect(ids((await list('', KEY_OTHER)).body).sort()).toEqual([201, 202]);
     const foreignTag = await list('?tags[]=1', KEY_OTHER);
     expect(foreignTag.status).toBe(422);

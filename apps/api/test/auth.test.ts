@@ -17,7 +17,16 @@ const TEAM_ONLY = 'ck_test_team_only_key_00005';
 const OTHER = 'ck_test_other_tenant_key_006';
 const DISABLED = 'ck_test_disabled_tenant_007';
 const TO_REVOKE = 'ck_test_revoke_me_later_0008';
-const ALL_SCOPES = ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write', 'team:read', 'locations:read', 'articles:read'];
+const ALL_SCOPES = [
+  'vacancies:read',
+  'vacancies:write',
+  'applications:write',
+  'candidates:read',
+  'candidates:write',
+  'team:read',
+  'locations:read',
+  'articles:read',
+];
 
 let api: TTestApi;
 let databaseUrl: string;
@@ -160,7 +169,11 @@ describe('request errors', () => {
     expect(list.body.errors.per_page).toEqual(['The per page must not be greater than 100.']);
     expect(list.body.errors['job_types.1']).toBeDefined();
     expect(list.body.errors.language).toEqual(['The language must be 2 characters.']);
-    const nested = await api.post('/applications', { vacancy: 1, candidate: { given_name: 'A', family_name: 'B' } }, FULL);
+    const nested = await api.post(
+      '/applications',
+      { vacancy: 1, candidate: { given_name: 'A', family_name: 'B' } },
+      FULL,
+    );
     expect(nested.status).toBe(422);
     expect(nested.body.errors['candidate.email']).toEqual(['The candidate.email field is required.']);
   });

@@ -52,25 +52,44 @@ afterAll(async () => {
   await api?.stop();
 });
 
-
 type TPosted = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
 
 /**
  * POST /applications over its own connection from `localAddress` (127.0.0.x: one client address each). An early answer
  * (413, 415, 503) may close the connection while the body is still going out: the answer is what counts, not the EPIPE.
  */
-function postFrom(baseUrl: string, localAddress: string, headers: Record<string, string>, body: Buffer): Promise<TPosted> {
+function postFrom(
+  baseUrl: string,
+  localAddress: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<TPosted> {
   return new Promise((resolve, reject) => {
     const url = new URL(`${baseUrl}/applications`);
     const request = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { ...headers, 'content-length': body.length } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        headers: { ...headers, 'content-length': body.length },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
       },
     );
-    request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
     request.end(body);
   });
 }
@@ -99,16 +118,26 @@ describe('crafted bodies against a running API process', () => {
 
     const send = async (index: number) => {
       const compressed = index % 2 === 0;
-      const headers = { authorization: `Bearer ${attackers[index]!.key}`, 'content-type': 'application/json', ...(compressed ? { 'content-encoding': 'gzip' } : {}) };
-      return (await postFrom(api.baseUrl, `127.0.0.${index + 2}`, headers, Buffer.from(compressed ? bomb : tiny))).status;
+      const headers = {
+        authorization: `Bearer ${attackers[index]!.key}`,
+        'content-type': 'application/json',
+        ...(compressed ? { 'content-encoding': 'gzip' } : {}),
+      };
+      return (await postFrom(api.baseUrl, `127.0.0.${index + 2}`, headers, Buffer.from(compressed ? bomb : tiny)))
+        .status;
     };
     const started = performance.now();
     const rounds: number[][] = [];
-    for (let round = 0; round < 3; round++) rounds.push(await Promise.all(Array.from({ length: 8 }, (_, index) => send(index))));
+    for (let round = 0; round < 3; round++)
+      rounds.push(await Promise.all(Array.from({ length: 8 }, (_, index) => send(index))));
     const attackMs = performance.now() - started;
     watcher.stdin.end();
     await watcherDone;
-    const answers = watcherOutput.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { status: number; ms: number });
+    const answers = watcherOutput
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { status: number; ms: number });
     const healthLatencies = answers.map((answer) => answer.ms);
     const healthStatuses = answers.map((answer) => answer.status);
 
@@ -143,10 +172,19 @@ describe('crafted bodies against a running API process', () => {
     const peakBeforeKb = api.peakRssKb();
     // Each from its own client address (127.0.0.2…): the per-address share of the budget is not what this measures.
     const send = async (index: number) => {
-      const posted = await postFrom(api.baseUrl, `127.0.0.${index + 2}`, { authorization: `Bearer ${attackers[index]!.key}`, 'content-type': 'application/json' }, body);
+      const posted = await postFrom(
+        api.baseUrl,
+        `127.0.0.${index + 2}`,
+        { authorization: `Bearer ${attackers[index]!.key}`, 'content-type': 'application/json' },
+        body,
+      );
       const answer = JSON.parse(posted.text) as { errors?: Record<string, string[]> };
       const retryAfter = posted.headers['retry-after'];
-      return { status: posted.status, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, fields: Object.keys(answer.errors ?? {}) };
+      return {
+        status: posted.status,
+        retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+        fields: Object.keys(answer.errors ?? {}),
+      };
     };
     const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => send(index)));
     const peakKb = api.peakRssKb();

@@ -22,13 +22,73 @@ type TCandidateSeed = {
 };
 
 const ACME_CANDIDATES: TCandidateSeed[] = [
-  { id: 11, slug: 'alice-smith', user_id: 1, first_name: 'Alice', last_name: 'Smith', email: 'alice@x.example', phone: '+31611111111', status: 'potential', created_at: '2024-01-01T08:00:00Z' },
-  { id: 12, slug: 'bob-jones', user_id: 1, first_name: 'bob', last_name: 'jones', email: null, phone: null, status: 'employee', created_at: '2024-01-03T08:00:00Z' },
-  { id: 13, slug: 'carla-emond', user_id: 1, first_name: 'Carla', last_name: 'Émond', email: 'Carla@X.example', phone: null, status: 'do_not_contact', created_at: '2024-01-02T08:00:00Z' },
+  {
+    id: 11,
+    slug: 'alice-smith',
+    user_id: 1,
+    first_name: 'Alice',
+    last_name: 'Smith',
+    email: 'alice@x.example',
+    phone: '+31611111111',
+    status: 'potential',
+    created_at: '2024-01-01T08:00:00Z',
+  },
+  {
+    id: 12,
+    slug: 'bob-jones',
+    user_id: 1,
+    first_name: 'bob',
+    last_name: 'jones',
+    email: null,
+    phone: null,
+    status: 'employee',
+    created_at: '2024-01-03T08:00:00Z',
+  },
+  {
+    id: 13,
+    slug: 'carla-emond',
+    user_id: 1,
+    first_name: 'Carla',
+    last_name: 'Émond',
+    email: 'Carla@X.example',
+    phone: null,
+    status: 'do_not_contact',
+    created_at: '2024-01-02T08:00:00Z',
+  },
   // Imported for user 2; associated with user 1 as well below.
-  { id: 14, slug: 'dave-smith', user_id: 2, first_name: 'dave', last_name: 'Smith', email: 'dave@x.example', phone: null, status: 'potential', created_at: '2024-01-02T08:00:00Z' },
-  { id: 15, slug: 'eve-adams', user_id: null, first_name: 'Eve', last_name: 'Adams', email: 'eve@x.example', phone: null, status: 'potential', created_at: '2024-01-04T08:00:00Z' },
-  { id: 16, slug: 'frank-smith', user_id: 1, first_name: 'Frank', last_name: 'SMITH', email: 'frank@x.example', phone: '+4915112345678', status: 'potential', created_at: '2024-01-03T08:00:00Z' },
+  {
+    id: 14,
+    slug: 'dave-smith',
+    user_id: 2,
+    first_name: 'dave',
+    last_name: 'Smith',
+    email: 'dave@x.example',
+    phone: null,
+    status: 'potential',
+    created_at: '2024-01-02T08:00:00Z',
+  },
+  {
+    id: 15,
+    slug: 'eve-adams',
+    user_id: null,
+    first_name: 'Eve',
+    last_name: 'Adams',
+    email: 'eve@x.example',
+    phone: null,
+    status: 'potential',
+    created_at: '2024-01-04T08:00:00Z',
+  },
+  {
+    id: 16,
+    slug: 'frank-smith',
+    user_id: 1,
+    first_name: 'Frank',
+    last_name: 'SMITH',
+    email: 'frank@x.example',
+    phone: '+4915112345678',
+    status: 'potential',
+    created_at: '2024-01-03T08:00:00Z',
+  },
 ];
 const USER_ONE = [11, 12, 13, 14, 16];
 
@@ -55,7 +115,16 @@ function tenantDocument() {
         api_keys: [{ id: 3, name: 'Integration', key: KEY_OTHER, scopes: ['candidates:read'] }],
         users: [{ id: 3, name: 'Gina Globex', email: 'gina@globex.example', role: 'admin' }],
         candidates: [
-          { id: 21, slug: 'alice-smith', user_id: 3, first_name: 'Alice', last_name: 'Smith', email: 'alice@x.example', status: 'potential', created_at: '2024-01-01T00:00:00Z' },
+          {
+            id: 21,
+            slug: 'alice-smith',
+            user_id: 3,
+            first_name: 'Alice',
+            last_name: 'Smith',
+            email: 'alice@x.example',
+            status: 'potential',
+            created_at: '2024-01-01T00:00:00Z',
+          },
         ],
       },
     ],
@@ -71,7 +140,10 @@ const RESUME_PROFILE = {
   experience: [{ title: 'Backend Developer', employer: 'Voorbeeld B.V.', start: '2021-04', end: null, current: true }],
   education: [{ degree: 'MSc Computer Science', institution: 'Universiteit Utrecht', start: '2016', end: '2021' }],
   skills: ['TypeScript', 'PostgreSQL'],
-  languages: [{ language: 'nl', level: 'native' }, { language: 'en', level: 'fluent' }],
+  languages: [
+    { language: 'nl', level: 'native' },
+    { language: 'en', level: 'fluent' },
+  ],
 };
 
 beforeAll(async () => {
@@ -91,9 +163,14 @@ afterAll(async () => api?.close());
 const ids = (body: { data: Array<{ id: number }> }) => body.data.map((item) => item.id);
 const list = async (query: string, key = KEY) => api.get(`/candidates${query}`, key);
 
-function expectedOrder(sort: 'created_at' | 'first_name' | 'last_name' | 'email', direction: 'asc' | 'desc', candidateIds = USER_ONE): number[] {
+function expectedOrder(
+  sort: 'created_at' | 'first_name' | 'last_name' | 'email',
+  direction: 'asc' | 'desc',
+  candidateIds = USER_ONE,
+): number[] {
   const sign = direction === 'asc' ? 1 : -1;
-  const key = (c: TCandidateSeed): string | number | null => (sort === 'created_at' ? Date.parse(c.created_at) : (c[sort]?.toLowerCase() ?? null));
+  const key = (c: TCandidateSeed): string | number | null =>
+    sort === 'created_at' ? Date.parse(c.created_at) : (c[sort]?.toLowerCase() ?? null);
   return ACME_CANDIDATES.filter((c) => candidateIds.includes(c.id))
     .sort((a, b) => {
       const ka = key(a);
@@ -166,13 +243,28 @@ describe('GET /candidates — items', () => {
       profile: null,
       created_at: '2024-01-01T08:00:00.000Z',
     });
-    expect(response.body.data.find((item: { id: number }) => item.id === 12)).toMatchObject({ email: null, phone: null, status: 'employee' });
+    expect(response.body.data.find((item: { id: number }) => item.id === 12)).toMatchObject({
+      email: null,
+      phone: null,
+      status: 'employee',
+    });
   });
 
   it("shows a candidate associated with several users in each user's list", async () => {
     const second = await list('?user_id=2');
     expect(second.body.data).toEqual([
-      { id: 14, slug: 'dave-smith', user_id: 2, first_name: 'dave', last_name: 'Smith', email: 'dave@x.example', phone: null, status: 'potential', profile: null, created_at: '2024-01-02T08:00:00.000Z' },
+      {
+        id: 14,
+        slug: 'dave-smith',
+        user_id: 2,
+        first_name: 'dave',
+        last_name: 'Smith',
+        email: 'dave@x.example',
+        phone: null,
+        status: 'potential',
+        profile: null,
+        created_at: '2024-01-02T08:00:00.000Z',
+      },
     ]);
     const first = await list('?user_id=1&search=dave');
     expect(first.body.data[0]).toMatchObject({ id: 14, user_id: 1 });
@@ -273,7 +365,12 @@ describe('GET /candidates — sorting and paging', () => {
     const response = await list('?user_id=1&per_page=2&status=potential');
     expect(response.body.meta).toMatchObject({ total: 3, last_page: 2, from: 1, to: 2 });
     const next = new URL(response.body.links.next);
-    expect(Object.fromEntries(next.searchParams)).toMatchObject({ user_id: '1', status: 'potential', page: '2', per_page: '2' });
+    expect(Object.fromEntries(next.searchParams)).toMatchObject({
+      user_id: '1',
+      status: 'potential',
+      page: '2',
+      per_page: '2',
+    });
   });
 
   it('visits every candidate exactly once across pages', async () => {
@@ -286,7 +383,9 @@ describe('GET /candidates — sorting and paging', () => {
           const seen: number[] = [];
           let lastPage = 1;
           for (let page = 1; page <= lastPage; page++) {
-            const response = await list(`?user_id=1&per_page=${perPage}&page=${page}&sort=${sort}&sort_direction=${direction}`);
+            const response = await list(
+              `?user_id=1&per_page=${perPage}&page=${page}&sort=${sort}&sort_direction=${direction}`,
+            );
             lastPage = response.body.meta.last_page;
             seen.push(...ids(response.body));
           }

@@ -15,7 +15,14 @@ const applicationsOnly = keys(30, 1, ['applications:write'])[0]!;
 const bareKey = keys(31, 1, ['vacancies:write'])[0]!;
 const globexKey = keys(40, 1, ['vacancies:write'])[0]!;
 const DOMAIN = `careers.${acme}.example`;
-const slugs = { open: `engineer-${s}`, second: `designer-${s}`, draft: `draft-${s}`, ended: `ended-${s}`, websiteOnly: `web-${s}`, other: `globex-job-${s}` };
+const slugs = {
+  open: `engineer-${s}`,
+  second: `designer-${s}`,
+  draft: `draft-${s}`,
+  ended: `ended-${s}`,
+  websiteOnly: `web-${s}`,
+  other: `globex-job-${s}`,
+};
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
@@ -44,8 +51,10 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.close());
 
-const report = (slug: string, body: unknown, key = nextKey()) => api.post(`/vacancies/${encodeURIComponent(slug)}/canonical-url`, body, key);
-const storedUrl = async (id: number) => (await query(databaseUrl, 'select canonical_url from vacancies where id = $1', [id]))[0]?.canonical_url;
+const report = (slug: string, body: unknown, key = nextKey()) =>
+  api.post(`/vacancies/${encodeURIComponent(slug)}/canonical-url`, body, key);
+const storedUrl = async (id: number) =>
+  (await query(databaseUrl, 'select canonical_url from vacancies where id = $1', [id]))[0]?.canonical_url;
 
 async function expectUrl422(slug: string, body: unknown, message: string) {
   const response = await report(slug, body);
@@ -83,7 +92,12 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
   });
 
   it('compares the host case-insensitively and accepts every tenant domain', async () => {
-    for (const url of [`https://${DOMAIN.toUpperCase()}/A`, `https://${acme}.example/b`, `HTTPS://Jobs.${acme}.Example/c`, `https://${DOMAIN}:443/d`]) {
+    for (const url of [
+      `https://${DOMAIN.toUpperCase()}/A`,
+      `https://${acme}.example/b`,
+      `HTTPS://Jobs.${acme}.Example/c`,
+      `https://${DOMAIN}:443/d`,
+    ]) {
       const response = await report(slugs.open, { url });
       expect(response.status, url).toBe(200);
       expect(response.body.data.url).toBe(new URL(url).href);
@@ -94,7 +108,11 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
 
   it.each([
     ['a backslash before @', `https://${DOMAIN}\\@evil.example/`, `https://${DOMAIN}/@evil.example/`],
-    ['quotes and angle brackets', `https://${DOMAIN}/x"><script>alert(1)</script>`, `https://${DOMAIN}/x%22%3E%3Cscript%3Ealert(1)%3C/script%3E`],
+    [
+      'quotes and angle brackets',
+      `https://${DOMAIN}/x"><script>alert(1)</script>`,
+      `https://${DOMAIN}/x%22%3E%3Cscript%3Ealert(1)%3C/script%3E`,
+    ],
     ['an encoded dot in the host', `https://careers%2E${acme}.example/a`, `https://${DOMAIN}/a`],
     ['dot segments', `https://${DOMAIN}/a/../b/./c`, `https://${DOMAIN}/b/c`],
   ])('judges the parsed host and stores the normalized URL: %s', async (_name, url, stored) => {
@@ -109,7 +127,11 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
   it('a URL of 2048 characters whose normalized form is longer is 422, not stored cut', async () => {
     const before = await storedUrl(1);
     const prefix = `https://${DOMAIN}/`;
-    await expectUrl422(slugs.open, { url: prefix + '"'.repeat(2048 - prefix.length) }, 'The url must not be greater than 2048 characters.');
+    await expectUrl422(
+      slugs.open,
+      { url: prefix + '"'.repeat(2048 - prefix.length) },
+      'The url must not be greater than 2048 characters.',
+    );
     expect(await storedUrl(1)).toBe(before);
   });
 
@@ -168,7 +190,11 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
   });
 
   it('leaves invisible and foreign vacancies untouched', async () => {
-    expect(await query(databaseUrl, 'select id from vacancies where canonical_url is not null and id <> all($1::int[])', [[1, 2]])).toEqual([]);
+    expect(
+      await query(databaseUrl, 'select id from vacancies where canonical_url is not null and id <> all($1::int[])', [
+        [1, 2],
+      ]),
+    ).toEqual([]);
   });
 
   it('a tenant without a career-site domain accepts its own domains only', async () => {
@@ -202,7 +228,9 @@ describe('POST /vacancies/{slug}/canonical-url', () => {
       fc.constantFrom(...allowed).chain((h) => fc.mixedCase(fc.constant(h))),
       fc.domain().filter((d) => !allowed.includes(d.toLowerCase())),
     );
-    const path = fc.array(fc.stringMatching(/^[A-Za-z0-9._~%-]{1,12}$/), { maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
+    const path = fc
+      .array(fc.stringMatching(/^[A-Za-z0-9._~%-]{1,12}$/), { maxLength: 4 })
+      .map((parts) => `/${parts.join('/')}`);
     await fc.assert(
       fc.asyncProperty(host, path, async (h, p) => {
         const url = `https://${h}${p}`;

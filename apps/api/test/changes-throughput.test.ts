@@ -20,7 +20,15 @@ describe.runIf(process.env.MEASURE_CHANGES === '1')('GET /changes throughput', (
     databaseUrl = url;
     api = await startTestApi(url);
     await importTenantDocument(api.services.orm, {
-      tenants: [{ id: 1, slug: 'acme', name: 'Acme', default_language: 'en', api_keys: [{ id: 1, name: 'k', key: KEY, scopes: ['vacancies:read', 'articles:read'], revoked: false }] }],
+      tenants: [
+        {
+          id: 1,
+          slug: 'acme',
+          name: 'Acme',
+          default_language: 'en',
+          api_keys: [{ id: 1, name: 'k', key: KEY, scopes: ['vacancies:read', 'articles:read'], revoked: false }],
+        },
+      ],
     });
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -37,22 +45,31 @@ describe.runIf(process.env.MEASURE_CHANGES === '1')('GET /changes throughput', (
   afterAll(async () => api?.close());
 
   it('commits small event-writing transactions from 8 clients (they share the commit-order lock)', async () => {
-    const clients = await Promise.all(Array.from({ length: 8 }, async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      return client;
-    }));
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        return client;
+      }),
+    );
     const perClient = 250;
     const started = performance.now();
-    await Promise.all(clients.map(async (client, c) => {
-      for (let i = 0; i < perClient; i++) {
-        await client.query('begin');
-        await client.query(`insert into events (tenant_id, type, object, object_id, data) values (1, 'application.created', 'application', $1, '{}')`, [`${c}-${i}`]);
-        await client.query('commit');
-      }
-    }));
+    await Promise.all(
+      clients.map(async (client, c) => {
+        for (let i = 0; i < perClient; i++) {
+          await client.query('begin');
+          await client.query(
+            `insert into events (tenant_id, type, object, object_id, data) values (1, 'application.created', 'application', $1, '{}')`,
+            [`${c}-${i}`],
+          );
+          await client.query('commit');
+        }
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
-    console.info(`committed ${clients.length * perClient} one-event transactions in ${seconds.toFixed(2)} s: ${Math.round((clients.length * perClient) / seconds)} transactions/s`);
+    console.info(
+      `committed ${clients.length * perClient} one-event transactions in ${seconds.toFixed(2)} s: ${Math.round((clients.length * perClient) / seconds)} transactions/s`,
+    );
     await Promise.all(clients.map((client) => client.end()));
   }, 300_000);
 
@@ -61,7 +78,9 @@ describe.runIf(process.env.MEASURE_CHANGES === '1')('GET /changes throughput', (
     let cursor = '';
     let seen = 0;
     for (;;) {
-      const response = await fetch(`${api.baseUrl}/changes?limit=1000${cursor ? `&after=${cursor}` : ''}`, { headers: { authorization: `Bearer ${KEY}` } });
+      const response = await fetch(`${api.baseUrl}/changes?limit=1000${cursor ? `&after=${cursor}` : ''}`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
       const body = (await response.json()) as { data: unknown[]; next_cursor: string; has_more: boolean };
       seen += body.data.filter((entry) => (entry as { object: string }).object === 'vacancy').length;
       cursor = body.next_cursor;

@@ -19,8 +19,23 @@ const NOW = Date.now();
 // Fixed once, so that importing the same document again changes nothing.
 const ago = (days: number) => new Date(NOW - days * DAY).toISOString();
 
-type TVacancy = { id: number; slug: string; title: string; status?: string; channels?: string[]; published_at?: string | null; ends_at?: string | null };
-const vacancy = (v: TVacancy) => ({ language: 'en', status: 'published', channels: ['api'], published_at: ago(3), ends_at: null, ...v });
+type TVacancy = {
+  id: number;
+  slug: string;
+  title: string;
+  status?: string;
+  channels?: string[];
+  published_at?: string | null;
+  ends_at?: string | null;
+};
+const vacancy = (v: TVacancy) => ({
+  language: 'en',
+  status: 'published',
+  channels: ['api'],
+  published_at: ago(3),
+  ends_at: null,
+  ...v,
+});
 
 function document(vacancies: TVacancy[]) {
   return {
@@ -39,8 +54,24 @@ function document(vacancies: TVacancy[]) {
         ],
         vacancies: vacancies.map(vacancy),
         articles: [
-          { id: 1, slug: 'hello', type: 'news', status: 'published', published_at: ago(2), created_at: ago(4), translations: { en: { title: 'Hello', body_html: '<p>Hi</p>' } } },
-          { id: 2, slug: 'later', type: 'news', status: 'draft', published_at: null, created_at: ago(4), translations: { en: { title: 'Later', body_html: '<p>Soon</p>' } } },
+          {
+            id: 1,
+            slug: 'hello',
+            type: 'news',
+            status: 'published',
+            published_at: ago(2),
+            created_at: ago(4),
+            translations: { en: { title: 'Hello', body_html: '<p>Hi</p>' } },
+          },
+          {
+            id: 2,
+            slug: 'later',
+            type: 'news',
+            status: 'draft',
+            published_at: null,
+            created_at: ago(4),
+            translations: { en: { title: 'Later', body_html: '<p>Soon</p>' } },
+          },
         ],
       },
       {
@@ -48,7 +79,9 @@ function document(vacancies: TVacancy[]) {
         slug: 'globex',
         name: 'Globex',
         default_language: 'en',
-        api_keys: [{ id: 6, name: 'globex', key: KEYS.globex, scopes: ['vacancies:read', 'articles:read'], revoked: false }],
+        api_keys: [
+          { id: 6, name: 'globex', key: KEYS.globex, scopes: ['vacancies:read', 'articles:read'], revoked: false },
+        ],
         vacancies: [vacancy({ id: 90, slug: 'globex-job', title: 'Globex job' })],
       },
     ],
@@ -78,14 +111,24 @@ afterAll(async () => {
   await api?.close();
 });
 
-type TEntry = { cursor: string; event_id: string; type: string; object: string; id: number; slug: string | null; occurred_at: string };
+type TEntry = {
+  cursor: string;
+  event_id: string;
+  type: string;
+  object: string;
+  id: number;
+  slug: string | null;
+  occurred_at: string;
+};
 
 /** Pages through the feed from `after` with `next_cursor` until has_more is false. */
 async function readAll(after: string | undefined, options: { key?: string; limit?: number; query?: string } = {}) {
   const entries: TEntry[] = [];
   let cursor = after;
   for (;;) {
-    const params = [cursor ? `after=${cursor}` : '', `limit=${options.limit ?? 100}`, options.query ?? ''].filter(Boolean).join('&');
+    const params = [cursor ? `after=${cursor}` : '', `limit=${options.limit ?? 100}`, options.query ?? '']
+      .filter(Boolean)
+      .join('&');
     const response = await api.get(`/changes?${params}`, options.key ?? KEYS.full);
     expect(response.status, response.text).toBe(200);
     entries.push(...response.body.data);
@@ -105,7 +148,11 @@ describe('GET /changes', () => {
     expect(response.body.has_more).toBe(false);
     const entries = response.body.data as TEntry[];
     // The import writes articles before vacancies (ids in order within a statement).
-    expect(brief(entries)).toEqual(['article.published hello', 'vacancy.published engineer', 'vacancy.published designer']);
+    expect(brief(entries)).toEqual([
+      'article.published hello',
+      'vacancy.published engineer',
+      'vacancy.published designer',
+    ]);
     expect(entries[1]).toEqual({
       cursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
       event_id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
@@ -124,7 +171,11 @@ describe('GET /changes', () => {
 
   it('pages with next_cursor: every entry once, has_more until the end, then `after` again', async () => {
     const all = await readAll(undefined, { limit: 1 });
-    expect(brief(all.entries)).toEqual(['article.published hello', 'vacancy.published engineer', 'vacancy.published designer']);
+    expect(brief(all.entries)).toEqual([
+      'article.published hello',
+      'vacancy.published engineer',
+      'vacancy.published designer',
+    ]);
     const first = await api.get('/changes?limit=2', KEYS.full);
     expect(first.body.has_more).toBe(true);
     const empty = await api.get(`/changes?after=${start}`, KEYS.full);
@@ -132,13 +183,22 @@ describe('GET /changes', () => {
   });
 
   it('scopes decide which entries a key reads; types[] narrows them', async () => {
-    expect(brief((await readAll(undefined, { key: KEYS.vacancies })).entries)).toEqual(['vacancy.published engineer', 'vacancy.published designer']);
+    expect(brief((await readAll(undefined, { key: KEYS.vacancies })).entries)).toEqual([
+      'vacancy.published engineer',
+      'vacancy.published designer',
+    ]);
     expect(brief((await readAll(undefined, { key: KEYS.articles })).entries)).toEqual(['article.published hello']);
-    expect(brief((await readAll(undefined, { query: 'types[]=article' })).entries)).toEqual(['article.published hello']);
+    expect(brief((await readAll(undefined, { query: 'types[]=article' })).entries)).toEqual([
+      'article.published hello',
+    ]);
     expect(brief((await readAll(undefined, { query: 'types[]=vacancy&types[]=article' })).entries)).toHaveLength(3);
     const none = await api.get('/changes', KEYS.none);
     expect(none.status).toBe(403);
-    expect(none.body).toEqual({ message: 'This API key does not have the required scope: vacancies:read.', error: 'INSUFFICIENT_SCOPE', required_scope: 'vacancies:read' });
+    expect(none.body).toEqual({
+      message: 'This API key does not have the required scope: vacancies:read.',
+      error: 'INSUFFICIENT_SCOPE',
+      required_scope: 'vacancies:read',
+    });
     // The scope comes before input validation.
     expect((await api.get('/changes?limit=0', KEYS.none)).status).toBe(403);
     const denied = await api.get('/changes?types[]=article', KEYS.vacancies);
@@ -154,7 +214,12 @@ describe('GET /changes', () => {
       expect(response.status, after).toBe(422);
       expect(Object.keys(response.body.errors)).toEqual(['after']);
     }
-    for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['types[]=application', 'types.0']] as const) {
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['limit=x', 'limit'],
+      ['types[]=application', 'types.0'],
+    ] as const) {
       const response = await api.get(`/changes?${query}`, KEYS.full);
       expect(response.status, query).toBe(422);
       expect(Object.keys(response.body.errors), query).toEqual([field]);
@@ -167,24 +232,32 @@ describe('GET /changes', () => {
     const again = (await api.get('/changes?limit=1', KEYS.full)).body.data[0].cursor as string;
     // The same entry's cursor is sealed afresh each time: equal positions do not even look equal.
     expect(again).not.toBe(first);
-    const ids = async (after: string) => ((await api.get(`/changes?after=${after}`, KEYS.full)).body.data as TEntry[]).map((entry) => entry.event_id);
+    const ids = async (after: string) =>
+      ((await api.get(`/changes?after=${after}`, KEYS.full)).body.data as TEntry[]).map((entry) => entry.event_id);
     expect(await ids(again)).toEqual(await ids(first));
     expect(await ids(first)).toHaveLength(2);
-    const { rows } = await sql.query<{ position: string }>(`select position from events where tenant_id = 1 order by position limit 1`);
+    const { rows } = await sql.query<{ position: string }>(
+      `select position from events where tenant_id = 1 order by position limit 1`,
+    );
     const bytes = Buffer.from(first, 'base64url');
     // (Not checked as text: a one-digit position is one byte value, which random bytes hold one time in seven.)
     const position = Buffer.alloc(8);
     position.writeBigUInt64BE(BigInt(rows[0]!.position));
     expect(bytes.includes(position)).toBe(false);
     // Every cursor has the same length, whatever the position and tenant.
-    const lengths = new Set([first, start, (await api.get('/changes', KEYS.globex)).body.next_cursor].map((cursor: string) => cursor.length));
+    const lengths = new Set(
+      [first, start, (await api.get('/changes', KEYS.globex)).body.next_cursor].map((cursor: string) => cursor.length),
+    );
     expect(lengths.size).toBe(1);
     for (let i = 0; i < bytes.length; i++) {
       const tampered = Buffer.from(bytes);
       tampered[i] = tampered[i]! ^ 0x01;
       const response = await api.get(`/changes?after=${tampered.toString('base64url')}`, KEYS.full);
       expect(response.status, `byte ${i}`).toBe(422);
-      expect(response.body).toEqual({ message: 'The given data was invalid.', errors: { after: ['The selected after is invalid.'] } });
+      expect(response.body).toEqual({
+        message: 'The given data was invalid.',
+        errors: { after: ['The selected after is invalid.'] },
+      });
     }
   });
 
@@ -192,7 +265,9 @@ describe('GET /changes', () => {
     const quiet = await api.get('/changes', KEYS.globex);
     expect(quiet.body.data).toHaveLength(1);
     // Acme writes; globex's answers are the same entries, with cursors that say nothing of acme's count.
-    await sql.query(`insert into events (tenant_id, type, object, object_id, slug, data) select 1, 'vacancy.updated', 'vacancy', '1', 'engineer', '{}' from generate_series(1, 50)`);
+    await sql.query(
+      `insert into events (tenant_id, type, object, object_id, slug, data) select 1, 'vacancy.updated', 'vacancy', '1', 'engineer', '{}' from generate_series(1, 50)`,
+    );
     const later = await api.get(`/changes?after=${quiet.body.next_cursor}`, KEYS.globex);
     expect(later.body).toEqual({ data: [], next_cursor: quiet.body.next_cursor, has_more: false });
     expect((await api.get(`/changes?after=${quiet.body.next_cursor}`, KEYS.full)).status).toBe(422);
@@ -223,14 +298,29 @@ describe('GET /changes', () => {
   }, 90_000);
 
   it('an application (API write) is no feed entry; a re-import that changes nothing is none; one that renames and drafts is', async () => {
-    const applied = await api.post('/applications', { vacancy: 'engineer', candidate: { given_name: 'Jo', family_name: 'Doe', email: 'jo@example.org' }, privacy_policy_accepted: true }, KEYS.apply);
+    const applied = await api.post(
+      '/applications',
+      {
+        vacancy: 'engineer',
+        candidate: { given_name: 'Jo', family_name: 'Doe', email: 'jo@example.org' },
+        privacy_policy_accepted: true,
+      },
+      KEYS.apply,
+    );
     expect(applied.status, applied.text).toBe(201);
     const { rows } = await sql.query(`select type, object_id from events where type = 'application.created'`);
     expect(rows).toEqual([{ type: 'application.created', object_id: String(applied.body.data.id) }]);
     await importTenantDocument(api.services.orm, document(VACANCIES));
     let read = await readAll(start);
     expect(read.entries).toEqual([]);
-    await importTenantDocument(api.services.orm, document([{ ...VACANCIES[0]!, title: 'Senior engineer' }, { ...VACANCIES[1]!, status: 'draft' }, ...VACANCIES.slice(2)]));
+    await importTenantDocument(
+      api.services.orm,
+      document([
+        { ...VACANCIES[0]!, title: 'Senior engineer' },
+        { ...VACANCIES[1]!, status: 'draft' },
+        ...VACANCIES.slice(2),
+      ]),
+    );
     read = await readAll(start);
     expect(brief(read.entries)).toEqual(['vacancy.unpublished designer', 'vacancy.updated engineer']);
     start = read.cursor;
@@ -243,16 +333,22 @@ describe('GET /changes', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await announceTimePassing({ em: api.services.orm.em.fork() })).toBe(1);
     const read = await readAll(start);
-    expect(brief(read.entries)).toEqual(['vacancy.published scheduled', 'vacancy.updated engineer', 'vacancy.unpublished engineer']);
+    expect(brief(read.entries)).toEqual([
+      'vacancy.published scheduled',
+      'vacancy.updated engineer',
+      'vacancy.unpublished engineer',
+    ]);
     start = read.cursor;
   });
 
   it('concurrent writers: transactions begun in one order and committed in another are each read once, in commit order', async () => {
-    const writers = await Promise.all(Array.from({ length: 5 }, async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      return client;
-    }));
+    const writers = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        return client;
+      }),
+    );
     try {
       const seen: TEntry[] = [];
       let cursor = start;
@@ -268,9 +364,14 @@ describe('GET /changes', () => {
       for (const [index, client] of writers.entries()) {
         await client.query('begin');
         if (index === 0) {
-          await client.query(`insert into vacancies (id, tenant_id, slug, title, language, status, channels, published_at) values (100, 1, 'concurrent-0', 'C', 'en', 'published', array['api'], now() - interval '1 minute')`);
+          await client.query(
+            `insert into vacancies (id, tenant_id, slug, title, language, status, channels, published_at) values (100, 1, 'concurrent-0', 'C', 'en', 'published', array['api'], now() - interval '1 minute')`,
+          );
         } else {
-          await client.query(`insert into events (tenant_id, type, object, object_id, slug, data) values (1, 'vacancy.updated', 'vacancy', $1, $2, '{}')`, [String(100 + index), `concurrent-${index}`]);
+          await client.query(
+            `insert into events (tenant_id, type, object, object_id, slug, data) values (1, 'vacancy.updated', 'vacancy', $1, $2, '{}')`,
+            [String(100 + index), `concurrent-${index}`],
+          );
         }
         await page();
       }
@@ -278,7 +379,9 @@ describe('GET /changes', () => {
         await writers[index]!.query('commit');
         await page();
       }
-      expect(brief(seen)).toEqual(order.map((index) => `${index === 0 ? 'vacancy.published' : 'vacancy.updated'} concurrent-${index}`));
+      expect(brief(seen)).toEqual(
+        order.map((index) => `${index === 0 ? 'vacancy.published' : 'vacancy.updated'} concurrent-${index}`),
+      );
       start = cursor;
     } finally {
       await Promise.all(writers.map((client) => client.end()));
@@ -287,7 +390,9 @@ describe('GET /changes', () => {
 
   it('410 for a cursor older than the retention; reading from the start still works', async () => {
     const oldest = (await api.get('/changes?limit=1', KEYS.full)).body.next_cursor;
-    await sql.query(`update events set occurred_at = now() - interval '40 days' where position <= (select min(position) + 1 from events where tenant_id = 1)`);
+    await sql.query(
+      `update events set occurred_at = now() - interval '40 days' where position <= (select min(position) + 1 from events where tenant_id = 1)`,
+    );
     expect(await pruneExpiredEvents({ em: api.services.orm.em.fork() }, { retentionDays: 30 })).toBeGreaterThan(0);
     const expired = await api.get(`/changes?after=${oldest}`, KEYS.full);
     expect(expired.status).toBe(410);

@@ -61,7 +61,9 @@ const globex = emptyTenant('globex', {
   api_keys: [{ id: 3, name: 'Calm', key: KEY_B, scopes: ['vacancies:read'] }],
   vacancies: [vacancy(101), vacancy(102), vacancy(103)],
 });
-const initech = emptyTenant('initech', { api_keys: [{ id: 4, name: 'Deep', key: KEY_DEEP, scopes: ['vacancies:read'] }] });
+const initech = emptyTenant('initech', {
+  api_keys: [{ id: 4, name: 'Deep', key: KEY_DEEP, scopes: ['vacancies:read'] }],
+});
 
 let api: TTestApi;
 let databaseUrl: string;
@@ -121,7 +123,10 @@ describe('a key with too many expensive reads in flight', () => {
       const count = ALONE + LIMITS.queuePerKey + 4;
       pending = Array.from({ length: count }, (_, i) => api.get(`/vacancies?tags[]=1&per_page=${i + 1}`, KEY_A));
       // Work-conserving: alone, the key runs more reads than its share — all but the reserved turns.
-      await until(() => api.services.reads.shed - shedBefore === 4 && api.services.reads.load.waiting === LIMITS.queuePerKey, 'the queue to fill');
+      await until(
+        () => api.services.reads.shed - shedBefore === 4 && api.services.reads.load.waiting === LIMITS.queuePerKey,
+        'the queue to fill',
+      );
       expect(api.services.reads.load.running).toBe(ALONE);
 
       // Meanwhile: a miss and a hit of another key of the same tenant, and a miss of another tenant's key, at once.
@@ -148,7 +153,9 @@ describe('a key with too many expensive reads in flight', () => {
       if (response.status === 429) return;
       expect(response.status).toBe(200);
       expect(response.body.meta.total).toBe(20);
-      expect(response.body.data.map((v: { id: number }) => v.id)).toEqual(Array.from({ length: Math.min(i + 1, 20) }, (_, j) => 2 * j + 1));
+      expect(response.body.data.map((v: { id: number }) => v.id)).toEqual(
+        Array.from({ length: Math.min(i + 1, 20) }, (_, j) => 2 * j + 1),
+      );
     });
     expect(api.services.reads.load).toEqual({ running: 0, waiting: 0 });
     const metrics = (await api.services.metrics.render()).body;
@@ -160,7 +167,9 @@ describe('a key with too many expensive reads in flight', () => {
     const lock = await lockTable('team_members');
     let pending: Array<Promise<TResponse>> = [];
     try {
-      pending = Array.from({ length: ALONE + LIMITS.queuePerKey + 2 }, (_, i) => api.get(`/team?per_page=${(i % 50) + 1}`, KEY_A));
+      pending = Array.from({ length: ALONE + LIMITS.queuePerKey + 2 }, (_, i) =>
+        api.get(`/team?per_page=${(i % 50) + 1}`, KEY_A),
+      );
       await until(() => api.services.reads.shed - shedBefore === 2, 'two reads to be shed');
       // Another key's cached read needs no turn: it is not held up.
       const other = await timed(api.get('/vacancies', KEY_B));
@@ -213,39 +222,46 @@ describe('ReadLimiter, work-conserving', () => {
 
   it('property: a key alone gets every turn but the reserve; another key starts at once in it, and once one waits, freed turns go to keys below their share first', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 2, max: 8 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 1, max: 4 }), async (perKey, extra, reserve, asking) => {
-        // Alone, key 1 runs all but the reserved turns (and at least its share).
-        const total = perKey + extra + reserve;
-        const alone = total - reserve;
-        const limiter = new ReadLimiter({ perKey, total, queuePerKey: total * 2, maxWaitMs: 5_000, reserve });
-        const gates: Array<() => void> = [];
-        const started: string[] = [];
-        const read = (key: number, name: string) => limiter.run(reader(key), () => (started.push(name), new Promise<void>((resolve) => gates.push(resolve))));
-        // Key 1 alone: as many reads run as the process allows, beyond its share.
-        const reads = Array.from({ length: alone + 3 }, (_, i) => read(1, `a${i}`));
-        await Promise.resolve();
-        expect(limiter.load).toEqual({ running: alone, waiting: 3 });
-        // Other keys ask: the reserved turns start some at once; then each freed turn goes to one of them (below
-        // their share) before key 1's queued reads, while key 1 runs at least its share.
-        const others = Math.min(asking, reserve + extra);
-        for (let key = 2; key < 2 + others; key++) reads.push(read(key, `k${key}`));
-        await new Promise((resolve) => setImmediate(resolve));
-        expect(started.filter((name) => name.startsWith('k'))).toHaveLength(Math.min(others, reserve));
-        for (let i = 0; i < others - Math.min(others, reserve); i++) {
-          gates.shift()!();
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 2, max: 8 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (perKey, extra, reserve, asking) => {
+          // Alone, key 1 runs all but the reserved turns (and at least its share).
+          const total = perKey + extra + reserve;
+          const alone = total - reserve;
+          const limiter = new ReadLimiter({ perKey, total, queuePerKey: total * 2, maxWaitMs: 5_000, reserve });
+          const gates: Array<() => void> = [];
+          const started: string[] = [];
+          const read = (key: number, name: string) =>
+            limiter.run(reader(key), () => (started.push(name), new Promise<void>((resolve) => gates.push(resolve))));
+          // Key 1 alone: as many reads run as the process allows, beyond its share.
+          const reads = Array.from({ length: alone + 3 }, (_, i) => read(1, `a${i}`));
+          await Promise.resolve();
+          expect(limiter.load).toEqual({ running: alone, waiting: 3 });
+          // Other keys ask: the reserved turns start some at once; then each freed turn goes to one of them (below
+          // their share) before key 1's queued reads, while key 1 runs at least its share.
+          const others = Math.min(asking, reserve + extra);
+          for (let key = 2; key < 2 + others; key++) reads.push(read(key, `k${key}`));
           await new Promise((resolve) => setImmediate(resolve));
-          expect(started.at(-1)).toMatch(/^k/);
-        }
-        // Then key 1's queue drains; everything ends, nothing is left running.
-        while (gates.length > 0) {
-          gates.shift()!();
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        await Promise.all(reads);
-        expect(started.filter((name) => name.startsWith('a'))).toHaveLength(alone + 3);
-        expect(limiter.load).toEqual({ running: 0, waiting: 0 });
-        expect(limiter.shed).toBe(0);
-      }),
+          expect(started.filter((name) => name.startsWith('k'))).toHaveLength(Math.min(others, reserve));
+          for (let i = 0; i < others - Math.min(others, reserve); i++) {
+            gates.shift()!();
+            await new Promise((resolve) => setImmediate(resolve));
+            expect(started.at(-1)).toMatch(/^k/);
+          }
+          // Then key 1's queue drains; everything ends, nothing is left running.
+          while (gates.length > 0) {
+            gates.shift()!();
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          await Promise.all(reads);
+          expect(started.filter((name) => name.startsWith('a'))).toHaveLength(alone + 3);
+          expect(limiter.load).toEqual({ running: 0, waiting: 0 });
+          expect(limiter.shed).toBe(0);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -270,7 +286,9 @@ describe('ContentCache with ReadLimiter', () => {
     const joined = cache.read(readerOf(1, 2), { key: 'same', compute: async () => ({ value: 'second computation' }) });
     // Another question while the only turn is taken and no one may queue: shed.
     const other = readerOf(1, 2);
-    await expect(cache.read(other, { key: 'other', compute: async () => ({ value: 'x' }) })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    await expect(cache.read(other, { key: 'other', compute: async () => ({ value: 'x' }) })).rejects.toMatchObject({
+      code: 'TOO_MANY_ATTEMPTS',
+    });
     expect(other.response.headers['Retry-After']).toMatch(/^\d+$/);
     open();
     expect((await first).value).toBe('answer');
@@ -282,7 +300,14 @@ describe('ContentCache with ReadLimiter', () => {
     const budget = 64 * 1024;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ tenant: fc.integer({ min: 1, max: 6 }), key: fc.integer({ min: 1, max: 40 }), size: fc.integer({ min: 100, max: 2_500 }) }), { minLength: 1, maxLength: 60 }),
+        fc.array(
+          fc.record({
+            tenant: fc.integer({ min: 1, max: 6 }),
+            key: fc.integer({ min: 1, max: 40 }),
+            size: fc.integer({ min: 100, max: 2_500 }),
+          }),
+          { minLength: 1, maxLength: 60 },
+        ),
         async (operations) => {
           const cache = new ContentCache({ maxBytes: budget });
           const readers = new Map([1, 2, 3, 4, 5, 6].map((id) => [id, readerOf(id, id)]));
@@ -331,7 +356,10 @@ describe('deep pages', () => {
              and (ends_at is null or ends_at > now()) order by ${key} ${direction}, id ${direction}`,
           [initechId],
         );
-        expected.set(`${sort} ${direction}`, rows.map((row) => row.id));
+        expected.set(
+          `${sort} ${direction}`,
+          rows.map((row) => row.id),
+        );
       }
     }
   });
@@ -346,11 +374,16 @@ describe('deep pages', () => {
         fc.integer({ min: DEEP_OFFSET - 2_000, max: total + 300 }),
         async (sort, direction, perPage, offset) => {
           const page = Math.floor(offset / perPage) + 1;
-          const response = await api.get(`/vacancies?sort=${sort}&sort_direction=${direction}&per_page=${perPage}&page=${page}`, KEY_DEEP);
+          const response = await api.get(
+            `/vacancies?sort=${sort}&sort_direction=${direction}&per_page=${perPage}&page=${page}`,
+            KEY_DEEP,
+          );
           expect(response.status).toBe(200);
           expect(response.body.meta.total).toBe(total);
           const start = (page - 1) * perPage;
-          expect(response.body.data.map((v: { id: number }) => v.id)).toEqual(expected.get(`${sort} ${direction}`)!.slice(start, start + perPage));
+          expect(response.body.data.map((v: { id: number }) => v.id)).toEqual(
+            expected.get(`${sort} ${direction}`)!.slice(start, start + perPage),
+          );
         },
       ),
       { numRuns: 40 },
@@ -365,7 +398,9 @@ describe('deep pages', () => {
     expect(anchors).toHaveLength(Math.ceil(expected.get('published_at desc')!.length / ANCHOR_SPACING));
     const from = anchors[Math.floor(offset / ANCHOR_SPACING)]!;
     const plain = await vacanciesRowsWalked(vacancyPageQuery(db, NO_FILTERS, order, { limit: 20, offset }).compile());
-    const anchored = await vacanciesRowsWalked(vacancyPageQuery(db, NO_FILTERS, order, { limit: 20, offset: offset % ANCHOR_SPACING, from }).compile());
+    const anchored = await vacanciesRowsWalked(
+      vacancyPageQuery(db, NO_FILTERS, order, { limit: 20, offset: offset % ANCHOR_SPACING, from }).compile(),
+    );
     expect(plain).toBeGreaterThan(offset);
     expect(anchored).toBeLessThanOrEqual(ANCHOR_SPACING + 2 * 20 + 100);
   });
@@ -373,11 +408,20 @@ describe('deep pages', () => {
 
 /** Rows of `vacancies` the query's plan read (index entries or heap rows, filtered ones included). */
 async function vacanciesRowsWalked(compiled: { sql: string; parameters: readonly unknown[] }): Promise<number> {
-  const [row] = await query<{ 'QUERY PLAN': unknown }>(databaseUrl, `explain (analyze, format json) ${compiled.sql}`, [...compiled.parameters]);
-  type TNode = { 'Relation Name'?: string; 'Actual Rows'?: number; 'Actual Loops'?: number; 'Rows Removed by Filter'?: number; Plans?: TNode[] };
+  const [row] = await query<{ 'QUERY PLAN': unknown }>(databaseUrl, `explain (analyze, format json) ${compiled.sql}`, [
+    ...compiled.parameters,
+  ]);
+  type TNode = {
+    'Relation Name'?: string;
+    'Actual Rows'?: number;
+    'Actual Loops'?: number;
+    'Rows Removed by Filter'?: number;
+    Plans?: TNode[];
+  };
   const walk = (node: TNode): number =>
-    (node['Relation Name'] === 'vacancies' ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) + (node['Rows Removed by Filter'] ?? 0) : 0) +
-    (node.Plans ?? []).reduce((sum, child) => sum + walk(child), 0);
+    (node['Relation Name'] === 'vacancies'
+      ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) + (node['Rows Removed by Filter'] ?? 0)
+      : 0) + (node.Plans ?? []).reduce((sum, child) => sum + walk(child), 0);
   return walk((row!['QUERY PLAN'] as Array<{ Plan: TNode }>)[0]!.Plan);
 }
 
@@ -390,13 +434,18 @@ describe('the content cache shared by tenants', () => {
       for (const path of globexPaths) expect((await small.get(path, KEY_B)).status).toBe(200);
       // Umbrella asks 30 distinct questions of ~3–30 KB each: together more than the whole budget.
       for (let perPage = 1; perPage <= 15; perPage++) {
-        for (const direction of ['asc', 'desc']) expect((await small.get(`/vacancies?per_page=${perPage}&sort_direction=${direction}`, KEY_C)).status).toBe(200);
+        for (const direction of ['asc', 'desc'])
+          expect((await small.get(`/vacancies?per_page=${perPage}&sort_direction=${direction}`, KEY_C)).status).toBe(
+            200,
+          );
       }
       // Its own oldest answers made room for its newer ones.
       const missesBefore = small.services.content.misses;
       expect((await small.get('/vacancies?per_page=1&sort_direction=asc', KEY_C)).status).toBe(200);
       expect(small.services.content.misses - missesBefore).toBe(1);
-      const umbrellaId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!.id;
+      const umbrellaId = (
+        await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`)
+      )[0]!.id;
       // Two tenants hold entries: each may hold at most half.
       expect(small.services.content.tenantBytes(umbrellaId)).toBeLessThanOrEqual(budget / 2);
       expect(small.services.content.size.bytes).toBeLessThanOrEqual(budget);

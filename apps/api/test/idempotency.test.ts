@@ -5,7 +5,18 @@ import { createTestDatabase, sweepExpiredIdempotencyRecords } from '@careers/cor
 type TOrm = Awaited<ReturnType<typeof openOrm>>;
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
-import { applicationBody, base64Of, keyRing, keys, query, rateHeaders, suffix, tenant, vacancy, type TKeySpec } from './support/write-fixtures.ts';
+import {
+  applicationBody,
+  base64Of,
+  keyRing,
+  keys,
+  query,
+  rateHeaders,
+  suffix,
+  tenant,
+  vacancy,
+  type TKeySpec,
+} from './support/write-fixtures.ts';
 
 let api: TTestApi;
 let orm: TOrm;
@@ -43,13 +54,21 @@ const idem = (key: string) => ({ 'idempotency-key': key });
 const apply = (body: unknown, idempotencyKey: string | undefined, key: string) =>
   api.post('/applications', body, key, idempotencyKey === undefined ? {} : idem(idempotencyKey));
 const applicationCount = async (email: string) =>
-  (await query(databaseUrl, 'select count(*)::int as n from applications a join candidates c on c.id = a.candidate_id where c.email = $1', [email]))[0]!.n;
+  (
+    await query(
+      databaseUrl,
+      'select count(*)::int as n from applications a join candidates c on c.id = a.candidate_id where c.email = $1',
+      [email],
+    )
+  )[0]!.n;
 const emailOf = (body: Record<string, unknown>) => (body.candidate as { email: string }).email;
 
 describe('Idempotency-Key on POST /applications', () => {
   it('replays the first response for a retry with the same key and body, without a second application', async () => {
     const key = nextKey();
-    const body = applicationBody(VACANCY, { documents: { resume: { filename: 'cv.pdf', content: base64Of(2000).content, mime_type: 'application/pdf' } } });
+    const body = applicationBody(VACANCY, {
+      documents: { resume: { filename: 'cv.pdf', content: base64Of(2000).content, mime_type: 'application/pdf' } },
+    });
     const idempotencyKey = `order-${suffix()}`;
     const first = await apply(body, idempotencyKey, key);
     expect(first.status, first.text).toBe(201);
@@ -99,7 +118,12 @@ describe('Idempotency-Key on POST /applications', () => {
     expect(b.body.data.id).not.toBe(a.body.data.id);
     expect(await applicationCount(emailOf(body))).toBe(2);
     // The same key on another operation is another key.
-    const canonical = await api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/x` }, pool[1]!.key, idem(idempotencyKey));
+    const canonical = await api.post(
+      `/vacancies/${VACANCY}/canonical-url`,
+      { url: `https://${DOMAIN}/x` },
+      pool[1]!.key,
+      idem(idempotencyKey),
+    );
     expect(canonical.status).toBe(200);
   });
 
@@ -112,7 +136,10 @@ describe('Idempotency-Key on POST /applications', () => {
 
   it('checks the key format: 1–255 printable ASCII characters', async () => {
     const body = applicationBody(VACANCY);
-    const invalid = { message: 'The given data was invalid.', errors: { idempotency_key: ['The idempotency key must be 1 to 255 printable ASCII characters.'] } };
+    const invalid = {
+      message: 'The given data was invalid.',
+      errors: { idempotency_key: ['The idempotency key must be 1 to 255 printable ASCII characters.'] },
+    };
     for (const bad of ['x'.repeat(256), 'caf\u00e9-key', '']) {
       const response = await apply(body, bad, nextKey());
       expect(response.status, JSON.stringify(bad)).toBe(422);
@@ -171,14 +198,21 @@ describe('Idempotency-Key on POST /applications', () => {
       `create or replace function fail_once() returns trigger language plpgsql as $$
        begin if new.filename = 'flaky.pdf' then raise exception 'flaky storage'; end if; return new; end $$`,
     );
-    await query(databaseUrl, 'create trigger documents_flaky before insert on documents for each row execute function fail_once()');
+    await query(
+      databaseUrl,
+      'create trigger documents_flaky before insert on documents for each row execute function fail_once()',
+    );
     const idempotencyKey = suffix();
-    const body = applicationBody(VACANCY, { documents: { resume: { filename: 'flaky.pdf', content: 'YWJj', mime_type: 'application/pdf' } } });
+    const body = applicationBody(VACANCY, {
+      documents: { resume: { filename: 'flaky.pdf', content: 'YWJj', mime_type: 'application/pdf' } },
+    });
     const key = nextKey();
     try {
       const failed = await apply(body, idempotencyKey, key);
       expect(failed.status).toBe(500);
-      expect(await query(databaseUrl, 'select count(*)::int as n from idempotency_records where key = $1', [idempotencyKey])).toEqual([{ n: 0 }]);
+      expect(
+        await query(databaseUrl, 'select count(*)::int as n from idempotency_records where key = $1', [idempotencyKey]),
+      ).toEqual([{ n: 0 }]);
     } finally {
       await query(databaseUrl, 'drop trigger documents_flaky on documents');
     }
@@ -188,7 +222,9 @@ describe('Idempotency-Key on POST /applications', () => {
   });
 
   it('concurrent requests with one key have one effect and all get the same answer', async () => {
-    const body = applicationBody(VACANCY, { documents: { resume: { filename: 'cv.pdf', content: base64Of(200_000).content, mime_type: 'application/pdf' } } });
+    const body = applicationBody(VACANCY, {
+      documents: { resume: { filename: 'cv.pdf', content: base64Of(200_000).content, mime_type: 'application/pdf' } },
+    });
     const idempotencyKey = suffix();
     const responses = await Promise.all(Array.from({ length: 8 }, () => apply(body, idempotencyKey, pool[3]!.key)));
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
@@ -212,48 +248,71 @@ describe('Idempotency-Key on POST /applications', () => {
     const first = applicationBody(VACANCY);
     const key = nextKey();
     expect((await apply(first, idempotencyKey, key)).status).toBe(201);
-    const [record] = await query(databaseUrl, 'select extract(epoch from expires_at - created_at)::int as ttl from idempotency_records where key = $1', [idempotencyKey]);
+    const [record] = await query(
+      databaseUrl,
+      'select extract(epoch from expires_at - created_at)::int as ttl from idempotency_records where key = $1',
+      [idempotencyKey],
+    );
     expect(record!.ttl).toBe(24 * 3600);
-    await query(databaseUrl, "update idempotency_records set expires_at = now() - interval '1 second' where key = $1", [idempotencyKey]);
+    await query(databaseUrl, "update idempotency_records set expires_at = now() - interval '1 second' where key = $1", [
+      idempotencyKey,
+    ]);
     const second = applicationBody(VACANCY);
     const response = await apply(second, idempotencyKey, key);
     expect(response.status, response.text).toBe(201);
     expect(response.headers.get('idempotent-replayed')).toBeNull();
     expect(await applicationCount(emailOf(second))).toBe(1);
-    expect(await query(databaseUrl, 'select count(*)::int as n from idempotency_records where key = $1', [idempotencyKey])).toEqual([{ n: 1 }]);
+    expect(
+      await query(databaseUrl, 'select count(*)::int as n from idempotency_records where key = $1', [idempotencyKey]),
+    ).toEqual([{ n: 1 }]);
 
-    await query(databaseUrl, "update idempotency_records set expires_at = now() - interval '1 hour' where key = $1", [idempotencyKey]);
-    const live = (await query(databaseUrl, 'select count(*)::int as n from idempotency_records where expires_at > now()'))[0]!.n;
+    await query(databaseUrl, "update idempotency_records set expires_at = now() - interval '1 hour' where key = $1", [
+      idempotencyKey,
+    ]);
+    const live = (
+      await query(databaseUrl, 'select count(*)::int as n from idempotency_records where expires_at > now()')
+    )[0]!.n;
     expect(await sweepExpiredIdempotencyRecords(orm.em.fork())).toBeGreaterThanOrEqual(1);
-    expect(await query(databaseUrl, 'select count(*)::int as n from idempotency_records where expires_at <= now()')).toEqual([{ n: 0 }]);
+    expect(
+      await query(databaseUrl, 'select count(*)::int as n from idempotency_records where expires_at <= now()'),
+    ).toEqual([{ n: 0 }]);
     expect((await query(databaseUrl, 'select count(*)::int as n from idempotency_records'))[0]!.n).toBe(live);
   });
 
   it('property: any sequence of (key, body) requests has one effect per key, with replays equal to the first answer', async () => {
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 1 })), { minLength: 1, maxLength: 8 }), async (steps) => {
-        const run = suffix();
-        const keyOf = (index: number) => pool[50 + ((runs * 3 + index) % 30)]!.key;
-        runs++;
-        const bodies = [applicationBody(VACANCY), applicationBody(VACANCY)];
-        const firstAnswer = new Map<number, { body: number; text: string }>();
-        for (const [keyIndex, bodyIndex] of steps) {
-          const response = await apply(bodies[bodyIndex], `${run}-${keyIndex}`, keyOf(keyIndex));
-          const first = firstAnswer.get(keyIndex);
-          if (!first) {
-            expect(response.status).toBe(201);
-            firstAnswer.set(keyIndex, { body: bodyIndex, text: response.text });
-          } else if (first.body === bodyIndex) {
-            expect(response.status).toBe(201);
-            expect(response.text).toBe(first.text);
-          } else {
-            expect(response.status).toBe(422);
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 1 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        async (steps) => {
+          const run = suffix();
+          const keyOf = (index: number) => pool[50 + ((runs * 3 + index) % 30)]!.key;
+          runs++;
+          const bodies = [applicationBody(VACANCY), applicationBody(VACANCY)];
+          const firstAnswer = new Map<number, { body: number; text: string }>();
+          for (const [keyIndex, bodyIndex] of steps) {
+            const response = await apply(bodies[bodyIndex], `${run}-${keyIndex}`, keyOf(keyIndex));
+            const first = firstAnswer.get(keyIndex);
+            if (!first) {
+              expect(response.status).toBe(201);
+              firstAnswer.set(keyIndex, { body: bodyIndex, text: response.text });
+            } else if (first.body === bodyIndex) {
+              expect(response.status).toBe(201);
+              expect(response.text).toBe(first.text);
+            } else {
+              expect(response.status).toBe(422);
+            }
           }
-        }
-        const effects = (await Promise.all(bodies.map((body) => applicationCount(emailOf(body))))).reduce((a, b) => a + b, 0);
-        expect(effects).toBe(firstAnswer.size);
-      }),
+          const effects = (await Promise.all(bodies.map((body) => applicationCount(emailOf(body))))).reduce(
+            (a, b) => a + b,
+            0,
+          );
+          expect(effects).toBe(firstAnswer.size);
+        },
+      ),
       { numRuns: 8 },
     );
   });
@@ -270,7 +329,10 @@ describe('Idempotency-Key on POST /applications, stored by the application state
       `create function idem_record_write() returns trigger language plpgsql as $$
        begin insert into idem_record_writes (key, op, status) values (new.key, tg_op, new.response_status); return new; end $$`,
     );
-    await query(databaseUrl, 'create trigger idem_record_writes after insert or update on idempotency_records for each row execute function idem_record_write()');
+    await query(
+      databaseUrl,
+      'create trigger idem_record_writes after insert or update on idempotency_records for each row execute function idem_record_write()',
+    );
   });
   afterAll(async () => {
     await query(databaseUrl, 'drop trigger idem_record_writes on idempotency_records');
@@ -282,7 +344,11 @@ describe('Idempotency-Key on POST /applications, stored by the application state
     const first = await apply(applicationBody(VACANCY), open, key);
     expect(first.status, first.text).toBe(201);
     expect(await recordWrites(open)).toEqual([{ op: 'INSERT', status: 201 }]);
-    const [stored] = await query(databaseUrl, 'select response_status, response_body from idempotency_records where key = $1', [open]);
+    const [stored] = await query(
+      databaseUrl,
+      'select response_status, response_body from idempotency_records where key = $1',
+      [open],
+    );
     expect(stored).toEqual({ response_status: 201, response_body: first.text });
 
     // A vacancy the one statement cannot take (not visible: a 404 to keep) is answered in the key's transaction.
@@ -296,12 +362,24 @@ describe('Idempotency-Key on POST /applications, stored by the application state
 
   it('answers as an application without a key does, with the creation time of the stored application', async () => {
     const key = nextKey();
-    const body = applicationBody(VACANCY, { documents: { resume: { filename: 'cv.pdf', content: base64Of(300).content, mime_type: 'application/pdf' } } });
+    const body = applicationBody(VACANCY, {
+      documents: { resume: { filename: 'cv.pdf', content: base64Of(300).content, mime_type: 'application/pdf' } },
+    });
     const withKey = await apply(body, suffix(), key);
     expect(withKey.status, withKey.text).toBe(201);
-    const withoutKey = await apply({ ...body, candidate: { ...(body.candidate as object), email: `other.${suffix()}@example.org` } }, undefined, key);
+    const withoutKey = await apply(
+      { ...body, candidate: { ...(body.candidate as object), email: `other.${suffix()}@example.org` } },
+      undefined,
+      key,
+    );
     const { id, candidate, created_at, consents, ...rest } = withKey.body.data;
-    const { id: otherId, candidate: otherCandidate, created_at: otherCreatedAt, consents: otherConsents, ...otherRest } = withoutKey.body.data;
+    const {
+      id: otherId,
+      candidate: otherCandidate,
+      created_at: otherCreatedAt,
+      consents: otherConsents,
+      ...otherRest
+    } = withoutKey.body.data;
     expect(Object.keys(withKey.body.data)).toEqual(Object.keys(withoutKey.body.data));
     expect(rest).toEqual(otherRest);
     // Consents are given with the application: at its creation time.
@@ -311,15 +389,29 @@ describe('Idempotency-Key on POST /applications, stored by the application state
     expect(typeof id).toBe('number');
     expect(otherId).toBeGreaterThan(id);
     expect(otherCreatedAt >= created_at).toBe(true);
-    const [row] = await query(databaseUrl, 'select a.created_at, a.candidate_id, c.email from applications a join candidates c on c.id = a.candidate_id where a.id = $1', [id]);
+    const [row] = await query(
+      databaseUrl,
+      'select a.created_at, a.candidate_id, c.email from applications a join candidates c on c.id = a.candidate_id where a.id = $1',
+      [id],
+    );
     expect(created_at).toBe((row!.created_at as Date).toISOString());
-    expect(candidate).toEqual({ id: row!.candidate_id, given_name: 'Ada', family_name: (body.candidate as { family_name: string }).family_name, email: row!.email });
+    expect(candidate).toEqual({
+      id: row!.candidate_id,
+      given_name: 'Ada',
+      family_name: (body.candidate as { family_name: string }).family_name,
+      email: row!.email,
+    });
   });
 
   it('property: the first answer and its replay are the same bytes and echo the text exactly, whatever the text', async () => {
     // Quotes, backslashes, control and line-separator characters, astral characters, and text that looks like markup.
     const special = fc.constantFrom('"', '\\', '\n', '\t', '\u0001', '\u2028', '😀', '</script>', 'splice-', '%s', "'");
-    const text = fc.array(fc.oneof(special, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 4 })), { minLength: 1, maxLength: 8 }).map((parts) => `x${parts.join('')}`);
+    const text = fc
+      .array(fc.oneof(special, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 4 })), {
+        minLength: 1,
+        maxLength: 8,
+      })
+      .map((parts) => `x${parts.join('')}`);
     await fc.assert(
       fc.asyncProperty(text, text, text, async (title, givenName, filename) => {
         await query(databaseUrl, 'update vacancies set title = $1 where slug = $2', [title, VACANCY]);
@@ -348,15 +440,32 @@ describe('Idempotency-Key on POST /vacancies/{slug}/canonical-url', () => {
   it('replays the confirmation and refuses another URL under the same key', async () => {
     const idempotencyKey = suffix();
     const key = nextKey();
-    const first = await api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/a` }, key, idem(idempotencyKey));
+    const first = await api.post(
+      `/vacancies/${VACANCY}/canonical-url`,
+      { url: `https://${DOMAIN}/a` },
+      key,
+      idem(idempotencyKey),
+    );
     expect(first.status).toBe(200);
-    const replay = await api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/a` }, key, idem(idempotencyKey));
+    const replay = await api.post(
+      `/vacancies/${VACANCY}/canonical-url`,
+      { url: `https://${DOMAIN}/a` },
+      key,
+      idem(idempotencyKey),
+    );
     expect(replay.status).toBe(200);
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    const other = await api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/b` }, key, idem(idempotencyKey));
+    const other = await api.post(
+      `/vacancies/${VACANCY}/canonical-url`,
+      { url: `https://${DOMAIN}/b` },
+      key,
+      idem(idempotencyKey),
+    );
     expect(other.status).toBe(422);
     expect(Object.keys(other.body.errors)).toEqual(['idempotency_key']);
-    expect((await query(databaseUrl, 'select canonical_url from vacancies where id = 1'))[0]!.canonical_url).toBe(`https://${DOMAIN}/a`);
+    expect((await query(databaseUrl, 'select canonical_url from vacancies where id = 1'))[0]!.canonical_url).toBe(
+      `https://${DOMAIN}/a`,
+    );
   });
 });

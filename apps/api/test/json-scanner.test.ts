@@ -41,7 +41,11 @@ describe('JsonScanner', () => {
 
   it('property: on mangled text it refuses exactly what JSON.parse refuses', () => {
     const mangled = fc
-      .tuple(fc.json({ maxDepth: 6 }), fc.nat(), fc.constantFrom('', ',', '}', ']', '"', '\\', ':', '-', '0', '1e', 'tru', 'x', ' ', '\n', '\u0001', '{', '['))
+      .tuple(
+        fc.json({ maxDepth: 6 }),
+        fc.nat(),
+        fc.constantFrom('', ',', '}', ']', '"', '\\', ':', '-', '0', '1e', 'tru', 'x', ' ', '\n', '\u0001', '{', '['),
+      )
       .map(([text, at, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1)));
     const other = fc.string({ unit: fc.constantFrom(...'{}[]":,-+.eE0123456789 \\/ubfnrt'.split('')), maxLength: 30 });
     fc.assert(

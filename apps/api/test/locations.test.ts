@@ -29,12 +29,66 @@ type TLoc = {
 
 // Names differ in case only where the sort must ignore case; two share a name to exercise the id tie-break.
 const ACME_LOCATIONS: TLoc[] = [
-  { id: 11, slug: 'amsterdam', name: 'amsterdam Office', address_line_1: 'Keizersgracht 100', address_line_2: 'Floor 3', locality: 'Amsterdam', administrative_area: 'North Holland', postal_code: '1015 AA', country_code: 'NL', latitude: 52.3676, longitude: 4.9041, created_at: '2024-01-05T10:00:00Z' },
-  { id: 12, slug: 'berlin', name: 'Berlin Hub', address_line_1: 'Unter den Linden 5', locality: 'berlin', postal_code: '10117', country_code: 'DE', latitude: 52.52, longitude: 13.405, created_at: '2024-01-03T10:00:00Z' },
-  { id: 13, slug: 'zurich', name: 'Zürich Lab', address_line_1: 'Bahnhofstrasse 1', address_line_3: 'c/o Example AG', locality: 'Zürich', postal_code: '8001', country_code: 'CH', created_at: '2024-01-03T10:00:00Z' },
+  {
+    id: 11,
+    slug: 'amsterdam',
+    name: 'amsterdam Office',
+    address_line_1: 'Keizersgracht 100',
+    address_line_2: 'Floor 3',
+    locality: 'Amsterdam',
+    administrative_area: 'North Holland',
+    postal_code: '1015 AA',
+    country_code: 'NL',
+    latitude: 52.3676,
+    longitude: 4.9041,
+    created_at: '2024-01-05T10:00:00Z',
+  },
+  {
+    id: 12,
+    slug: 'berlin',
+    name: 'Berlin Hub',
+    address_line_1: 'Unter den Linden 5',
+    locality: 'berlin',
+    postal_code: '10117',
+    country_code: 'DE',
+    latitude: 52.52,
+    longitude: 13.405,
+    created_at: '2024-01-03T10:00:00Z',
+  },
+  {
+    id: 13,
+    slug: 'zurich',
+    name: 'Zürich Lab',
+    address_line_1: 'Bahnhofstrasse 1',
+    address_line_3: 'c/o Example AG',
+    locality: 'Zürich',
+    postal_code: '8001',
+    country_code: 'CH',
+    created_at: '2024-01-03T10:00:00Z',
+  },
   { id: 14, slug: 'remote', name: 'Remote', created_at: '2024-01-01T00:00:00Z' },
-  { id: 15, slug: 'antwerp', name: 'Antwerp Port', address_line_1: 'Havenstraat 9', locality: 'Antwerpen', postal_code: '2000', country_code: 'be', latitude: 51.2194, longitude: 4.4025, created_at: '2024-02-01T00:00:00Z' },
-  { id: 16, slug: 'rotterdam', name: 'Berlin Hub', address_line_1: 'Coolsingel 40', locality: 'Rotterdam', postal_code: '3011 AD', country_code: 'NL', created_at: '2024-01-03T10:00:00Z' },
+  {
+    id: 15,
+    slug: 'antwerp',
+    name: 'Antwerp Port',
+    address_line_1: 'Havenstraat 9',
+    locality: 'Antwerpen',
+    postal_code: '2000',
+    country_code: 'be',
+    latitude: 51.2194,
+    longitude: 4.4025,
+    created_at: '2024-02-01T00:00:00Z',
+  },
+  {
+    id: 16,
+    slug: 'rotterdam',
+    name: 'Berlin Hub',
+    address_line_1: 'Coolsingel 40',
+    locality: 'Rotterdam',
+    postal_code: '3011 AD',
+    country_code: 'NL',
+    created_at: '2024-01-03T10:00:00Z',
+  },
 ];
 
 function vacancy(id: number, locationId: number | null, overrides: Record<string, unknown> = {}) {
@@ -85,8 +139,22 @@ function tenantDocument() {
         api_keys: [{ id: 3, name: 'Site', key: KEY_OTHER, scopes: ['locations:read'] }],
         locations: [
           // Same slug as one of acme's: each key sees its own tenant's record.
-          { id: 21, slug: 'amsterdam', name: 'Globex Amsterdam', locality: 'Amsterdam', country_code: 'NL', created_at: '2024-03-01T00:00:00Z' },
-          { id: 22, slug: 'munich', name: 'Globex München', locality: 'München', country_code: 'DE', created_at: '2024-03-02T00:00:00Z' },
+          {
+            id: 21,
+            slug: 'amsterdam',
+            name: 'Globex Amsterdam',
+            locality: 'Amsterdam',
+            country_code: 'NL',
+            created_at: '2024-03-01T00:00:00Z',
+          },
+          {
+            id: 22,
+            slug: 'munich',
+            name: 'Globex München',
+            locality: 'München',
+            country_code: 'DE',
+            created_at: '2024-03-02T00:00:00Z',
+          },
         ],
         vacancies: [vacancy(201, 21)],
       },
@@ -106,9 +174,15 @@ const ids = (body: { data: Array<{ id: number }> }) => body.data.map((item) => i
 const list = async (query: string, key = KEY) => api.get(`/locations${query}`, key);
 
 /** The order CONTRACT promises: lower-cased text, nulls last in both directions, ties by id in the same direction. */
-function expectedOrder(field: 'name' | 'locality' | 'created_at', direction: 'asc' | 'desc', rows: TLoc[] = ACME_LOCATIONS): number[] {
+function expectedOrder(
+  field: 'name' | 'locality' | 'created_at',
+  direction: 'asc' | 'desc',
+  rows: TLoc[] = ACME_LOCATIONS,
+): number[] {
   const key = (row: TLoc): string | number | null =>
-    field === 'created_at' ? Date.parse(row.created_at) : ((field === 'name' ? row.name : row.locality) ?? null)?.toLowerCase() ?? null;
+    field === 'created_at'
+      ? Date.parse(row.created_at)
+      : (((field === 'name' ? row.name : row.locality) ?? null)?.toLowerCase() ?? null);
   const sign = direction === 'asc' ? 1 : -1;
   return [...rows]
     .sort((a, b) => {
@@ -333,8 +407,19 @@ describe('GET /locations — localization and includes', () => {
     Object.fromEntries(body.data.map((item) => [item.id, item.address.country_name]));
 
   it('localizes country names by language, else the tenant default language', async () => {
-    expect(names((await list('?language=en')).body)).toMatchObject({ 11: 'Netherlands', 12: 'Germany', 13: 'Switzerland', 14: null, 15: 'Belgium' });
-    expect(names((await list('?language=nl')).body)).toMatchObject({ 11: 'Nederland', 12: 'Duitsland', 13: 'Zwitserland', 15: 'België' });
+    expect(names((await list('?language=en')).body)).toMatchObject({
+      11: 'Netherlands',
+      12: 'Germany',
+      13: 'Switzerland',
+      14: null,
+      15: 'Belgium',
+    });
+    expect(names((await list('?language=nl')).body)).toMatchObject({
+      11: 'Nederland',
+      12: 'Duitsland',
+      13: 'Zwitserland',
+      15: 'België',
+    });
     expect(names((await list('?language=DE')).body)).toMatchObject({ 11: 'Niederlande', 12: 'Deutschland' });
     // acme's default language is en, globex's nl.
     expect(names((await list('')).body)).toMatchObject({ 11: 'Netherlands', 12: 'Germany' });
@@ -350,7 +435,9 @@ describe('GET /locations — localization and includes', () => {
   it('adds coordinates only with include_coordinates, null when unknown', async () => {
     for (const flag of ['true', '1']) {
       const response = await list(`?include_coordinates=${flag}`);
-      const byId = Object.fromEntries(response.body.data.map((item: { id: number; coordinates: unknown }) => [item.id, item.coordinates]));
+      const byId = Object.fromEntries(
+        response.body.data.map((item: { id: number; coordinates: unknown }) => [item.id, item.coordinates]),
+      );
       expect(byId).toEqual({
         11: { latitude: 52.3676, longitude: 4.9041 },
         12: { latitude: 52.52, longitude: 13.405 },
@@ -368,16 +455,20 @@ describe('GET /locations — localization and includes', () => {
 
   it('counts only visible vacancies with include_vacancy_count', async () => {
     const response = await list('?include_vacancy_count=true');
-    const counts = Object.fromEntries(response.body.data.map((item: { id: number; vacancy_count: number }) => [item.id, item.vacancy_count]));
+    const counts = Object.fromEntries(
+      response.body.data.map((item: { id: number; vacancy_count: number }) => [item.id, item.vacancy_count]),
+    );
     // 11: three visible (one ends in the future); draft, website-only, future, ended, unpublished and unpublished-date ones are not.
     expect(counts).toEqual({ 11: 3, 12: 1, 13: 0, 14: 0, 15: 0, 16: 0 });
     const without = await list('?include_vacancy_count=0');
     for (const item of without.body.data) expect(item).not.toHaveProperty('vacancy_count');
   });
 
-  it('never counts another tenant\'s vacancies', async () => {
+  it("never counts another tenant's vacancies", async () => {
     const response = await list('?include_vacancy_count=1', KEY_OTHER);
-    expect(response.body.data.map((item: { id: number; vacancy_count: number }) => [item.id, item.vacancy_count])).toEqual([
+    expect(
+      response.body.data.map((item: { id: number; vacancy_count: number }) => [item.id, item.vacancy_count]),
+    ).toEqual([
       [21, 1],
       [22, 0],
     ]);
@@ -386,7 +477,10 @@ describe('GET /locations — localization and includes', () => {
 
 describe('GET /locations/{slug}', () => {
   it('returns the complete location', async () => {
-    const response = await api.get('/locations/berlin?include_coordinates=true&include_vacancy_count=true&language=nl', KEY);
+    const response = await api.get(
+      '/locations/berlin?include_coordinates=true&include_vacancy_count=true&language=nl',
+      KEY,
+    );
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       data: {
@@ -420,7 +514,7 @@ describe('GET /locations/{slug}', () => {
     expect(withFlag.body.data.coordinates).toBeNull();
   });
 
-  it('answers 404 for an unknown slug and for another tenant\'s slug', async () => {
+  it("answers 404 for an unknown slug and for another tenant's slug", async () => {
     for (const path of ['/locations/nowhere', '/locations/munich']) {
       const response = await api.get(path, KEY);
       expect(response.status).toBe(404);
@@ -428,7 +522,7 @@ describe('GET /locations/{slug}', () => {
     }
   });
 
-  it('resolves a slug both tenants use to each key\'s own record', async () => {
+  it("resolves a slug both tenants use to each key's own record", async () => {
     expect((await api.get('/locations/amsterdam', KEY)).body.data.id).toBe(11);
     const other = await api.get('/locations/amsterdam', KEY_OTHER);
     expect(other.body.data).toMatchObject({ id: 21, name: 'Globex Amsterdam', address: { country_name: 'Nederland' } });
@@ -442,7 +536,7 @@ describe('GET /locations/{slug}', () => {
     expect(response.body.errors.language[0]).toBe('The language must be 2 characters.');
   });
 
-  it('does not list another tenant\'s locations', async () => {
+  it("does not list another tenant's locations", async () => {
     const response = await list('', KEY_OTHER);
     expect(ids(response.body)).toEqual([21, 22]);
   });

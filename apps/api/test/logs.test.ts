@@ -39,7 +39,11 @@ const sent: Array<{ id: string; status: number }> = [];
 
 type TLine = Record<string, unknown> & { msg?: string; request_id?: string };
 
-async function request(id: string, path: string, init: { method?: string; key?: string; authorization?: string; body?: string; headers?: Record<string, string> } = {}) {
+async function request(
+  id: string,
+  path: string,
+  init: { method?: string; key?: string; authorization?: string; body?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { 'x-request-id': id, ...init.headers };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.authorization) headers.authorization = init.authorization;
@@ -80,32 +84,79 @@ beforeAll(async () => {
   expect(await request('logs-health', '/health', { key: KEY })).toBe(200);
   expect(await request('logs-wrong-key', '/health', { key: WRONG_KEY })).toBe(401);
   expect(await request('logs-wrong-scheme', '/health', { authorization: `Token ${KEY}` })).toBe(401);
-  expect(await request('logs-search', `/vacancies?search=${SEARCH_MARKER}&password=${PASSWORD}&api_key=${KEY}`, { key: KEY })).toBe(200);
+  expect(
+    await request('logs-search', `/vacancies?search=${SEARCH_MARKER}&password=${PASSWORD}&api_key=${KEY}`, {
+      key: KEY,
+    }),
+  ).toBe(200);
   expect(await request('logs-detail', `/vacancies/${SLUG}?include_media=true`, { key: KEY })).toBe(200);
-  expect(await request('logs-apply', '/applications', { method: 'POST', key: KEY, body: applicationBody({ password: PASSWORD }) })).toBe(201);
-  const idempotent = { method: 'POST', key: KEY, body: applicationBody(), headers: { 'idempotency-key': IDEMPOTENCY_KEY } };
+  expect(
+    await request('logs-apply', '/applications', {
+      method: 'POST',
+      key: KEY,
+      body: applicationBody({ password: PASSWORD }),
+    }),
+  ).toBe(201);
+  const idempotent = {
+    method: 'POST',
+    key: KEY,
+    body: applicationBody(),
+    headers: { 'idempotency-key': IDEMPOTENCY_KEY },
+  };
   expect(await request('logs-apply-idempotent', '/applications', idempotent)).toBe(201);
   expect(await request('logs-apply-replay', '/applications', idempotent)).toBe(201);
   const badBase64 = JSON.parse(applicationBody()) as { documents: { resume: { content: string } } };
   badBase64.documents.resume.content = `${DOCUMENT_BASE64.slice(0, 120)}!!${DOC_MARKER}`;
-  expect(await request('logs-apply-invalid', '/applications', { method: 'POST', key: KEY, body: JSON.stringify(badBase64) })).toBe(422);
-  expect(await request('logs-malformed', '/applications', { method: 'POST', key: KEY, body: `{"key":"${KEY}","password":"${PASSWORD}"` })).toBe(400);
-  const resume = { user_id: USER_ID, resume: { filename: 'cv.pdf', content: RESUME_BASE64, mime_type: 'application/pdf' } };
-  expect(await request('logs-resume', '/candidates', { method: 'POST', key: KEY, body: JSON.stringify(resume) })).toBe(202);
+  expect(
+    await request('logs-apply-invalid', '/applications', { method: 'POST', key: KEY, body: JSON.stringify(badBase64) }),
+  ).toBe(422);
+  expect(
+    await request('logs-malformed', '/applications', {
+      method: 'POST',
+      key: KEY,
+      body: `{"key":"${KEY}","password":"${PASSWORD}"`,
+    }),
+  ).toBe(400);
+  const resume = {
+    user_id: USER_ID,
+    resume: { filename: 'cv.pdf', content: RESUME_BASE64, mime_type: 'application/pdf' },
+  };
+  expect(await request('logs-resume', '/candidates', { method: 'POST', key: KEY, body: JSON.stringify(resume) })).toBe(
+    202,
+  );
   // A queue that refuses the job: the resume cannot be queued, a 500 whose cause is logged.
-  await query(url, `create function refuse_job() returns trigger language plpgsql as $$ begin raise exception 'queue unavailable (logs test)'; end $$`);
+  await query(
+    url,
+    `create function refuse_job() returns trigger language plpgsql as $$ begin raise exception 'queue unavailable (logs test)'; end $$`,
+  );
   await query(url, 'create trigger refuse_job before insert on pgboss.job for each row execute function refuse_job()');
-  expect(await request('logs-resume-failed', '/candidates', { method: 'POST', key: KEY, body: JSON.stringify(resume) })).toBe(500);
+  expect(
+    await request('logs-resume-failed', '/candidates', { method: 'POST', key: KEY, body: JSON.stringify(resume) }),
+  ).toBe(500);
   await query(url, 'drop trigger refuse_job on pgboss.job');
   // Privacy: a query with the email, an export and an erasure, and a database error that quotes the email and phone.
   const [candidate] = await query(url, 'select id from candidates where lower(email) = lower($1)', [EMAIL]);
-  expect(await request('logs-candidates-email', `/candidates?user_id=${USER_ID}&email=${encodeURIComponent(EMAIL)}&search=${encodeURIComponent(PHONE)}`, { key: KEY })).toBe(200);
+  expect(
+    await request(
+      'logs-candidates-email',
+      `/candidates?user_id=${USER_ID}&email=${encodeURIComponent(EMAIL)}&search=${encodeURIComponent(PHONE)}`,
+      { key: KEY },
+    ),
+  ).toBe(200);
   expect(await request('logs-export', `/candidates/${candidate!.id}/export`, { key: KEY })).toBe(200);
-  await query(url, `create function refuse_candidate() returns trigger language plpgsql as $$ begin raise exception 'refused % %', new.email, new.phone; end $$`);
-  await query(url, 'create trigger refuse_candidate before insert on candidates for each row execute function refuse_candidate()');
+  await query(
+    url,
+    `create function refuse_candidate() returns trigger language plpgsql as $$ begin raise exception 'refused % %', new.email, new.phone; end $$`,
+  );
+  await query(
+    url,
+    'create trigger refuse_candidate before insert on candidates for each row execute function refuse_candidate()',
+  );
   const other = JSON.parse(applicationBody()) as { candidate: { email: string } };
   other.candidate.email = `other.${EMAIL}`;
-  expect(await request('logs-apply-refused', '/applications', { method: 'POST', key: KEY, body: JSON.stringify(other) })).toBe(500);
+  expect(
+    await request('logs-apply-refused', '/applications', { method: 'POST', key: KEY, body: JSON.stringify(other) }),
+  ).toBe(500);
   await query(url, 'drop trigger refuse_candidate on candidates');
   expect(await request('logs-erase', `/candidates/${candidate!.id}`, { method: 'DELETE', key: KEY })).toBe(204);
   expect(await request('logs-unknown-path', `/no-such-path/${KEY}`, { key: KEY })).toBe(404);
@@ -153,7 +204,8 @@ describe('the logs of an API process', () => {
       phone: PHONE,
       'phone (digits)': PHONE.slice(1),
     };
-    for (const [what, secret] of Object.entries(secrets)) expect({ what, found: output.includes(secret) }).toEqual({ what, found: false });
+    for (const [what, secret] of Object.entries(secrets))
+      expect({ what, found: output.includes(secret) }).toEqual({ what, found: false });
     // The database's message quoted them: the line is there, censored.
     const refused = lines().find((line) => line.request_id === 'logs-apply-refused' && line.err !== undefined);
     expect((refused?.err as { message?: string } | undefined)?.message).toMatch(/refused \[email\] \[number\]/);
@@ -167,7 +219,9 @@ describe('the logs of an API process', () => {
       expect({ id, status: (completion?.res as { status?: number } | undefined)?.status }).toEqual({ id, status });
     }
     // No line about a request without the id: those with a request, response, tenant, key or error.
-    const requestLines = all.filter((line) => ['req', 'res', 'tenant', 'api_key_id', 'err'].some((field) => field in line));
+    const requestLines = all.filter((line) =>
+      ['req', 'res', 'tenant', 'api_key_id', 'err'].some((field) => field in line),
+    );
     expect(requestLines.length).toBeGreaterThan(0);
     expect(requestLines.filter((line) => typeof line.request_id !== 'string')).toEqual([]);
 

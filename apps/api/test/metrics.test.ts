@@ -38,10 +38,20 @@ async function metrics(): Promise<string> {
 beforeAll(async () => {
   const url = await createTestDatabase();
   await seed(url, {
-    tenants: [tenant(`metrics-${suffix()}`, { api_keys: [READER, WRITER].map((k) => ({ ...k, name: `key ${k.id}` })), vacancies: [vacancy(21, SLUG)] })],
+    tenants: [
+      tenant(`metrics-${suffix()}`, {
+        api_keys: [READER, WRITER].map((k) => ({ ...k, name: `key ${k.id}` })),
+        vacancies: [vacancy(21, SLUG)],
+      }),
+    ],
   });
   api = await startTestApi(url);
-  const started = await startMetricsServer(api.services.metrics, { port: 0, host: '127.0.0.1', log: api.services.log, name: 'API' });
+  const started = await startMetricsServer(api.services.metrics, {
+    port: 0,
+    host: '127.0.0.1',
+    log: api.services.log,
+    name: 'API',
+  });
   if (!started) throw new Error('metrics endpoint did not start');
   endpoint = started;
 });
@@ -62,7 +72,8 @@ describe('GET /metrics', () => {
 
   it('counts requests and their latency per route template and status, never per raw URL', async () => {
     const before = await metrics();
-    const series = (route: string, status: number, method = 'GET') => `{method="${method}",route="${route}",status="${status}"}`;
+    const series = (route: string, status: number, method = 'GET') =>
+      `{method="${method}",route="${route}",status="${status}"}`;
     const detailOk = series('/v1/vacancies/{slug}', 200);
     const detailMissing = series('/v1/vacancies/{slug}', 404);
 
@@ -80,9 +91,12 @@ describe('GET /metrics', () => {
     expect(delta(`careers_http_requests_total${series('unmatched', 404)}`)).toBe(1);
     expect(delta(`careers_http_requests_total${series('/v1/health', 405, 'POST')}`)).toBe(1);
     expect(delta(`careers_http_request_duration_seconds_count${detailOk}`)).toBe(3);
-    expect(sample(after, `careers_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v1/vacancies/{slug}",status="200"}`)).toBe(
-      sample(after, `careers_http_request_duration_seconds_count${detailOk}`),
-    );
+    expect(
+      sample(
+        after,
+        `careers_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v1/vacancies/{slug}",status="200"}`,
+      ),
+    ).toBe(sample(after, `careers_http_request_duration_seconds_count${detailOk}`));
     expect(sample(after, `careers_http_request_duration_seconds_sum${detailOk}`)).toBeGreaterThan(0);
     // Raw slugs would make a series per URL.
     expect(after).not.toContain(SLUG);
@@ -127,7 +141,8 @@ describe('GET /metrics', () => {
 
   it('reports content-cache hits, misses and size', async () => {
     const before = await metrics();
-    const series = (text: string, result: string) => sample(text, `careers_content_cache_requests_total{result="${result}"}`);
+    const series = (text: string, result: string) =>
+      sample(text, `careers_content_cache_requests_total{result="${result}"}`);
     // A query no other test asks: the first answer is computed, the next two come from the cache.
     for (let i = 0; i < 3; i++) expect((await api.get('/vacancies?per_page=7', READER.key)).status).toBe(200);
     const after = await metrics();
@@ -146,7 +161,10 @@ describe('the operations port', () => {
 
   it('listens on 127.0.0.1 unless METRICS_HOST says otherwise', () => {
     expect(apiEnv({}).METRICS_HOST).toBe('127.0.0.1');
-    expect(apiEnv({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '9999' })).toMatchObject({ METRICS_HOST: '0.0.0.0', METRICS_PORT: 9999 });
+    expect(apiEnv({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '9999' })).toMatchObject({
+      METRICS_HOST: '0.0.0.0',
+      METRICS_PORT: 9999,
+    });
   });
 
   it('serves /metrics apart from the public port, which answers 404 for it', async () => {

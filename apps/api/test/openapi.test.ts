@@ -3,7 +3,13 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { listProcedures } from '@careers/core';
 import { createTestDatabase } from '@careers/core/testing';
 import { buildOpenApiDocument } from '../src/openapi.ts';
-import { DocumentValidator, startTestApi, UndocumentedResponseError, type TResponse, type TTestApi } from './support/api.ts';
+import {
+  DocumentValidator,
+  startTestApi,
+  UndocumentedResponseError,
+  type TResponse,
+  type TTestApi,
+} from './support/api.ts';
 import { seed } from './support/seed.ts';
 
 type TJson = Record<string, any>;
@@ -28,7 +34,16 @@ beforeAll(async () => {
         users: [{ id: 3, name: 'Una User', email: 'una@openapi.example', role: 'recruiter', password: null }],
         locations: [{ id: 4, slug: 'hq', name: 'HQ', country_code: 'NL', created_at: ago(9) }],
         vacancies: [
-          { id: 5, slug: 'engineer', title: 'Engineer', language: 'en', status: 'published', channels: ['api'], published_at: ago(2), location_id: 4 },
+          {
+            id: 5,
+            slug: 'engineer',
+            title: 'Engineer',
+            language: 'en',
+            status: 'published',
+            channels: ['api'],
+            published_at: ago(2),
+            location_id: 4,
+          },
         ],
         team_members: [{ id: 6, given_name: 'Tea', family_name: 'Member', email: 'tea@openapi.example' }],
         articles: [
@@ -41,7 +56,17 @@ beforeAll(async () => {
             translations: { en: { title: 'Hello', body_html: '<p>Hello world</p>' } },
           },
         ],
-        candidates: [{ id: 8, slug: 'cand', user_id: 3, first_name: 'Cee', last_name: 'Dee', email: 'c@openapi.example', status: 'potential' }],
+        candidates: [
+          {
+            id: 8,
+            slug: 'cand',
+            user_id: 3,
+            first_name: 'Cee',
+            last_name: 'Dee',
+            email: 'c@openapi.example',
+            status: 'potential',
+          },
+        ],
       },
     ],
   });
@@ -57,7 +82,9 @@ const API_OPERATIONS = () =>
       .map(([method, operation]) => ({ path, method, operation: operation as TJson })),
   );
 const metaOf = (method: string, path: string) =>
-  listProcedures().find(({ meta }) => meta?.openapi && meta.openapi.method.toLowerCase() === method && meta.openapi.path === path)?.meta;
+  listProcedures().find(
+    ({ meta }) => meta?.openapi && meta.openapi.method.toLowerCase() === method && meta.openapi.path === path,
+  )?.meta;
 
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1', async () => {
@@ -68,7 +95,10 @@ describe('the OpenAPI document', () => {
   it('documents every REST procedure, and every operation fully', () => {
     const procedures = listProcedures().filter(({ meta }) => meta?.openapi);
     for (const { meta } of procedures) {
-      expect(document.paths[meta!.openapi!.path]?.[meta!.openapi!.method.toLowerCase()], meta!.openapi!.path).toBeDefined();
+      expect(
+        document.paths[meta!.openapi!.path]?.[meta!.openapi!.method.toLowerCase()],
+        meta!.openapi!.path,
+      ).toBeDefined();
     }
     const tagNames = (document.tags as TJson[]).map((tag) => tag.name);
     const operationIds = new Set<string>();
@@ -91,19 +121,23 @@ describe('the OpenAPI document', () => {
       // Publishable keys (career sites in the browser) reach what needs no scope or a public one, never candidates.
       const publicScopes = ['vacancies:read', 'locations:read', 'team:read', 'articles:read', 'applications:write'];
       const publishable = !meta.scope || publicScopes.includes(meta.scope);
-      expect(operation.security, where).toEqual(publishable ? [{ bearerAuth: [] }, { publishableKey: [] }] : [{ bearerAuth: [] }]);
+      expect(operation.security, where).toEqual(
+        publishable ? [{ bearerAuth: [] }, { publishableKey: [] }] : [{ bearerAuth: [] }],
+      );
       expect(operation['x-required-scope'], where).toBe(meta.scope ?? undefined);
       if (meta.scope) expect(operation.description, where).toContain(`Required scope: \`${meta.scope}\``);
       const statuses = Object.keys(operation.responses);
       expect(statuses, where).toContain(String(meta.successStatus ?? 200));
       // Only a dry run (`validate_only`) answers 200 besides another success status.
       const dryRun = (meta.queryParameters ?? []).includes('validate_only');
-      if (!dryRun) expect(statuses, where).not.toContain(meta.successStatus && meta.successStatus !== 200 ? '200' : '201');
+      if (!dryRun)
+        expect(statuses, where).not.toContain(meta.successStatus && meta.successStatus !== 200 ? '200' : '201');
       else expect(statuses, where).toContain('200');
       for (const status of ['401', '403', '500', '503']) expect(statuses, `${where} ${status}`).toContain(status);
       for (const parameter of operation.parameters ?? []) {
         if (parameter.in === 'path') expect(parameter.required, `${where} ${parameter.name}`).toBe(true);
-        if (parameter.in === 'query' && parameter.schema.type === 'array') expect(parameter.name, where).toMatch(/\[\]$/);
+        if (parameter.in === 'query' && parameter.schema.type === 'array')
+          expect(parameter.name, where).toMatch(/\[\]$/);
         if (parameter.in === 'path' && parameter.name === 'id') expect(parameter.schema.type).toBe('integer');
       }
       if (path.includes('{')) expect(statuses, `${where} 404`).toContain('404');
@@ -124,11 +158,19 @@ describe('the OpenAPI document', () => {
         expect(Object.keys(operation.responses['429'].headers), where).toEqual(
           expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
         );
-        expect(operation.responses[String(meta.successStatus ?? 200)].headers['X-RateLimit-Remaining'].required, where).toBe(true);
+        expect(
+          operation.responses[String(meta.successStatus ?? 200)].headers['X-RateLimit-Remaining'].required,
+          where,
+        ).toBe(true);
       } else if (meta.expensiveRead) {
         // Shed reads say when to retry, and carry no rate-limit headers (there is no window to report).
         const cors = (name: string) => name.startsWith('Access-Control-') || name === 'Vary';
-        expect(Object.keys(operation.responses['429'].headers).filter((name) => !cors(name)).sort(), where).toEqual(['Retry-After', 'X-Request-Id']);
+        expect(
+          Object.keys(operation.responses['429'].headers)
+            .filter((name) => !cors(name))
+            .sort(),
+          where,
+        ).toEqual(['Retry-After', 'X-Request-Id']);
       } else {
         expect(statuses, where).not.toContain('429');
       }
@@ -151,27 +193,67 @@ describe('the OpenAPI document', () => {
 
   it('documents the structured data of a vacancy, a schema.org JobPosting behind include_structured_data', () => {
     const operation = document.paths['/vacancies/{slug}'].get;
-    expect((operation.parameters as TJson[]).find((parameter) => parameter.name === 'include_structured_data')?.schema).toMatchObject({ type: 'boolean', default: false });
+    expect(
+      (operation.parameters as TJson[]).find((parameter) => parameter.name === 'include_structured_data')?.schema,
+    ).toMatchObject({ type: 'boolean', default: false });
     const data = operation.responses['200'].content['application/json'].schema.properties.data;
     expect(data.required).not.toContain('structured_data');
     const posting = data.properties.structured_data;
     expect(posting.properties['@type']).toEqual({ type: 'string', const: 'JobPosting' });
     expect(Object.keys(posting.properties)).toEqual([
-      '@context', '@type', 'title', 'description', 'datePosted', 'validThrough', 'employmentType', 'hiringOrganization',
-      'jobLocation', 'jobLocationType', 'applicantLocationRequirements', 'baseSalary', 'identifier', 'directApply', 'url',
+      '@context',
+      '@type',
+      'title',
+      'description',
+      'datePosted',
+      'validThrough',
+      'employmentType',
+      'hiringOrganization',
+      'jobLocation',
+      'jobLocationType',
+      'applicantLocationRequirements',
+      'baseSalary',
+      'identifier',
+      'directApply',
+      'url',
     ]);
-    expect(posting.required).toEqual(['@context', '@type', 'title', 'datePosted', 'hiringOrganization', 'identifier', 'directApply']);
-    expect(posting.properties.baseSalary.properties.value.properties.unitText.enum).toEqual(['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']);
+    expect(posting.required).toEqual([
+      '@context',
+      '@type',
+      'title',
+      'datePosted',
+      'hiringOrganization',
+      'identifier',
+      'directApply',
+    ]);
+    expect(posting.properties.baseSalary.properties.value.properties.unitText.enum).toEqual([
+      'HOUR',
+      'DAY',
+      'WEEK',
+      'MONTH',
+      'YEAR',
+    ]);
     expect(posting.additionalProperties).toBe(false);
   });
 
   it('names the business-rule errors of POST /applications and POST /candidates', () => {
     const applications = document.paths['/applications'].post.responses;
-    const oneOf = (response: TJson) => (response.content['application/json'].schema.oneOf ?? [response.content['application/json'].schema]).map((s: TJson) => s.$ref);
-    expect(oneOf(applications['400'])).toEqual(['#/components/schemas/MalformedJsonError', '#/components/schemas/VacancyClosedError']);
+    const oneOf = (response: TJson) =>
+      (response.content['application/json'].schema.oneOf ?? [response.content['application/json'].schema]).map(
+        (s: TJson) => s.$ref,
+      );
+    expect(oneOf(applications['400'])).toEqual([
+      '#/components/schemas/MalformedJsonError',
+      '#/components/schemas/VacancyClosedError',
+    ]);
     expect(oneOf(applications['404'])).toEqual(['#/components/schemas/VacancyNotFoundError']);
-    expect(oneOf(document.paths['/candidates'].post.responses['500'])).toContain('#/components/schemas/ProcessingFailedError');
-    expect(document.components.schemas.VacancyClosedError.example).toEqual({ message: 'This vacancy no longer accepts applications.', error: 'VACANCY_CLOSED' });
+    expect(oneOf(document.paths['/candidates'].post.responses['500'])).toContain(
+      '#/components/schemas/ProcessingFailedError',
+    );
+    expect(document.components.schemas.VacancyClosedError.example).toEqual({
+      message: 'This vacancy no longer accepts applications.',
+      error: 'VACANCY_CLOSED',
+    });
   });
 
   it('is the document the app serves', () => {
@@ -196,14 +278,20 @@ const BASE_REQUESTS: Record<string, { path: string; query?: Record<string, strin
   '/candidates/{id}': { path: '/candidates/8' },
 };
 
-function get(base: { path: string; query?: Record<string, string> }, extra: Record<string, string>): Promise<TResponse> {
+function get(
+  base: { path: string; query?: Record<string, string> },
+  extra: Record<string, string>,
+): Promise<TResponse> {
   const query = new URLSearchParams({ ...base.query, ...extra }).toString();
   return api.get(`${base.path}${query ? `?${query}` : ''}`, KEY);
 }
 
 describe('query parameters behave as documented', () => {
   /** Values valid only beside another parameter (documented with the value), sent with it. */
-  const COMPANIONS: Record<string, Record<string, string>> = { 'sort=relevance': { q: 'engineer' }, 'sort=distance': { near: '52.37,4.9' } };
+  const COMPANIONS: Record<string, Record<string, string>> = {
+    'sort=relevance': { q: 'engineer' },
+    'sort=distance': { near: '52.37,4.9' },
+  };
 
   it('accepts every documented boundary and enum value, and rejects the values just outside', async () => {
     let checked = 0;
@@ -221,7 +309,10 @@ describe('query parameters behave as documented', () => {
           rejected.push('yes', '');
         } else if (Array.isArray(schema.enum)) {
           accepted.push(...schema.enum);
-          rejected.push(`${schema.enum[0]}x`, String(schema.enum[0]).toUpperCase() === schema.enum[0] ? 'x' : String(schema.enum[0]).toUpperCase());
+          rejected.push(
+            `${schema.enum[0]}x`,
+            String(schema.enum[0]).toUpperCase() === schema.enum[0] ? 'x' : String(schema.enum[0]).toUpperCase(),
+          );
         } else if (schema.type === 'integer' && schema.default !== undefined) {
           accepted.push(String(schema.minimum), String(schema.maximum));
           rejected.push(String(schema.minimum - 1), String(schema.maximum + 1), '1.5', 'abc');
@@ -271,33 +362,97 @@ describe('the response checker of the test helpers', () => {
     meta: { current_page: 1, per_page: 20, total: 0, last_page: 1, from: null, to: null, path: 'http://h/v1/team' },
     links: { first, last: 'http://h/v1/team?page=1', prev: null, next: null },
   });
-  const check = (method: string, path: string, answer: TResponse) => () => validator.check(method, `http://h${path}`, answer);
-  const LIMITED = { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'retry-after': '30', 'x-ratelimit-reset': '1700000000' };
+  const check = (method: string, path: string, answer: TResponse) => () =>
+    validator.check(method, `http://h${path}`, answer);
+  const LIMITED = {
+    'x-ratelimit-limit': '10',
+    'x-ratelimit-remaining': '0',
+    'retry-after': '30',
+    'x-ratelimit-reset': '1700000000',
+  };
 
   it('accepts documented answers', () => {
-    expect(check('GET', '/v1/health', response(200, { status: 'authenticated', tenant: 'a' }, { etag: 'W/"x"' }))).not.toThrow();
-    expect(check('GET', '/v1/team?page=2', response(200, emptyPage('http://h/v1/team?page=1'), { etag: 'W/"x"' }))).not.toThrow();
+    expect(
+      check('GET', '/v1/health', response(200, { status: 'authenticated', tenant: 'a' }, { etag: 'W/"x"' })),
+    ).not.toThrow();
+    expect(
+      check('GET', '/v1/team?page=2', response(200, emptyPage('http://h/v1/team?page=1'), { etag: 'W/"x"' })),
+    ).not.toThrow();
     expect(check('GET', '/v1/team/', response(304, undefined, { etag: 'W/"x"' }))).not.toThrow();
     expect(check('POST', '/v1/applications', response(429, { message: 'Too Many Attempts.' }, LIMITED))).not.toThrow();
     expect(check('GET', '/v1/nope', response(404, { message: 'Resource not found.' }))).not.toThrow();
-    expect(check('POST', '/v1/health', response(405, { message: 'Method not allowed.' }, { allow: 'GET, HEAD' }))).not.toThrow();
+    expect(
+      check('POST', '/v1/health', response(405, { message: 'Method not allowed.' }, { allow: 'GET, HEAD' })),
+    ).not.toThrow();
   });
 
   it('rejects an undocumented status, a body off its schema and a missing or invalid header', () => {
     const cases: Array<[string, () => void, RegExp]> = [
-      ['422 on /health', check('GET', '/v1/health', response(422, { message: 'The given data was invalid.', errors: { a: ['b'] } })), /does not document/],
+      [
+        '422 on /health',
+        check('GET', '/v1/health', response(422, { message: 'The given data was invalid.', errors: { a: ['b'] } })),
+        /does not document/,
+      ],
       ['no ETag', check('GET', '/v1/health', response(200, { status: 'authenticated', tenant: 'a' })), /ETag/],
-      ['wrong const', check('GET', '/v1/health', response(200, { status: 'ok', tenant: 'a' }, { etag: 'W/"x"' })), /schema/],
-      ['extra key', check('GET', '/v1/health', response(200, { status: 'authenticated', tenant: 'a', x: 1 }, { etag: 'W/"x"' })), /schema/],
-      ['relative link', check('GET', '/v1/team', response(200, emptyPage('/v1/team?page=1'), { etag: 'W/"x"' })), /uri/],
-      ['negative remaining', check('POST', '/v1/applications', response(429, { message: 'Too Many Attempts.' }, { ...LIMITED, 'x-ratelimit-remaining': '-1' })), /Remaining/],
-      ['no Retry-After', check('POST', '/v1/applications', response(429, { message: 'Too Many Attempts.' }, { ...LIMITED, 'retry-after': '' })), /Retry-After/],
-      ['other scope', check('GET', '/v1/team', response(403, { message: 'This API key does not have the required scope: vacancies:read.', error: 'INSUFFICIENT_SCOPE', required_scope: 'vacancies:read' })), /schema/],
+      [
+        'wrong const',
+        check('GET', '/v1/health', response(200, { status: 'ok', tenant: 'a' }, { etag: 'W/"x"' })),
+        /schema/,
+      ],
+      [
+        'extra key',
+        check('GET', '/v1/health', response(200, { status: 'authenticated', tenant: 'a', x: 1 }, { etag: 'W/"x"' })),
+        /schema/,
+      ],
+      [
+        'relative link',
+        check('GET', '/v1/team', response(200, emptyPage('/v1/team?page=1'), { etag: 'W/"x"' })),
+        /uri/,
+      ],
+      [
+        'negative remaining',
+        check(
+          'POST',
+          '/v1/applications',
+          response(429, { message: 'Too Many Attempts.' }, { ...LIMITED, 'x-ratelimit-remaining': '-1' }),
+        ),
+        /Remaining/,
+      ],
+      [
+        'no Retry-After',
+        check(
+          'POST',
+          '/v1/applications',
+          response(429, { message: 'Too Many Attempts.' }, { ...LIMITED, 'retry-after': '' }),
+        ),
+        /Retry-After/,
+      ],
+      [
+        'other scope',
+        check(
+          'GET',
+          '/v1/team',
+          response(403, {
+            message: 'This API key does not have the required scope: vacancies:read.',
+            error: 'INSUFFICIENT_SCOPE',
+            required_scope: 'vacancies:read',
+          }),
+        ),
+        /schema/,
+      ],
       ['unknown path 200', check('GET', '/v1/nope', response(200, {})), /only allows 404/],
       ['405 without Allow', check('POST', '/v1/health', response(405, { message: 'Method not allowed.' })), /Allow/],
       ['body on 304', check('GET', '/v1/team', response(304, { a: 1 }, { etag: 'W/"x"' })), /no body/],
       ['stack trace', check('GET', '/v1/team', response(500, { message: 'Server Error.', stack: 'at x' })), /schema/],
-      ['html error', check('GET', '/v1/team', { ...response(500, undefined), headers: new Headers({ 'content-type': 'text/html', 'x-request-id': 'r' }), text: '<h1>x</h1>' }), /content type/],
+      [
+        'html error',
+        check('GET', '/v1/team', {
+          ...response(500, undefined),
+          headers: new Headers({ 'content-type': 'text/html', 'x-request-id': 'r' }),
+          text: '<h1>x</h1>',
+        }),
+        /content type/,
+      ],
     ];
     for (const [name, run, message] of cases) {
       expect(run, name).toThrow(UndocumentedResponseError);

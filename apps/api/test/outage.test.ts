@@ -50,16 +50,30 @@ async function call(path: string, init: { method?: string; body?: unknown; key?:
   const key = init.key === undefined ? KEY : init.key;
   const response = await fetch(api.baseUrl + path, {
     method: init.method ?? 'GET',
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: AbortSignal.timeout(15_000),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, ms: Math.round(performance.now() - started) };
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : undefined,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 function resumeBody(): Record<string, unknown> {
-  return { user_id: USER_ID, resume: { filename: 'cv.pdf', content: Buffer.from(`%PDF-1.4 outage ${suffix}`).toString('base64'), mime_type: 'application/pdf' } };
+  return {
+    user_id: USER_ID,
+    resume: {
+      filename: 'cv.pdf',
+      content: Buffer.from(`%PDF-1.4 outage ${suffix}`).toString('base64'),
+      mime_type: 'application/pdf',
+    },
+  };
 }
 
 /** Every PostgreSQL process of the cluster: the postmaster and its children (backends, checkpointer, …). */
@@ -106,7 +120,9 @@ async function expectUnavailable(label: string): Promise<void> {
   // Past the key cache's TTL: the key itself must be read from the database again.
   await sleep(600);
   const results = await Promise.all(
-    OUTAGE_REQUESTS.map((request) => call(request.path, { method: request.method, body: request.body?.(), key: request.key })),
+    OUTAGE_REQUESTS.map((request) =>
+      call(request.path, { method: request.method, body: request.body?.(), key: request.key }),
+    ),
   );
   for (const [index, result] of results.entries()) {
     const name = OUTAGE_REQUESTS[index]!.name;
@@ -133,8 +149,13 @@ async function expectUnavailable(label: string): Promise<void> {
 }
 
 async function expectRecovered(): Promise<void> {
-  await expect.poll(async () => (await call('/readyz', { key: null })).status, { timeout: 15_000, interval: 200 }).toBe(200);
-  expect(await call('/health')).toMatchObject({ status: 200, body: { status: 'authenticated', tenant: `outage-${suffix}` } });
+  await expect
+    .poll(async () => (await call('/readyz', { key: null })).status, { timeout: 15_000, interval: 200 })
+    .toBe(200);
+  expect(await call('/health')).toMatchObject({
+    status: 200,
+    body: { status: 'authenticated', tenant: `outage-${suffix}` },
+  });
   const list = await call('/vacancies');
   expect(list.status).toBe(200);
   expect((list.body as { data: Array<{ slug: string }> }).data.map((v) => v.slug)).toEqual([VACANCY_SLUG]);
@@ -200,13 +221,21 @@ describe('a database outage under a running API process', () => {
   it('serves again once PostgreSQL is back, without a restart, and lost nothing it had accepted', async () => {
     await startDatabase();
     await expectRecovered();
-    expect(await query(databaseUrl, 'select id from applications where id = $1', [applicationId])).toEqual([{ id: applicationId }]);
-    expect(await query(databaseUrl, 'select status from resume_processings where id = $1', [processingId])).toEqual([{ status: 'queued' }]);
-    expect(await query(databaseUrl, `select state from pgboss.job where name = 'resume.process' and id = $1`, [processingId])).toEqual([
-      { state: 'created' },
+    expect(await query(databaseUrl, 'select id from applications where id = $1', [applicationId])).toEqual([
+      { id: applicationId },
     ]);
+    expect(await query(databaseUrl, 'select status from resume_processings where id = $1', [processingId])).toEqual([
+      { status: 'queued' },
+    ]);
+    expect(
+      await query(databaseUrl, `select state from pgboss.job where name = 'resume.process' and id = $1`, [
+        processingId,
+      ]),
+    ).toEqual([{ state: 'created' }]);
     await expect
-      .poll(async () => (await query(databaseUrl, 'select views_count from vacancies where id = 11'))[0]?.views_count, { timeout: 10_000 })
+      .poll(async () => (await query(databaseUrl, 'select views_count from vacancies where id = 11'))[0]?.views_count, {
+        timeout: 10_000,
+      })
       .toBe(8);
     expect(api.output()).not.toMatch(/uncaught|unhandled/i);
   }, 60_000);
@@ -232,8 +261,11 @@ describe('batched writes across an outage', () => {
     try {
       const verified = await services.keys.verify(`Bearer ${BATCH_KEY}`);
       expect(verified.ok).toBe(true);
-      expect(await query(databaseUrl, 'select last_used_at from api_keys where id = 2')).toEqual([{ last_used_at: null }]);
-      const before = (await query(databaseUrl, 'select views_count from vacancies where id = 11'))[0]?.views_count as number;
+      expect(await query(databaseUrl, 'select last_used_at from api_keys where id = 2')).toEqual([
+        { last_used_at: null },
+      ]);
+      const before = (await query(databaseUrl, 'select views_count from vacancies where id = 11'))[0]
+        ?.views_count as number;
       services.views.record('vacancies', 11);
       services.views.record('vacancies', 11);
 
@@ -244,12 +276,16 @@ describe('batched writes across an outage', () => {
       await startDatabase();
 
       await services.flush();
-      expect(await query(databaseUrl, 'select views_count from vacancies where id = 11')).toEqual([{ views_count: before + 3 }]);
+      expect(await query(databaseUrl, 'select views_count from vacancies where id = 11')).toEqual([
+        { views_count: before + 3 },
+      ]);
       const [key] = await query(databaseUrl, 'select last_used_at from api_keys where id = 2');
       expect(key?.last_used_at).toBeInstanceOf(Date);
       // Written once: a second flush has nothing left.
       await services.flush();
-      expect(await query(databaseUrl, 'select views_count from vacancies where id = 11')).toEqual([{ views_count: before + 3 }]);
+      expect(await query(databaseUrl, 'select views_count from vacancies where id = 11')).toEqual([
+        { views_count: before + 3 },
+      ]);
     } finally {
       await services.close();
       await orm.close();

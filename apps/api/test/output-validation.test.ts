@@ -16,7 +16,8 @@ import { applicationBody, keys, suffix, tenant, vacancy } from './support/write-
 const broken = vi.hoisted(() => ({ on: false }));
 // An internal module is mocked by its file: the package's exports map does not (and should not) name it.
 vi.mock('../../../packages/core/src/modules/applications/application.dto.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../packages/core/src/modules/applications/application.dto.ts')>();
+  const original =
+    await importOriginal<typeof import('../../../packages/core/src/modules/applications/application.dto.ts')>();
   return {
     ...original,
     toApplicationResponse: (...args: Parameters<typeof original.toApplicationResponse>) => {
@@ -59,7 +60,9 @@ describe('output validation', () => {
 
   it('keeps what failed for the log (detail and cause), apart from the public body', () => {
     const issues = z.object({ data: z.object({ name: z.string() }) }).safeParse({ data: { name: 42 } }).error!;
-    const error = toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed', cause: issues }));
+    const error = toAppError(
+      new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed', cause: issues }),
+    );
     expect(error.status).toBe(500);
     expect(error.toBody()).toEqual({ message: 'Server Error.' });
     expect(error.detail).toMatch(/^Output validation failed: data\.name: /);

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTestDatabase, dumpAllData, hashApiKey, startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing';
+import {
+  createTestDatabase,
+  dumpAllData,
+  hashApiKey,
+  startWebhookReceiver,
+  type TWebhookReceiver,
+} from '@careers/core/testing';
 import { createWebhookEndpoint, importTenantDocument, serviceContext } from '@careers/core/operations';
 import type { TWebhookRunner } from '@careers/core/worker';
 import { startTestWebhookRunner } from './support/webhook-runner.ts';
@@ -47,7 +53,12 @@ beforeAll(async () => {
         api_keys: [
           { id: 1, name: 'all', key: ACME_KEY, scopes: allScopes },
           { id: 2, name: 'read', key: ACME_READ_ONLY, scopes: ['vacancies:read', 'candidates:read'] },
-          ...ACME_APPLY_KEYS.map((key, index) => ({ id: 10 + index, name: `apply ${index}`, key, scopes: ['applications:write'] })),
+          ...ACME_APPLY_KEYS.map((key, index) => ({
+            id: 10 + index,
+            name: `apply ${index}`,
+            key,
+            scopes: ['applications:write'],
+          })),
         ],
         vacancies: [vacancy(1, 'engineer'), vacancy(2, 'designer'), vacancy(3, 'writer')],
       }),
@@ -55,13 +66,23 @@ beforeAll(async () => {
         id: 2,
         api_keys: [
           { id: 3, name: 'all', key: GLOBEX_KEY, scopes: allScopes },
-          ...GLOBEX_APPLY_KEYS.map((key, index) => ({ id: 20 + index, name: `apply ${index}`, key, scopes: ['applications:write'] })),
+          ...GLOBEX_APPLY_KEYS.map((key, index) => ({
+            id: 20 + index,
+            name: `apply ${index}`,
+            key,
+            scopes: ['applications:write'],
+          })),
         ],
         vacancies: [vacancy(4, 'engineer')],
       }),
       tenant('initech', {
         id: 3,
-        privacy: { require_processing_consent: true, policy_version: '2026-11', retention_days: 30, talent_pool_retention_days: 365 },
+        privacy: {
+          require_processing_consent: true,
+          policy_version: '2026-11',
+          retention_days: 30,
+          talent_pool_retention_days: 365,
+        },
         api_keys: [{ id: 4, name: 'all', key: CONSENT_KEY, scopes: allScopes }],
         vacancies: [vacancy(5, 'analyst')],
       }),
@@ -81,7 +102,16 @@ afterAll(async () => {
 const erase = (id: number | string, key = ACME_KEY): Promise<TResponse> =>
   fetchChecked(`${api.baseUrl}/candidates/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
 
-type TPerson = { given: string; family: string; email: string; phone: string; userAgent: string; referrer: string; ip: string; documents: Buffer[] };
+type TPerson = {
+  given: string;
+  family: string;
+  email: string;
+  phone: string;
+  userAgent: string;
+  referrer: string;
+  ip: string;
+  documents: Buffer[];
+};
 
 function newPerson(): TPerson {
   const id = fresh();
@@ -97,15 +127,33 @@ function newPerson(): TPerson {
   };
 }
 
-async function apply(person: TPerson, vacancyRef: string, key: string, headers: Record<string, string> = {}): Promise<TResponse> {
+async function apply(
+  person: TPerson,
+  vacancyRef: string,
+  key: string,
+  headers: Record<string, string> = {},
+): Promise<TResponse> {
   const response = await api.post(
     '/applications',
     {
       vacancy: vacancyRef,
-      candidate: { given_name: person.given, family_name: person.family, email: person.email, mobile_phone: person.phone },
+      candidate: {
+        given_name: person.given,
+        family_name: person.family,
+        email: person.email,
+        mobile_phone: person.phone,
+      },
       documents: {
-        resume: { filename: `${person.family}-cv.pdf`, mime_type: 'application/pdf', content: person.documents[0]!.toString('base64') },
-        cover_letter: { filename: `${person.family}-letter.txt`, mime_type: 'text/plain', content: person.documents[1]!.toString('base64') },
+        resume: {
+          filename: `${person.family}-cv.pdf`,
+          mime_type: 'application/pdf',
+          content: person.documents[0]!.toString('base64'),
+        },
+        cover_letter: {
+          filename: `${person.family}-letter.txt`,
+          mime_type: 'text/plain',
+          content: person.documents[1]!.toString('base64'),
+        },
       },
       privacy_policy_accepted: true,
       consents: { processing: true, talent_pool: false },
@@ -122,7 +170,15 @@ async function apply(person: TPerson, vacancyRef: string, key: string, headers: 
 function tracesOf(person: TPerson, dump: string): string[] {
   const found: string[] = [];
   const lower = dump.toLowerCase();
-  for (const text of [person.email, person.given, person.family, person.phone, person.userAgent, person.referrer, person.ip]) {
+  for (const text of [
+    person.email,
+    person.given,
+    person.family,
+    person.phone,
+    person.userAgent,
+    person.referrer,
+    person.ip,
+  ]) {
     if (lower.includes(text.toLowerCase())) found.push(text);
   }
   for (const [index, document] of person.documents.entries()) {
@@ -155,7 +211,8 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
   }
 }
 
-const webhookBodies = () => receiver.received.map((request) => JSON.parse(request.body) as { type: string; data: Record<string, unknown> });
+const webhookBodies = () =>
+  receiver.received.map((request) => JSON.parse(request.body) as { type: string; data: Record<string, unknown> });
 
 describe('erasure (DELETE /candidates/{id})', () => {
   it('leaves no trace of the person in any table, while another candidate of the tenant and one of another tenant keep everything', async () => {
@@ -170,24 +227,34 @@ describe('erasure (DELETE /candidates/{id})', () => {
     await apply(otherTenant, 'engineer', GLOBEX_KEY, { 'Idempotency-Key': `privacy-${fresh()}` });
     // The webhooks of both applications were delivered (their payloads are in the delivery log).
     for (const application of [first, second]) {
-      await waitFor('application.created webhook', () => webhookBodies().find((body) => body.type === 'application.created' && body.data.id === application.body.data.id));
+      await waitFor('application.created webhook', () =>
+        webhookBodies().find(
+          (body) => body.type === 'application.created' && body.data.id === application.body.data.id,
+        ),
+      );
     }
     const before = await dumpAllData(databaseUrl);
     expect(tracesOf(person, before).length).toBeGreaterThan(5);
 
-    const otherCandidates = await query(databaseUrl, 'select id, tenant_id from candidates where lower(email) in ($1, $2) order by id', [
-      sameTenant.email.toLowerCase(),
-      otherTenant.email.toLowerCase(),
-    ]);
+    const otherCandidates = await query(
+      databaseUrl,
+      'select id, tenant_id from candidates where lower(email) in ($1, $2) order by id',
+      [sameTenant.email.toLowerCase(), otherTenant.email.toLowerCase()],
+    );
     const readsBefore = await Promise.all(
-      otherCandidates.map(async (row) => (await api.get(`/candidates/${row.id}/export`, row.tenant_id === 1 ? ACME_KEY : GLOBEX_KEY)).text),
+      otherCandidates.map(
+        async (row) =>
+          (await api.get(`/candidates/${row.id}/export`, row.tenant_id === 1 ? ACME_KEY : GLOBEX_KEY)).text,
+      ),
     );
 
     const erased = await erase(candidateId);
     expect(erased.status, erased.text).toBe(204);
     expect(erased.text).toBe('');
 
-    const erasedWebhook = await waitFor('candidate.erased webhook', () => webhookBodies().find((body) => body.type === 'candidate.erased'));
+    const erasedWebhook = await waitFor('candidate.erased webhook', () =>
+      webhookBodies().find((body) => body.type === 'candidate.erased'),
+    );
     expect(erasedWebhook.data).toEqual({ id: candidateId });
 
     const after = await dumpAllData(databaseUrl);
@@ -196,12 +263,15 @@ describe('erasure (DELETE /candidates/{id})', () => {
     expect(tracesOf(sameTenant, after).length).toBeGreaterThan(5);
     expect(tracesOf(otherTenant, after).length).toBeGreaterThan(5);
     const readsAfter = await Promise.all(
-      otherCandidates.map(async (row) => (await api.get(`/candidates/${row.id}/export`, row.tenant_id === 1 ? ACME_KEY : GLOBEX_KEY)).text),
+      otherCandidates.map(
+        async (row) =>
+          (await api.get(`/candidates/${row.id}/export`, row.tenant_id === 1 ? ACME_KEY : GLOBEX_KEY)).text,
+      ),
     );
     expect(readsAfter).toEqual(readsBefore);
   });
 
-  it('is 404 afterwards like any unknown candidate: a second DELETE, GET, export; another tenant\'s id is 404 and untouched', async () => {
+  it("is 404 afterwards like any unknown candidate: a second DELETE, GET, export; another tenant's id is 404 and untouched", async () => {
     const person = newPerson();
     const id = (await apply(person, 'writer', ACME_KEY)).body.data.candidate.id as number;
     const foreign = newPerson();
@@ -233,19 +303,31 @@ describe('erasure (DELETE /candidates/{id})', () => {
     expect((await erase(id)).status).toBe(204);
     const feed = await api.get('/changes?limit=1000&types[]=candidate', ACME_READ_ONLY);
     expect(feed.status, feed.text).toBe(200);
-    const entries = (feed.body.data as Array<{ type: string; object: string; id: number; slug: string | null }>).filter((entry) => entry.id === id);
-    expect(entries).toEqual([expect.objectContaining({ type: 'candidate.erased', object: 'candidate', id, slug: null })]);
+    const entries = (feed.body.data as Array<{ type: string; object: string; id: number; slug: string | null }>).filter(
+      (entry) => entry.id === id,
+    );
+    expect(entries).toEqual([
+      expect.objectContaining({ type: 'candidate.erased', object: 'candidate', id, slug: null }),
+    ]);
     // By default too, for a key with candidates:read.
     const byDefault = await api.get('/changes?limit=1000', ACME_READ_ONLY);
-    expect((byDefault.body.data as Array<{ type: string; id: number }>).some((entry) => entry.type === 'candidate.erased' && entry.id === id)).toBe(true);
+    expect(
+      (byDefault.body.data as Array<{ type: string; id: number }>).some(
+        (entry) => entry.type === 'candidate.erased' && entry.id === id,
+      ),
+    ).toBe(true);
     // A key without candidates:read never sees candidate entries, and may not ask for them.
     const vacanciesOnly = `ck_test_privacy_vac_${fresh()}`;
-    await query(databaseUrl, `insert into api_keys (tenant_id, name, key_hash, start, scopes, kind) values (1, 'vac', $1, 'ck_test', '{vacancies:read}', 'secret')`, [
-      hashApiKey(vacanciesOnly),
-    ]);
+    await query(
+      databaseUrl,
+      `insert into api_keys (tenant_id, name, key_hash, start, scopes, kind) values (1, 'vac', $1, 'ck_test', '{vacancies:read}', 'secret')`,
+      [hashApiKey(vacanciesOnly)],
+    );
     const withoutScope = await api.get('/changes?limit=1000', vacanciesOnly);
     expect(withoutScope.status, withoutScope.text).toBe(200);
-    expect((withoutScope.body.data as Array<{ object: string }>).every((entry) => entry.object !== 'candidate')).toBe(true);
+    expect((withoutScope.body.data as Array<{ object: string }>).every((entry) => entry.object !== 'candidate')).toBe(
+      true,
+    );
     expect((await api.get('/changes?types[]=candidate', vacanciesOnly)).status).toBe(403);
   });
 });
@@ -261,10 +343,18 @@ describe('consents on POST /applications', () => {
     const missing = await api.post('/applications', body(), CONSENT_KEY);
     expect(missing.status, missing.text).toBe(422);
     expect(missing.body.errors).toEqual({ 'consents.processing': [expect.any(String)] });
-    const refused = await api.post('/applications', body({ consents: { processing: false, talent_pool: true } }), CONSENT_KEY);
+    const refused = await api.post(
+      '/applications',
+      body({ consents: { processing: false, talent_pool: true } }),
+      CONSENT_KEY,
+    );
     expect(refused.status).toBe(422);
     expect(Object.keys(refused.body.errors)).toEqual(['consents.processing']);
-    const withOthers = await api.post('/applications', body({ candidate: { given_name: 'Con', family_name: 'Sent', email: 'not-an-email' } }), CONSENT_KEY);
+    const withOthers = await api.post(
+      '/applications',
+      body({ candidate: { given_name: 'Con', family_name: 'Sent', email: 'not-an-email' } }),
+      CONSENT_KEY,
+    );
     expect(withOthers.status).toBe(422);
     expect(Object.keys(withOthers.body.errors).sort()).toEqual(['candidate.email', 'consents.processing']);
     const dryRun = await api.post('/applications?validate_only=true', body(), CONSENT_KEY);
@@ -274,19 +364,41 @@ describe('consents on POST /applications', () => {
     expect(count[0]!.n).toBe(0);
   });
 
-  it('stores and echoes the consents with given_at (the creation time) and the tenant\'s policy version, and shows them in the export', async () => {
-    const created = await api.post('/applications', body({ consents: { processing: true, talent_pool: true } }), CONSENT_KEY, { 'Idempotency-Key': `c-${fresh()}` });
+  it("stores and echoes the consents with given_at (the creation time) and the tenant's policy version, and shows them in the export", async () => {
+    const created = await api.post(
+      '/applications',
+      body({ consents: { processing: true, talent_pool: true } }),
+      CONSENT_KEY,
+      { 'Idempotency-Key': `c-${fresh()}` },
+    );
     expect(created.status, created.text).toBe(201);
-    expect(created.body.data.consents).toEqual({ processing: true, talent_pool: true, given_at: created.body.data.created_at, policy_version: '2026-11' });
+    expect(created.body.data.consents).toEqual({
+      processing: true,
+      talent_pool: true,
+      given_at: created.body.data.created_at,
+      policy_version: '2026-11',
+    });
     const exported = await api.get(`/candidates/${created.body.data.candidate.id}/export`, CONSENT_KEY);
     expect(exported.status, exported.text).toBe(200);
     expect(exported.body.data.applications[0].consents).toEqual(created.body.data.consents);
   });
 
   it('defaults to no consent where the tenant does not require it', async () => {
-    const created = await api.post('/applications', { vacancy: 'writer', candidate: { given_name: 'No', family_name: 'Consent', email: `no.${suffix()}@example.org` } }, ACME_KEY);
+    const created = await api.post(
+      '/applications',
+      {
+        vacancy: 'writer',
+        candidate: { given_name: 'No', family_name: 'Consent', email: `no.${suffix()}@example.org` },
+      },
+      ACME_KEY,
+    );
     expect(created.status, created.text).toBe(201);
-    expect(created.body.data.consents).toEqual({ processing: false, talent_pool: false, given_at: created.body.data.created_at, policy_version: null });
+    expect(created.body.data.consents).toEqual({
+      processing: false,
+      talent_pool: false,
+      given_at: created.body.data.created_at,
+      policy_version: null,
+    });
   });
 });
 
@@ -299,7 +411,13 @@ describe('export (GET /candidates/{id}/export)', () => {
     const exported = await api.get(`/candidates/${id}/export`, ACME_READ_ONLY);
     expect(exported.status, exported.text).toBe(200);
     const { candidate, applications, resumes } = exported.body.data;
-    expect(candidate).toMatchObject({ id, first_name: person.given, last_name: person.family, email: person.email, phone: person.phone });
+    expect(candidate).toMatchObject({
+      id,
+      first_name: person.given,
+      last_name: person.family,
+      email: person.email,
+      phone: person.phone,
+    });
     expect(applications.map((a: { id: number }) => a.id)).toEqual([first.body.data.id, second.body.data.id]);
     expect(applications[1]).toMatchObject({
       vacancy: { id: 3, slug: 'writer', title: 'Vacancy writer' },
@@ -308,9 +426,21 @@ describe('export (GET /candidates/{id}/export)', () => {
       privacy_policy_accepted: true,
       created_at: second.body.data.created_at,
     });
-    expect(applications[0].documents.map((d: { type: string; filename: string; size: number; content: string }) => [d.type, d.filename, d.size, d.content])).toEqual([
+    expect(
+      applications[0].documents.map((d: { type: string; filename: string; size: number; content: string }) => [
+        d.type,
+        d.filename,
+        d.size,
+        d.content,
+      ]),
+    ).toEqual([
       ['resume', `${person.family}-cv.pdf`, person.documents[0]!.length, person.documents[0]!.toString('base64')],
-      ['cover_letter', `${person.family}-letter.txt`, person.documents[1]!.length, person.documents[1]!.toString('base64')],
+      [
+        'cover_letter',
+        `${person.family}-letter.txt`,
+        person.documents[1]!.length,
+        person.documents[1]!.toString('base64'),
+      ],
     ]);
     expect(resumes).toEqual([]);
     // Another tenant's key cannot export it.
@@ -322,7 +452,10 @@ describe('erasing one person never changes what another person or tenant can rea
   it('holds for random sets of applicants across two tenants', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ tenant: fc.constantFrom(1, 2), applications: fc.integer({ min: 1, max: 3 }) }), { minLength: 2, maxLength: 5 }),
+        fc.array(fc.record({ tenant: fc.constantFrom(1, 2), applications: fc.integer({ min: 1, max: 3 }) }), {
+          minLength: 2,
+          maxLength: 5,
+        }),
         fc.nat(),
         async (people, pick) => {
           const keyOf = (tenantId: number) => (tenantId === 1 ? ACME_KEY : GLOBEX_KEY);
@@ -339,9 +472,15 @@ describe('erasing one person never changes what another person or tenant can rea
           const victim = created[pick % created.length]!;
           const others = created.filter((entry) => entry !== victim);
           const read = async () => ({
-            exports: await Promise.all(others.map(async (entry) => (await api.get(`/candidates/${entry.candidateId}/export`, keyOf(entry.tenant))).text)),
+            exports: await Promise.all(
+              others.map(
+                async (entry) => (await api.get(`/candidates/${entry.candidateId}/export`, keyOf(entry.tenant))).text,
+              ),
+            ),
             // Entries without their cursors (sealed afresh on every answer).
-            globexFeed: ((await api.get('/changes?limit=1000', GLOBEX_KEY)).body.data as Array<Record<string, unknown>>).map(({ cursor: _cursor, ...entry }) => entry),
+            globexFeed: (
+              (await api.get('/changes?limit=1000', GLOBEX_KEY)).body.data as Array<Record<string, unknown>>
+            ).map(({ cursor: _cursor, ...entry }) => entry),
           });
           const before = await read();
           expect((await erase(victim.candidateId, keyOf(victim.tenant))).status).toBe(204);

@@ -12,8 +12,15 @@ type TJson = Record<string, any>;
  */
 const document = buildOpenApiDocument();
 const operations = listProcedures()
-  .filter((procedure): procedure is { procedurePath: string; meta: TMeta & Required<Pick<TMeta, 'openapi'>> } => !!procedure.meta?.openapi)
-  .map(({ procedurePath, meta }) => ({ procedurePath, meta, op: document.paths[meta.openapi.path][meta.openapi.method.toLowerCase()] as TJson }));
+  .filter(
+    (procedure): procedure is { procedurePath: string; meta: TMeta & Required<Pick<TMeta, 'openapi'>> } =>
+      !!procedure.meta?.openapi,
+  )
+  .map(({ procedurePath, meta }) => ({
+    procedurePath,
+    meta,
+    op: document.paths[meta.openapi.path][meta.openapi.method.toLowerCase()] as TJson,
+  }));
 
 /** A `$ref` resolved against the document's components. */
 function resolve(schema: TJson): TJson {
@@ -24,7 +31,9 @@ function resolve(schema: TJson): TJson {
 /** The fixed messages an error answer's body schema allows. */
 function documentedMessages(response: TJson): string[] {
   const schema = response.content['application/json'].schema as TJson;
-  return ((schema.oneOf as TJson[] | undefined) ?? [schema]).map((branch) => resolve(branch).properties.message.const as string);
+  return ((schema.oneOf as TJson[] | undefined) ?? [schema]).map(
+    (branch) => resolve(branch).properties.message.const as string,
+  );
 }
 
 /** The public message of a code (a missing scope names the scope). */
@@ -39,32 +48,49 @@ describe('procedure meta', () => {
     for (const { op } of operations) expect(op).toBeDefined();
   });
 
-  it.each(operations.map((operation) => [operation.procedurePath, operation] as const))('%s declares its scope and errors', (_path, { meta }) => {
-    // Every operation says which scope its key needs, or (null) that any valid key will do.
-    expect(meta).toHaveProperty('scope');
-    if (meta.scope !== null) expect(SCOPES).toContain(meta.scope);
-    // An operation that addresses one resource by its path answers 404 for one that does not exist.
-    if (meta.openapi.path.includes('{')) expect((meta.errors ?? []).some((code) => APP_ERROR_STATUS[code] === 404)).toBe(true);
-    for (const code of meta.errors ?? []) expect(APP_ERROR_STATUS[code]).toBeGreaterThanOrEqual(400);
-  });
+  it.each(operations.map((operation) => [operation.procedurePath, operation] as const))(
+    '%s declares its scope and errors',
+    (_path, { meta }) => {
+      // Every operation says which scope its key needs, or (null) that any valid key will do.
+      expect(meta).toHaveProperty('scope');
+      if (meta.scope !== null) expect(SCOPES).toContain(meta.scope);
+      // An operation that addresses one resource by its path answers 404 for one that does not exist.
+      if (meta.openapi.path.includes('{'))
+        expect((meta.errors ?? []).some((code) => APP_ERROR_STATUS[code] === 404)).toBe(true);
+      for (const code of meta.errors ?? []) expect(APP_ERROR_STATUS[code]).toBeGreaterThanOrEqual(400);
+    },
+  );
 
-  it.each(operations.map((operation) => [operation.procedurePath, operation] as const))('%s: the document lists exactly the errors of its meta', (_path, { meta, op }) => {
-    const validatesInput = meta.openapi.method === 'POST' || (op.parameters as TJson[]).some((parameter) => parameter.in === 'query');
-    const errors = documentedErrors(meta, { validatesInput });
-    const documentedStatuses = Object.keys(op.responses).map(Number).filter((status) => status >= 400);
-    expect(documentedStatuses.sort()).toEqual([...errors.keys()].sort());
-    for (const [status, codes] of errors) {
-      expect(documentedMessages(op.responses[String(status)]).sort()).toEqual(codes.flatMap((code) => messagesOf(code, meta)).sort());
-    }
-    // The operation's own errors are among them.
-    for (const code of meta.errors ?? []) expect(errors.get(APP_ERROR_STATUS[code])).toContain(code);
-  });
+  it.each(operations.map((operation) => [operation.procedurePath, operation] as const))(
+    '%s: the document lists exactly the errors of its meta',
+    (_path, { meta, op }) => {
+      const validatesInput =
+        meta.openapi.method === 'POST' || (op.parameters as TJson[]).some((parameter) => parameter.in === 'query');
+      const errors = documentedErrors(meta, { validatesInput });
+      const documentedStatuses = Object.keys(op.responses)
+        .map(Number)
+        .filter((status) => status >= 400);
+      expect(documentedStatuses.sort()).toEqual([...errors.keys()].sort());
+      for (const [status, codes] of errors) {
+        expect(documentedMessages(op.responses[String(status)]).sort()).toEqual(
+          codes.flatMap((code) => messagesOf(code, meta)).sort(),
+        );
+      }
+      // The operation's own errors are among them.
+      for (const code of meta.errors ?? []) expect(errors.get(APP_ERROR_STATUS[code])).toContain(code);
+    },
+  );
 
-  it.each(operations.map((operation) => [operation.procedurePath, operation] as const))('%s: idempotency, scope and extension as the meta says', (_path, { meta, op }) => {
-    const takesIdempotencyKey = (op.parameters as TJson[]).some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
-    expect(takesIdempotencyKey).toBe(Boolean(meta.idempotent));
-    expect(op['x-required-scope']).toBe(meta.scope ?? undefined);
-    expect(op['x-extension']).toBe(meta.extension === true ? true : undefined);
-    expect(op.responses['429'] !== undefined).toBe(meta.rateLimit !== undefined || meta.expensiveRead !== undefined);
-  });
+  it.each(operations.map((operation) => [operation.procedurePath, operation] as const))(
+    '%s: idempotency, scope and extension as the meta says',
+    (_path, { meta, op }) => {
+      const takesIdempotencyKey = (op.parameters as TJson[]).some(
+        (parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+      );
+      expect(takesIdempotencyKey).toBe(Boolean(meta.idempotent));
+      expect(op['x-required-scope']).toBe(meta.scope ?? undefined);
+      expect(op['x-extension']).toBe(meta.extension === true ? true : undefined);
+      expect(op.responses['429'] !== undefined).toBe(meta.rateLimit !== undefined || meta.expensiveRead !== undefined);
+    },
+  );
 });

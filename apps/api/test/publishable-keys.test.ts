@@ -32,9 +32,22 @@ beforeAll(async () => {
     tenants: [
       tenant(SLUG, {
         api_keys: [
-          { id: 1, name: 'server', key: SECRET, scopes: ['vacancies:read', 'applications:write', 'candidates:read'], revoked: false },
+          {
+            id: 1,
+            name: 'server',
+            key: SECRET,
+            scopes: ['vacancies:read', 'applications:write', 'candidates:read'],
+            revoked: false,
+          },
           // A publishable key may also come with the tenant document.
-          { id: 500, name: 'imported site', key: IMPORTED, scopes: ['vacancies:read'], kind: 'publishable', origins: ['HTTPS://Imported.example/'] },
+          {
+            id: 500,
+            name: 'imported site',
+            key: IMPORTED,
+            scopes: ['vacancies:read'],
+            kind: 'publishable',
+            origins: ['HTTPS://Imported.example/'],
+          },
         ],
         vacancies: [vacancy(1, VACANCY)],
       }),
@@ -65,7 +78,13 @@ afterAll(async () => {
   await orm?.close();
 });
 
-const CORS_HEADERS = ['access-control-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age'];
+const CORS_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+];
 function corsOf(response: TResponse | Response): Record<string, string | null> {
   return Object.fromEntries([...CORS_HEADERS, 'vary'].map((name) => [name, response.headers.get(name)]));
 }
@@ -82,7 +101,9 @@ function expectNoCors(response: TResponse | Response) {
 describe('creating publishable keys', () => {
   it('stores the kind and the normalised origins, and hands out a pk_live_ key', async () => {
     expect(publishable).toMatch(/^pk_live_[A-Za-z0-9_-]{32}$/);
-    const rows = await orm.em.fork().execute('select kind, origins, start from api_keys where tenant_id = ? order by id', [tenantId]);
+    const rows = await orm.em
+      .fork()
+      .execute('select kind, origins, start from api_keys where tenant_id = ? order by id', [tenantId]);
     expect(rows.map((row) => [row.kind, row.origins])).toEqual([
       ['secret', null],
       ['publishable', ['https://imported.example']],
@@ -93,10 +114,28 @@ describe('creating publishable keys', () => {
   it('imports publishable keys from the tenant document (pk_test_ keys too), with the same rules', async () => {
     const fromSite = await api.get('/me', IMPORTED, { origin: 'https://imported.example' });
     expect(fromSite.status).toBe(200);
-    expect(fromSite.body.data.key).toMatchObject({ id: 500, kind: 'publishable', prefix: IMPORTED.slice(0, 12), origins: ['https://imported.example'] });
+    expect(fromSite.body.data.key).toMatchObject({
+      id: 500,
+      kind: 'publishable',
+      prefix: IMPORTED.slice(0, 12),
+      origins: ['https://imported.example'],
+    });
     expect((await api.get('/me', IMPORTED, { origin: SITE })).status).toBe(403);
     const refused = seed(databaseUrl, {
-      tenants: [tenant(`bad-${s}`, { api_keys: [{ id: 501, name: 'x', key: randomKey(), scopes: ['candidates:read'], kind: 'publishable', origins: ['https://a.example/x'] }] })],
+      tenants: [
+        tenant(`bad-${s}`, {
+          api_keys: [
+            {
+              id: 501,
+              name: 'x',
+              key: randomKey(),
+              scopes: ['candidates:read'],
+              kind: 'publishable',
+              origins: ['https://a.example/x'],
+            },
+          ],
+        }),
+      ],
     });
     await expect(refused).rejects.toThrow(/scopes|origins/);
   });
@@ -116,14 +155,24 @@ describe('creating publishable keys', () => {
     ['*', { scopes: ['vacancies:read'], origins: ['*'] }, 'origins.0'],
   ])('refuses %s', async (_case, input, field) => {
     const before = await orm.em.fork().execute('select count(*)::int as n from api_keys');
-    const error = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name: 'bad', kind: 'publishable', ...input }).catch((e: unknown) => e);
+    const error = await createApiKey(serviceContext(orm.em.fork(), tenantId), {
+      name: 'bad',
+      kind: 'publishable',
+      ...input,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(Object.keys((error as { fieldErrors: object }).fieldErrors)).toContain(field);
     expect(await orm.em.fork().execute('select count(*)::int as n from api_keys')).toEqual(before);
   });
 
   it('refuses origins on a secret key', async () => {
-    await expect(createApiKey(serviceContext(orm.em.fork(), tenantId), { name: 'bad', scopes: ['vacancies:read'], origins: [SITE] })).rejects.toMatchObject({
+    await expect(
+      createApiKey(serviceContext(orm.em.fork(), tenantId), {
+        name: 'bad',
+        scopes: ['vacancies:read'],
+        origins: [SITE],
+      }),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       fieldErrors: { origins: ['Only a publishable key has allowed origins.'] },
     });
@@ -131,27 +180,37 @@ describe('creating publishable keys', () => {
 });
 
 describe('CORS preflight', () => {
-  it.each(['/vacancies', `/vacancies/${VACANCY}`, '/applications', '/me', '/no-such-path'])('answers OPTIONS %s with 204 for any origin', async (path) => {
-    for (const origin of [SITE, OTHER_SITE]) {
-      const response = await fetch(api.baseUrl + path, {
-        method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
-      });
-      expect(response.status).toBe(204);
-      expect(await response.text()).toBe('');
-      expect(corsOf(response)).toEqual({
-        'access-control-allow-origin': origin,
-        'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
-        'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
-        'access-control-max-age': '600',
-        'access-control-expose-headers': null,
-        vary: 'Origin',
-      });
-    }
-  });
+  it.each(['/vacancies', `/vacancies/${VACANCY}`, '/applications', '/me', '/no-such-path'])(
+    'answers OPTIONS %s with 204 for any origin',
+    async (path) => {
+      for (const origin of [SITE, OTHER_SITE]) {
+        const response = await fetch(api.baseUrl + path, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization, content-type',
+          },
+        });
+        expect(response.status).toBe(204);
+        expect(await response.text()).toBe('');
+        expect(corsOf(response)).toEqual({
+          'access-control-allow-origin': origin,
+          'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
+          'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
+          'access-control-max-age': '600',
+          'access-control-expose-headers': null,
+          vary: 'Origin',
+        });
+      }
+    },
+  );
 
   it('never answers * (not even for the literal origin "null")', async () => {
-    const response = await fetch(`${api.baseUrl}/vacancies`, { method: 'OPTIONS', headers: { origin: 'null', 'access-control-request-method': 'GET' } });
+    const response = await fetch(`${api.baseUrl}/vacancies`, {
+      method: 'OPTIONS',
+      headers: { origin: 'null', 'access-control-request-method': 'GET' },
+    });
     expect(response.headers.get('access-control-allow-origin')).toBe('null');
   });
 });
@@ -230,8 +289,15 @@ describe('secret keys', () => {
 });
 
 /** A new publishable key of the test tenant (its own rate-limit windows). */
-async function newPublishableKey(scopes = ['vacancies:read', 'applications:write']): Promise<{ id: number; key: string }> {
-  const { apiKey, plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name: `site ${suffix()}`, kind: 'publishable', scopes, origins: [SITE] });
+async function newPublishableKey(
+  scopes = ['vacancies:read', 'applications:write'],
+): Promise<{ id: number; key: string }> {
+  const { apiKey, plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), {
+    name: `site ${suffix()}`,
+    kind: 'publishable',
+    scopes,
+    origins: [SITE],
+  });
   return { id: apiKey.id, key: plaintext };
 }
 
@@ -293,15 +359,31 @@ describe('GET /me', () => {
     // The address's window (5 a minute) is nearer to exhaustion than the key's (120 stored a minute).
     expect(me.body.data.rate_limits.applications).toMatchObject({ limit: 5, remaining: 5 });
     expect((await api.post('/applications', applicationBody(VACANCY), key, { origin: SITE })).status).toBe(201);
-    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications).toMatchObject({ limit: 5, remaining: 4 });
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications).toMatchObject({
+      limit: 5,
+      remaining: 4,
+    });
     // The key's window is over, this address's is not: /me shows the address's.
-    await query(databaseUrl, `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket = $1`, [`${id}:applications.create`]);
+    await query(
+      databaseUrl,
+      `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket = $1`,
+      [`${id}:applications.create`],
+    );
     expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(4);
-    await query(databaseUrl, `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket like $1`, [`${id}:applications.create:address:%`]);
+    await query(
+      databaseUrl,
+      `update rate_limit_windows set window_start = now() - interval '61 seconds' where bucket like $1`,
+      [`${id}:applications.create:address:%`],
+    );
     expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications.remaining).toBe(5);
     // A key with 118 stored applications in its window: the key's window is the nearer one now.
-    await query(databaseUrl, `update rate_limit_windows set window_start = now(), hits = 118 where bucket = $1`, [`${id}:applications.create`]);
-    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications).toMatchObject({ limit: 120, remaining: 2 });
+    await query(databaseUrl, `update rate_limit_windows set window_start = now(), hits = 118 where bucket = $1`, [
+      `${id}:applications.create`,
+    ]);
+    expect((await api.get('/me', key, { origin: SITE })).body.data.rate_limits.applications).toMatchObject({
+      limit: 120,
+      remaining: 2,
+    });
   });
 
   it('is refused to a publishable key without its origin, and to no key', async () => {
@@ -333,26 +415,43 @@ describe('write limits of publishable keys, across two API processes (CONTRACT "
     const loopback = address.startsWith('127.');
     return fetchCheckedFrom(loopback ? address : '127.0.0.1', `${target.baseUrl}/applications${search}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, origin: SITE, ...(loopback ? {} : { 'x-forwarded-for': address }), ...headers },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${key}`,
+        origin: SITE,
+        ...(loopback ? {} : { 'x-forwarded-for': address }),
+        ...headers,
+      },
       body: JSON.stringify(body),
     });
   };
   const statuses = (responses: TResponse[]) => responses.map((r) => r.status).join(',');
   const keyWindowHits = async (id: number) =>
-    (await query<{ hits: number }>(databaseUrl, 'select hits from rate_limit_windows where bucket = $1', [`${id}:applications.create`]))[0]?.hits ?? 0;
+    (
+      await query<{ hits: number }>(databaseUrl, 'select hits from rate_limit_windows where bucket = $1', [
+        `${id}:applications.create`,
+      ])
+    )[0]?.hits ?? 0;
 
   it('one visitor sending empty and validate_only applications spends only its address budget; a real applicant elsewhere is accepted', async () => {
-    processes = await Promise.all([startApiProcess(databaseUrl, { TRUST_PROXY: 'loopback' }), startApiProcess(databaseUrl, { TRUST_PROXY: 'loopback' })]);
+    processes = await Promise.all([
+      startApiProcess(databaseUrl, { TRUST_PROXY: 'loopback' }),
+      startApiProcess(databaseUrl, { TRUST_PROXY: 'loopback' }),
+    ]);
     const { id, key } = await newPublishableKey();
     const visitor = '127.0.0.2';
     // Twenty refused or dry-run requests, alternating processes: the first five are answered, the rest 429.
     const attempts: TResponse[] = [];
     for (let i = 0; i < 20; i++) {
       attempts.push(
-        i % 2 === 0 ? await applyFrom(processes[i % 2]!, key, visitor, {}) : await applyFrom(processes[i % 2]!, key, visitor, applicationBody(VACANCY), '?validate_only=true'),
+        i % 2 === 0
+          ? await applyFrom(processes[i % 2]!, key, visitor, {})
+          : await applyFrom(processes[i % 2]!, key, visitor, applicationBody(VACANCY), '?validate_only=true'),
       );
     }
-    expect(statuses(attempts)).toBe(['422', '200', '422', '200', '422', ...Array.from({ length: 15 }, () => '429')].join(','));
+    expect(statuses(attempts)).toBe(
+      ['422', '200', '422', '200', '422', ...Array.from({ length: 15 }, () => '429')].join(','),
+    );
     expect(attempts.slice(0, 5).map((r) => rateHeaders(r).remaining)).toEqual(['4', '3', '2', '1', '0']);
     for (const response of attempts.slice(5)) {
       expect(response.body).toEqual({ message: 'Too Many Attempts.' });
@@ -369,17 +468,27 @@ describe('write limits of publishable keys, across two API processes (CONTRACT "
     expect(rateHeaders(applicant)).toMatchObject({ limit: '5', remaining: '4' });
     expect(await keyWindowHits(id)).toBe(1);
     expect((await applyFrom(processes[0]!, key, visitor)).status).toBe(429);
-    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual([{ n: 1 }]);
+    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual(
+      [{ n: 1 }],
+    );
     // No client address is stored in the clear.
-    const buckets = await query<{ bucket: string }>(databaseUrl, 'select bucket from rate_limit_windows where bucket like $1', [`${id}:%`]);
+    const buckets = await query<{ bucket: string }>(
+      databaseUrl,
+      'select bucket from rate_limit_windows where bucket like $1',
+      [`${id}:%`],
+    );
     expect(buckets.map((row) => row.bucket).join(' ')).not.toMatch(/127\.0\.0/);
   });
 
   it('admits exactly the key budget of stored applications when addresses apply at once through both processes', async () => {
     const { id, key } = await newPublishableKey();
     // 117 stored this minute (the key's window started now): 3 places left for 8 applicants from 8 addresses.
-    await query(databaseUrl, `insert into rate_limit_windows (bucket, window_start, hits) values ($1, now(), 117)`, [`${id}:applications.create`]);
-    const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => applyFrom(processes[i % 2]!, key, `127.0.0.${10 + i}`)));
+    await query(databaseUrl, `insert into rate_limit_windows (bucket, window_start, hits) values ($1, now(), 117)`, [
+      `${id}:applications.create`,
+    ]);
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => applyFrom(processes[i % 2]!, key, `127.0.0.${10 + i}`)),
+    );
     const created = burst.filter((r) => r.status === 201);
     const limited = burst.filter((r) => r.status === 429);
     expect(created, statuses(burst)).toHaveLength(3);
@@ -390,7 +499,9 @@ describe('write limits of publishable keys, across two API processes (CONTRACT "
     for (const response of created) expect(rateHeaders(response).limit).toBe('120');
     // The refused requests gave their places back: the window holds exactly what was stored.
     expect(await keyWindowHits(id)).toBe(120);
-    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual([{ n: 3 }]);
+    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [id])).toEqual(
+      [{ n: 3 }],
+    );
     // A rejected request (422) in a full window is 429: it is refused by the key, not by validation.
     expect((await applyFrom(processes[0]!, key, '127.0.0.30', {})).status).toBe(429);
   });
@@ -410,7 +521,9 @@ describe('write limits of publishable keys, across two API processes (CONTRACT "
 
   it('counts an IPv6 client by its /64', async () => {
     const { key } = await newPublishableKey();
-    const first = await Promise.all(Array.from({ length: 5 }, (_, i) => applyFrom(processes[i % 2]!, key, `2001:db8:1:2::${i + 1}`)));
+    const first = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => applyFrom(processes[i % 2]!, key, `2001:db8:1:2::${i + 1}`)),
+    );
     expect(statuses(first)).toBe('201,201,201,201,201');
     expect((await applyFrom(processes[1]!, key, '2001:db8:1:2:ffff::1')).status).toBe(429);
     expect((await applyFrom(processes[0]!, key, '2001:db8:1:3::1')).status).toBe(201);
@@ -420,13 +533,20 @@ describe('write limits of publishable keys, across two API processes (CONTRACT "
     const target = processes[0]!;
     const limits = await Promise.all(
       ['198.51.100.1', '198.51.100.1'].map(async (address) => {
-        const response = await validatedFetch(`${target.baseUrl}/me`, { headers: { authorization: `Bearer ${SECRET}`, 'x-forwarded-for': address } });
-        return ((await response.json()) as { data: { rate_limits: { applications: { remaining: number; limit: number } } } }).data.rate_limits.applications;
+        const response = await validatedFetch(`${target.baseUrl}/me`, {
+          headers: { authorization: `Bearer ${SECRET}`, 'x-forwarded-for': address },
+        });
+        return (
+          (await response.json()) as { data: { rate_limits: { applications: { remaining: number; limit: number } } } }
+        ).data.rate_limits.applications;
       }),
     );
     expect(limits[0]).toEqual(limits[1]);
     expect(limits[0]?.limit).toBe(10);
-    const rows = await query(databaseUrl, `select count(*)::int as n from rate_limit_windows where bucket like '1:%:address:%'`);
+    const rows = await query(
+      databaseUrl,
+      `select count(*)::int as n from rate_limit_windows where bucket like '1:%:address:%'`,
+    );
     expect(rows).toEqual([{ n: 0 }]);
   });
 });

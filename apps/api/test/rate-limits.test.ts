@@ -6,7 +6,16 @@ type TOrm = Awaited<ReturnType<typeof openOrm>>;
 import { startTestApi, validatedFetch, type TResponse, type TTestApi } from './support/api.ts';
 import { seed } from './support/seed.ts';
 import { startApiProcess, type TApiProcess } from './support/processes.ts';
-import { applicationBody, keys, query, rateHeaders, suffix, tenant, vacancy, type TKeySpec } from './support/write-fixtures.ts';
+import {
+  applicationBody,
+  keys,
+  query,
+  rateHeaders,
+  suffix,
+  tenant,
+  vacancy,
+  type TKeySpec,
+} from './support/write-fixtures.ts';
 
 let api: TTestApi;
 let orm: TOrm;
@@ -72,7 +81,13 @@ describe('rate limit of POST /applications (10 per minute per key)', () => {
       expect(rateHeaders(response)).toEqual({ limit: '10', remaining: String(10 - i), retryAfter: null, reset: null });
     }
     for (let i = 0; i < 3; i++) expectTooManyAttempts(await apply(key), 10);
-    expect(await query(databaseUrl, 'select count(*)::int as n from applications a join api_keys k on k.id = a.api_key_id where k.id = $1', [pool[taken - 1]!.id])).toEqual([{ n: 10 }]);
+    expect(
+      await query(
+        databaseUrl,
+        'select count(*)::int as n from applications a join api_keys k on k.id = a.api_key_id where k.id = $1',
+        [pool[taken - 1]!.id],
+      ),
+    ).toEqual([{ n: 10 }]);
   });
 
   it('counts 422, 404 and 400 answers (they come after the limit check) and gives them the headers', async () => {
@@ -127,11 +142,19 @@ describe('rate limit of POST /applications (10 per minute per key)', () => {
     for (let i = 0; i < 11; i++) await apply(spec.key);
     expect((await apply(spec.key)).status).toBe(429);
     // 61 seconds later, as far as the window is concerned.
-    await query(databaseUrl, "update rate_limit_windows set window_start = window_start - interval '61 seconds' where bucket = $1", [`${spec.id}:applications.create`]);
+    await query(
+      databaseUrl,
+      "update rate_limit_windows set window_start = window_start - interval '61 seconds' where bucket = $1",
+      [`${spec.id}:applications.create`],
+    );
     const response = await apply(spec.key);
     expect(response.status).toBe(201);
     expect(rateHeaders(response)).toMatchObject({ limit: '10', remaining: '9' });
-    const [window] = await query(databaseUrl, 'select hits, extract(epoch from now() - window_start) as age from rate_limit_windows where bucket = $1', [`${spec.id}:applications.create`]);
+    const [window] = await query(
+      databaseUrl,
+      'select hits, extract(epoch from now() - window_start) as age from rate_limit_windows where bucket = $1',
+      [`${spec.id}:applications.create`],
+    );
     expect(window!.hits).toBe(1);
     expect(Number(window!.age)).toBeLessThan(5);
   });
@@ -139,7 +162,11 @@ describe('rate limit of POST /applications (10 per minute per key)', () => {
   it('the window is fixed: it does not slide with later requests', async () => {
     const spec = freshKey();
     await apply(spec.key);
-    await query(databaseUrl, "update rate_limit_windows set window_start = window_start - interval '50 seconds' where bucket = $1", [`${spec.id}:applications.create`]);
+    await query(
+      databaseUrl,
+      "update rate_limit_windows set window_start = window_start - interval '50 seconds' where bucket = $1",
+      [`${spec.id}:applications.create`],
+    );
     for (let i = 0; i < 9; i++) await apply(spec.key);
     const limited = await apply(spec.key);
     expectTooManyAttempts(limited, 10);
@@ -150,7 +177,9 @@ describe('rate limit of POST /applications (10 per minute per key)', () => {
   it('limits canonical URL reports to 60 per minute', async () => {
     const { key } = freshKey();
     const responses = await Promise.all(
-      Array.from({ length: 65 }, (_, i) => api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/job/${i}` }, key)),
+      Array.from({ length: 65 }, (_, i) =>
+        api.post(`/vacancies/${VACANCY}/canonical-url`, { url: `https://${DOMAIN}/job/${i}` }, key),
+      ),
     );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(60);
     const limited = responses.filter((r) => r.status === 429);
@@ -166,31 +195,42 @@ describe('hitRateLimit (the atomic counter)', () => {
   it('property: a window admits exactly `limit` hits, and an expired window starts over', async () => {
     let bucketId = 100_000;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom<'hit' | 'expire'>('hit', 'hit', 'hit', 'expire'), { minLength: 1, maxLength: 30 }), async (steps) => {
-        const apiKeyId = bucketId++;
-        const { limit } = RATE_LIMITS['applications.create'];
-        let hits = 0;
-        for (const step of steps) {
-          if (step === 'expire') {
-            await query(databaseUrl, "update rate_limit_windows set window_start = window_start - interval '60 seconds' where bucket = $1", [`${apiKeyId}:applications.create`]);
-            hits = 0;
-            continue;
+      fc.asyncProperty(
+        fc.array(fc.constantFrom<'hit' | 'expire'>('hit', 'hit', 'hit', 'expire'), { minLength: 1, maxLength: 30 }),
+        async (steps) => {
+          const apiKeyId = bucketId++;
+          const { limit } = RATE_LIMITS['applications.create'];
+          let hits = 0;
+          for (const step of steps) {
+            if (step === 'expire') {
+              await query(
+                databaseUrl,
+                "update rate_limit_windows set window_start = window_start - interval '60 seconds' where bucket = $1",
+                [`${apiKeyId}:applications.create`],
+              );
+              hits = 0;
+              continue;
+            }
+            hits++;
+            const state = await hitRateLimit(orm.em.fork(), apiKeyId, 'applications.create');
+            expect(state).toMatchObject({ limit, remaining: Math.max(0, limit - hits), exceeded: hits > limit });
+            expect(state.retryAfter).toBeGreaterThanOrEqual(1);
+            expect(state.retryAfter).toBeLessThanOrEqual(60);
           }
-          hits++;
-          const state = await hitRateLimit(orm.em.fork(), apiKeyId, 'applications.create');
-          expect(state).toMatchObject({ limit, remaining: Math.max(0, limit - hits), exceeded: hits > limit });
-          expect(state.retryAfter).toBeGreaterThanOrEqual(1);
-          expect(state.retryAfter).toBeLessThanOrEqual(60);
-        }
-      }),
+        },
+      ),
       { numRuns: 40 },
     );
   });
 
   it('admits exactly `limit` of many concurrent hits', async () => {
-    const results = await Promise.all(Array.from({ length: 40 }, () => hitRateLimit(orm.em.fork(), 999_999, 'applications.create')));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => hitRateLimit(orm.em.fork(), 999_999, 'applications.create')),
+    );
     expect(results.filter((r) => !r.exceeded)).toHaveLength(10);
-    expect(new Set(results.filter((r) => !r.exceeded).map((r) => r.remaining))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    expect(new Set(results.filter((r) => !r.exceeded).map((r) => r.remaining))).toEqual(
+      new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    );
   });
 });
 
@@ -222,6 +262,8 @@ describe('rate limits across API processes', () => {
     for (const response of limited) expectTooManyAttempts(response, 10);
     for (const response of created) expect(rateHeaders(response).limit).toBe('10');
     expect(new Set(created.map((r) => rateHeaders(r).remaining)).size).toBe(10);
-    expect(await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [spec.id])).toEqual([{ n: 10 }]);
+    expect(
+      await query(databaseUrl, 'select count(*)::int as n from applications where api_key_id = $1', [spec.id]),
+    ).toEqual([{ n: 10 }]);
   });
 });

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Socket } from 'node:net';
 import fc from 'fast-check';
 import { migrateUp, openOrm } from '@careers/core';
-import { canStartPgBouncer, canStartReplicatedPostgres, createTestDatabase, startReplicatedPostgres, type TReplicatedPostgres } from '@careers/core/testing';
+import {
+  canStartPgBouncer,
+  canStartReplicatedPostgres,
+  createTestDatabase,
+  startReplicatedPostgres,
+  type TReplicatedPostgres,
+} from '@careers/core/testing';
 import { fetchChecked, startTestApi, type TTestApi } from './support/api.ts';
 import { startApiProcess } from './support/processes.ts';
 import { seed } from './support/seed.ts';
@@ -15,7 +21,10 @@ import { keys, query, tenant, vacancy } from './support/write-fixtures.ts';
  * Skipped where Debian's PostgreSQL 15 binaries are absent.
  */
 
-const [reader, writer] = [keys(1, 1, ['vacancies:read', 'locations:read'])[0]!, keys(2, 1, ['vacancies:read', 'vacancies:write'])[0]!];
+const [reader, writer] = [
+  keys(1, 1, ['vacancies:read', 'locations:read'])[0]!,
+  keys(2, 1, ['vacancies:read', 'vacancies:write'])[0]!,
+];
 const DOMAIN = 'careers.replica.example';
 
 let cluster: TReplicatedPostgres;
@@ -25,20 +34,32 @@ let second: TTestApi;
 let primaryOnly: TTestApi;
 
 const sql = (text: string, values: unknown[] = []) => query(cluster.primaryUrl, text, values);
-const titleOf = async (api: TTestApi, slug: string) => (await api.get(`/vacancies/${slug}`, reader.key)).body.data.title as string;
+const titleOf = async (api: TTestApi, slug: string) =>
+  (await api.get(`/vacancies/${slug}`, reader.key)).body.data.title as string;
 /** A read through one of the two processes shows every title as last acknowledged (a list) or the one asked for. */
 async function expectAcknowledged(read: { via: number; id: number; list: boolean }, acknowledged: Map<string, string>) {
   const api = [first, second][read.via]!;
   if (read.list) {
-    const listed = (await api.get('/vacancies?per_page=10', reader.key)).body.data as Array<{ slug: string; title: string }>;
+    const listed = (await api.get('/vacancies?per_page=10', reader.key)).body.data as Array<{
+      slug: string;
+      title: string;
+    }>;
     for (const { slug, title } of listed) expect(title, slug).toBe(acknowledged.get(slug));
   } else {
     expect(await titleOf(api, `job-${read.id}`)).toBe(acknowledged.get(`job-${read.id}`));
   }
 }
 
-const withoutViews = (body: unknown) => JSON.parse(JSON.stringify(body, (key, value: unknown) => (key === 'views_count' ? undefined : value)));
-const READS = ['/vacancies', '/vacancies?include=facets&sort=title', '/vacancies/facets', '/vacancies/job-1', '/vacancies/job-2?include_structured_data=true', '/locations?include_vacancy_count=true'];
+const withoutViews = (body: unknown) =>
+  JSON.parse(JSON.stringify(body, (key, value: unknown) => (key === 'views_count' ? undefined : value)));
+const READS = [
+  '/vacancies',
+  '/vacancies?include=facets&sort=title',
+  '/vacancies/facets',
+  '/vacancies/job-1',
+  '/vacancies/job-2?include_structured_data=true',
+  '/locations?include_vacancy_count=true',
+];
 
 describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica', () => {
   beforeAll(async () => {
@@ -74,14 +95,21 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
   it('answers from the replica what the primary answers', async () => {
     const before = first.services.replica!.stats.onReplica;
     for (const path of READS) {
-      const [fromReplica, fromPrimary] = await Promise.all([first.get(path, reader.key), primaryOnly.get(path, reader.key)]);
+      const [fromReplica, fromPrimary] = await Promise.all([
+        first.get(path, reader.key),
+        primaryOnly.get(path, reader.key),
+      ]);
       expect(fromReplica.status, path).toBe(200);
       // Both processes count the detail views they serve: the counters are live fields, read on the primary anyway.
       expect(withoutViews(fromReplica.body), path).toEqual(withoutViews(fromPrimary.body));
     }
     expect(first.services.replica!.stats.onReplica - before).toBe(READS.length);
     const { body: metrics } = await first.services.metrics.render();
-    expect(metrics).toMatch(new RegExp(`careers_content_cache_computations_total\\{database="replica"\\} ${first.services.replica!.stats.onReplica}\\n`));
+    expect(metrics).toMatch(
+      new RegExp(
+        `careers_content_cache_computations_total\\{database="replica"\\} ${first.services.replica!.stats.onReplica}\\n`,
+      ),
+    );
   });
 
   it("shows a client its own writes on every process while the replica's replay is paused", async () => {
@@ -97,7 +125,9 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
       await sql(`update vacancies set title = 'Job 1 renamed' where slug = 'job-1'`);
       expect(await titleOf(second, 'job-1')).toBe('Job 1 renamed');
       expect(await titleOf(first, 'job-1')).toBe('Job 1 renamed');
-      expect((await second.get('/vacancies?sort=title', reader.key)).body.data.map((v: { title: string }) => v.title)).toContain('Job 1 renamed');
+      expect(
+        (await second.get('/vacancies?sort=title', reader.key)).body.data.map((v: { title: string }) => v.title),
+      ).toContain('Job 1 renamed');
       expect(second.services.replica!.stats.onPrimary).toBeGreaterThan(onPrimary);
     } finally {
       await cluster.resumeReplay();
@@ -113,7 +143,12 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
   it('never shows an answer older than a write the client saw acknowledged, whatever the lag', async () => {
     const step = fc.oneof(
       fc.record({ kind: fc.constant('write' as const), id: fc.integer({ min: 1, max: 2 }) }),
-      fc.record({ kind: fc.constant('read' as const), via: fc.constantFrom(0, 1), id: fc.integer({ min: 1, max: 2 }), list: fc.boolean() }),
+      fc.record({
+        kind: fc.constant('read' as const),
+        via: fc.constantFrom(0, 1),
+        id: fc.integer({ min: 1, max: 2 }),
+        list: fc.boolean(),
+      }),
       fc.record({ kind: fc.constant('pause' as const) }),
       fc.record({ kind: fc.constant('resume' as const) }),
     );
@@ -121,7 +156,9 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 12 }), async (steps) => {
         // What every client has seen acknowledged so far: the titles as committed on the primary.
-        const acknowledged = new Map((await sql('select slug, title from vacancies')).map((row) => [row.slug as string, row.title as string]));
+        const acknowledged = new Map(
+          (await sql('select slug, title from vacancies')).map((row) => [row.slug as string, row.title as string]),
+        );
         try {
           for (const s of steps) {
             if (s.kind === 'read') await expectAcknowledged(s, acknowledged);
@@ -162,31 +199,41 @@ describe.skipIf(!canStartReplicatedPostgres())('public reads with a read replica
     await cluster.caughtUp();
   });
 
-  it.skipIf(!canStartPgBouncer())('serves through PgBouncer in transaction mode: two API processes, replay paused, a write through one read through the other', async () => {
-    const bouncerUrl = await cluster.startPgBouncer();
-    // PgBouncer refuses the startup parameters that carry session settings; DB_TRANSACTION_POOLING leaves them out.
-    await expect(startApiProcess(bouncerUrl)).rejects.toThrow(/unsupported startup parameter/);
-    const env = { DB_TRANSACTION_POOLING: '1', DATABASE_READ_URL: cluster.replicaUrl };
-    const processes = await Promise.all([startApiProcess(bouncerUrl, env), startApiProcess(bouncerUrl, env)]);
-    const [one, other] = processes.map((api) => ({
-      get: (path: string) => fetchChecked(api.baseUrl + path, { headers: { authorization: `Bearer ${reader.key}` } }),
-      post: (path: string, body: unknown) =>
-        fetchChecked(api.baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${writer.key}` }, body: JSON.stringify(body) }),
-    }));
-    try {
-      expect((await other!.get('/vacancies/job-4')).body.data.title).toBe('Job 4');
-      await cluster.pauseReplay();
-      const url = `https://${DOMAIN}/jobs/job-4?via=bouncer`;
-      expect((await one!.post('/vacancies/job-4/canonical-url', { url })).status).toBe(200);
-      expect((await other!.get('/vacancies/job-4')).body.data.url).toBe(url);
-      await sql(`update vacancies set title = 'Job 4 via bouncer' where slug = 'job-4'`);
-      expect((await one!.get('/vacancies/job-4')).body.data.title).toBe('Job 4 via bouncer');
-      expect((await other!.get('/vacancies?per_page=10')).body.data.map((v: { title: string }) => v.title)).toContain('Job 4 via bouncer');
-    } finally {
-      await cluster.resumeReplay();
-      await Promise.all(processes.map((api) => api.stop()));
-    }
-  }, 60_000);
+  it.skipIf(!canStartPgBouncer())(
+    'serves through PgBouncer in transaction mode: two API processes, replay paused, a write through one read through the other',
+    async () => {
+      const bouncerUrl = await cluster.startPgBouncer();
+      // PgBouncer refuses the startup parameters that carry session settings; DB_TRANSACTION_POOLING leaves them out.
+      await expect(startApiProcess(bouncerUrl)).rejects.toThrow(/unsupported startup parameter/);
+      const env = { DB_TRANSACTION_POOLING: '1', DATABASE_READ_URL: cluster.replicaUrl };
+      const processes = await Promise.all([startApiProcess(bouncerUrl, env), startApiProcess(bouncerUrl, env)]);
+      const [one, other] = processes.map((api) => ({
+        get: (path: string) => fetchChecked(api.baseUrl + path, { headers: { authorization: `Bearer ${reader.key}` } }),
+        post: (path: string, body: unknown) =>
+          fetchChecked(api.baseUrl + path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${writer.key}` },
+            body: JSON.stringify(body),
+          }),
+      }));
+      try {
+        expect((await other!.get('/vacancies/job-4')).body.data.title).toBe('Job 4');
+        await cluster.pauseReplay();
+        const url = `https://${DOMAIN}/jobs/job-4?via=bouncer`;
+        expect((await one!.post('/vacancies/job-4/canonical-url', { url })).status).toBe(200);
+        expect((await other!.get('/vacancies/job-4')).body.data.url).toBe(url);
+        await sql(`update vacancies set title = 'Job 4 via bouncer' where slug = 'job-4'`);
+        expect((await one!.get('/vacancies/job-4')).body.data.title).toBe('Job 4 via bouncer');
+        expect((await other!.get('/vacancies?per_page=10')).body.data.map((v: { title: string }) => v.title)).toContain(
+          'Job 4 via bouncer',
+        );
+      } finally {
+        await cluster.resumeReplay();
+        await Promise.all(processes.map((api) => api.stop()));
+      }
+    },
+    60_000,
+  );
 
   it('uses the replica again once it is back and the breaker has let a read through', async () => {
     const replica = first.services.replica!;
@@ -207,10 +254,17 @@ describe('a read replica that never answers', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const databaseUrl = await createTestDatabase();
     await seed(databaseUrl, {
-      tenants: [tenant('silent', { api_keys: [{ ...reader, name: 'reader' }], vacancies: [vacancy(1, 'job-1', { title: 'Job 1' })] })],
+      tenants: [
+        tenant('silent', {
+          api_keys: [{ ...reader, name: 'reader' }],
+          vacancies: [vacancy(1, 'job-1', { title: 'Job 1' })],
+        }),
+      ],
     });
     const { port } = silent.address() as { port: number };
-    const api = await startTestApi(databaseUrl, { core: { readReplicaUrl: `postgres://postgres@127.0.0.1:${port}/careers` } });
+    const api = await startTestApi(databaseUrl, {
+      core: { readReplicaUrl: `postgres://postgres@127.0.0.1:${port}/careers` },
+    });
     try {
       let started = Date.now();
       expect(await titleOf(api, 'job-1')).toBe('Job 1');

@@ -75,7 +75,10 @@ const OPERATIONS: TOperation[] = [
   {
     name: 'POST /candidates',
     path: '/candidates',
-    body: () => ({ user_id: USER_ID, resume: { filename: 'cv.pdf', content: PDF_BASE64, mime_type: 'application/pdf' } }),
+    body: () => ({
+      user_id: USER_ID,
+      resume: { filename: 'cv.pdf', content: PDF_BASE64, mime_type: 'application/pdf' },
+    }),
   },
   {
     name: 'POST /vacancies/{slug}/canonical-url',
@@ -84,7 +87,12 @@ const OPERATIONS: TOperation[] = [
   },
 ];
 
-function post(path: string, body: string | Buffer, key: string, headers: Record<string, string> = {}): Promise<TResponse> {
+function post(
+  path: string,
+  body: string | Buffer,
+  key: string,
+  headers: Record<string, string> = {},
+): Promise<TResponse> {
   return fetchChecked(api.baseUrl + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
@@ -101,7 +109,8 @@ const nested = (levels: number, inner = '1') => '['.repeat(levels) + inner + ']'
 function stringPaths(value: unknown, path: string[] = []): string[][] {
   if (typeof value === 'string') return [path];
   if (Array.isArray(value)) return value.flatMap((item, index) => stringPaths(item, [...path, String(index)]));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => stringPaths(item, [...path, key]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => stringPaths(item, [...path, key]));
   return [];
 }
 
@@ -125,7 +134,9 @@ describe.each(OPERATIONS)('$name', (operation) => {
       expect(response.body).toEqual({ message: 'Unsupported Media Type.' });
       expect(rateLimitHeader(response)).toBeNull();
     }
-    const deflated = await post(operation.path, JSON.stringify(operation.body()), nextKey(), { 'content-encoding': 'identity, deflate' });
+    const deflated = await post(operation.path, JSON.stringify(operation.body()), nextKey(), {
+      'content-encoding': 'identity, deflate',
+    });
     expect(deflated.status).toBe(415);
     const identity = await post(operation.path, '{', nextKey(), { 'content-encoding': 'identity' });
     expect(identity.status).toBe(400);
@@ -150,7 +161,12 @@ describe.each(OPERATIONS)('$name', (operation) => {
 
   it('answers JSON nested deeper than 64 levels with 422 errors.body after scope and rate limit, with or without Idempotency-Key', async () => {
     const deepInField = `{"padding":${nested(65)},"other":1}`;
-    for (const text of [nested(65), nested(100_000), deepInField, `{"a":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_001)}`]) {
+    for (const text of [
+      nested(65),
+      nested(100_000),
+      deepInField,
+      `{"a":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_001)}`,
+    ]) {
       for (const headers of [{}, { 'idempotency-key': `deep-${suffix()}` }] as Array<Record<string, string>>) {
         const response = await post(operation.path, text, nextKey(), headers);
         expect(response.status, text.slice(0, 40)).toBe(422);
@@ -194,18 +210,27 @@ describe.each(OPERATIONS)('$name', (operation) => {
     const body = operation.body();
     const paths = stringPaths(body);
     const badText = fc
-      .tuple(fc.string({ maxLength: 12 }), fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'), fc.string({ maxLength: 12 }))
+      .tuple(
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'),
+        fc.string({ maxLength: 12 }),
+      )
       .map(([before, bad, after]) => before + bad + after);
     // Either a known field is replaced, or an extra field of any JSON shape carries the bad text somewhere.
     const extra = fc.record({ key: fc.string({ maxLength: 8 }), value: fc.jsonValue({ maxDepth: 3 }), bad: badText });
     await fc.assert(
-      fc.asyncProperty(fc.nat(paths.length - 1), badText, fc.option(extra, { nil: undefined }), async (index, bad, addition) => {
-        let sent = withValueAt(body, paths[index] as string[], bad);
-        if (addition) sent = { ...sent, [addition.key]: [addition.value, { [addition.bad]: addition.bad }] };
-        const response = await post(operation.path, JSON.stringify(sent), nextKey());
-        expect(response.status, response.text).toBeGreaterThanOrEqual(400);
-        expect(response.status, response.text).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.nat(paths.length - 1),
+        badText,
+        fc.option(extra, { nil: undefined }),
+        async (index, bad, addition) => {
+          let sent = withValueAt(body, paths[index] as string[], bad);
+          if (addition) sent = { ...sent, [addition.key]: [addition.value, { [addition.bad]: addition.bad }] };
+          const response = await post(operation.path, JSON.stringify(sent), nextKey());
+          expect(response.status, response.text).toBeGreaterThanOrEqual(400);
+          expect(response.status, response.text).toBeLessThan(500);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -213,9 +238,17 @@ describe.each(OPERATIONS)('$name', (operation) => {
 
 describe('applications with a bad vacancy reference', () => {
   it('a NUL or unpaired surrogate in a slug path parameter or vacancy is not found, never a 5xx', async () => {
-    const canonical = await post(`/vacancies/${SLUG}%00/canonical-url`, JSON.stringify({ url: `https://${DOMAIN}/x` }), nextKey());
+    const canonical = await post(
+      `/vacancies/${SLUG}%00/canonical-url`,
+      JSON.stringify({ url: `https://${DOMAIN}/x` }),
+      nextKey(),
+    );
     expect(canonical.status).toBe(404);
-    const applications = await post('/applications', JSON.stringify({ ...OPERATIONS[0]!.body(), vacancy: `${SLUG}\ud800` }), nextKey());
+    const applications = await post(
+      '/applications',
+      JSON.stringify({ ...OPERATIONS[0]!.body(), vacancy: `${SLUG}\ud800` }),
+      nextKey(),
+    );
     expect(applications.status).toBe(404);
   });
 });
@@ -262,7 +295,10 @@ describe('the body budget of a process', () => {
    * Starts a POST whose body is `size` bytes of an unfinished JSON string, and keeps it open. Each from its own loopback
    * address (127.0.0.2…), as one address may hold only a quarter of the budget (slow-bodies.test.ts).
    */
-  function holdBody(size: number, localAddress: string): Promise<{ request: ClientRequest; response: Promise<IncomingMessage> }> {
+  function holdBody(
+    size: number,
+    localAddress: string,
+  ): Promise<{ request: ClientRequest; response: Promise<IncomingMessage> }> {
     const url = new URL(`${api.baseUrl}/applications`);
     const request = httpRequest({
       host: url.hostname,
@@ -270,7 +306,11 @@ describe('the body budget of a process', () => {
       path: url.pathname,
       localAddress,
       method: 'POST',
-      headers: { authorization: `Bearer ${nextKey()}`, 'content-type': 'application/json', 'content-length': String(size + 1) },
+      headers: {
+        authorization: `Bearer ${nextKey()}`,
+        'content-type': 'application/json',
+        'content-length': String(size + 1),
+      },
     });
     const response = new Promise<IncomingMessage>((resolve, reject) => {
       request.once('response', resolve);
@@ -287,7 +327,12 @@ describe('the body budget of a process', () => {
     // Give the server a moment to read what was sent.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const statuses = await Promise.all(
-      held.map(async ({ response }) => Promise.race([response.then((r) => r.statusCode), new Promise((resolve) => setTimeout(() => resolve('pending'), 100))])),
+      held.map(async ({ response }) =>
+        Promise.race([
+          response.then((r) => r.statusCode),
+          new Promise((resolve) => setTimeout(() => resolve('pending'), 100)),
+        ]),
+      ),
     );
     // Four bodies fit into the budget (132 MiB); the fifth crossed it and was answered at once.
     expect(statuses.filter((status) => status === 'pending')).toHaveLength(4);
@@ -296,7 +341,11 @@ describe('the body budget of a process', () => {
     expect(shed.headers['retry-after']).toBe('2');
     const busy = await post('/applications', JSON.stringify(OPERATIONS[0]!.body()), nextKey());
     expect(busy.status).toBe(201);
-    const shedBig = await post('/applications', JSON.stringify({ ...OPERATIONS[0]!.body(), padding: 'x'.repeat(30 * MB) }), nextKey());
+    const shedBig = await post(
+      '/applications',
+      JSON.stringify({ ...OPERATIONS[0]!.body(), padding: 'x'.repeat(30 * MB) }),
+      nextKey(),
+    );
     expect(shedBig.status).toBe(503);
     expect(shedBig.body).toEqual({ message: 'The server is busy reading other request bodies; retry shortly.' });
     expect(shedBig.headers.get('retry-after')).toBe('2');
@@ -309,7 +358,11 @@ describe('the body budget of a process', () => {
       if (answer.statusCode !== 503) expect(answer.statusCode).toBe(422);
       answer.resume();
     }
-    const after = await post('/applications', JSON.stringify({ ...OPERATIONS[0]!.body(), padding: 'x'.repeat(30 * MB) }), nextKey());
+    const after = await post(
+      '/applications',
+      JSON.stringify({ ...OPERATIONS[0]!.body(), padding: 'x'.repeat(30 * MB) }),
+      nextKey(),
+    );
     expect(after.status).toBe(201);
   });
 });

@@ -30,8 +30,14 @@ beforeAll(async () => {
   const databaseUrl = await createTestDatabase();
   await seed(databaseUrl, {
     tenants: [
-      tenant(`acme-${s}`, { api_keys: writers.map((k) => ({ ...k, name: `key ${k.id}` })), vacancies: [vacancy(1, SLUG)] }),
-      tenant(`other-${s}`, { api_keys: [{ ...otherTenantKey, name: 'other' }], vacancies: [vacancy(2, `other-${SLUG}`)] }),
+      tenant(`acme-${s}`, {
+        api_keys: writers.map((k) => ({ ...k, name: `key ${k.id}` })),
+        vacancies: [vacancy(1, SLUG)],
+      }),
+      tenant(`other-${s}`, {
+        api_keys: [{ ...otherTenantKey, name: 'other' }],
+        vacancies: [vacancy(2, `other-${SLUG}`)],
+      }),
     ],
   });
   // LOG_LEVEL warn: the 503s of this test must log as shed (warn), never as errors.
@@ -70,7 +76,11 @@ function openBody(key: string, address: string, contentLength: number, path = '/
     method: 'POST',
     localAddress: address,
     agent: false,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': String(contentLength) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      'content-length': String(contentLength),
+    },
   });
   open.push(req);
   // Sent at once, so a body that never starts reaches the server as its headers.
@@ -80,15 +90,20 @@ function openBody(key: string, address: string, contentLength: number, path = '/
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, atMs: performance.now() - started }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, atMs: performance.now() - started }),
+      );
     });
     req.on('error', reject);
   });
   answer.catch(() => undefined);
-  const closed = new Promise<number>((resolve) => req.on('socket', (socket) => socket.once('close', () => resolve(performance.now() - started))));
+  const closed = new Promise<number>((resolve) =>
+    req.on('socket', (socket) => socket.once('close', () => resolve(performance.now() - started))),
+  );
   let trickling: NodeJS.Timeout | undefined;
   return {
-    write: (bytes) => new Promise((resolve, reject) => req.write(bytes, (error) => (error ? reject(error) : resolve()))),
+    write: (bytes) =>
+      new Promise((resolve, reject) => req.write(bytes, (error) => (error ? reject(error) : resolve()))),
     end: (bytes) => req.end(bytes),
     trickle: (everyMs) => {
       trickling = setInterval(() => req.write('a'), everyMs);
@@ -108,7 +123,11 @@ function openBody(key: string, address: string, contentLength: number, path = '/
 function paddedApplication(padding: number, vacancySlug = SLUG): Buffer {
   const id = suffix();
   return Buffer.from(
-    JSON.stringify({ vacancy: vacancySlug, candidate: { given_name: 'Ada', family_name: `Lovelace ${id}`, email: `ada.${id}@example.org` }, padding: 'p'.repeat(padding) }),
+    JSON.stringify({
+      vacancy: vacancySlug,
+      candidate: { given_name: 'Ada', family_name: `Lovelace ${id}`, email: `ada.${id}@example.org` },
+      padding: 'p'.repeat(padding),
+    }),
   );
 }
 
@@ -129,7 +148,8 @@ async function heldBytes(): Promise<number> {
 async function untilHeld(bytes: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   while ((await heldBytes()) < bytes) {
-    if (Date.now() > deadline) throw new Error(`the process holds ${await heldBytes()} bytes, expected ${bytes}:\n${api.output().slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the process holds ${await heldBytes()} bytes, expected ${bytes}:\n${api.output().slice(-3000)}`);
     await sleep(25);
   }
 }
@@ -216,7 +236,9 @@ describe('the body budget shared between keys and client addresses', () => {
     const sameKey = await postWhole(keyA.key, '127.0.0.3', paddedApplication(3 * MIB));
     expect(sameKey.status).toBe(503);
     expect(sameKey.headers['retry-after']).toBe('2');
-    expect(JSON.parse(sameKey.body)).toEqual({ message: 'The server is busy reading other request bodies; retry shortly.' });
+    expect(JSON.parse(sameKey.body)).toEqual({
+      message: 'The server is busy reading other request bodies; retry shortly.',
+    });
     // Another key from the same address: over the address's share.
     const sameAddress = await postWhole(keyB.key, '127.0.0.2', paddedApplication(3 * MIB));
     expect(sameAddress.status).toBe(503);
@@ -225,7 +247,9 @@ describe('the body budget shared between keys and client addresses', () => {
     expect((await postWhole(keyA.key, '127.0.0.3', paddedApplication(MIB))).status).toBe(201);
     // Another key from another address, and another tenant, are read whole.
     expect((await postWhole(keyB.key, '127.0.0.3', paddedApplication(3 * MIB))).status).toBe(201);
-    expect((await postWhole(otherTenantKey.key, '127.0.0.4', paddedApplication(8 * MIB, `other-${SLUG}`))).status).toBe(201);
+    expect((await postWhole(otherTenantKey.key, '127.0.0.4', paddedApplication(8 * MIB, `other-${SLUG}`))).status).toBe(
+      201,
+    );
     // What the process holds is still the holder's (its trickle included), nothing of the answered bodies.
     expect(await heldBytes()).toBeGreaterThanOrEqual(held);
     expect(await heldBytes()).toBeLessThan(held + 10_000);
@@ -250,7 +274,7 @@ describe('the body budget shared between keys and client addresses', () => {
       [keyD.key, '127.0.0.5'],
     ];
     for (const [key, address] of takers) holders.push(await holdBody(key, address, held));
-        await untilHeld(4 * held);
+    await untilHeld(4 * held);
 
     const fifth = await postWhole(keyE.key, '127.0.0.6', paddedApplication(5 * MIB));
     expect(fifth.status).toBe(503);

@@ -11,7 +11,10 @@ beforeAll(async () => {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`insert into tenants (id, slug, name) values (1, 'acme', 'Acme')`);
-  await client.query(`insert into api_keys (tenant_id, name, key_hash, start, scopes) values (1, 'k', $1, 'ck_test', '{vacancies:read}')`, [hashApiKey(KEY)]);
+  await client.query(
+    `insert into api_keys (tenant_id, name, key_hash, start, scopes) values (1, 'k', $1, 'ck_test', '{vacancies:read}')`,
+    [hashApiKey(KEY)],
+  );
   await client.end();
   api = await startTestApi(url);
 });

@@ -7,9 +7,16 @@ const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 /** Runs the API unit until it exits (it must: nothing to serve), and returns its exit code and output. An empty value unsets a variable. */
 function runUntilExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const merged = Object.fromEntries(Object.entries({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }).filter(([, value]) => value !== ''));
+  const merged = Object.fromEntries(
+    Object.entries({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }).filter(
+      ([, value]) => value !== '',
+    ),
+  );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], {
+      env: merged,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -39,7 +46,9 @@ describe('starting the API unit', () => {
       runUntilExit({ ...unreachable, NODE_ENV: 'production', PUBLIC_URL: 'https://api.example.org' }),
       runUntilExit({ ...unreachable, NODE_ENV: 'development', PUBLIC_URL: '' }),
     ]);
-    expect(warningOf(production.output)).toEqual([expect.objectContaining({ level: 40, msg: expect.stringContaining('PUBLIC_URL is not set') })]);
+    expect(warningOf(production.output)).toEqual([
+      expect.objectContaining({ level: 40, msg: expect.stringContaining('PUBLIC_URL is not set') }),
+    ]);
     expect(warningOf(configured.output)).toEqual([]);
     expect(warningOf(development.output)).toEqual([]);
   }, 60_000);

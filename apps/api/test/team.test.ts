@@ -30,12 +30,72 @@ type TMember = {
 };
 
 const ACME: TMember[] = [
-  { id: 1, given_name: 'Anna', family_name: 'Zeller', email: 'anna.zeller@acme.example', job_title: 'Senior Engineer', phone: '+31201234567', role: HR, avatar: avatar(1), employed: true },
-  { id: 2, given_name: 'bob', family_name: 'Young', email: 'bob@acme.example', job_title: null, phone: null, role: null, avatar: null, employed: true },
-  { id: 3, given_name: 'Chris', family_name: 'adams', email: 'chris@acme.example', job_title: 'engineering Manager', phone: '+4930123456', role: ADMIN, avatar: { small: 'https://cdn.example/avatars/3-s.jpg', medium: null, large: null }, employed: true },
-  { id: 4, given_name: 'anna', family_name: 'Baker', email: 'a.baker@acme.example', job_title: 'Recruiter', phone: null, role: HR, avatar: null, employed: true },
-  { id: 5, given_name: 'Dana', family_name: 'Former', email: 'dana@acme.example', job_title: 'Senior Engineer', phone: null, role: HR, avatar: avatar(5), employed: false },
-  { id: 6, given_name: 'Émile', family_name: 'Ørsted', email: 'emile@acme.example', job_title: 'Designer', phone: null, role: null, avatar: { small: null, medium: null, large: null }, employed: true },
+  {
+    id: 1,
+    given_name: 'Anna',
+    family_name: 'Zeller',
+    email: 'anna.zeller@acme.example',
+    job_title: 'Senior Engineer',
+    phone: '+31201234567',
+    role: HR,
+    avatar: avatar(1),
+    employed: true,
+  },
+  {
+    id: 2,
+    given_name: 'bob',
+    family_name: 'Young',
+    email: 'bob@acme.example',
+    job_title: null,
+    phone: null,
+    role: null,
+    avatar: null,
+    employed: true,
+  },
+  {
+    id: 3,
+    given_name: 'Chris',
+    family_name: 'adams',
+    email: 'chris@acme.example',
+    job_title: 'engineering Manager',
+    phone: '+4930123456',
+    role: ADMIN,
+    avatar: { small: 'https://cdn.example/avatars/3-s.jpg', medium: null, large: null },
+    employed: true,
+  },
+  {
+    id: 4,
+    given_name: 'anna',
+    family_name: 'Baker',
+    email: 'a.baker@acme.example',
+    job_title: 'Recruiter',
+    phone: null,
+    role: HR,
+    avatar: null,
+    employed: true,
+  },
+  {
+    id: 5,
+    given_name: 'Dana',
+    family_name: 'Former',
+    email: 'dana@acme.example',
+    job_title: 'Senior Engineer',
+    phone: null,
+    role: HR,
+    avatar: avatar(5),
+    employed: false,
+  },
+  {
+    id: 6,
+    given_name: 'Émile',
+    family_name: 'Ørsted',
+    email: 'emile@acme.example',
+    job_title: 'Designer',
+    phone: null,
+    role: null,
+    avatar: { small: null, medium: null, large: null },
+    employed: true,
+  },
 ];
 const EMPLOYED = ACME.filter((member) => member.employed);
 
@@ -58,7 +118,15 @@ function tenantDocument() {
         default_language: 'nl',
         api_keys: [{ id: 3, name: 'Site', key: KEY_OTHER, scopes: ['team:read'] }],
         team_members: [
-          { id: 7, given_name: 'Anna', family_name: 'Globex', email: 'anna@globex.example', job_title: 'Senior Engineer', role: { name: 'hr_manager', label: { en: 'People lead', nl: 'Mensenleider' } }, avatar: avatar(7) },
+          {
+            id: 7,
+            given_name: 'Anna',
+            family_name: 'Globex',
+            email: 'anna@globex.example',
+            job_title: 'Senior Engineer',
+            role: { name: 'hr_manager', label: { en: 'People lead', nl: 'Mensenleider' } },
+            avatar: avatar(7),
+          },
         ],
       },
     ],
@@ -141,14 +209,18 @@ describe('GET /team — shape', () => {
 
   it('adds phone with include_phone (null when unknown)', async () => {
     const response = await list('?include_phone=true');
-    const phones = Object.fromEntries(response.body.data.map((item: { id: number; phone: string | null }) => [item.id, item.phone]));
+    const phones = Object.fromEntries(
+      response.body.data.map((item: { id: number; phone: string | null }) => [item.id, item.phone]),
+    );
     expect(phones).toEqual({ 1: '+31201234567', 2: null, 3: '+4930123456', 4: null, 6: null });
     for (const item of (await list('?include_phone=0')).body.data) expect(item).not.toHaveProperty('phone');
   });
 
   it('adds the role label in the tenant default language, else the first stored language, with include_role', async () => {
     const response = await list('?include_role=1');
-    const roles = Object.fromEntries(response.body.data.map((item: { id: number; role: string | null }) => [item.id, item.role]));
+    const roles = Object.fromEntries(
+      response.body.data.map((item: { id: number; role: string | null }) => [item.id, item.role]),
+    );
     expect(roles).toEqual({ 1: 'HR manager', 2: null, 3: 'Verwalter', 4: 'HR manager', 6: null });
     for (const item of (await list('?include_role=false')).body.data) expect(item).not.toHaveProperty('role');
   });
@@ -162,7 +234,16 @@ describe('GET /team — shape', () => {
   it("uses each tenant's default language for role labels", async () => {
     const response = await list('?include_role=true', KEY_OTHER);
     expect(response.body.data).toEqual([
-      { id: 7, given_name: 'Anna', family_name: 'Globex', full_name: 'Anna Globex', job_title: 'Senior Engineer', email: 'anna@globex.example', avatar: avatar(7), role: 'Mensenleider' },
+      {
+        id: 7,
+        given_name: 'Anna',
+        family_name: 'Globex',
+        full_name: 'Anna Globex',
+        job_title: 'Senior Engineer',
+        email: 'anna@globex.example',
+        avatar: avatar(7),
+        role: 'Mensenleider',
+      },
     ]);
   });
 });
@@ -340,7 +421,7 @@ describe('GET /team/{id}', () => {
     expect(response.body.errors).toEqual({ include_phone: ['The include phone field must be true or false.'] });
   });
 
-  it("shows a tenant only its own members", async () => {
+  it('shows a tenant only its own members', async () => {
     expect(ids((await list('', KEY_OTHER)).body)).toEqual([7]);
     expect((await api.get('/team/7', KEY_OTHER)).status).toBe(200);
     expect((await api.get('/team/1', KEY_OTHER)).status).toBe(404);

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestDatabase, ContentCache, CountedJson, estimateBytes, ContentStateReader, SerializedForm, tenantKysely } from '@careers/core/testing';
+import {
+  createTestDatabase,
+  ContentCache,
+  CountedJson,
+  estimateBytes,
+  ContentStateReader,
+  SerializedForm,
+  tenantKysely,
+} from '@careers/core/testing';
 import { importTenantDocument } from '@careers/core/operations';
 import { startTestApi, type TTestApi } from './support/api.ts';
 import { query } from './support/write-fixtures.ts';
@@ -85,7 +93,9 @@ describe('cached public reads', () => {
     expect((await api.get('/locations/raccoon-city', KEY)).body.data.name).toBe('Raccoon City');
 
     await query(databaseUrl, `update vacancies set title = 'Virologist' where id = 1`);
-    expect((await api.get('/vacancies', KEY)).body.data.find((v: { id: number }) => v.id === 1).title).toBe('Virologist');
+    expect((await api.get('/vacancies', KEY)).body.data.find((v: { id: number }) => v.id === 1).title).toBe(
+      'Virologist',
+    );
     expect((await api.get('/vacancies/job-1', KEY)).body.data.title).toBe('Virologist');
 
     await query(databaseUrl, 'delete from vacancy_tags where vacancy_id = 1');
@@ -106,7 +116,8 @@ describe('cached public reads', () => {
     const before = (await api.get('/vacancies/job-1', KEY)).body.data.url;
     expect(job1((await api.get('/vacancies', KEY)).body)).toBe(before);
     const url = 'https://umbrella.example/jobs/job-1-reported';
-    const version = async () => (await query(databaseUrl, `select content_version from tenants where slug = 'umbrella'`))[0]?.content_version;
+    const version = async () =>
+      (await query(databaseUrl, `select content_version from tenants where slug = 'umbrella'`))[0]?.content_version;
     const versionBefore = await version();
     const hitsBefore = api.services.content.hits;
     expect((await api.post('/vacancies/job-1/canonical-url', { url }, KEY_WRITE)).status).toBe(200);
@@ -137,7 +148,9 @@ describe('cached public reads', () => {
     expect(detailAfter.body.data.views_count).toBe(12);
     expect(detailAfter.headers.get('etag')).toBe(detail.headers.get('etag'));
     // Counting views is not a content change: it leaves every cached answer valid.
-    expect(await query(databaseUrl, `select content_version from tenants where slug = 'umbrella'`)).toEqual(versionBefore);
+    expect(await query(databaseUrl, `select content_version from tenants where slug = 'umbrella'`)).toEqual(
+      versionBefore,
+    );
   });
 
   it('follow visibility that changes with time to the moment: publication and end', async () => {
@@ -145,7 +158,11 @@ describe('cached public reads', () => {
     const ends = Date.now() + 2_500;
     const cyberdyne = emptyTenant('cyberdyne', {
       api_keys: [{ id: 2, name: 'Site', key: KEY_TIME, scopes: ['vacancies:read'] }],
-      vacancies: [vacancy(11), vacancy(14, { published_at: new Date(publishes).toISOString() }), vacancy(15, { ends_at: new Date(ends).toISOString() })],
+      vacancies: [
+        vacancy(11),
+        vacancy(14, { published_at: new Date(publishes).toISOString() }),
+        vacancy(15, { ends_at: new Date(ends).toISOString() }),
+      ],
     });
     await importTenantDocument(api.services.orm, { tenants: [cyberdyne] });
     expect(ids((await api.get('/vacancies', KEY_TIME)).body).sort()).toEqual([11, 15]);
@@ -166,8 +183,11 @@ describe('cached public reads', () => {
 
 describe('ContentStateReader', () => {
   it('shares one query among concurrent requests, yet never answers a request with a query sent before it', async () => {
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1, { views_count: 5 }), vacancy(2, { views_count: 6 })])] });
-    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!.id;
+    await importTenantDocument(api.services.orm, {
+      tenants: [tenant([vacancy(1, { views_count: 5 }), vacancy(2, { views_count: 6 })])],
+    });
+    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!
+      .id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);
     const reader = new ContentStateReader();
 
@@ -176,7 +196,11 @@ describe('ContentStateReader', () => {
     await query(databaseUrl, `update vacancies set title = 'Changed' where id = 2`);
     const [second, third] = [reader.read(db, tenantId, { table: 'vacancies', ids: [2] }), reader.read(db, tenantId)];
     const states = await Promise.all([first, second, third]);
-    const version = (await query<{ version: string }>(databaseUrl, `select xmin::text as version from tenants where id = $1`, [tenantId]))[0]!.version;
+    const version = (
+      await query<{ version: string }>(databaseUrl, `select xmin::text as version from tenants where id = $1`, [
+        tenantId,
+      ])
+    )[0]!.version;
 
     expect(states[1].version).toBe(version);
     // The two later requests shared one query: one state, with the view counts both asked for.
@@ -189,7 +213,8 @@ describe('ContentStateReader', () => {
 describe('ContentStateReader spacing', () => {
   it('under load, spaces queries so the requests of that moment share one, which still starts after each asked', async () => {
     await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1, { views_count: 5 })])] });
-    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!.id;
+    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!
+      .id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);
     const reader = new ContentStateReader({ spacingMs: 40 });
     const started = performance.now();
@@ -199,7 +224,9 @@ describe('ContentStateReader spacing', () => {
     // A change committed before the next requests ask: they must see it, though their query waits for the spacing.
     await query(databaseUrl, `update vacancies set title = 'Changed again' where id = 1`);
     const asked = performance.now();
-    const states = await Promise.all(Array.from({ length: 5 }, () => reader.read(db, tenantId, { table: 'vacancies', ids: [1] })));
+    const states = await Promise.all(
+      Array.from({ length: 5 }, () => reader.read(db, tenantId, { table: 'vacancies', ids: [1] })),
+    );
     expect(performance.now() - started).toBeGreaterThanOrEqual(39);
     expect(performance.now() - asked).toBeLessThan(1_000);
     for (const state of states) expect(state).toBe(states[0]);
@@ -211,7 +238,8 @@ describe('ContentStateReader spacing', () => {
 describe('ContentCache', () => {
   it('computes once for concurrent misses, keeps failures out, and stays within its byte budget', async () => {
     await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1)])] });
-    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!.id;
+    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!
+      .id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);
     const cache = new ContentCache({ maxBytes: 64 * 1024 });
     const reader = { db, tenant: { id: tenantId }, apiKey: { id: 1 }, response: { headers: {} } };
@@ -225,23 +253,32 @@ describe('ContentCache', () => {
     expect(answers.map((a) => a.value)).toEqual([{ n: 1 }, { n: 1 }, { n: 1 }]);
     expect((await cache.read(reader, { key: 'k', compute })).value).toEqual({ n: 1 });
 
-    await expect(cache.read(reader, { key: 'f', compute: () => Promise.reject(new Error('db down')) })).rejects.toThrow('db down');
-    expect((await cache.read(reader, { key: 'f', compute: async () => ({ value: 'recovered' }) })).value).toBe('recovered');
+    await expect(cache.read(reader, { key: 'f', compute: () => Promise.reject(new Error('db down')) })).rejects.toThrow(
+      'db down',
+    );
+    expect((await cache.read(reader, { key: 'f', compute: async () => ({ value: 'recovered' }) })).value).toBe(
+      'recovered',
+    );
 
     const big = 'x'.repeat(2_000);
     for (let i = 0; i < 100; i++) await cache.read(reader, { key: `big-${i}`, compute: async () => ({ value: big }) });
     expect(cache.size.bytes).toBeLessThanOrEqual(64 * 1024);
     expect(cache.size.entries).toBeLessThan(100);
     // The most recent entry survived the eviction; the first did not.
-    expect((await cache.read(reader, { key: 'big-99', compute: async () => ({ value: 'recomputed' }) })).value).toBe(big);
-    expect((await cache.read(reader, { key: 'big-0', compute: async () => ({ value: 'recomputed' }) })).value).toBe('recomputed');
+    expect((await cache.read(reader, { key: 'big-99', compute: async () => ({ value: 'recomputed' }) })).value).toBe(
+      big,
+    );
+    expect((await cache.read(reader, { key: 'big-0', compute: async () => ({ value: 'recomputed' }) })).value).toBe(
+      'recomputed',
+    );
   });
 });
 
 describe('ContentCache byte budget', () => {
   it('counts the serialized bytes an answer gets after it is stored, and evicts for them', async () => {
     await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1)])] });
-    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!.id;
+    const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!
+      .id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);
     const maxBytes = 64 * 1024;
     const cache = new ContentCache({ maxBytes });
@@ -249,7 +286,10 @@ describe('ContentCache byte budget', () => {
     const schema = z.object({ text: z.string() });
     const text = 'y'.repeat(2_000);
     const readAndServe = async (key: string) => {
-      const answer = await cache.read(reader, { key, compute: async () => ({ value: { text, form: new SerializedForm() } }) });
+      const answer = await cache.read(reader, {
+        key,
+        compute: async () => ({ value: { text, form: new SerializedForm() } }),
+      });
       const before = cache.size.bytes;
       answer.value.form.get('form key', () => CountedJson.of({ text }, schema));
       return { form: answer.value.form, grown: cache.size.bytes - before };

@@ -69,10 +69,38 @@ const INITECH: TTenantDoc = emptyTenant('initech', {
     { id: 6, name: { en: 'Unused' }, parent_id: null },
   ],
   vacancies: [
-    vacancy(1, { location_id: 1, department_id: 1, job_type_ids: [1], experience_level_ids: [3], education_level_ids: [3], tag_ids: [1, 2, 4] }),
-    vacancy(2, { location_id: 1, department_id: 1, job_type_ids: [1, 2], experience_level_ids: [2], education_level_ids: [2], tag_ids: [3] }),
-    vacancy(3, { language: 'en', location_id: 2, department_id: 2, job_type_ids: [2], experience_level_ids: [1], tag_ids: [5] }),
-    vacancy(4, { language: 'en', location_id: 3, department_id: 3, job_type_ids: [3], education_level_ids: [1], tag_ids: [4] }),
+    vacancy(1, {
+      location_id: 1,
+      department_id: 1,
+      job_type_ids: [1],
+      experience_level_ids: [3],
+      education_level_ids: [3],
+      tag_ids: [1, 2, 4],
+    }),
+    vacancy(2, {
+      location_id: 1,
+      department_id: 1,
+      job_type_ids: [1, 2],
+      experience_level_ids: [2],
+      education_level_ids: [2],
+      tag_ids: [3],
+    }),
+    vacancy(3, {
+      language: 'en',
+      location_id: 2,
+      department_id: 2,
+      job_type_ids: [2],
+      experience_level_ids: [1],
+      tag_ids: [5],
+    }),
+    vacancy(4, {
+      language: 'en',
+      location_id: 3,
+      department_id: 3,
+      job_type_ids: [3],
+      education_level_ids: [1],
+      tag_ids: [4],
+    }),
     vacancy(5, { language: 'de', location_id: 4 }),
     vacancy(6, { location_id: null, department_id: 2, job_type_ids: [1], tag_ids: [2] }),
     // Invisible: must count nowhere.
@@ -110,10 +138,42 @@ describe('GET /vacancies/facets', () => {
     expect(body.meta).toEqual({ total: 6 });
     expect(body.data).toEqual({
       locations: [
-        { id: 1, name: 'Utrecht Office', city: 'Utrecht', country_code: 'NL', country_name: 'Nederland', count: 2, selected: false },
-        { id: 2, name: 'Berlin Hub', city: 'Berlin', country_code: 'DE', country_name: 'Duitsland', count: 1, selected: false },
-        { id: 3, name: 'Hub', city: 'Zürich', country_code: 'CH', country_name: 'Zwitserland', count: 1, selected: false },
-        { id: 4, name: 'hub', city: 'Antwerpen', country_code: 'BE', country_name: 'België', count: 1, selected: false },
+        {
+          id: 1,
+          name: 'Utrecht Office',
+          city: 'Utrecht',
+          country_code: 'NL',
+          country_name: 'Nederland',
+          count: 2,
+          selected: false,
+        },
+        {
+          id: 2,
+          name: 'Berlin Hub',
+          city: 'Berlin',
+          country_code: 'DE',
+          country_name: 'Duitsland',
+          count: 1,
+          selected: false,
+        },
+        {
+          id: 3,
+          name: 'Hub',
+          city: 'Zürich',
+          country_code: 'CH',
+          country_name: 'Zwitserland',
+          count: 1,
+          selected: false,
+        },
+        {
+          id: 4,
+          name: 'hub',
+          city: 'Antwerpen',
+          country_code: 'BE',
+          country_name: 'België',
+          count: 1,
+          selected: false,
+        },
       ],
       departments: [
         { id: 1, name: 'Techniek', count: 2, selected: false },
@@ -155,8 +215,24 @@ describe('GET /vacancies/facets', () => {
     const body = await facets('?language=EN');
     expect(body.meta.total).toBe(2);
     expect(body.data.locations).toEqual([
-      { id: 2, name: 'Berlin Hub', city: 'Berlin', country_code: 'DE', country_name: 'Germany', count: 1, selected: false },
-      { id: 3, name: 'Hub', city: 'Zürich', country_code: 'CH', country_name: 'Switzerland', count: 1, selected: false },
+      {
+        id: 2,
+        name: 'Berlin Hub',
+        city: 'Berlin',
+        country_code: 'DE',
+        country_name: 'Germany',
+        count: 1,
+        selected: false,
+      },
+      {
+        id: 3,
+        name: 'Hub',
+        city: 'Zürich',
+        country_code: 'CH',
+        country_name: 'Switzerland',
+        count: 1,
+        selected: false,
+      },
     ]);
     expect(body.data.departments).toEqual([
       { id: 3, name: 'Finance', count: 1, selected: false },
@@ -191,7 +267,16 @@ describe('GET /vacancies/facets', () => {
   it('answers empty groups when nothing matches', async () => {
     const body = await facets('?search=no-such-words');
     expect(body).toEqual({
-      data: { locations: [], departments: [], job_types: [], experience_levels: [], education_levels: [], tags: [], languages: [], workplace_types: [] },
+      data: {
+        locations: [],
+        departments: [],
+        job_types: [],
+        experience_levels: [],
+        education_levels: [],
+        tags: [],
+        languages: [],
+        workplace_types: [],
+      },
       meta: { total: 0 },
     });
   });
@@ -224,7 +309,17 @@ describe('GET /vacancies/facets', () => {
   it('counts only the key’s tenant', async () => {
     const body = await facets('', KEY_HOOLI);
     expect(body.meta.total).toBe(2);
-    expect(body.data.locations).toEqual([{ id: 50, name: 'Utrecht Office', city: 'Utrecht', country_code: 'NL', country_name: 'Netherlands', count: 2, selected: false }]);
+    expect(body.data.locations).toEqual([
+      {
+        id: 50,
+        name: 'Utrecht Office',
+        city: 'Utrecht',
+        country_code: 'NL',
+        country_name: 'Netherlands',
+        count: 2,
+        selected: false,
+      },
+    ]);
     expect(body.data.tags).toEqual([{ id: 50, name: 'Tech', parent_id: null, count: 1, selected: false }]);
     expect(body.data.languages).toEqual([
       { code: 'en', count: 1, selected: false },
@@ -260,24 +355,28 @@ describe('facet invariant', () => {
     workplace_types: (code) => `workplace_types[]=${code}`,
   };
 
-  it.each(['', 'language=nl', 'tags[]=1', 'job_types[]=1&job_types[]=3', 'search=JOB%201', 'location_id[]=1&location_id[]=2&department_id=1'])(
-    'an entry count equals the list total with that one value filtered (%s)',
-    async (query) => {
-      const body = await facets(query ? `?${query}` : '');
-      const setFilters = new Set(new URLSearchParams(query).keys());
-      let checked = 0;
-      for (const [group, entries] of Object.entries(body.data)) {
-        const filterFor = groupFilter[group]!;
-        const name = filterFor(0).split('=')[0]!.replace('[]', '');
-        if (setFilters.has(name) || setFilters.has(`${name}[]`)) continue;
-        for (const entry of entries) {
-          const value = (entry.id ?? entry.code) as string | number;
-          const list = await api.get(`/vacancies?per_page=1&${query}&${filterFor(value)}`, KEY);
-          expect(list.body.meta.total, `${group} ${value}`).toBe(entry.count);
-          checked++;
-        }
+  it.each([
+    '',
+    'language=nl',
+    'tags[]=1',
+    'job_types[]=1&job_types[]=3',
+    'search=JOB%201',
+    'location_id[]=1&location_id[]=2&department_id=1',
+  ])('an entry count equals the list total with that one value filtered (%s)', async (query) => {
+    const body = await facets(query ? `?${query}` : '');
+    const setFilters = new Set(new URLSearchParams(query).keys());
+    let checked = 0;
+    for (const [group, entries] of Object.entries(body.data)) {
+      const filterFor = groupFilter[group]!;
+      const name = filterFor(0).split('=')[0]!.replace('[]', '');
+      if (setFilters.has(name) || setFilters.has(`${name}[]`)) continue;
+      for (const entry of entries) {
+        const value = (entry.id ?? entry.code) as string | number;
+        const list = await api.get(`/vacancies?per_page=1&${query}&${filterFor(value)}`, KEY);
+        expect(list.body.meta.total, `${group} ${value}`).toBe(entry.count);
+        checked++;
       }
-      expect(checked).toBeGreaterThan(0);
-    },
-  );
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
 });

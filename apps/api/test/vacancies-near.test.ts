@@ -12,20 +12,44 @@ const R = 6371.0088;
 
 function km(a: [number, number], b: [number, number]): number {
   const rad = Math.PI / 180;
-  const h = Math.sin(((b[0] - a[0]) * rad) / 2) ** 2 + Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(((b[1] - a[1]) * rad) / 2) ** 2;
+  const h =
+    Math.sin(((b[0] - a[0]) * rad) / 2) ** 2 +
+    Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(((b[1] - a[1]) * rad) / 2) ** 2;
   return 2 * R * Math.asin(Math.sqrt(h));
 }
 
-const PLACES: Record<number, [number, number]> = { 1: [52.3676, 4.9041], 2: [52.0907, 5.1214], 3: [51.9244, 4.4777], 5: [-33.8688, 151.2093], 6: [64.1466, -21.9426] };
+const PLACES: Record<number, [number, number]> = {
+  1: [52.3676, 4.9041],
+  2: [52.0907, 5.1214],
+  3: [51.9244, 4.4777],
+  5: [-33.8688, 151.2093],
+  6: [64.1466, -21.9426],
+};
 
 function vacancy(id: number, fields: Partial<TVacancyDoc>): TVacancyDoc {
-  return { id, slug: `job-${id}`, title: `Job ${id}`, language: 'en', status: 'published', channels: ['api'], published_at: at(-id * DAY), created_at: at(-40 * DAY), ...fields };
+  return {
+    id,
+    slug: `job-${id}`,
+    title: `Job ${id}`,
+    language: 'en',
+    status: 'published',
+    channels: ['api'],
+    published_at: at(-id * DAY),
+    created_at: at(-40 * DAY),
+    ...fields,
+  };
 }
 
 const ACME: TTenantDoc = emptyTenant('acme', {
   api_keys: [{ id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read'] }],
   locations: [
-    ...Object.entries(PLACES).map(([id, [latitude, longitude]]) => ({ id: Number(id), slug: `l${id}`, name: `Place ${id}`, latitude, longitude })),
+    ...Object.entries(PLACES).map(([id, [latitude, longitude]]) => ({
+      id: Number(id),
+      slug: `l${id}`,
+      name: `Place ${id}`,
+      latitude,
+      longitude,
+    })),
     { id: 4, slug: 'l4', name: 'No coordinates' },
   ] as TTenantDoc['locations'],
   vacancies: [
@@ -104,7 +128,14 @@ describe('near and radius_km', () => {
           expect(body.data.map((item) => item.id).sort()).toEqual(expected);
         },
       ),
-      { numRuns: 40, examples: [[64.1, -21.9, 30], [-33.8, 151.2, 10], [52.3, 4.9, 500]] },
+      {
+        numRuns: 40,
+        examples: [
+          [64.1, -21.9, 30],
+          [-33.8, 151.2, 10],
+          [52.3, 4.9, 500],
+        ],
+      },
     );
   });
 });

@@ -85,10 +85,18 @@ const shapeArbitrary: fc.Arbitrary<TShape> = fc
       experienceLevels: fc.constant(sizes.experienceLevels),
       educationLevels: fc.constant(sizes.educationLevels),
       companyLocations: fc.constant(sizes.companyLocations),
-      tagParents: fc.tuple(...Array.from({ length: sizes.tagCount }, (_, i) => (i === 0 ? fc.constant(null) : fc.option(fc.nat({ max: i - 1 }), { freq: 2 })))),
+      tagParents: fc.tuple(
+        ...Array.from({ length: sizes.tagCount }, (_, i) =>
+          i === 0 ? fc.constant(null) : fc.option(fc.nat({ max: i - 1 }), { freq: 2 }),
+        ),
+      ),
       vacancies: fc.array(
         fc.record({
-          status: fc.constantFrom<TVacancyDoc['status']>(...Array<TVacancyDoc['status']>(8).fill('published'), 'draft', 'unpublished'),
+          status: fc.constantFrom<TVacancyDoc['status']>(
+            ...Array<TVacancyDoc['status']>(8).fill('published'),
+            'draft',
+            'unpublished',
+          ),
           api: fc.constantFrom(...Array<boolean>(7).fill(true), false),
           // Hours ago (ties on purpose); negative = in the future; null = never published.
           published: fc.option(fc.integer({ min: -1, max: 5 }), { freq: 8 }),
@@ -129,8 +137,20 @@ function tenantFromShape(shape: TShape, runIndex: number, now: number): { tenant
   const tenant = emptyTenant(`prop-${runIndex}`, {
     default_language: runIndex % 2 === 0 ? 'en' : 'nl',
     api_keys: [{ id: base + 1, name: 'Site', key, scopes: ['vacancies:read'] }],
-    locations: locationIds.map((id, i) => ({ id, slug: `loc-${id}`, name: `Location ${i % 2}`, locality: `City ${i}`, country_code: ['NL', 'DE', 'BE'][i % 3]! })),
-    companies: [{ id: base + 1, name: 'Client', locations: companyLocationIds.map((id) => ({ id, name: `Site ${id}`, city: null, country_code: null })) }],
+    locations: locationIds.map((id, i) => ({
+      id,
+      slug: `loc-${id}`,
+      name: `Location ${i % 2}`,
+      locality: `City ${i}`,
+      country_code: ['NL', 'DE', 'BE'][i % 3]!,
+    })),
+    companies: [
+      {
+        id: base + 1,
+        name: 'Client',
+        locations: companyLocationIds.map((id) => ({ id, name: `Site ${id}`, city: null, country_code: null })),
+      },
+    ],
     departments: departmentIds.map((id, i) => ({ id, name: names('Department', i) })),
     job_types: jobTypeIds.map((id, i) => ({ id, name: names('Job type', i) })),
     experience_levels: experienceIds.map((id, i) => ({ id, name: names('Level', i) })),
@@ -168,7 +188,8 @@ type TRequest = { filters: TModelFilters; sort: TModelSort; perPage: number };
 /** Random filters over the tenant's own ids (valid ones, so the answer is a list). */
 function requestArbitrary(tenant: TTenantDoc): fc.Arbitrary<TRequest> {
   // Each filter is set in about one request of six, so that most combinations still match something.
-  const someOf = (ids: number[]) => sometimes(fc.subarray(ids, { minLength: 1, maxLength: Math.min(2, ids.length) }), 5);
+  const someOf = (ids: number[]) =>
+    sometimes(fc.subarray(ids, { minLength: 1, maxLength: Math.min(2, ids.length) }), 5);
   return fc.record({
     filters: fc
       .record({
@@ -176,7 +197,10 @@ function requestArbitrary(tenant: TTenantDoc): fc.Arbitrary<TRequest> {
         location_id: someOf(tenant.locations.map((l) => l.id)),
         department_id: someOf(tenant.departments.map((d) => d.id)),
         company_location_id: someOf(tenant.companies.flatMap((c) => c.locations.map((l) => l.id))),
-        search: sometimes(fc.constantFrom('alpha', 'ALP', 'ta', 'zür', 'Zürich', '%', '_', 'a_b', ' gamma ', 'nothing'), 5),
+        search: sometimes(
+          fc.constantFrom('alpha', 'ALP', 'ta', 'zür', 'Zürich', '%', '_', 'a_b', ' gamma ', 'nothing'),
+          5,
+        ),
         job_types: someOf(tenant.job_types.map((t) => t.id)),
         experience_levels: someOf(tenant.experience_levels.map((t) => t.id)),
         education_levels: someOf(tenant.education_levels.map((t) => t.id)),
@@ -184,7 +208,10 @@ function requestArbitrary(tenant: TTenantDoc): fc.Arbitrary<TRequest> {
         workplace_types: sometimes(fc.subarray(['on_site', 'hybrid', 'remote'], { minLength: 1, maxLength: 2 }), 5),
       })
       .map((f) => Object.fromEntries(Object.entries(f).filter(([, value]) => value !== null)) as TModelFilters),
-    sort: fc.record({ sort: fc.constantFrom('published_at', 'title', 'created_at'), direction: fc.constantFrom('asc', 'desc') }),
+    sort: fc.record({
+      sort: fc.constantFrom('published_at', 'title', 'created_at'),
+      direction: fc.constantFrom('asc', 'desc'),
+    }),
     perPage: fc.integer({ min: 1, max: 7 }),
   });
 }
@@ -206,7 +233,12 @@ describe('vacancy reads against a model', () => {
       shapeArbitrary.chain((shape) => {
         const now = Date.now();
         const { tenant, key } = tenantFromShape(shape, ++run, now);
-        return fc.record({ tenant: fc.constant(tenant), key: fc.constant(key), now: fc.constant(now), requests: fc.array(requestArbitrary(tenant), { minLength: 1, maxLength: 3 }) });
+        return fc.record({
+          tenant: fc.constant(tenant),
+          key: fc.constant(key),
+          now: fc.constant(now),
+          requests: fc.array(requestArbitrary(tenant), { minLength: 1, maxLength: 3 }),
+        });
       }),
       async ({ tenant, key, now, requests }) => {
         await importTenantDocument(api.services.orm, { tenants: [tenant] });
@@ -223,19 +255,27 @@ describe('vacancy reads against a model', () => {
           expect(facets.status, facets.text).toBe(200);
           expect(facets.body.meta.total).toBe(expected.length);
           const model = facetCountsModel(tenant, filters, now);
-          for (const [group, entries] of Object.entries(facets.body.data as Record<string, Array<{ id?: number; code?: string; count: number }>>)) {
+          for (const [group, entries] of Object.entries(
+            facets.body.data as Record<string, Array<{ id?: number; code?: string; count: number }>>,
+          )) {
             const actual = Object.fromEntries(entries.map((entry) => [String(entry.id ?? entry.code), entry.count]));
             expect(actual, group).toEqual(model[group]);
-            for (let i = 1; i < entries.length; i++) expect(entries[i - 1]!.count).toBeGreaterThanOrEqual(entries[i]!.count);
+            for (let i = 1; i < entries.length; i++)
+              expect(entries[i - 1]!.count).toBeGreaterThanOrEqual(entries[i]!.count);
           }
 
           // The invariant, through the API, for the first request of each tenant (it costs one list call per entry).
           if (index === 0) {
-            for (const [group, entries] of Object.entries(facets.body.data as Record<string, Array<{ id?: number; code?: string; count: number }>>)) {
+            for (const [group, entries] of Object.entries(
+              facets.body.data as Record<string, Array<{ id?: number; code?: string; count: number }>>,
+            )) {
               const filter = FILTER_OF_GROUP[group]!;
               if (filters[filter] !== undefined) continue;
               for (const entry of entries) {
-                const narrowed: TModelFilters = { ...filters, [filter]: filter === 'language' ? entry.code : [entry.id ?? entry.code] };
+                const narrowed: TModelFilters = {
+                  ...filters,
+                  [filter]: filter === 'language' ? entry.code : [entry.id ?? entry.code],
+                };
                 const total = await api.get(`/vacancies${filterQuery(narrowed, { per_page: 1 })}`, key);
                 expect(total.body.meta.total, `${group} ${entry.id ?? entry.code}`).toBe(entry.count);
               }
@@ -245,7 +285,10 @@ describe('vacancy reads against a model', () => {
           const seen: number[] = [];
           const lastPage = Math.max(1, Math.ceil(expected.length / perPage));
           for (let page = 1; page <= lastPage + 1; page++) {
-            const response = await api.get(`/vacancies${filterQuery(filters, { ...order, per_page: perPage, page })}`, key);
+            const response = await api.get(
+              `/vacancies${filterQuery(filters, { ...order, per_page: perPage, page })}`,
+              key,
+            );
             expect(response.body.meta.last_page).toBe(lastPage);
             seen.push(...response.body.data.map((v: { id: number }) => v.id));
             expect(response.body.links.next === null).toBe(page >= lastPage);

@@ -12,7 +12,17 @@ const NOW = Date.now();
 const at = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
 
 function vacancy(id: number, fields: Partial<TVacancyDoc>): TVacancyDoc {
-  return { id, slug: `job-${id}`, title: `Job ${id}`, language: 'en', status: 'published', channels: ['api'], published_at: at(-id * DAY), created_at: at(-40 * DAY), ...fields };
+  return {
+    id,
+    slug: `job-${id}`,
+    title: `Job ${id}`,
+    language: 'en',
+    status: 'published',
+    channels: ['api'],
+    published_at: at(-id * DAY),
+    created_at: at(-40 * DAY),
+    ...fields,
+  };
 }
 
 const ACME = (synonyms: string[][]): TTenantDoc & { search_synonyms: string[][] } => ({
@@ -25,13 +35,27 @@ const ACME = (synonyms: string[][]): TTenantDoc & { search_synonyms: string[][] 
     departments: [{ id: 1, name: { en: 'Engineering', nl: 'Techniek' } }],
     tags: [{ id: 1, name: { en: 'Cloud' }, parent_id: null }],
     vacancies: [
-      vacancy(1, { title: 'Senior Backend Engineer', summary: '<p>Build APIs in Go &amp; Node.js for <b>payments</b>.</p>', location_id: 1, department_id: 1 }),
+      vacancy(1, {
+        title: 'Senior Backend Engineer',
+        summary: '<p>Build APIs in Go &amp; Node.js for <b>payments</b>.</p>',
+        location_id: 1,
+        department_id: 1,
+      }),
       vacancy(2, { title: 'Frontend Developer', summary: '<p>React and TypeScript.</p>', location_id: 2 }),
-      vacancy(3, { title: 'Java Ontwikkelaar', language: 'nl', summary: '<p>Wij zoeken een ervaren ontwikkelaar.</p>', location_id: 2 }),
+      vacancy(3, {
+        title: 'Java Ontwikkelaar',
+        language: 'nl',
+        summary: '<p>Wij zoeken een ervaren ontwikkelaar.</p>',
+        location_id: 2,
+      }),
       vacancy(4, { title: 'Entwickler Backend', language: 'de', summary: '<p>Wir suchen Verstärkung.</p>' }),
       vacancy(5, { title: 'Project Manager', summary: '<p>Management of large projects.</p>' }),
       vacancy(6, { title: 'Ingénieur logiciel', language: 'fr', summary: '<p>Développement.</p>' }),
-      vacancy(7, { title: 'Data Analyst', description: '<p>You know Python and SQL; engineering background welcome.</p>', tag_ids: [1] }),
+      vacancy(7, {
+        title: 'Data Analyst',
+        description: '<p>You know Python and SQL; engineering background welcome.</p>',
+        tag_ids: [1],
+      }),
       vacancy(8, { title: 'Python Engineer', summary: '<p>Scripting.</p>' }),
       vacancy(9, { title: 'JavaScript Tutor', summary: '<p>Teach kids.</p>' }),
       // Never found: not visible.
@@ -67,7 +91,8 @@ async function list(query: string, key = KEY) {
   return response.body as { data: Array<Record<string, any>>; meta: { total: number } };
 }
 
-const ids = async (q: string, extra = '') => (await list(`q=${encodeURIComponent(q)}&per_page=100${extra}`)).data.map((item) => item.id as number);
+const ids = async (q: string, extra = '') =>
+  (await list(`q=${encodeURIComponent(q)}&per_page=100${extra}`)).data.map((item) => item.id as number);
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 
 describe('GET /vacancies?q=', () => {
@@ -153,9 +178,29 @@ describe('GET /vacancies?q=', () => {
     const long = await api.get(`/vacancies?q=${'a'.repeat(256)}`, KEY);
     expect(long.status).toBe(422);
     expect(Object.keys(long.body.errors)).toEqual(['q']);
-    const many = encodeURIComponent(Array.from({ length: 85 }, (_, i) => `w${i}`).join(' ').slice(0, 255));
+    const many = encodeURIComponent(
+      Array.from({ length: 85 }, (_, i) => `w${i}`)
+        .join(' ')
+        .slice(0, 255),
+    );
     const longWord = 'x'.repeat(255);
-    for (const q of ['%00', '%ED%A0%80', "'", '\\', "':*", '!(&|)', '%27%7C%27', 'a:*B', '<mark>', many, longWord, '12345', '%F0%9F%98%80%20emoji', '-', 'full-time']) {
+    for (const q of [
+      '%00',
+      '%ED%A0%80',
+      "'",
+      '\\',
+      "':*",
+      '!(&|)',
+      '%27%7C%27',
+      'a:*B',
+      '<mark>',
+      many,
+      longWord,
+      '12345',
+      '%F0%9F%98%80%20emoji',
+      '-',
+      'full-time',
+    ]) {
       const response = await api.get(`/vacancies?q=${q}`, KEY);
       expect(response.status, q).toBe(200);
     }
@@ -199,11 +244,27 @@ describe('GET /vacancies?q=', () => {
   });
 
   it('property: facet totals equal list totals, and every result contains a match for every word', async () => {
-    const words = ['engineer', 'backend', 'python', 'utrecht', 'java', 'the', 'enginer', 'projects', 'zurich', 'eng', 'xyz', 'developer'];
+    const words = [
+      'engineer',
+      'backend',
+      'python',
+      'utrecht',
+      'java',
+      'the',
+      'enginer',
+      'projects',
+      'zurich',
+      'eng',
+      'xyz',
+      'developer',
+    ];
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }), async (chosen) => {
         const q = encodeURIComponent(chosen.join(' '));
-        const [page, facets] = await Promise.all([list(`q=${q}&per_page=100&include_highlights=true`), api.get(`/vacancies/facets?q=${q}`, KEY)]);
+        const [page, facets] = await Promise.all([
+          list(`q=${q}&per_page=100&include_highlights=true`),
+          api.get(`/vacancies/facets?q=${q}`, KEY),
+        ]);
         expect(facets.body.meta.total).toBe(page.meta.total);
         // Adding a word never finds more (AND).
         const first = await list(`q=${encodeURIComponent(chosen[0]!)}&per_page=100`);
@@ -253,10 +314,14 @@ describe('GET /vacancies/suggest', () => {
 
   it('property: every suggestion is a title of a vacancy the same q lists, with its count', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('eng', 'engineer', 'ba', 'java', 'python', 'develop', 'ontw', 'zur', 'the'), async (q) => {
-        const [suggestions, page] = await Promise.all([suggest(`q=${q}&limit=10`), list(`q=${q}&per_page=100`)]);
-        for (const { text, count } of suggestions) expect(page.data.filter((item) => item.title === text).length).toBe(count);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('eng', 'engineer', 'ba', 'java', 'python', 'develop', 'ontw', 'zur', 'the'),
+        async (q) => {
+          const [suggestions, page] = await Promise.all([suggest(`q=${q}&limit=10`), list(`q=${q}&per_page=100`)]);
+          for (const { text, count } of suggestions)
+            expect(page.data.filter((item) => item.title === text).length).toBe(count);
+        },
+      ),
       { numRuns: 9 },
     );
   });

@@ -47,7 +47,17 @@ const LOCATIONS = [
 ];
 
 function vacancy(id: number, slug: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id, slug, title: `Job ${id}`, language: 'en', status: 'published', channels: ['api'], published_at: PUBLISHED, created_at: at(-4 * DAY), ...fields };
+  return {
+    id,
+    slug,
+    title: `Job ${id}`,
+    language: 'en',
+    status: 'published',
+    channels: ['api'],
+    published_at: PUBLISHED,
+    created_at: at(-4 * DAY),
+    ...fields,
+  };
 }
 
 const VACANCIES = [
@@ -63,9 +73,23 @@ const VACANCIES = [
     compensation: { min: 4000, max: 5500.5, currency: 'EUR', period: 'month' },
   }),
   vacancy(2, 'bare', { accepts_applications: false }),
-  vacancy(3, 'partial', { summary: '<p>Hourly work</p>', location_id: 2, job_type_ids: [5], compensation: { min: null, max: 30, currency: 'usd', period: 'hour' } }),
-  vacancy(4, 'no-address', { description: '<p>Only a description</p>', offer: '<p>and an offer</p>', summary: '   ', location_id: 3, job_type_ids: [3] }),
-  vacancy(5, 'amountless', { summary: '<p>Pay to be agreed</p>', compensation: { min: null, max: null, currency: 'EUR', period: 'year' } }),
+  vacancy(3, 'partial', {
+    summary: '<p>Hourly work</p>',
+    location_id: 2,
+    job_type_ids: [5],
+    compensation: { min: null, max: 30, currency: 'usd', period: 'hour' },
+  }),
+  vacancy(4, 'no-address', {
+    description: '<p>Only a description</p>',
+    offer: '<p>and an offer</p>',
+    summary: '   ',
+    location_id: 3,
+    job_type_ids: [3],
+  }),
+  vacancy(5, 'amountless', {
+    summary: '<p>Pay to be agreed</p>',
+    compensation: { min: null, max: null, currency: 'EUR', period: 'year' },
+  }),
 ];
 
 function hooli(fields: Record<string, unknown> = {}): Record<string, unknown> {
@@ -119,7 +143,12 @@ async function posting(slug: string, flags = 'include_structured_data=true', key
   return structured;
 }
 
-const HOOLI_ORGANIZATION = { '@type': 'Organization', name: 'Hooli B.V.', sameAs: 'https://careers.hooli.example', url: 'https://careers.hooli.example' };
+const HOOLI_ORGANIZATION = {
+  '@type': 'Organization',
+  name: 'Hooli B.V.',
+  sameAs: 'https://careers.hooli.example',
+  url: 'https://careers.hooli.example',
+};
 
 describe('GET /vacancies/{slug}?include_structured_data', () => {
   it('describes a complete vacancy property by property', async () => {
@@ -143,7 +172,11 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
           addressCountry: 'NL',
         },
       },
-      baseSalary: { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', minValue: 4000, maxValue: 5500.5, unitText: 'MONTH' } },
+      baseSalary: {
+        '@type': 'MonetaryAmount',
+        currency: 'EUR',
+        value: { '@type': 'QuantitativeValue', minValue: 4000, maxValue: 5500.5, unitText: 'MONTH' },
+      },
       identifier: { '@type': 'PropertyValue', name: 'Hooli B.V.', value: '1' },
       directApply: true,
       url: 'https://careers.hooli.example/jobs/complete',
@@ -177,8 +210,15 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
 
   it('shows a partial salary, a partial address, and no employment type when no job type names one', async () => {
     const structured = await posting('partial', 'include_structured_data=true&include_compensation=true');
-    expect(structured.baseSalary).toStrictEqual({ '@type': 'MonetaryAmount', currency: 'USD', value: { '@type': 'QuantitativeValue', maxValue: 30, unitText: 'HOUR' } });
-    expect(structured.jobLocation).toStrictEqual({ '@type': 'Place', address: { '@type': 'PostalAddress', addressLocality: 'Berlin', addressCountry: 'DE' } });
+    expect(structured.baseSalary).toStrictEqual({
+      '@type': 'MonetaryAmount',
+      currency: 'USD',
+      value: { '@type': 'QuantitativeValue', maxValue: 30, unitText: 'HOUR' },
+    });
+    expect(structured.jobLocation).toStrictEqual({
+      '@type': 'Place',
+      address: { '@type': 'PostalAddress', addressLocality: 'Berlin', addressCountry: 'DE' },
+    });
     expect(structured).not.toHaveProperty('employmentType');
     expect(structured).not.toHaveProperty('validThrough');
     expect(structured.description).toBe('<p>Hourly work</p>');
@@ -206,13 +246,20 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
   });
 
   it('is absent without the flag, and the flag parses like the other include_* flags', async () => {
-    for (const flags of ['', 'include_structured_data=false', 'include_structured_data=0', 'include_compensation=true']) {
+    for (const flags of [
+      '',
+      'include_structured_data=false',
+      'include_structured_data=0',
+      'include_compensation=true',
+    ]) {
       const response = await api.get(`/vacancies/complete?${flags}`, KEY);
       expect(response.status).toBe(200);
       expect(response.body.data, flags).not.toHaveProperty('structured_data');
     }
     for (const flags of ['include_structured_data=true', 'include_structured_data=1']) {
-      expect((await api.get(`/vacancies/complete?${flags}`, KEY)).body.data.structured_data?.['@type'], flags).toBe('JobPosting');
+      expect((await api.get(`/vacancies/complete?${flags}`, KEY)).body.data.structured_data?.['@type'], flags).toBe(
+        'JobPosting',
+      );
     }
     for (const value of ['yes', 'TRUE', '2', '']) {
       const response = await api.get(`/vacancies/complete?include_structured_data=${value}`, KEY);
@@ -243,14 +290,24 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
   it("follows a change of the tenant's name and career site", async () => {
     await posting('complete');
     await importTenantDocument(api.services.orm, {
-      tenants: [hooli({ name: 'Hooli Inc.', career_site: { domain: 'jobs.hooli.example', url_pattern: 'https://careers.hooli.example/jobs/{slug}' } })],
+      tenants: [
+        hooli({
+          name: 'Hooli Inc.',
+          career_site: { domain: 'jobs.hooli.example', url_pattern: 'https://careers.hooli.example/jobs/{slug}' },
+        }),
+      ],
     });
     // The key's tenant is read again within half a second (the key cache): a request meanwhile may still see the
     // old name, and what it computes must not be served once the new name is known.
     await posting('complete');
     await sleep(600);
     const structured = await posting('complete');
-    expect(structured.hiringOrganization).toStrictEqual({ '@type': 'Organization', name: 'Hooli Inc.', sameAs: 'https://jobs.hooli.example', url: 'https://jobs.hooli.example' });
+    expect(structured.hiringOrganization).toStrictEqual({
+      '@type': 'Organization',
+      name: 'Hooli Inc.',
+      sameAs: 'https://jobs.hooli.example',
+      url: 'https://jobs.hooli.example',
+    });
     expect(structured.identifier.name).toBe('Hooli Inc.');
     await importTenantDocument(api.services.orm, { tenants: [hooli()] });
     await sleep(600);
@@ -259,7 +316,13 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
 
   it("follows a change of the job types' employment types", async () => {
     expect((await posting('complete')).employmentType).toEqual(['FULL_TIME', 'PART_TIME', 'CONTRACTOR']);
-    const changed = JOB_TYPES.map((type) => (type.id === 2 ? { ...type, employment_type: 'TEMPORARY' } : type.id === 1 ? { ...type, employment_type: null } : type));
+    const changed = JOB_TYPES.map((type) =>
+      type.id === 2
+        ? { ...type, employment_type: 'TEMPORARY' }
+        : type.id === 1
+          ? { ...type, employment_type: null }
+          : type,
+    );
     await importTenantDocument(api.services.orm, { tenants: [hooli({ job_types: changed })] });
     expect((await posting('complete')).employmentType).toEqual(['TEMPORARY', 'CONTRACTOR']);
     await importTenantDocument(api.services.orm, { tenants: [hooli()] });
@@ -269,23 +332,33 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
     const unsafe = /<\s*(script|iframe|style|object|embed)|\son[a-z]+\s*=|javascript:|\sstyle\s*=/i;
     const hostile = {
       summary: '<p>Hi<script>alert(1)</script> <b>there</b></p>',
-      description: '<img src="https://img.example/a.png" onerror="alert(1)"><a href="javascript:alert(1)">x</a><a href="JaVaScRiPt:alert(2)">y</a>',
-      requirements: '<iframe src="https://evil.example"></iframe><p style="background:url(javascript:alert(1))">styled</p><style>body{}</style>',
+      description:
+        '<img src="https://img.example/a.png" onerror="alert(1)"><a href="javascript:alert(1)">x</a><a href="JaVaScRiPt:alert(2)">y</a>',
+      requirements:
+        '<iframe src="https://evil.example"></iframe><p style="background:url(javascript:alert(1))">styled</p><style>body{}</style>',
       offer: '<svg><script>alert(1)</script></svg><math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
     };
-    await importTenantDocument(api.services.orm, { tenants: [hooli({ vacancies: [...VACANCIES, vacancy(6, 'hostile', hostile)] })] });
+    await importTenantDocument(api.services.orm, {
+      tenants: [hooli({ vacancies: [...VACANCIES, vacancy(6, 'hostile', hostile)] })],
+    });
     const response = await api.get('/vacancies/hostile?include_structured_data=true', KEY);
     expect(response.status, response.text).toBe(200);
     const { data } = response.body;
-    for (const field of ['summary', 'description', 'requirements', 'offer'] as const) expect(data[field], field).not.toMatch(unsafe);
+    for (const field of ['summary', 'description', 'requirements', 'offer'] as const)
+      expect(data[field], field).not.toMatch(unsafe);
     expect(data.structured_data.description).not.toMatch(unsafe);
     // What is harmless stays: formatting, a link's text, an https image.
     expect(data.summary).toBe('<p>Hi <b>there</b></p>');
     expect(data.description).toBe('<img src="https://img.example/a.png" /><a>x</a><a>y</a>');
-    const stored = await query(databaseUrl, 'select summary, description, requirements, offer from vacancies where id = 6');
+    const stored = await query(
+      databaseUrl,
+      'select summary, description, requirements, offer from vacancies where id = 6',
+    );
     expect(Object.values(stored[0]!).join('\n')).not.toMatch(unsafe);
     // HTML written before the import sanitized it (by hand here) does not reach the JSON-LD either.
-    await query(databaseUrl, `update vacancies set description = $1 where id = 6`, ['<p>old</p><script>alert(3)</script><img src=x onerror=alert(4)>']);
+    await query(databaseUrl, `update vacancies set description = $1 where id = 6`, [
+      '<p>old</p><script>alert(3)</script><img src=x onerror=alert(4)>',
+    ]);
     const older = await api.get('/vacancies/hostile?include_structured_data=true', KEY);
     expect(older.body.data.structured_data.description).toContain('<p>old</p>');
     expect(older.body.data.structured_data.description).not.toMatch(unsafe);
@@ -299,7 +372,10 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
         .map((s) => s.replaceAll('\u0000', ''))
         .filter((s) => s.length <= maxLength);
     const nullableText = (maxLength: number) => fc.option(text(maxLength), { nil: null });
-    const employmentType = fc.option(fc.constantFrom('FULL_TIME', 'PART_TIME', 'CONTRACTOR', 'TEMPORARY', 'INTERN', 'VOLUNTEER', 'PER_DIEM', 'OTHER'), { nil: null });
+    const employmentType = fc.option(
+      fc.constantFrom('FULL_TIME', 'PART_TIME', 'CONTRACTOR', 'TEMPORARY', 'INTERN', 'VOLUNTEER', 'PER_DIEM', 'OTHER'),
+      { nil: null },
+    );
     const amount = fc.option(fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }), { nil: null });
     const content = fc.record({
       title: text(80).filter((title) => title.trim().length > 0),
@@ -308,14 +384,19 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
       requirements: nullableText(200),
       offer: nullableText(200),
       accepts_applications: fc.boolean(),
-      ends_at: fc.option(fc.integer({ min: 1, max: 400 }).map((days) => at(days * DAY)), { nil: null }),
+      ends_at: fc.option(
+        fc.integer({ min: 1, max: 400 }).map((days) => at(days * DAY)),
+        { nil: null },
+      ),
       compensation: fc.option(
-        fc.record({
-          // The document refuses a maximum below the minimum.
-          range: fc.tuple(amount, amount).map(([a, b]) => (a !== null && b !== null && b < a ? [b, a] : [a, b])),
-          currency: fc.constantFrom('EUR', 'usd', 'GBP'),
-          period: fc.constantFrom('hour', 'day', 'week', 'month', 'year'),
-        }).map(({ range: [min, max], ...rest }) => ({ min: min ?? null, max: max ?? null, ...rest })),
+        fc
+          .record({
+            // The document refuses a maximum below the minimum.
+            range: fc.tuple(amount, amount).map(([a, b]) => (a !== null && b !== null && b < a ? [b, a] : [a, b])),
+            currency: fc.constantFrom('EUR', 'usd', 'GBP'),
+            period: fc.constantFrom('hour', 'day', 'week', 'month', 'year'),
+          })
+          .map(({ range: [min, max], ...rest }) => ({ min: min ?? null, max: max ?? null, ...rest })),
         { nil: null },
       ),
       location: fc.option(
@@ -331,11 +412,17 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
         { nil: null },
       ),
       employment_types: fc.array(employmentType, { maxLength: 4 }),
-      canonical_url: fc.option(fc.constantFrom('https://careers.hooli.example/x', 'https://hooli.example/jobs/y?z=1'), { nil: null }),
+      canonical_url: fc.option(fc.constantFrom('https://careers.hooli.example/x', 'https://hooli.example/jobs/y?z=1'), {
+        nil: null,
+      }),
     });
     await fc.assert(
       fc.asyncProperty(content, async (c) => {
-        const jobTypes = c.employment_types.map((type, i) => ({ id: 100 + i, name: { en: `Type ${i}` }, employment_type: type }));
+        const jobTypes = c.employment_types.map((type, i) => ({
+          id: 100 + i,
+          name: { en: `Type ${i}` },
+          employment_type: type,
+        }));
         await importTenantDocument(api.services.orm, {
           tenants: [
             hooli({
@@ -353,7 +440,10 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
             }),
           ],
         });
-        const response = await api.get('/vacancies/arbitrary?include_structured_data=true&include_compensation=true', KEY);
+        const response = await api.get(
+          '/vacancies/arbitrary?include_structured_data=true&include_compensation=true',
+          KEY,
+        );
         expect(response.status, response.text).toBe(200);
         const { data } = response.body;
         const structured = data.structured_data;
@@ -365,14 +455,18 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
         expect(structured.directApply).toBe(data.accepts_applications);
         expect(structured.url).toBe(data.url);
         expect(structured.identifier.value).toBe(String(data.id));
-        const parts = [data.summary, data.description, data.requirements, data.offer].filter((part: string | null) => part !== null && part.trim() !== '');
+        const parts = [data.summary, data.description, data.requirements, data.offer].filter(
+          (part: string | null) => part !== null && part.trim() !== '',
+        );
         expect(structured.description).toBe(parts.length > 0 ? parts.join('\n') : undefined);
         const types = [...new Set(c.employment_types.filter((type) => type !== null))];
         expect(structured.employmentType).toEqual(types.length > 0 ? types : undefined);
         const hasAmount = c.compensation !== null && (c.compensation.min !== null || c.compensation.max !== null);
         expect(structured.baseSalary !== undefined).toBe(hasAmount);
         if (hasAmount) expect(structured.baseSalary.value.unitText).toBe(c.compensation?.period.toUpperCase());
-        expect(structured.jobLocation?.address.addressCountry).toBe(c.location?.country_code?.toUpperCase() ?? undefined);
+        expect(structured.jobLocation?.address.addressCountry).toBe(
+          c.location?.country_code?.toUpperCase() ?? undefined,
+        );
       }),
       { numRuns: 100 },
     );
@@ -381,8 +475,21 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
 
 describe('the schema.org check', () => {
   it('is taken from the vocabulary: the types used and their inherited properties', () => {
-    expect(Object.keys(vocabulary.types).sort()).toEqual(['JobPosting', 'MonetaryAmount', 'Organization', 'Place', 'PostalAddress', 'PropertyValue', 'QuantitativeValue']);
-    expect(vocabulary.types.PostalAddress?.subClassOf).toEqual(['ContactPoint', 'StructuredValue', 'Intangible', 'Thing']);
+    expect(Object.keys(vocabulary.types).sort()).toEqual([
+      'JobPosting',
+      'MonetaryAmount',
+      'Organization',
+      'Place',
+      'PostalAddress',
+      'PropertyValue',
+      'QuantitativeValue',
+    ]);
+    expect(vocabulary.types.PostalAddress?.subClassOf).toEqual([
+      'ContactPoint',
+      'StructuredValue',
+      'Intangible',
+      'Thing',
+    ]);
     // Inherited from Thing and ContactPoint.
     expect(vocabulary.types.PostalAddress?.properties).toHaveProperty('name');
     expect(vocabulary.types.PostalAddress?.properties).toHaveProperty('email');
@@ -395,10 +502,12 @@ describe('the schema.org check', () => {
     expect(vocabularyProblems({ ...valid, '@type': 'Job' })).toEqual(['$: unknown @type "Job"']);
     expect(vocabularyProblems({ ...valid, directApply: 'yes' })).toEqual(['$.directApply: "yes" is none of Boolean']);
     expect(vocabularyProblems({ ...valid, datePosted: 'yesterday' })).toHaveLength(1);
-    expect(vocabularyProblems({ ...valid, hiringOrganization: { '@type': 'Organization', streetAddress: 'x' } })).toEqual([
-      '$.hiringOrganization.streetAddress: not a property of Organization',
+    expect(
+      vocabularyProblems({ ...valid, hiringOrganization: { '@type': 'Organization', streetAddress: 'x' } }),
+    ).toEqual(['$.hiringOrganization.streetAddress: not a property of Organization']);
+    expect(vocabularyProblems({ ...valid, jobLocation: { '@type': 'PostalAddress' } })).toEqual([
+      '$.jobLocation: a PostalAddress where Place is expected',
     ]);
-    expect(vocabularyProblems({ ...valid, jobLocation: { '@type': 'PostalAddress' } })).toEqual(['$.jobLocation: a PostalAddress where Place is expected']);
     expect(nullPaths({ a: [1, null], b: { c: null } })).toEqual(['$.a[1]', '$.b.c']);
   });
 });

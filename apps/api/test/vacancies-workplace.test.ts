@@ -11,7 +11,17 @@ const at = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
 type TWorkplaceVacancy = TVacancyDoc & { workplace_type?: string; remote_countries?: string[] };
 
 function vacancy(id: number, fields: Partial<TWorkplaceVacancy>): TWorkplaceVacancy {
-  return { id, slug: `job-${id}`, title: `Job ${id}`, language: 'en', status: 'published', channels: ['api'], published_at: at(-id * DAY), created_at: at(-40 * DAY), ...fields };
+  return {
+    id,
+    slug: `job-${id}`,
+    title: `Job ${id}`,
+    language: 'en',
+    status: 'published',
+    channels: ['api'],
+    published_at: at(-id * DAY),
+    created_at: at(-40 * DAY),
+    ...fields,
+  };
 }
 
 const ACME = (defaultCountry: string): TTenantDoc & { default_country: string } => ({
@@ -25,7 +35,12 @@ const ACME = (defaultCountry: string): TTenantDoc & { default_country: string } 
     vacancies: [
       vacancy(1, { title: 'On site', location_id: 1 }),
       vacancy(2, { title: 'Hybrid', workplace_type: 'hybrid', location_id: 2 }),
-      vacancy(3, { title: 'Remote anywhere in two', workplace_type: 'remote', remote_countries: ['nl', 'BE'], location_id: 1 }),
+      vacancy(3, {
+        title: 'Remote anywhere in two',
+        workplace_type: 'remote',
+        remote_countries: ['nl', 'BE'],
+        location_id: 1,
+      }),
       vacancy(4, { title: 'Remote default', workplace_type: 'remote' }),
       vacancy(5, { title: 'Not remote, countries ignored', workplace_type: 'on_site', remote_countries: ['DE'] }),
     ] as TVacancyDoc[],
@@ -50,8 +65,16 @@ async function get(path: string) {
 describe('workplace_type and remote_countries', () => {
   it('are on every list item and detail (on_site by default; countries only when remote)', async () => {
     const body = await get('/vacancies?sort=title&sort_direction=asc');
-    const byId = Object.fromEntries(body.data.map((item: any) => [item.id, [item.workplace_type, item.remote_countries]]));
-    expect(byId).toEqual({ 1: ['on_site', []], 2: ['hybrid', []], 3: ['remote', ['NL', 'BE']], 4: ['remote', []], 5: ['on_site', []] });
+    const byId = Object.fromEntries(
+      body.data.map((item: any) => [item.id, [item.workplace_type, item.remote_countries]]),
+    );
+    expect(byId).toEqual({
+      1: ['on_site', []],
+      2: ['hybrid', []],
+      3: ['remote', ['NL', 'BE']],
+      4: ['remote', []],
+      5: ['on_site', []],
+    });
     const detail = await get('/vacancies/job-3');
     expect([detail.data.workplace_type, detail.data.remote_countries]).toEqual(['remote', ['NL', 'BE']]);
   });
@@ -94,12 +117,20 @@ describe('workplace_type and remote_countries', () => {
     expect(onSite.jobLocation.address.addressCountry).toBe('NL');
     // A location without a country: the tenant's default country.
     const hybrid = (await get('/vacancies/job-2?include_structured_data=true')).data.structured_data;
-    expect(hybrid.jobLocation.address).toEqual({ '@type': 'PostalAddress', addressLocality: 'Somewhere', addressCountry: 'NL' });
+    expect(hybrid.jobLocation.address).toEqual({
+      '@type': 'PostalAddress',
+      addressLocality: 'Somewhere',
+      addressCountry: 'NL',
+    });
   });
 
   it("a change of the tenant's default country in a re-import changes cached answers (the content version moves)", async () => {
-    expect((await get('/vacancies/job-4?include_structured_data=true')).data.structured_data.applicantLocationRequirements).toEqual([{ '@type': 'Country', name: 'NL' }]);
+    expect(
+      (await get('/vacancies/job-4?include_structured_data=true')).data.structured_data.applicantLocationRequirements,
+    ).toEqual([{ '@type': 'Country', name: 'NL' }]);
     await importTenantDocument(api.services.orm, { tenants: [ACME('BE')] });
-    expect((await get('/vacancies/job-4?include_structured_data=true')).data.structured_data.applicantLocationRequirements).toEqual([{ '@type': 'Country', name: 'BE' }]);
+    expect(
+      (await get('/vacancies/job-4?include_structured_data=true')).data.structured_data.applicantLocationRequirements,
+    ).toEqual([{ '@type': 'Country', name: 'BE' }]);
   });
 });

@@ -79,7 +79,13 @@ const ACME_VACANCIES: TVacancyDoc[] = [
     education_level_ids: [1],
     tag_ids: [4],
   }),
-  vacancy(4, { slug: 'data-engineer', title: 'Data Engineer', published_at: at(-1 * DAY), created_at: at(-1 * DAY), accepts_applications: false }),
+  vacancy(4, {
+    slug: 'data-engineer',
+    title: 'Data Engineer',
+    published_at: at(-1 * DAY),
+    created_at: at(-1 * DAY),
+    accepts_applications: false,
+  }),
   vacancy(5, {
     slug: 'operations-zurich',
     title: 'Operations ZÜRICH',
@@ -92,7 +98,13 @@ const ACME_VACANCIES: TVacancyDoc[] = [
     job_type_ids: [2],
     tag_ids: [2, 3],
   }),
-  vacancy(12, { slug: 'data-engineer-2', title: 'data engineer', published_at: at(-2 * DAY), created_at: at(-10 * DAY), location_id: 1 }),
+  vacancy(12, {
+    slug: 'data-engineer-2',
+    title: 'data engineer',
+    published_at: at(-2 * DAY),
+    created_at: at(-10 * DAY),
+    location_id: 1,
+  }),
   // Not visible, each for one reason.
   vacancy(6, { slug: 'draft', status: 'draft', location_id: 1 }),
   vacancy(7, { slug: 'unpublished', status: 'unpublished', location_id: 1 }),
@@ -104,7 +116,10 @@ const ACME_VACANCIES: TVacancyDoc[] = [
 
 const ACME: TTenantDoc = emptyTenant('acme', {
   default_language: 'en',
-  career_site: { domain: 'careers.acme.example', url_pattern: 'https://careers.acme.example/vacancies/{slug}?ref={id}' },
+  career_site: {
+    domain: 'careers.acme.example',
+    url_pattern: 'https://careers.acme.example/vacancies/{slug}?ref={id}',
+  },
   api_keys: [
     { id: 1, name: 'Website', key: KEY, scopes: ['vacancies:read'] },
     { id: 2, name: 'Legacy', key: KEY_LEGACY, scopes: ['*'] },
@@ -115,7 +130,13 @@ const ACME: TTenantDoc = emptyTenant('acme', {
     { id: 2, slug: 'berlin', name: 'Berlin Hub', locality: 'Berlin', country_code: 'DE' },
     { id: 3, slug: 'zurich', name: 'Zürich Lab', locality: 'Zürich', country_code: 'CH' },
   ],
-  companies: [{ id: 1, name: 'Client Co', locations: [{ id: 1, name: 'Client Co Utrecht', city: 'Utrecht', country_code: 'NL' }] }],
+  companies: [
+    {
+      id: 1,
+      name: 'Client Co',
+      locations: [{ id: 1, name: 'Client Co Utrecht', city: 'Utrecht', country_code: 'NL' }],
+    },
+  ],
   departments: [
     { id: 1, name: { en: 'Engineering', nl: 'Techniek' } },
     { id: 2, name: { nl: 'Operaties', de: 'Betrieb' } },
@@ -152,7 +173,9 @@ const GLOBEX: TTenantDoc = emptyTenant('globex', {
   experience_levels: [{ id: 20, name: { en: 'Senior' } }],
   education_levels: [{ id: 20, name: { en: 'Master' } }],
   tags: [{ id: 20, name: { en: 'Tech' }, parent_id: null }],
-  companies: [{ id: 20, name: 'Globex Client', locations: [{ id: 20, name: 'Globex Site', city: 'Delft', country_code: 'NL' }] }],
+  companies: [
+    { id: 20, name: 'Globex Client', locations: [{ id: 20, name: 'Globex Site', city: 'Delft', country_code: 'NL' }] },
+  ],
   vacancies: [
     vacancy(100, {
       slug: 'senior-backend-engineer',
@@ -263,14 +286,33 @@ describe('GET /vacancies — items and visibility', () => {
   });
 
   it('adds header_image, compensation and company_name only with their flags', async () => {
-    const withFlags = await api.get('/vacancies?include_media=true&include_compensation=1&include_company_name=true', KEY);
+    const withFlags = await api.get(
+      '/vacancies?include_media=true&include_compensation=1&include_company_name=true',
+      KEY,
+    );
     expect(withFlags.status).toBe(200);
     const one = withFlags.body.data.find((v: { id: number }) => v.id === 1);
-    expect(one.header_image).toEqual({ default: 'https://cdn.acme.example/1.jpg', small: null, large: 'https://cdn.acme.example/1-l.jpg' });
+    expect(one.header_image).toEqual({
+      default: 'https://cdn.acme.example/1.jpg',
+      small: null,
+      large: 'https://cdn.acme.example/1-l.jpg',
+    });
     expect(one.compensation).toEqual({ min: 5000, max: 6500, currency: 'EUR', period: 'month' });
-    expect(one.company_location).toEqual({ id: 1, name: 'Client Co Utrecht', city: 'Utrecht', country_code: 'NL', company_name: 'Client Co' });
+    expect(one.company_location).toEqual({
+      id: 1,
+      name: 'Client Co Utrecht',
+      city: 'Utrecht',
+      country_code: 'NL',
+      company_name: 'Client Co',
+    });
     const four = withFlags.body.data.find((v: { id: number }) => v.id === 4);
-    expect(four).toMatchObject({ header_image: null, compensation: null, company_location: null, location: null, department: null });
+    expect(four).toMatchObject({
+      header_image: null,
+      compensation: null,
+      company_location: null,
+      location: null,
+      department: null,
+    });
     expect(four.job_types).toEqual([]);
 
     const withoutFlags = await api.get('/vacancies?include_media=false&include_compensation=0', KEY);
@@ -298,14 +340,22 @@ describe('GET /vacancies — items and visibility', () => {
   it('labels taxonomies in the request language, else the tenant default, else the first stored language', async () => {
     const dutch = await api.get('/vacancies?language=NL', KEY);
     expect(ids(dutch.body)).toEqual([3]);
-    expect(dutch.body.data[0]).toMatchObject({ department: { id: 1, name: 'Techniek' }, job_types: [{ id: 1, name: 'Voltijd' }], tags: [{ id: 4, name: 'Verkoop', parent_id: null }] });
+    expect(dutch.body.data[0]).toMatchObject({
+      department: { id: 1, name: 'Techniek' },
+      job_types: [{ id: 1, name: 'Voltijd' }],
+      tags: [{ id: 4, name: 'Verkoop', parent_id: null }],
+    });
     // Department 2 has no English name: the tenant default (en) is missing too, so "de" (first alphabetically) is used.
     const german = await api.get('/vacancies?language=de', KEY);
     expect(german.body.data[0].department).toEqual({ id: 2, name: 'Betrieb' });
     const english = await api.get('/vacancies?department_id=2', KEY);
     expect(english.body.data[0].department).toEqual({ id: 2, name: 'Betrieb' });
     const globex = await api.get('/vacancies', KEY_GLOBEX);
-    expect(globex.body.data[0]).toMatchObject({ department: { id: 20, name: 'Techniek' }, job_types: [{ id: 20, name: 'Voltijd' }], tags: [{ id: 20, name: 'Tech', parent_id: null }] });
+    expect(globex.body.data[0]).toMatchObject({
+      department: { id: 20, name: 'Techniek' },
+      job_types: [{ id: 20, name: 'Voltijd' }],
+      tags: [{ id: 20, name: 'Tech', parent_id: null }],
+    });
   });
 });
 
@@ -444,7 +494,10 @@ describe('GET /vacancies — pagination', () => {
 });
 
 describe('GET /vacancies — validation', () => {
-  const invalid = (field: string, message: string) => ({ message: 'The given data was invalid.', errors: { [field]: [message] } });
+  const invalid = (field: string, message: string) => ({
+    message: 'The given data was invalid.',
+    errors: { [field]: [message] },
+  });
 
   it.each([
     ['per_page=101', 'per_page', 'The per page must not be greater than 100.'],
@@ -493,7 +546,10 @@ describe('GET /vacancies — validation', () => {
   });
 
   it('reports every unknown filter id at once, each on its own path', async () => {
-    const response = await api.get('/vacancies?location_id[]=1&location_id[]=20&tags[]=999&tags[]=1&job_types[]=7&department_id=1', KEY);
+    const response = await api.get(
+      '/vacancies?location_id[]=1&location_id[]=20&tags[]=999&tags[]=1&job_types[]=7&department_id=1',
+      KEY,
+    );
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual({
       'location_id.1': ['The selected location id.1 is invalid.'],
@@ -505,7 +561,10 @@ describe('GET /vacancies — validation', () => {
   it('treats ids beyond any stored id as unknown, not as a server error', async () => {
     const response = await api.get('/vacancies?location_id=99999999999&tags[]=1&tags[]=2147483648', KEY);
     expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual({ location_id: ['The selected location id is invalid.'], 'tags.1': ['The selected tags.1 is invalid.'] });
+    expect(response.body.errors).toEqual({
+      location_id: ['The selected location id is invalid.'],
+      'tags.1': ['The selected tags.1 is invalid.'],
+    });
   });
 
   it('answers a search with a NUL character with nothing found', async () => {
@@ -535,7 +594,13 @@ describe('GET /vacancies/{slug}', () => {
       offer: null,
       url: 'https://careers.acme.example/vacancies/senior-backend-engineer?ref=1',
       location: { id: 1, slug: 'amsterdam', name: 'Amsterdam Office', city: 'Amsterdam', country_code: 'NL' },
-      company_location: { id: 1, name: 'Client Co Utrecht', city: 'Utrecht', country_code: 'NL', company_name: 'Client Co' },
+      company_location: {
+        id: 1,
+        name: 'Client Co Utrecht',
+        city: 'Utrecht',
+        country_code: 'NL',
+        company_name: 'Client Co',
+      },
       tags: [{ id: 3, name: 'Go', parent_id: 2 }],
     });
     expect(response.body.data).not.toHaveProperty('header_image');
@@ -543,18 +608,31 @@ describe('GET /vacancies/{slug}', () => {
     const list = await api.get('/vacancies?location_id=1', KEY);
     const { views_count: _detailViews, ...detailRest } = response.body.data;
     const { views_count: _listViews, ...listRest } = list.body.data.find((v: { id: number }) => v.id === 1);
-    expect(detailRest).toEqual({ ...listRest, company_location: detailRest.company_location, description: '<p>All about the role</p>', requirements: '<ul><li>Go</li></ul>', offer: null });
+    expect(detailRest).toEqual({
+      ...listRest,
+      company_location: detailRest.company_location,
+      description: '<p>All about the role</p>',
+      requirements: '<ul><li>Go</li></ul>',
+      offer: null,
+    });
   });
 
   it('labels in the requested language and adds the flagged parts', async () => {
-    const response = await api.get('/vacancies/senior-backend-engineer?language=nl&include_media=1&include_compensation=true', KEY);
+    const response = await api.get(
+      '/vacancies/senior-backend-engineer?language=nl&include_media=1&include_compensation=true',
+      KEY,
+    );
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({
       department: { id: 1, name: 'Techniek' },
       job_types: [{ id: 1, name: 'Voltijd' }],
       experience_levels: [{ id: 2, name: 'Ervaren' }],
       education_levels: [{ id: 2, name: 'Master' }],
-      header_image: { default: 'https://cdn.acme.example/1.jpg', small: null, large: 'https://cdn.acme.example/1-l.jpg' },
+      header_image: {
+        default: 'https://cdn.acme.example/1.jpg',
+        small: null,
+        large: 'https://cdn.acme.example/1-l.jpg',
+      },
       compensation: { min: 5000, max: 6500, currency: 'EUR', period: 'month' },
     });
   });
@@ -565,14 +643,24 @@ describe('GET /vacancies/{slug}', () => {
     expect(globex.body.data).toMatchObject({ id: 100, title: 'Globex Backend Engineer', url: null });
   });
 
-  it.each(['draft', 'unpublished', 'future', 'expired', 'website-only', 'never-published', 'no-such-vacancy', 'accountmanager-x', 'ACCOUNTMANAGER', 'a%00b', 'x'.repeat(300), '%E2%9C%93'])(
-    '%s → 404',
-    async (slug) => {
-      const response = await api.get(`/vacancies/${slug}`, KEY);
-      expect(response.status).toBe(404);
-      expect(response.body).toEqual({ message: 'Resource not found.' });
-    },
-  );
+  it.each([
+    'draft',
+    'unpublished',
+    'future',
+    'expired',
+    'website-only',
+    'never-published',
+    'no-such-vacancy',
+    'accountmanager-x',
+    'ACCOUNTMANAGER',
+    'a%00b',
+    'x'.repeat(300),
+    '%E2%9C%93',
+  ])('%s → 404', async (slug) => {
+    const response = await api.get(`/vacancies/${slug}`, KEY);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: 'Resource not found.' });
+  });
 
   it('is 404 for another tenant’s vacancy', async () => {
     const response = await api.get('/vacancies/data-engineer', KEY_GLOBEX);
@@ -594,7 +682,9 @@ describe('GET /vacancies/{slug}', () => {
     const before = (await api.get('/vacancies/accountmanager', KEY)).body.data.views_count as number;
     await api.get('/vacancies/accountmanager', KEY);
     await api.get('/vacancies/accountmanager', KEY);
-    await eventually(async () => expect((await api.get('/vacancies?language=nl', KEY)).body.data[0].views_count).toBe(before + 3));
+    await eventually(async () =>
+      expect((await api.get('/vacancies?language=nl', KEY)).body.data[0].views_count).toBe(before + 3),
+    );
     // A 404 counts nothing.
     await api.get('/vacancies/draft', KEY);
     await api.services.flush();
@@ -608,7 +698,11 @@ describe('GET /vacancies/{slug}', () => {
     expect(etag).toMatch(/^W\//);
     const second = await api.get('/vacancies/frontend-developer', KEY, { 'if-none-match': etag! });
     expect(second.status).toBe(304);
-    await eventually(async () => expect((await api.get('/vacancies?location_id=2', KEY)).body.data[0].views_count).toBe((first.body.data.views_count as number) + 2));
+    await eventually(async () =>
+      expect((await api.get('/vacancies?location_id=2', KEY)).body.data[0].views_count).toBe(
+        (first.body.data.views_count as number) + 2,
+      ),
+    );
   });
 });
 
@@ -617,13 +711,27 @@ describe('OpenAPI', () => {
     const doc = (await api.get('/openapi.json')).body;
     const list = doc.paths['/vacancies'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['page', 'per_page', 'language', 'location_id', 'job_types[]', 'tags[]', 'sort', 'sort_direction', 'include', 'include_media']),
+      expect.arrayContaining([
+        'page',
+        'per_page',
+        'language',
+        'location_id',
+        'job_types[]',
+        'tags[]',
+        'sort',
+        'sort_direction',
+        'include',
+        'include_media',
+      ]),
     );
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '422']));
     const facets = doc.paths['/vacancies/facets'].get;
     expect(facets.parameters.map((p: { name: string }) => p.name)).not.toContain('page');
     const detail = doc.paths['/vacancies/{slug}'].get;
     expect(Object.keys(detail.responses)).toContain('404');
-    expect(detail.parameters.find((p: { name: string }) => p.name === 'slug')).toMatchObject({ in: 'path', required: true });
+    expect(detail.parameters.find((p: { name: string }) => p.name === 'slug')).toMatchObject({
+      in: 'path',
+      required: true,
+    });
   });
 });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { createTestDatabase, startWebhookReceiver, type TWebhookReceiver, type TReceivedWebhook } from '@careers/core/testing';
+import {
+  createTestDatabase,
+  startWebhookReceiver,
+  type TWebhookReceiver,
+  type TReceivedWebhook,
+} from '@careers/core/testing';
 import { importTenantDocument, createWebhookEndpoint, serviceContext } from '@careers/core/operations';
 import { announceTimePassing, type TWebhookRunner } from '@careers/core/worker';
 import { startTestWebhookRunner } from './support/webhook-runner.ts';
@@ -32,7 +37,14 @@ const document = (vacancies: TVacancy[]) => ({
         { id: 1, name: 'feed', key: FEED_KEY, scopes: ['vacancies:read', 'articles:read'], revoked: false },
         { id: 2, name: 'apply', key: APPLY_KEY, scopes: ['applications:write'], revoked: false },
       ],
-      vacancies: vacancies.map((v) => ({ language: 'en', status: 'published', channels: ['api'], published_at: ago(3), ends_at: null, ...v })),
+      vacancies: vacancies.map((v) => ({
+        language: 'en',
+        status: 'published',
+        channels: ['api'],
+        published_at: ago(3),
+        ends_at: null,
+        ...v,
+      })),
     },
   ],
 });
@@ -50,7 +62,10 @@ beforeAll(async () => {
   sql = new pg.Client({ connectionString: databaseUrl });
   await sql.connect();
   receiver = await startWebhookReceiver();
-  ({ secret } = await createWebhookEndpoint(serviceContext(api.services.orm.em.fork(), 1), { url: receiver.url, eventTypes: ['*'] }));
+  ({ secret } = await createWebhookEndpoint(serviceContext(api.services.orm.em.fork(), 1), {
+    url: receiver.url,
+    eventTypes: ['*'],
+  }));
   runner = startTestWebhookRunner(api);
 });
 afterAll(async () => {
@@ -75,7 +90,13 @@ async function feed(after?: string): Promise<{ entries: TEntry[]; cursor: string
 }
 
 /** Waits for a webhook of this type (and slug), verifies it with standardwebhooks and returns its body. */
-async function webhook(type: string, slug?: string): Promise<{ request: TReceivedWebhook; body: { id: string; type: string; tenant: string; data: Record<string, unknown> } }> {
+async function webhook(
+  type: string,
+  slug?: string,
+): Promise<{
+  request: TReceivedWebhook;
+  body: { id: string; type: string; tenant: string; data: Record<string, unknown> };
+}> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const request = receiver.received.find((r) => {
@@ -83,11 +104,19 @@ async function webhook(type: string, slug?: string): Promise<{ request: TReceive
       return body.type === type && (slug === undefined || body.data.slug === slug);
     });
     if (request) {
-      const body = new Webhook(secret).verify(request.body, request.headers) as { id: string; type: string; tenant: string; data: Record<string, unknown> };
+      const body = new Webhook(secret).verify(request.body, request.headers) as {
+        id: string;
+        type: string;
+        tenant: string;
+        data: Record<string, unknown>;
+      };
       expect(request.headers['webhook-id']).toBe(body.id);
       return { request, body };
     }
-    if (Date.now() > deadline) throw new Error(`no ${type} ${slug ?? ''} webhook; got ${receiver.received.map((r) => JSON.parse(r.body).type).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no ${type} ${slug ?? ''} webhook; got ${receiver.received.map((r) => JSON.parse(r.body).type).join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -96,13 +125,27 @@ describe('events delivered as signed webhooks and listed in the change feed', ()
   it('an application, a renaming and a drafting re-import and a passing published_at each arrive signed, and the feed lists them in commit order', async () => {
     const { cursor: start } = await feed();
 
-    const applied = await api.post('/applications', { vacancy: 'engineer', candidate: { given_name: 'Jo', family_name: 'Doe', email: 'jo@example.org' }, privacy_policy_accepted: true }, APPLY_KEY);
+    const applied = await api.post(
+      '/applications',
+      {
+        vacancy: 'engineer',
+        candidate: { given_name: 'Jo', family_name: 'Doe', email: 'jo@example.org' },
+        privacy_policy_accepted: true,
+      },
+      APPLY_KEY,
+    );
     expect(applied.status, applied.text).toBe(201);
     const application = await webhook('application.created');
     expect(application.body).toMatchObject({ tenant: 'acme', data: { id: applied.body.data.id } });
 
-    await importTenantDocument(api.services.orm, document([{ ...VACANCIES[0]!, title: 'Senior engineer' }, VACANCIES[1]!, VACANCIES[2]!]));
-    await importTenantDocument(api.services.orm, document([{ ...VACANCIES[0]!, title: 'Senior engineer' }, { ...VACANCIES[1]!, status: 'draft' }, VACANCIES[2]!]));
+    await importTenantDocument(
+      api.services.orm,
+      document([{ ...VACANCIES[0]!, title: 'Senior engineer' }, VACANCIES[1]!, VACANCIES[2]!]),
+    );
+    await importTenantDocument(
+      api.services.orm,
+      document([{ ...VACANCIES[0]!, title: 'Senior engineer' }, { ...VACANCIES[1]!, status: 'draft' }, VACANCIES[2]!]),
+    );
     await sql.query(`update vacancies set published_at = now() + interval '300 milliseconds' where id = 3`);
     await new Promise((resolve) => setTimeout(resolve, 400));
     await announceTimePassing({ em: api.services.orm.em.fork() });
@@ -114,7 +157,11 @@ describe('events delivered as signed webhooks and listed in the change feed', ()
     expect(drafted.body.data).toMatchObject({ id: 2, slug: 'designer' });
 
     const { entries } = await feed(start);
-    expect(entries.map((e) => `${e.type} ${e.slug}`)).toEqual(['vacancy.updated engineer', 'vacancy.unpublished designer', 'vacancy.published scheduled']);
+    expect(entries.map((e) => `${e.type} ${e.slug}`)).toEqual([
+      'vacancy.updated engineer',
+      'vacancy.unpublished designer',
+      'vacancy.published scheduled',
+    ]);
     expect(entries.map((e) => e.event_id)).toEqual([renamed.body.id, drafted.body.id, published.body.id]);
   });
 });

@@ -7,7 +7,8 @@
 import { startEmbeddedPostgres } from '@careers/core/operations';
 
 const [dataDir, port] = process.argv.slice(2);
-if (!dataDir || !port || !process.send) throw new Error('usage: spawned by start-all.ts with an IPC channel: embedded-database.ts DATA_DIR PORT');
+if (!dataDir || !port || !process.send)
+  throw new Error('usage: spawned by start-all.ts with an IPC channel: embedded-database.ts DATA_DIR PORT');
 
 const database = await startEmbeddedPostgres({ dataDir, port: Number(port), database: 'careers' });
 let stopping: Promise<void> | undefined;

@@ -18,7 +18,8 @@ const COMMANDS = ['migrate', 'import', 'keys', 'webhooks', 'privacy', 'demo-docu
 
 function program(io: TOutput): Command {
   const root = new Command('careers');
-  for (const command of [...databaseCommands(io), keysCommand(io), webhooksCommand(io), privacyCommand(io)]) root.addCommand(command);
+  for (const command of [...databaseCommands(io), keysCommand(io), webhooksCommand(io), privacyCommand(io)])
+    root.addCommand(command);
   // Every command answers wrong usage the same way (CommanderError → exit 2 with the usage), and has no help of its own.
   const configure = (command: Command): void => {
     command
@@ -26,7 +27,11 @@ function program(io: TOutput): Command {
       .helpOption(false)
       .helpCommand(false)
       .showSuggestionAfterError(false)
-      .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()), outputError: () => {} });
+      .configureOutput({
+        writeOut: (text) => io.out(text.trimEnd()),
+        writeErr: (text) => io.err(text.trimEnd()),
+        outputError: () => {},
+      });
     for (const child of command.commands) configure(child);
   };
   configure(root);

@@ -40,11 +40,17 @@ let database: ChildProcess | undefined;
 let databaseUrl = env.DATABASE_URL;
 if (!databaseUrl) {
   const dataDir = starter.EMBEDDED_PG_DATA_DIR ?? join(root, '.data', 'postgres');
-  console.log(`Starting the embedded PostgreSQL (data in ${dataDir.startsWith(root) ? relative(root, dataDir) : dataDir}, port ${env.EMBEDDED_PG_PORT})…`);
-  database = spawn(process.execPath, [fileURLToPath(new URL('embedded-database.ts', import.meta.url)), dataDir, String(env.EMBEDDED_PG_PORT)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    detached: true,
-  });
+  console.log(
+    `Starting the embedded PostgreSQL (data in ${dataDir.startsWith(root) ? relative(root, dataDir) : dataDir}, port ${env.EMBEDDED_PG_PORT})…`,
+  );
+  database = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('embedded-database.ts', import.meta.url)), dataDir, String(env.EMBEDDED_PG_PORT)],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      detached: true,
+    },
+  );
   const started = database;
   databaseUrl = await new Promise<string>((resolve, reject) => {
     started.once('message', (message) => resolve((message as { url: string }).url));
@@ -55,7 +61,10 @@ if (!databaseUrl) {
 const orm = await openOrm(databaseUrl);
 const applied = await migrateUp(orm);
 if (applied.length > 0) console.log(`Applied ${applied.length} migration(s).`);
-const tenants = await kyselyOf(orm.em.fork()).selectFrom('tenants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+const tenants = await kyselyOf(orm.em.fork())
+  .selectFrom('tenants')
+  .select((eb) => eb.fn.countAll<string>().as('n'))
+  .executeTakeFirstOrThrow();
 let seeded = false;
 if (Number(tenants.n) === 0) {
   console.log('Empty database: loading the demo tenants…');
@@ -72,7 +81,9 @@ let stopping = false;
 function run(name: string, packageDir: string, script: string, extraEnv: Record<string, string>): void {
   const dir = join(root, packageDir);
   const manifest = join(dir, 'package.json');
-  const command: unknown = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).scripts?.[script] : undefined;
+  const command: unknown = existsSync(manifest)
+    ? JSON.parse(readFileSync(manifest, 'utf8')).scripts?.[script]
+    : undefined;
   if (typeof command !== 'string') {
     console.log(`(${name} not available: ${packageDir} has no ${script} script)`);
     return;
@@ -100,7 +111,10 @@ async function stop(exitCode: number): Promise<void> {
   stopping = true;
   console.log('\nStopping…');
   const exits = [...children.values()].map(
-    (child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
+    (child) =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+      ),
   );
   for (const child of children.values()) child.kill('SIGTERM');
   const timeout = sleep(35_000).then(() => {
@@ -155,7 +169,9 @@ if (!stopping) {
       `  API base URL:   ${apiBase}   (docs: ${apiBase}/docs)`,
       seeded || !env.DATABASE_URL ? `  Demo API key:   ${DEMO_API_KEY}   (every scope, tenant "acme")` : '',
       `  Admin:          http://${urlHost}:${adminPort}   sign in as ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
-      careerSiteKey ? `  Career site:    ${careerSiteUrl}   (example site in the browser, publishable key ${DEMO_PUBLISHABLE_KEY})` : '',
+      careerSiteKey
+        ? `  Career site:    ${careerSiteUrl}   (example site in the browser, publishable key ${DEMO_PUBLISHABLE_KEY})`
+        : '',
       `  Try:            curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${apiBase}/vacancies`,
       '  Ctrl-C stops everything.',
       '',

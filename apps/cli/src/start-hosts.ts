@@ -19,5 +19,8 @@ export function startHosts(env: { HOST?: string; METRICS_HOST?: string }): TStar
   const host = env.HOST || STARTER_DEFAULT_HOST;
   const wildcard = host === '0.0.0.0' || host === '::';
   const urlHost = wildcard ? STARTER_DEFAULT_HOST : isIPv6(host) ? `[${host}]` : host;
-  return { childEnv: { HOST: host, CAREER_SITE_HOST: host, METRICS_HOST: env.METRICS_HOST || STARTER_DEFAULT_HOST }, urlHost };
+  return {
+    childEnv: { HOST: host, CAREER_SITE_HOST: host, METRICS_HOST: env.METRICS_HOST || STARTER_DEFAULT_HOST },
+    urlHost,
+  };
 }

@@ -18,7 +18,12 @@ function careers(args: string[], env: Record<string, string | undefined>): Promi
     execFile(
       'pnpm',
       ['careers', ...args],
-      { cwd: ROOT, env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      {
+        cwd: ROOT,
+        env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env },
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         done({ code, stdout, stderr });
@@ -36,8 +41,27 @@ const document = (departmentId: number): TTenantDocument => ({
       locations: [{ id: 1, slug: 'amsterdam', name: 'Amsterdam', country_code: 'NL' }],
       departments: [{ id: 1, name: 'Engineering' }],
       vacancies: [
-        { id: 1, slug: 'one', title: 'One', language: 'en', status: 'published', channels: ['api'], published_at: '2025-01-01T00:00:00Z', location_id: 1, department_id: 1 },
-        { id: 2, slug: 'two', title: 'Two', language: 'en', status: 'published', channels: ['api'], published_at: '2025-01-01T00:00:00Z', department_id: departmentId },
+        {
+          id: 1,
+          slug: 'one',
+          title: 'One',
+          language: 'en',
+          status: 'published',
+          channels: ['api'],
+          published_at: '2025-01-01T00:00:00Z',
+          location_id: 1,
+          department_id: 1,
+        },
+        {
+          id: 2,
+          slug: 'two',
+          title: 'Two',
+          language: 'en',
+          status: 'published',
+          channels: ['api'],
+          published_at: '2025-01-01T00:00:00Z',
+          department_id: departmentId,
+        },
       ],
     },
     { slug: 'globex', name: 'Globex' },
@@ -95,7 +119,9 @@ describe('careers CLI', { timeout: 180_000 }, () => {
     const { url, orm } = await database();
     const run = await careers(['import', file('bad.json', document(7))], { DATABASE_URL: url });
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toBe('error: the document was refused, nothing was written: tenants[0].vacancies[1].department_id: no such department');
+    expect(run.stderr.trim()).toBe(
+      'error: the document was refused, nothing was written: tenants[0].vacancies[1].department_id: no such department',
+    );
     expect(run.stdout).not.toContain('Imported');
     expect(await rows(orm, 'select count(*)::int as n from tenants')).toEqual([{ n: 0 }]);
   });
@@ -117,13 +143,19 @@ describe('careers CLI', { timeout: 180_000 }, () => {
   it('creates, lists and revokes keys; the key is printed once and stored hashed', async () => {
     const { url, orm } = await database();
     expect((await careers(['import', file('keys.json', document(1))], { DATABASE_URL: url })).code).toBe(0);
-    const created = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'Shell key', '--scopes', 'vacancies:read,team:read'], { DATABASE_URL: url });
+    const created = await careers(
+      ['keys', 'create', '--tenant', 'acme', '--name', 'Shell key', '--scopes', 'vacancies:read,team:read'],
+      { DATABASE_URL: url },
+    );
     expect(created.code).toBe(0);
     const plaintext = /^(ck_live_\S+)$/m.exec(created.stdout)?.[1];
     expect(plaintext).toBeDefined();
     expect(created.stdout).toMatch(/Created API key \d+ "Shell key" for tenant acme/);
     expect(created.stdout).toContain('scopes: vacancies:read, team:read');
-    const [stored] = await rows<{ id: number; key_hash: string }>(orm, `select id, key_hash from api_keys where name = 'Shell key'`);
+    const [stored] = await rows<{ id: number; key_hash: string }>(
+      orm,
+      `select id, key_hash from api_keys where name = 'Shell key'`,
+    );
     expect(stored?.key_hash).toBe(hashApiKey(plaintext ?? ''));
 
     const listed = await careers(['keys', 'list', '--tenant', 'acme'], { DATABASE_URL: url });
@@ -135,9 +167,14 @@ describe('careers CLI', { timeout: 180_000 }, () => {
     const revoked = await careers(['keys', 'revoke', String(stored?.id)], { DATABASE_URL: url });
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain(`Revoked API key ${stored?.id} "Shell key"`);
-    expect(await rows(orm, `select revoked_at is not null as revoked from api_keys where name = 'Shell key'`)).toEqual([{ revoked: true }]);
+    expect(await rows(orm, `select revoked_at is not null as revoked from api_keys where name = 'Shell key'`)).toEqual([
+      { revoked: true },
+    ]);
 
-    const unknownScope = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'X', '--scopes', 'vacancies:delete'], { DATABASE_URL: url });
+    const unknownScope = await careers(
+      ['keys', 'create', '--tenant', 'acme', '--name', 'X', '--scopes', 'vacancies:delete'],
+      { DATABASE_URL: url },
+    );
     expect(unknownScope.code).toBe(1);
     expect(unknownScope.stderr).toMatch(/^error: unknown scope "vacancies:delete"/);
     const unknownTenant = await careers(['keys', 'list', '--tenant', 'nope'], { DATABASE_URL: url });
@@ -152,34 +189,82 @@ describe('careers CLI', { timeout: 180_000 }, () => {
     const { url, orm } = await database();
     expect((await careers(['import', file('pk.json', document(1))], { DATABASE_URL: url })).code).toBe(0);
     const created = await careers(
-      ['keys', 'create', '--tenant', 'acme', '--name', 'Site', '--scopes', 'vacancies:read,applications:write', '--publishable', '--origins', 'https://Careers.Acme.example, http://localhost:5173'],
+      [
+        'keys',
+        'create',
+        '--tenant',
+        'acme',
+        '--name',
+        'Site',
+        '--scopes',
+        'vacancies:read,applications:write',
+        '--publishable',
+        '--origins',
+        'https://Careers.Acme.example, http://localhost:5173',
+      ],
       { DATABASE_URL: url },
     );
     expect(created.code, created.stderr).toBe(0);
     const plaintext = /^(pk_live_\S+)$/m.exec(created.stdout)?.[1];
     expect(plaintext).toBeDefined();
-    expect(created.stdout).toContain('publishable; allowed origins: https://careers.acme.example, http://localhost:5173');
+    expect(created.stdout).toContain(
+      'publishable; allowed origins: https://careers.acme.example, http://localhost:5173',
+    );
     expect(await rows(orm, `select kind, origins, key_hash from api_keys where name = 'Site'`)).toEqual([
-      { kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'], key_hash: hashApiKey(plaintext ?? '') },
+      {
+        kind: 'publishable',
+        origins: ['https://careers.acme.example', 'http://localhost:5173'],
+        key_hash: hashApiKey(plaintext ?? ''),
+      },
     ]);
     const listed = await careers(['keys', 'list', '--tenant', 'acme', '--json'], { DATABASE_URL: url });
-    expect(JSON.parse(listed.stdout.slice(listed.stdout.indexOf('['))).find((key: { name: string }) => key.name === 'Site')).toMatchObject({ kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'] });
+    expect(
+      JSON.parse(listed.stdout.slice(listed.stdout.indexOf('['))).find((key: { name: string }) => key.name === 'Site'),
+    ).toMatchObject({ kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'] });
 
     const refused = [
-      [['--scopes', 'vacancies:read,candidates:read', '--publishable', '--origins', 'https://a.example'], /A publishable key may only have the scopes/],
-      [['--scopes', '*', '--publishable', '--origins', 'https://a.example'], /A publishable key may only have the scopes/],
-      [['--scopes', 'vacancies:read', '--publishable', '--origins', 'https://a.example/jobs'], /must be an origin such as/],
+      [
+        ['--scopes', 'vacancies:read,candidates:read', '--publishable', '--origins', 'https://a.example'],
+        /A publishable key may only have the scopes/,
+      ],
+      [
+        ['--scopes', '*', '--publishable', '--origins', 'https://a.example'],
+        /A publishable key may only have the scopes/,
+      ],
+      [
+        ['--scopes', 'vacancies:read', '--publishable', '--origins', 'https://a.example/jobs'],
+        /must be an origin such as/,
+      ],
       [['--scopes', 'vacancies:read', '--publishable', '--origins', ''], /needs at least one allowed origin/],
     ] as const;
     for (const [args, message] of refused) {
-      const run = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'Bad', ...args], { DATABASE_URL: url });
+      const run = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'Bad', ...args], {
+        DATABASE_URL: url,
+      });
       expect(run.code, args.join(' ')).toBe(1);
       expect(run.stderr).toMatch(message);
     }
-    const noOrigins = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'Bad', '--scopes', 'vacancies:read', '--publishable'], { DATABASE_URL: url });
+    const noOrigins = await careers(
+      ['keys', 'create', '--tenant', 'acme', '--name', 'Bad', '--scopes', 'vacancies:read', '--publishable'],
+      { DATABASE_URL: url },
+    );
     expect(noOrigins.code).toBe(2);
     expect(noOrigins.stderr).toContain('--publishable needs --origins');
-    const secretWithOrigins = await careers(['keys', 'create', '--tenant', 'acme', '--name', 'Bad', '--scopes', 'vacancies:read', '--origins', 'https://a.example'], { DATABASE_URL: url });
+    const secretWithOrigins = await careers(
+      [
+        'keys',
+        'create',
+        '--tenant',
+        'acme',
+        '--name',
+        'Bad',
+        '--scopes',
+        'vacancies:read',
+        '--origins',
+        'https://a.example',
+      ],
+      { DATABASE_URL: url },
+    );
     expect(secretWithOrigins.code).toBe(2);
     expect(await rows(orm, `select count(*)::int as n from api_keys where name = 'Bad'`)).toEqual([{ n: 0 }]);
   });

@@ -18,7 +18,8 @@ function careers(args: string[], databaseUrl: string): Promise<TRun> {
       'pnpm',
       ['--silent', 'careers', ...args],
       { cwd: ROOT, env: { ...process.env, CI: 'true', NO_COLOR: '1', DATABASE_URL: databaseUrl }, timeout: 60_000 },
-      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -29,7 +30,15 @@ const orms: MikroORM[] = [];
 afterAll(async () => Promise.all(orms.map((orm) => orm.close(true))));
 
 const vacancies = (firstId: number) =>
-  [firstId, firstId + 1].map((id) => ({ id, slug: `v${id}`, title: `V${id}`, language: 'en', status: 'published', channels: ['api'], published_at: '2025-01-01T00:00:00Z' }));
+  [firstId, firstId + 1].map((id) => ({
+    id,
+    slug: `v${id}`,
+    title: `V${id}`,
+    language: 'en',
+    status: 'published',
+    channels: ['api'],
+    published_at: '2025-01-01T00:00:00Z',
+  }));
 
 const document: TTenantDocument = {
   tenants: [
@@ -37,7 +46,12 @@ const document: TTenantDocument = {
       id: 1,
       slug: 'acme',
       name: 'Acme',
-      privacy: { retention_days: 30, talent_pool_retention_days: 365, require_processing_consent: false, policy_version: 'v1' },
+      privacy: {
+        retention_days: 30,
+        talent_pool_retention_days: 365,
+        require_processing_consent: false,
+        policy_version: 'v1',
+      },
       users: [{ id: 1, name: 'Rita Recruiter', email: 'rita@acme.example', role: 'recruiter' }],
       vacancies: vacancies(1),
     },
@@ -46,14 +60,45 @@ const document: TTenantDocument = {
 } as TTenantDocument;
 
 /** The sweep's cases (as of 2027-01-01, retention 30 days, talent pool 365 days): [name, tenant, candidate created, applications, from a resume]. */
-const CASES: Array<{ name: string; tenant: number; created: string; applications: Array<{ at: string; talentPool?: boolean }>; resume?: boolean; erased: boolean }> = [
+const CASES: Array<{
+  name: string;
+  tenant: number;
+  created: string;
+  applications: Array<{ at: string; talentPool?: boolean }>;
+  resume?: boolean;
+  erased: boolean;
+}> = [
   { name: 'expired', tenant: 1, created: '2026-10-01', applications: [{ at: '2026-10-01' }], erased: true },
-  { name: 'recent, with an old one', tenant: 1, created: '2026-09-01', applications: [{ at: '2026-09-01' }, { at: '2026-12-20' }], erased: false },
-  { name: 'talent pool', tenant: 1, created: '2026-09-01', applications: [{ at: '2026-09-01', talentPool: true }], erased: false },
-  { name: 'talent pool passed', tenant: 1, created: '2025-06-01', applications: [{ at: '2025-06-01', talentPool: true }], erased: true },
+  {
+    name: 'recent, with an old one',
+    tenant: 1,
+    created: '2026-09-01',
+    applications: [{ at: '2026-09-01' }, { at: '2026-12-20' }],
+    erased: false,
+  },
+  {
+    name: 'talent pool',
+    tenant: 1,
+    created: '2026-09-01',
+    applications: [{ at: '2026-09-01', talentPool: true }],
+    erased: false,
+  },
+  {
+    name: 'talent pool passed',
+    tenant: 1,
+    created: '2025-06-01',
+    applications: [{ at: '2025-06-01', talentPool: true }],
+    erased: true,
+  },
   { name: 'resume', tenant: 1, created: '2026-06-01', applications: [], resume: true, erased: false },
   { name: 'resume passed', tenant: 1, created: '2025-06-01', applications: [], resume: true, erased: true },
-  { name: 'other tenant (keeps)', tenant: 2, created: '2020-01-01', applications: [{ at: '2020-01-01' }], erased: false },
+  {
+    name: 'other tenant (keeps)',
+    tenant: 2,
+    created: '2020-01-01',
+    applications: [{ at: '2020-01-01' }],
+    erased: false,
+  },
 ];
 
 async function seedCases(databaseUrl: string): Promise<TClient> {
@@ -114,7 +159,9 @@ describe('careers privacy', { timeout: 180_000 }, () => {
     expect(sweep.stdout).toBe('erased_candidates: 3\nerased_applications: 3\n');
     const after = await counts(client);
     expect(after).toEqual({ candidates: 4, applications: 3 });
-    console.log(`[privacy sweep --as-of 2027-01-01] candidates ${before.candidates} → ${after.candidates}, applications ${before.applications} → ${after.applications}`);
+    console.log(
+      `[privacy sweep --as-of 2027-01-01] candidates ${before.candidates} → ${after.candidates}, applications ${before.applications} → ${after.applications}`,
+    );
     const { rows: left } = await client.query<{ last_name: string }>('select last_name from candidates order by id');
     expect(left.map((row) => row.last_name)).toEqual(CASES.filter((entry) => !entry.erased).map((entry) => entry.name));
     // The kept candidate's old application went on its own; the recent one stayed.
@@ -124,7 +171,9 @@ describe('careers privacy', { timeout: 180_000 }, () => {
     expect(kept.map((row) => row.at)).toEqual(['2026-12-20']);
     const { rows: resumes } = await client.query<{ n: number }>('select count(*)::int as n from resume_processings');
     expect(resumes[0]!.n).toBe(1);
-    const { rows: audit } = await client.query<{ action: string; actor: string }>(`select action, actor from audit_log_entries where tenant_id = 1 order by id`);
+    const { rows: audit } = await client.query<{ action: string; actor: string }>(
+      `select action, actor from audit_log_entries where tenant_id = 1 order by id`,
+    );
     expect(audit.filter((entry) => entry.action === 'candidate.erased')).toHaveLength(3);
     expect(audit.at(-1)).toEqual({ action: 'retention.swept', actor: 'retention sweep' });
 
@@ -142,8 +191,12 @@ describe('careers privacy', { timeout: 180_000 }, () => {
     const erased = await careers(['privacy', 'erase', '--tenant', 'acme', '--email', 'case.0@example.ORG'], url);
     expect(erased.code, erased.stderr).toBe(0);
     expect(erased.stdout).toBe('erased_candidates: 1\n');
-    const { rows: audit } = await client.query<{ actor: string; action: string; subject: string }>('select actor, action, subject from audit_log_entries where tenant_id = 1');
-    expect(audit).toEqual([{ actor: 'cli', action: 'candidate.erased', subject: expect.stringMatching(/^candidate \d+$/) }]);
+    const { rows: audit } = await client.query<{ actor: string; action: string; subject: string }>(
+      'select actor, action, subject from audit_log_entries where tenant_id = 1',
+    );
+    expect(audit).toEqual([
+      { actor: 'cli', action: 'candidate.erased', subject: expect.stringMatching(/^candidate \d+$/) },
+    ]);
     const none = await careers(['privacy', 'erase', '--tenant', 'acme', '--email', 'shared@example.org'], url);
     expect(none.stdout).toBe('erased_candidates: 0\n');
     expect(await counts(client)).toEqual({ candidates: 6, applications: 5 });

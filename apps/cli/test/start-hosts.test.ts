@@ -16,12 +16,18 @@ function connects(host: string, port: number): Promise<boolean> {
 
 describe('where `pnpm start` binds its servers', () => {
   it('is 127.0.0.1 for every server when HOST is unset, and the URLs it prints use it', () => {
-    expect(startHosts({})).toEqual({ childEnv: { HOST: '127.0.0.1', CAREER_SITE_HOST: '127.0.0.1', METRICS_HOST: '127.0.0.1' }, urlHost: '127.0.0.1' });
+    expect(startHosts({})).toEqual({
+      childEnv: { HOST: '127.0.0.1', CAREER_SITE_HOST: '127.0.0.1', METRICS_HOST: '127.0.0.1' },
+      urlHost: '127.0.0.1',
+    });
     expect(startHosts({ HOST: '' }).childEnv.HOST).toBe('127.0.0.1');
   });
 
   it('is HOST for the API, admin and career site when set; metrics stay on METRICS_HOST (this machine unless set)', () => {
-    expect(startHosts({ HOST: '0.0.0.0' })).toEqual({ childEnv: { HOST: '0.0.0.0', CAREER_SITE_HOST: '0.0.0.0', METRICS_HOST: '127.0.0.1' }, urlHost: '127.0.0.1' });
+    expect(startHosts({ HOST: '0.0.0.0' })).toEqual({
+      childEnv: { HOST: '0.0.0.0', CAREER_SITE_HOST: '0.0.0.0', METRICS_HOST: '127.0.0.1' },
+      urlHost: '127.0.0.1',
+    });
     expect(startHosts({ HOST: '192.0.2.10', METRICS_HOST: '10.0.0.5' })).toEqual({
       childEnv: { HOST: '192.0.2.10', CAREER_SITE_HOST: '192.0.2.10', METRICS_HOST: '10.0.0.5' },
       urlHost: '192.0.2.10',

@@ -31,14 +31,33 @@ describe.skipIf(!hasPty)('pnpm start at a terminal', () => {
     // Six different ports: the kernel may hand a just-closed port out again, and two units on one port is a failed start.
     const picked = new Set<number>();
     while (picked.size < 6) picked.add(await freePort());
-    const [PORT, ADMIN_PORT, CAREER_SITE_PORT, METRICS_PORT, WORKER_METRICS_PORT, pgPort] = [...picked] as [number, number, number, number, number, number];
+    const [PORT, ADMIN_PORT, CAREER_SITE_PORT, METRICS_PORT, WORKER_METRICS_PORT, pgPort] = [...picked] as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const ports = { PORT, ADMIN_PORT, CAREER_SITE_PORT, METRICS_PORT, WORKER_METRICS_PORT };
-    const env: NodeJS.ProcessEnv = { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])) };
-    Object.assign(env, { EMBEDDED_PG_PORT: String(pgPort), EMBEDDED_PG_DATA_DIR: join(dataDir, 'postgres'), LOG_LEVEL: 'info', NO_COLOR: '1' });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+    };
+    Object.assign(env, {
+      EMBEDDED_PG_PORT: String(pgPort),
+      EMBEDDED_PG_DATA_DIR: join(dataDir, 'postgres'),
+      LOG_LEVEL: 'info',
+      NO_COLOR: '1',
+    });
     for (const name of ['DATABASE_URL', 'DATABASE_READ_URL', 'NODE_ENV', 'HOST']) delete env[name];
 
     // The pty's input is our pipe: a \x03 written to it is the terminal's Ctrl-C, sent to the starter's process group.
-    const terminal = spawn('setsid', ['script', '-qfc', `'${process.execPath}' '${START_ALL}'`, '/dev/null'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const terminal = spawn('setsid', ['script', '-qfc', `'${process.execPath}' '${START_ALL}'`, '/dev/null'], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     const exited = new Promise<number | null>((done) => terminal.once('exit', (code) => done(code)));
     await new Promise<void>((ready, fail) => {
@@ -57,7 +76,9 @@ describe.skipIf(!hasPty)('pnpm start at a terminal', () => {
     const lines = output.split(/\r?\n/);
     expect(output).toContain('Stopping…');
     expect(lines.at(-1) === 'Stopped.' || lines.includes('Stopped.')).toBe(true);
-    expect(lines.filter((line) => /\b(WARN|ERROR|FATAL)\b|error|exited unexpectedly|terminating connection/i.test(line))).toEqual([]);
+    expect(
+      lines.filter((line) => /\b(WARN|ERROR|FATAL)\b|error|exited unexpectedly|terminating connection/i.test(line)),
+    ).toEqual([]);
     for (const port of [...Object.values(ports), pgPort]) expect(await accepts(port), `port ${port}`).toBe(false);
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 300_000);

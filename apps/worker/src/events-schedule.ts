@@ -1,6 +1,13 @@
 import type { Job, PgBoss } from 'pg-boss';
 import type { TOrm, Logger } from '@careers/core';
-import { announceVisibilityJob, pruneEventsJob, sweepRetentionJob, announceTimePassing, pruneExpiredEvents, sweepRetention } from '@careers/core/worker';
+import {
+  announceVisibilityJob,
+  pruneEventsJob,
+  sweepRetentionJob,
+  announceTimePassing,
+  pruneExpiredEvents,
+  sweepRetention,
+} from '@careers/core/worker';
 
 export type TEventScheduleOptions = {
   orm: TOrm;
@@ -31,7 +38,8 @@ export async function startEventSchedule(options: TEventScheduleOptions): Promis
   });
   await boss.work(sweepRetentionJob.name, polling, async (_jobs: Job<unknown>[]) => {
     const swept = await sweepRetention({ em: orm.em.fork() });
-    if (swept.erased_candidates + swept.erased_applications > 0) log.info(swept, 'retention sweep erased personal data');
+    if (swept.erased_candidates + swept.erased_applications > 0)
+      log.info(swept, 'retention sweep erased personal data');
   });
   const send = async (name: string, singletonSeconds: number) => {
     try {

@@ -27,7 +27,9 @@ const metrics = createMetrics({ processMetrics: true });
 const pool = await poolOf(orm);
 metrics.observePool(() => pool);
 const metricsServer =
-  env.WORKER_METRICS_PORT === 0 ? undefined : await startMetricsServer(metrics, { port: env.WORKER_METRICS_PORT, host: env.WORKER_METRICS_HOST, log });
+  env.WORKER_METRICS_PORT === 0
+    ? undefined
+    : await startMetricsServer(metrics, { port: env.WORKER_METRICS_PORT, host: env.WORKER_METRICS_HOST, log });
 
 const boss = createBoss(databaseUrl, { role: 'worker', superviseIntervalSeconds: env.JOB_SUPERVISE_INTERVAL_SECONDS });
 boss.on('error', (error) => log.error({ err: error }, 'queue error'));
@@ -94,7 +96,14 @@ const webhooks = webhookKey
     })
   : undefined;
 if (!webhooks) log.warn('WEBHOOK_SECRET_KEY is not set: webhooks are not delivered by this worker');
-log.info({ concurrency: env.WORKER_CONCURRENCY, resume_parse_limits: resumeWorker.sandbox.limits, webhook_concurrency: webhooks ? env.WEBHOOK_CONCURRENCY : 0 }, 'worker started');
+log.info(
+  {
+    concurrency: env.WORKER_CONCURRENCY,
+    resume_parse_limits: resumeWorker.sandbox.limits,
+    webhook_concurrency: webhooks ? env.WEBHOOK_CONCURRENCY : 0,
+  },
+  'worker started',
+);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -102,7 +111,10 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'stopping: finishing active jobs');
   eventSchedule.stop();
-  await Promise.all([boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS }), webhooks?.stop(env.SHUTDOWN_TIMEOUT_MS)]);
+  await Promise.all([
+    boss.stop({ graceful: true, timeout: env.SHUTDOWN_TIMEOUT_MS }),
+    webhooks?.stop(env.SHUTDOWN_TIMEOUT_MS),
+  ]);
   resumeWorker.close();
   await metricsServer?.close();
   await orm.close();

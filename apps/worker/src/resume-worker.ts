@@ -54,7 +54,8 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 };
   const record = (outcome: string, started?: number) => {
     options.metrics?.resumeJobs.inc({ outcome });
-    if (started !== undefined) options.metrics?.resumeJobDuration.observe({ outcome }, (performance.now() - started) / 1000);
+    if (started !== undefined)
+      options.metrics?.resumeJobDuration.observe({ outcome }, (performance.now() - started) / 1000);
   };
 
   const processOne = async (job: Job<unknown>): Promise<JobResult> => {
@@ -75,14 +76,23 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
         parse: (bytes, kind, parseOptions) => sandbox.parse(bytes, kind, parseOptions),
       });
       log.info(
-        { ...context, processing_id: payload.data.processingId, tenant_id: payload.data.tenantId, outcome: outcome.status, ms: Math.round(performance.now() - started) },
+        {
+          ...context,
+          processing_id: payload.data.processingId,
+          tenant_id: payload.data.tenantId,
+          outcome: outcome.status,
+          ms: Math.round(performance.now() - started),
+        },
         'resume processed',
       );
       record(outcome.status, started);
       return { id: job.id, status: 'completed' };
     } catch (error) {
       const described = describeError(error);
-      log.warn({ ...context, processing_id: payload.data.processingId, err: described }, 'resume job failed; pg-boss retries it');
+      log.warn(
+        { ...context, processing_id: payload.data.processingId, err: described },
+        'resume job failed; pg-boss retries it',
+      );
       // Thrown: transient (e.g. the database went away); pg-boss retries it, or dead-letters it when retries are used up.
       record('retry', started);
       return { id: job.id, status: 'failed', output: described };
@@ -91,7 +101,13 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
 
   await boss.work(
     processResumeJob.name,
-    { ...polling, localConcurrency: options.concurrency, batchSize: BATCH_SIZE, burstWhenBatchFull: true, perJobResults: true },
+    {
+      ...polling,
+      localConcurrency: options.concurrency,
+      batchSize: BATCH_SIZE,
+      burstWhenBatchFull: true,
+      perJobResults: true,
+    },
     async (jobs: Job<unknown>[]) => {
       const results: JobResult[] = [];
       for (const job of jobs) results.push(await processOne(job));
@@ -105,7 +121,10 @@ export async function startResumeWorker(options: TResumeWorkerOptions): Promise<
       if (!payload.success) continue;
       const marked = await markResumeExhausted(orm, payload.data);
       record('exhausted');
-      log.error({ job_id: job.id, processing_id: payload.data.processingId, marked_failed: marked }, 'resume job exhausted its retries');
+      log.error(
+        { job_id: job.id, processing_id: payload.data.processingId, marked_failed: marked },
+        'resume job exhausted its retries',
+      );
     }
   });
 

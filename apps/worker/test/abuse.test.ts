@@ -37,11 +37,22 @@ describe('the worker under crafted resumes', () => {
       const started = Date.now();
       // The looping .doc is stopped by the parse process's limits; the DOCX bomb is refused from its zip directory
       // before anything is inflated; the PDF bomb by whichever comes first (the limits, or pdf.js refusing it).
-      const limitsOrRefusal = new RegExp(`^(${RESUME_LIMITS_ERROR.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|The PDF .+)$`);
+      const limitsOrRefusal = new RegExp(
+        `^(${RESUME_LIMITS_ERROR.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|The PDF .+)$`,
+      );
       const expectations = [
-        { id: await pipeline.upload({ content: loopingDoc(), mimeType: DOC_MIME, filename: 'cv.doc' }), error: RESUME_LIMITS_ERROR },
-        { id: await pipeline.upload({ content: docxBomb(), mimeType: DOCX_MIME, filename: 'cv.docx' }), error: expect.stringMatching(/^The DOCX document .+ refused\.$/) },
-        { id: await pipeline.upload({ content: pdfBomb(), mimeType: PDF_MIME, filename: 'cv.pdf' }), error: expect.stringMatching(limitsOrRefusal) },
+        {
+          id: await pipeline.upload({ content: loopingDoc(), mimeType: DOC_MIME, filename: 'cv.doc' }),
+          error: RESUME_LIMITS_ERROR,
+        },
+        {
+          id: await pipeline.upload({ content: docxBomb(), mimeType: DOCX_MIME, filename: 'cv.docx' }),
+          error: expect.stringMatching(/^The DOCX document .+ refused\.$/),
+        },
+        {
+          id: await pipeline.upload({ content: pdfBomb(), mimeType: PDF_MIME, filename: 'cv.pdf' }),
+          error: expect.stringMatching(limitsOrRefusal),
+        },
       ];
       const attacks = expectations.map(({ id }) => id);
       for (const { id, error } of expectations) {
@@ -59,7 +70,9 @@ describe('the worker under crafted resumes', () => {
       const ordinary = await pipeline.upload({ content: fixture(PEOPLE.pdf.file), mimeType: PDF_MIME });
       const row = await pipeline.waitForStatus(ordinary, ['completed', 'failed']);
       expect(row).toMatchObject({ status: 'completed', error: null, attempts: 1 });
-      expect(await pipeline.count('select 1 from candidates where lower(email) = $1', [PEOPLE.pdf.expected.email])).toBe(1);
+      expect(
+        await pipeline.count('select 1 from candidates where lower(email) = $1', [PEOPLE.pdf.expected.email]),
+      ).toBe(1);
     } finally {
       clearInterval(sampler);
     }
@@ -70,7 +83,9 @@ describe('the worker under crafted resumes', () => {
     if (process.env.ABUSE_FIGURES) console.info(figures);
     expect(worker.child.exitCode).toBeNull();
     expect(stoppedAtLimits).toBeGreaterThanOrEqual(1);
-    expect(worker.output().match(/"reason":"(\w+)","err".*"msg":"resume parse stopped at a limit"/g)).toHaveLength(stoppedAtLimits);
+    expect(worker.output().match(/"reason":"(\w+)","err".*"msg":"resume parse stopped at a limit"/g)).toHaveLength(
+      stoppedAtLimits,
+    );
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toEqual({ code: 0, signal: null });
   }, 90_000);

@@ -37,7 +37,14 @@ beforeAll(async () => {
   boss = createBoss(pipeline.url, { role: 'worker', superviseIntervalSeconds: 1 });
   await boss.start();
   await ensureQueues(boss, jobDefinitions);
-  resumeWorker = await startResumeWorker({ orm: pipeline.orm, boss, log, concurrency: 1, pollingIntervalSeconds: 0.5, metrics });
+  resumeWorker = await startResumeWorker({
+    orm: pipeline.orm,
+    boss,
+    log,
+    concurrency: 1,
+    pollingIntervalSeconds: 0.5,
+    metrics,
+  });
 });
 
 afterAll(async () => {
@@ -56,7 +63,9 @@ describe('the worker metrics endpoint', () => {
     const again = await pipeline.upload({ content: fixture(PEOPLE.docx.file), mimeType: DOCX_MIME });
     for (const id of [completed, failed, again]) await pipeline.waitForStatus(id, ['completed', 'failed']);
 
-    await expect.poll(async () => sample((await scrape()).text, 'careers_resume_jobs_total{outcome="completed"}')).toBe(2);
+    await expect
+      .poll(async () => sample((await scrape()).text, 'careers_resume_jobs_total{outcome="completed"}'))
+      .toBe(2);
     const { status, contentType, text } = await scrape();
     expect(status).toBe(200);
     expect(contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
@@ -70,7 +79,10 @@ describe('the worker metrics endpoint', () => {
 
   it('counts resume parses stopped by the sandbox, by reason', async () => {
     const looping = await pipeline.upload({ content: loopingDoc(), mimeType: DOC_MIME });
-    expect(await pipeline.waitForStatus(looping, ['completed', 'failed'])).toMatchObject({ status: 'failed', error: RESUME_LIMITS_ERROR });
+    expect(await pipeline.waitForStatus(looping, ['completed', 'failed'])).toMatchObject({
+      status: 'failed',
+      error: RESUME_LIMITS_ERROR,
+    });
     const { text } = await scrape();
     expect(sample(text, 'careers_resume_parse_stops_total{reason="memory"}')).toBe(1);
     expect(sample(text, 'careers_resume_parse_stops_total{reason="timeout"}')).toBe(0);
@@ -93,7 +105,11 @@ describe('the worker metrics endpoint', () => {
   });
 
   it('keeps the worker running when its port is taken', async () => {
-    const taken = await startMetricsServer(metrics, { port: server!.port, host: '127.0.0.1', log: createLogger('worker-metrics-test') });
+    const taken = await startMetricsServer(metrics, {
+      port: server!.port,
+      host: '127.0.0.1',
+      log: createLogger('worker-metrics-test'),
+    });
     expect(taken).toBeUndefined();
     expect((await scrape()).status).toBe(200);
   });
@@ -102,13 +118,20 @@ describe('the worker metrics endpoint', () => {
     expect(workerEnv({}).WORKER_METRICS_HOST).toBe('127.0.0.1');
     expect(workerEnv({ METRICS_HOST: '0.0.0.0' }).WORKER_METRICS_HOST).toBe('0.0.0.0');
     expect(workerEnv({ METRICS_HOST: '0.0.0.0', WORKER_METRICS_HOST: '::1' }).WORKER_METRICS_HOST).toBe('::1');
-    const local = await startMetricsServer(metrics, { port: 0, host: workerEnv({}).WORKER_METRICS_HOST, log: createLogger('worker-metrics-test') });
+    const local = await startMetricsServer(metrics, {
+      port: 0,
+      host: workerEnv({}).WORKER_METRICS_HOST,
+      log: createLogger('worker-metrics-test'),
+    });
     try {
       expect((await fetch(`http://127.0.0.1:${local?.port}/metrics`)).status).toBe(200);
       const other = Object.values(networkInterfaces())
         .flat()
         .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
-      if (other) await expect(fetch(`http://${other}:${local?.port}/metrics`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+      if (other)
+        await expect(
+          fetch(`http://${other}:${local?.port}/metrics`, { signal: AbortSignal.timeout(2_000) }),
+        ).rejects.toThrow();
     } finally {
       await local?.close();
     }

@@ -51,14 +51,21 @@ async function sql<T = Record<string, unknown>>(text: string, values: unknown[] 
 /** A resume of a person of its own (name, email), so every upload makes a distinct candidate. */
 async function upload(index: number): Promise<{ id: string; email: string }> {
   const email = `person${index}.${suffix}@outage.example`;
-  const content = await buildPdf([`Alex Person${String.fromCharCode(65 + index)}`, `Email: ${email}`, 'Phone: +31 20 123 4567']);
-  const id = await acceptResume({ ...serviceContext(orm.em.fork(), TENANT_ID), services: { jobs: sender } }, {
-    userId: USER_ID,
-    filename: `cv-${index}.pdf`,
-    mimeType: PDF_MIME,
-    content: Buffer.from(content),
-    createIntake: false,
-  });
+  const content = await buildPdf([
+    `Alex Person${String.fromCharCode(65 + index)}`,
+    `Email: ${email}`,
+    'Phone: +31 20 123 4567',
+  ]);
+  const id = await acceptResume(
+    { ...serviceContext(orm.em.fork(), TENANT_ID), services: { jobs: sender } },
+    {
+      userId: USER_ID,
+      filename: `cv-${index}.pdf`,
+      mimeType: PDF_MIME,
+      content: Buffer.from(content),
+      createIntake: false,
+    },
+  );
   return { id, email };
 }
 
@@ -140,7 +147,12 @@ describe('a database outage under a running worker process', () => {
 
     const queued: Array<{ id: string; email: string }> = [];
     for (let index = 1; index <= 4; index++) queued.push(await upload(index));
-    await expect.poll(async () => (await Promise.all(queued.map((job) => statusOf(job.id)))).includes('processing'), { timeout: 15_000, interval: 50 }).toBe(true);
+    await expect
+      .poll(async () => (await Promise.all(queued.map((job) => statusOf(job.id)))).includes('processing'), {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toBe(true);
 
     await server?.stop();
     server = undefined;
@@ -155,7 +167,8 @@ describe('a database outage under a running worker process', () => {
     }
 
     await startDatabase();
-    for (const job of queued) await expect.poll(() => statusOf(job.id), { timeout: 60_000, interval: 250 }).toBe('completed');
+    for (const job of queued)
+      await expect.poll(() => statusOf(job.id), { timeout: 60_000, interval: 250 }).toBe('completed');
 
     // Every upload made exactly one candidate, each associated with the user once.
     const emails = [first, ...queued].map((job) => job.email);
@@ -165,13 +178,17 @@ describe('a database outage under a running worker process', () => {
       [emails],
     );
     expect(candidates).toEqual([...emails].sort().map((email) => ({ email, users: 1 })));
-    const jobs = await sql<{ state: string }>(`select state from pgboss.job where name = 'resume.process' and id = any($1::uuid[])`, [
-      [first, ...queued].map((job) => job.id),
-    ]);
+    const jobs = await sql<{ state: string }>(
+      `select state from pgboss.job where name = 'resume.process' and id = any($1::uuid[])`,
+      [[first, ...queued].map((job) => job.id)],
+    );
     expect(jobs.map((job) => job.state).sort()).toEqual(Array.from({ length: 5 }, () => 'completed'));
     // The job that was mid-way when the database went away either waited the outage out (the worker's connections
     // retry a refused connect for 30 s) or failed that attempt and was retried: each job ran to completion once.
-    const attempts = await sql<{ attempts: number }>('select attempts from resume_processings where id = any($1::uuid[])', [queued.map((job) => job.id)]);
+    const attempts = await sql<{ attempts: number }>(
+      'select attempts from resume_processings where id = any($1::uuid[])',
+      [queued.map((job) => job.id)],
+    );
     for (const row of attempts) expect(row.attempts).toBeGreaterThanOrEqual(1);
 
     // Still the same process, and it says so in its metrics.

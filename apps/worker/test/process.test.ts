@@ -6,7 +6,12 @@ import { processResumeJob } from '@careers/core/worker';
 import { DOCX_MIME, PDF_MIME } from '@careers/core/testing';
 import { WORKER_NODE_FLAGS } from '@careers/core';
 import { PEOPLE, fixture, type TPipeline } from './support/pipeline.ts';
-import { WORKER_MAIN as MAIN, startWorker as startWorkerProcess, startWorkerPipeline, type TWorkerPipeline } from './support/worker-process.ts';
+import {
+  WORKER_MAIN as MAIN,
+  startWorker as startWorkerProcess,
+  startWorkerPipeline,
+  type TWorkerPipeline,
+} from './support/worker-process.ts';
 
 let pipeline: TPipeline;
 let inspector: PgBoss;
@@ -34,7 +39,10 @@ describe('the worker process', () => {
     await dropper.connect();
     await dropper.query('drop schema if exists pgboss cascade');
     await dropper.end();
-    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, MAIN], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: bare.toString() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, MAIN], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: bare.toString() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -62,9 +70,13 @@ describe('the worker process', () => {
     const second = await startWorker({});
     const row = await pipeline.waitForStatus(id, ['completed', 'failed'], 40_000);
     expect(row).toMatchObject({ status: 'completed', error: null, attempts: 2 });
-    expect(await pipeline.count('select 1 from candidates where lower(email) = $1', [PEOPLE.pdf.expected.email])).toBe(1);
+    expect(await pipeline.count('select 1 from candidates where lower(email) = $1', [PEOPLE.pdf.expected.email])).toBe(
+      1,
+    );
     expect(await pipeline.count('select 1 from intakes where candidate_id = $1', [row.candidate_id])).toBe(1);
-    await expect.poll(async () => (await inspector.findJobs(processResumeJob.name, { id }))[0]?.state, { timeout: 10_000 }).toBe('completed');
+    await expect
+      .poll(async () => (await inspector.findJobs(processResumeJob.name, { id }))[0]?.state, { timeout: 10_000 })
+      .toBe('completed');
     expect((await inspector.findJobs(processResumeJob.name, { id }))[0]?.retryCount).toBe(1);
 
     second.child.kill('SIGTERM');

@@ -52,11 +52,17 @@ afterAll(async () => {
 
 describe('webhook delivery by the worker process', () => {
   it('delivers an event again, with the same webhook-id, after the worker is SIGKILLed mid-delivery', async () => {
-    const { endpoint, secret } = await createWebhookEndpoint(serviceContext(pipeline.orm.em.fork(), TENANT_ID), { url: receiver.url, eventTypes: ['application.created'] });
+    const { endpoint, secret } = await createWebhookEndpoint(serviceContext(pipeline.orm.em.fork(), TENANT_ID), {
+      url: receiver.url,
+      eventTypes: ['application.created'],
+    });
     // The first request is held open; the worker is killed while it waits for the answer.
     receiver.setReply((_request, index) => (index === 0 ? 'hang' : undefined));
     const first = await startWorker();
-    const { id } = await recordEvent({ db: kyselyOf(pipeline.orm.em.fork()), tenant: { id: TENANT_ID } }, { type: 'application.created', object: 'application', objectId: 42, data: {} });
+    const { id } = await recordEvent(
+      { db: kyselyOf(pipeline.orm.em.fork()), tenant: { id: TENANT_ID } },
+      { type: 'application.created', object: 'application', objectId: 42, data: {} },
+    );
     await receiver.waitFor(1);
     first.child.kill('SIGKILL');
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
@@ -64,13 +70,23 @@ describe('webhook delivery by the worker process', () => {
     const second = await startWorker();
     const received = await receiver.waitFor(2, 20_000);
     expect(received.map((request) => request.headers['webhook-id'])).toEqual([id, id]);
-    for (const request of received) expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
-    expect(JSON.parse(received[1]!.body)).toMatchObject({ id, type: 'application.created', tenant: 'initech', data: { id: 42 } });
+    for (const request of received)
+      expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
+    expect(JSON.parse(received[1]!.body)).toMatchObject({
+      id,
+      type: 'application.created',
+      tenant: 'initech',
+      data: { id: 42 },
+    });
     // The worker records the outcome just after the receiver answered.
-    let deliveries = await listWebhookDeliveries(serviceContext(pipeline.orm.em.fork(), TENANT_ID), { endpointId: endpoint.id });
+    let deliveries = await listWebhookDeliveries(serviceContext(pipeline.orm.em.fork(), TENANT_ID), {
+      endpointId: endpoint.id,
+    });
     for (let i = 0; i < 50 && deliveries[0]?.state !== 'delivered'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      deliveries = await listWebhookDeliveries(serviceContext(pipeline.orm.em.fork(), TENANT_ID), { endpointId: endpoint.id });
+      deliveries = await listWebhookDeliveries(serviceContext(pipeline.orm.em.fork(), TENANT_ID), {
+        endpointId: endpoint.id,
+      });
     }
     expect(deliveries).toMatchObject([{ event_id: id, state: 'delivered', attempts: 2, last_status_code: 200 }]);
     await stopWorker(second);
@@ -81,9 +97,16 @@ describe('webhook delivery by the worker process', () => {
     const count = 2000;
     receiver.received.length = 0;
     receiver.setReply(() => undefined);
-    await createWebhookEndpoint(serviceContext(pipeline.orm.em.fork(), TENANT_ID), { url: receiver.url, eventTypes: ['*'] });
+    await createWebhookEndpoint(serviceContext(pipeline.orm.em.fork(), TENANT_ID), {
+      url: receiver.url,
+      eventTypes: ['*'],
+    });
     await pipeline.orm.em.fork().transactional(async (tx) => {
-      for (let i = 0; i < count; i++) await recordEvent({ db: kyselyOf(tx), tenant: { id: TENANT_ID } }, { type: 'candidate.created', object: 'candidate', objectId: i + 1, data: {} });
+      for (let i = 0; i < count; i++)
+        await recordEvent(
+          { db: kyselyOf(tx), tenant: { id: TENANT_ID } },
+          { type: 'candidate.created', object: 'candidate', objectId: i + 1, data: {} },
+        );
     });
     const started = performance.now();
     const metricsPort = await freePort();
@@ -97,8 +120,12 @@ describe('webhook delivery by the worker process', () => {
       `webhooks: ${count} events delivered by one worker (16 in flight) in ${seconds.toFixed(1)} s with start-up, ${steady.toFixed(1)} s first to last: ${Math.round(count / steady)} events/s`,
     );
     // The worker's /metrics counts the attempts (recorded just after each answer).
-    const deliveredCount = async () => /careers_webhook_attempts_total\{outcome="delivered"\} (\d+)/.exec(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())?.[1];
-    for (let i = 0; i < 50 && (await deliveredCount()) !== String(count); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const deliveredCount = async () =>
+      /careers_webhook_attempts_total\{outcome="delivered"\} (\d+)/.exec(
+        await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text(),
+      )?.[1];
+    for (let i = 0; i < 50 && (await deliveredCount()) !== String(count); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await deliveredCount()).toBe(String(count));
     await stopWorker(worker);
   }, 180_000);

@@ -16,7 +16,13 @@ beforeAll(async () => {
   await boss.start();
   // Quick retries, so exhausting them fits in a test.
   await ensureQueues(boss, jobDefinitions, { retryLimit: 2, retryDelay: 1 });
-  resumeWorker = await startResumeWorker({ orm: pipeline.orm, boss, log: createLogger('worker-test'), concurrency: 2, pollingIntervalSeconds: 0.5 });
+  resumeWorker = await startResumeWorker({
+    orm: pipeline.orm,
+    boss,
+    log: createLogger('worker-test'),
+    concurrency: 2,
+    pollingIntervalSeconds: 0.5,
+  });
 });
 
 afterAll(async () => {
@@ -39,7 +45,9 @@ async function failIntakeInserts(times: number): Promise<() => Promise<void>> {
       if nextval('outage') <= ${times} then raise exception 'database unavailable'; end if;
       return new;
     end $$`);
-  await pipeline.sql.query('create trigger fail_intake before insert on intakes for each row execute function fail_intake()');
+  await pipeline.sql.query(
+    'create trigger fail_intake before insert on intakes for each row execute function fail_intake()',
+  );
   return async () => {
     await pipeline.sql.query('drop trigger if exists fail_intake on intakes');
   };
@@ -52,14 +60,27 @@ describe('the resume worker', () => {
       { mime: DOCX_MIME, person: PEOPLE.docx },
       { mime: DOC_MIME, person: PEOPLE.doc },
     ];
-    const ids = await Promise.all(uploads.map(({ mime, person }) => pipeline.upload({ content: fixture(person.file), mimeType: mime })));
+    const ids = await Promise.all(
+      uploads.map(({ mime, person }) => pipeline.upload({ content: fixture(person.file), mimeType: mime })),
+    );
     for (const [index, id] of ids.entries()) {
       const row = await pipeline.waitForStatus(id, ['completed', 'failed']);
       expect(row).toMatchObject({ status: 'completed', error: null, attempts: 1 });
-      const { rows } = await pipeline.sql.query('select first_name, last_name, email, phone, status from candidates where id = $1', [row.candidate_id]);
+      const { rows } = await pipeline.sql.query(
+        'select first_name, last_name, email, phone, status from candidates where id = $1',
+        [row.candidate_id],
+      );
       const expected = uploads[index]!.person.expected;
-      expect(rows[0]).toEqual({ first_name: expected.firstName, last_name: expected.lastName, email: expected.email, phone: expected.phone, status: 'potential' });
-      const users = await pipeline.sql.query('select user_id from candidate_users where candidate_id = $1', [row.candidate_id]);
+      expect(rows[0]).toEqual({
+        first_name: expected.firstName,
+        last_name: expected.lastName,
+        email: expected.email,
+        phone: expected.phone,
+        status: 'potential',
+      });
+      const users = await pipeline.sql.query('select user_id from candidate_users where candidate_id = $1', [
+        row.candidate_id,
+      ]);
       expect(users.rows).toEqual([{ user_id: USER_ID }]);
       await expect.poll(async () => (await job(id))?.state).toBe('completed');
     }
@@ -78,7 +99,11 @@ describe('the resume worker', () => {
     const restore = await failIntakeInserts(1);
     try {
       const started = Date.now();
-      const id = await pipeline.upload({ content: await buildPdf(['Ines Duarte', 'ines.duarte@example.pt']), mimeType: PDF_MIME, createIntake: true });
+      const id = await pipeline.upload({
+        content: await buildPdf(['Ines Duarte', 'ines.duarte@example.pt']),
+        mimeType: PDF_MIME,
+        createIntake: true,
+      });
       const row = await pipeline.waitForStatus(id, ['completed', 'failed']);
       expect(row).toMatchObject({ status: 'completed', error: null, attempts: 2 });
       // The retry waited for its backoff (retryDelay 1 s here) instead of hammering the database.
@@ -95,15 +120,27 @@ describe('the resume worker', () => {
   it('sends a job whose retries are exhausted to the dead-letter queue, which marks its record failed', async () => {
     const restore = await failIntakeInserts(1_000_000);
     try {
-      const id = await pipeline.upload({ content: await buildPdf(['Olek Nowak', 'olek.nowak@example.pl']), mimeType: PDF_MIME, createIntake: true });
+      const id = await pipeline.upload({
+        content: await buildPdf(['Olek Nowak', 'olek.nowak@example.pl']),
+        mimeType: PDF_MIME,
+        createIntake: true,
+      });
       const row = await pipeline.waitForStatus(id, ['completed', 'failed'], 45_000);
-      expect(row).toMatchObject({ status: 'failed', error: EXHAUSTED_ERROR, candidate_id: null, intake_id: null, attempts: 3 });
+      expect(row).toMatchObject({
+        status: 'failed',
+        error: EXHAUSTED_ERROR,
+        candidate_id: null,
+        intake_id: null,
+        attempts: 3,
+      });
       expect(await pipeline.count(`select 1 from candidates where email = 'olek.nowak@example.pl'`)).toBe(0);
       const original = await job(id);
       expect(original).toMatchObject({ state: 'failed', retryCount: 2 });
       const dead = await boss.findJobs(processResumeJob.deadLetter, { data: { processingId: id } });
       expect(dead).toHaveLength(1);
-      await expect.poll(async () => (await boss.findJobs(processResumeJob.deadLetter, { id: dead[0]!.id }))[0]?.state).toBe('completed');
+      await expect
+        .poll(async () => (await boss.findJobs(processResumeJob.deadLetter, { id: dead[0]!.id }))[0]?.state)
+        .toBe('completed');
     } finally {
       await restore();
     }

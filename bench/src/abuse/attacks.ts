@@ -49,12 +49,31 @@ const MS_DOC = 'application/msword';
 const MS_DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /** The shapes every attack's requests share: the deadline, the body as JSON, one key per write. */
-function post(context: TAttackContext, path: string, body: Buffer, headers: Record<string, string> = {}, key = context.nextAttackerKey()): Promise<TAnswer> {
-  return send({ method: 'POST', url: `${context.baseUrl}${path}`, key, body, headers, timeoutMs: Math.max(1, context.remainingMs()), signal: context.signal });
+function post(
+  context: TAttackContext,
+  path: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+  key = context.nextAttackerKey(),
+): Promise<TAnswer> {
+  return send({
+    method: 'POST',
+    url: `${context.baseUrl}${path}`,
+    key,
+    body,
+    headers,
+    timeoutMs: Math.max(1, context.remainingMs()),
+    signal: context.signal,
+  });
 }
 
 /** Sequential requests of the bystander's key until `stop()`; latencies in ms (a failed or late answer counts as its wait). */
-function bystanderLoop(context: TAttackContext, paths: readonly string[], stop: () => boolean, pauseMs: number): Promise<{ latencies: number[]; failures: string[] }> {
+function bystanderLoop(
+  context: TAttackContext,
+  paths: readonly string[],
+  stop: () => boolean,
+  pauseMs: number,
+): Promise<{ latencies: number[]; failures: string[] }> {
   return (async () => {
     const latencies: number[] = [];
     const failures: string[] = [];
@@ -75,7 +94,10 @@ async function bystanderBaseline(context: TAttackContext, paths: readonly string
   await bystanderLoop(context, paths, () => count++ >= 50, 0);
   count = 0;
   const { latencies } = await bystanderLoop(context, paths, () => count++ >= requests, 0);
-  return percentile([...latencies].sort((a, b) => a - b), 99);
+  return percentile(
+    [...latencies].sort((a, b) => a - b),
+    99,
+  );
 }
 
 const allClientErrors = (answers: readonly TAnswer[], what: string): TCheck => {
@@ -85,7 +107,10 @@ const allClientErrors = (answers: readonly TAnswer[], what: string): TCheck => {
     text:
       bad.length === 0
         ? `every ${what} answered 4xx`
-        : `${bad.length} of ${answers.length} ${what} not 4xx: ${bad.slice(0, 3).map((answer) => `${answer.status || answer.error} ${answer.body.slice(0, 120)}`).join(' | ')}`,
+        : `${bad.length} of ${answers.length} ${what} not 4xx: ${bad
+            .slice(0, 3)
+            .map((answer) => `${answer.status || answer.error} ${answer.body.slice(0, 120)}`)
+            .join(' | ')}`,
   };
 };
 
@@ -120,17 +145,39 @@ const craftedBodies: TAttack = {
 type TProcessing = { status: string; error: string | null; candidateId: number | null; seconds: number };
 
 /** Uploads one resume and follows its processing until it ends or the attack's deadline passes. */
-async function processResume(context: TAttackContext, filename: string, content: Buffer | string, mimeType: string): Promise<{ upload: TAnswer; processing?: TProcessing }> {
+async function processResume(
+  context: TAttackContext,
+  filename: string,
+  content: Buffer | string,
+  mimeType: string,
+): Promise<{ upload: TAnswer; processing?: TProcessing }> {
   const base64 = typeof content === 'string' ? content : content.toString('base64');
-  const upload = await post(context, '/candidates', json({ user_id: ATTACKER_USER_ID, resume: { filename, content: base64, mime_type: mimeType } }));
+  const upload = await post(
+    context,
+    '/candidates',
+    json({ user_id: ATTACKER_USER_ID, resume: { filename, content: base64, mime_type: mimeType } }),
+  );
   const id = /"processing_id":"([^"]+)"/.exec(upload.body)?.[1];
   if (upload.status !== 202 || !id) return { upload };
   const started = performance.now();
   let last: TProcessing = { status: 'queued', error: null, candidateId: null, seconds: 0 };
   while (!context.signal.aborted) {
-    const answer = await send({ url: `${context.baseUrl}/candidates/processing/${id}`, key: attackerKey(0), timeoutMs: 5000 });
-    const data = answer.status === 200 ? (JSON.parse(answer.body) as { data: { status: string; error: string | null; candidate_id: number | null } }).data : undefined;
-    last = { status: data?.status ?? `HTTP ${answer.status || answer.error}`, error: data?.error ?? null, candidateId: data?.candidate_id ?? null, seconds: (performance.now() - started) / 1000 };
+    const answer = await send({
+      url: `${context.baseUrl}/candidates/processing/${id}`,
+      key: attackerKey(0),
+      timeoutMs: 5000,
+    });
+    const data =
+      answer.status === 200
+        ? (JSON.parse(answer.body) as { data: { status: string; error: string | null; candidate_id: number | null } })
+            .data
+        : undefined;
+    last = {
+      status: data?.status ?? `HTTP ${answer.status || answer.error}`,
+      error: data?.error ?? null,
+      candidateId: data?.candidate_id ?? null,
+      seconds: (performance.now() - started) / 1000,
+    };
     if (last.status === 'completed' || last.status === 'failed') break;
     await sleep(250);
   }
@@ -142,7 +189,8 @@ const describeProcessing = (name: string, result: { upload: TAnswer; processing?
     ? `${name} ${result.processing.status} after ${result.processing.seconds.toFixed(1)} s${result.processing.error ? ` (${result.processing.error.slice(0, 80)})` : ''}`
     : `${name} upload ${result.upload.status || result.upload.error}: ${result.upload.body.slice(0, 120)}`;
 
-const brief = (result: { processing?: TProcessing }) => (result.processing ? `${result.processing.status} ${result.processing.seconds.toFixed(1)} s` : 'not accepted');
+const brief = (result: { processing?: TProcessing }) =>
+  result.processing ? `${result.processing.status} ${result.processing.seconds.toFixed(1)} s` : 'not accepted';
 
 /** The looping .doc and the DOCX bomb, uploaded together: both must end `failed` within 30 s. */
 const craftedResumes: TAttack = {
@@ -173,7 +221,12 @@ const ordinaryResume: TAttack = {
     const processing = result.processing;
     return {
       statuses: `${describeStatuses([result.upload])}; ${processing ? `${processing.status} in ${processing.seconds.toFixed(1)} s` : '-'}`,
-      checks: [{ ok: processing?.status === 'completed' && processing.candidateId !== null && processing.seconds <= 30, text: describeProcessing('PDF', result) }],
+      checks: [
+        {
+          ok: processing?.status === 'completed' && processing.candidateId !== null && processing.seconds <= 30,
+          text: describeProcessing('PDF', result),
+        },
+      ],
     };
   },
 };
@@ -209,7 +262,12 @@ const nulBytes: TAttack = {
     }
     return {
       statuses: cases.map((c, i) => `${c.label} ${answers[i]?.status || answers[i]?.error}`).join(', '),
-      checks: [{ ok: bad.length === 0, text: bad.length === 0 ? 'every NUL field answered 4xx' : `not 4xx: ${bad.join(', ')}` }],
+      checks: [
+        {
+          ok: bad.length === 0,
+          text: bad.length === 0 ? 'every NUL field answered 4xx' : `not 4xx: ${bad.join(', ')}`,
+        },
+      ],
     };
   },
 };
@@ -223,11 +281,20 @@ const knownEmailEcho: TAttack = {
     body.candidate.given_name = 'Submitted';
     body.candidate.family_name = 'Name';
     const answer = await post(context, '/applications', json(body));
-    const candidate = answer.status === 201 ? (JSON.parse(answer.body) as { data: { candidate: { given_name: string; family_name: string } } }).data.candidate : undefined;
+    const candidate =
+      answer.status === 201
+        ? (JSON.parse(answer.body) as { data: { candidate: { given_name: string; family_name: string } } }).data
+            .candidate
+        : undefined;
     const echoed = candidate ? `${candidate.given_name} ${candidate.family_name}` : '-';
     return {
       statuses: `${answer.status || answer.error}; answered "${echoed}"`,
-      checks: [{ ok: echoed === 'Submitted Name', text: `sent "Submitted Name", answered ${candidate ? `"${echoed}"` : `${answer.status || answer.error}: ${answer.body.slice(0, 120)}`}` }],
+      checks: [
+        {
+          ok: echoed === 'Submitted Name',
+          text: `sent "Submitted Name", answered ${candidate ? `"${echoed}"` : `${answer.status || answer.error}: ${answer.body.slice(0, 120)}`}`,
+        },
+      ],
     };
   },
 };
@@ -238,7 +305,10 @@ const SLOWDOWN_FLOOR_MS = 100;
 const slowdownBound = `other key p99 ≤ max(${SLOWDOWN_FLOOR_MS} ms, ${SLOWDOWN_FACTOR}× quiet)`;
 
 function slowdownCheck(quietP99: number, latencies: number[], failures: string[]): TCheck {
-  const p99 = percentile([...latencies].sort((a, b) => a - b), 99);
+  const p99 = percentile(
+    [...latencies].sort((a, b) => a - b),
+    99,
+  );
   const limit = Math.max(SLOWDOWN_FLOOR_MS, SLOWDOWN_FACTOR * quietP99);
   return {
     ok: p99 <= limit && failures.length === 0,
@@ -268,7 +338,13 @@ const tokenSpray: TAttack = {
         SPRAY_TOKENS,
         SPRAY_CONNECTIONS,
         async (index) => {
-          const answer = await send({ url: `${context.baseUrl}/health`, key: randomToken(index), timeoutMs: 10_000, agent, signal: context.signal });
+          const answer = await send({
+            url: `${context.baseUrl}/health`,
+            key: randomToken(index),
+            timeoutMs: 10_000,
+            agent,
+            signal: context.signal,
+          });
           counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);
         },
         () => context.signal.aborted,
@@ -280,11 +356,22 @@ const tokenSpray: TAttack = {
     const { latencies, failures } = await bystander;
     const sprayed = [...counts.values()].reduce((a, b) => a + b, 0);
     const unauthenticated = counts.get(401) ?? 0;
-    const statuses = [...counts.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    const statuses = [...counts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
     return {
-      statuses: `${statuses}; valid p99 ${round(percentile([...latencies].sort((a, b) => a - b), 99))}`,
+      statuses: `${statuses}; valid p99 ${round(
+        percentile(
+          [...latencies].sort((a, b) => a - b),
+          99,
+        ),
+      )}`,
       checks: [
-        { ok: unauthenticated === SPRAY_TOKENS, text: `${sprayed} of ${SPRAY_TOKENS} sprayed, ${unauthenticated} answered 401` },
+        {
+          ok: unauthenticated === SPRAY_TOKENS,
+          text: `${sprayed} of ${SPRAY_TOKENS} sprayed, ${unauthenticated} answered 401`,
+        },
         slowdownCheck(quiet, latencies, failures),
       ],
     };
@@ -293,12 +380,19 @@ const tokenSpray: TAttack = {
 
 const BURST_SECONDS = 10;
 const BURST_CONNECTIONS = 32;
-const BYSTANDER_READS = ['/vacancies?per_page=20', '/vacancies/facets', '/locations?per_page=20', '/vacancies?per_page=20&page=2'];
+const BYSTANDER_READS = [
+  '/vacancies?per_page=20',
+  '/vacancies/facets',
+  '/locations?per_page=20',
+  '/vacancies?per_page=20&page=2',
+];
 
 /** One attacker key asks many distinct, uncached list questions (searches, deep pages, facets) for 15 s. */
 function expensiveRead(index: number): string {
   const sorts = ['published_at', 'title', 'created_at'];
-  const search = randomBytes(2).toString('hex').slice(0, 2 + (index % 2));
+  const search = randomBytes(2)
+    .toString('hex')
+    .slice(0, 2 + (index % 2));
   const page = 40 + (index % 61);
   return `/vacancies?search=${search}&sort=${sorts[index % 3]}&sort_direction=${index % 2 ? 'asc' : 'desc'}&page=${page}&per_page=100${index % 4 === 0 ? '&include=facets' : ''}`;
 }
@@ -319,7 +413,15 @@ const readBurst: TAttack = {
         Number.MAX_SAFE_INTEGER,
         BURST_CONNECTIONS,
         async (index) => {
-          answers.push(await send({ url: `${context.baseUrl}${expensiveRead(index)}`, key, timeoutMs: 20_000, agent, signal: context.signal }));
+          answers.push(
+            await send({
+              url: `${context.baseUrl}${expensiveRead(index)}`,
+              key,
+              timeoutMs: 20_000,
+              agent,
+              signal: context.signal,
+            }),
+          );
         },
         () => performance.now() >= until || context.signal.aborted,
       );
@@ -330,7 +432,12 @@ const readBurst: TAttack = {
     const { latencies, failures } = await bystander;
     const sorted = answers.map((answer) => answer.ms).sort((a, b) => a - b);
     return {
-      statuses: `${describeStatuses(answers)} (attacker p50 ${round(percentile(sorted, 50))}); other p99 ${round(percentile([...latencies].sort((a, b) => a - b), 99))}`,
+      statuses: `${describeStatuses(answers)} (attacker p50 ${round(percentile(sorted, 50))}); other p99 ${round(
+        percentile(
+          [...latencies].sort((a, b) => a - b),
+          99,
+        ),
+      )}`,
       checks: [slowdownCheck(quiet, latencies, failures)],
     };
   },
@@ -340,9 +447,23 @@ const publicMetrics: TAttack = {
   name: '/metrics on the public API port',
   bound: 'not served',
   run: async (context) => {
-    const answer = await send({ url: `${context.baseUrl.replace(/\/v1$/, '')}/metrics`, timeoutMs: 5000, signal: context.signal });
+    const answer = await send({
+      url: `${context.baseUrl.replace(/\/v1$/, '')}/metrics`,
+      timeoutMs: 5000,
+      signal: context.signal,
+    });
     const served = answer.status === 200;
-    return { statuses: String(answer.status || answer.error), checks: [{ ok: !served, text: served ? 'GET /metrics answered 200 on the public port' : `GET /metrics answered ${answer.status || answer.error}` }] };
+    return {
+      statuses: String(answer.status || answer.error),
+      checks: [
+        {
+          ok: !served,
+          text: served
+            ? 'GET /metrics answered 200 on the public port'
+            : `GET /metrics answered ${answer.status || answer.error}`,
+        },
+      ],
+    };
   },
 };
 

@@ -46,20 +46,32 @@ export function applicationBody(vacancy: string, email: string, resumeBase64?: s
   return {
     vacancy,
     candidate: { given_name: 'Robin', family_name: 'Jansen', email },
-    ...(resumeBase64 ? { documents: { resume: { filename: 'robin-jansen.pdf', content: resumeBase64, mime_type: 'application/pdf' } } } : {}),
+    ...(resumeBase64
+      ? { documents: { resume: { filename: 'robin-jansen.pdf', content: resumeBase64, mime_type: 'application/pdf' } } }
+      : {}),
     privacy_policy_accepted: true,
-    tracking: { user_agent: 'Mozilla/5.0 (abuse test)', ip_address: '203.0.113.7', referrer: 'https://jobs.example/listing' },
+    tracking: {
+      user_agent: 'Mozilla/5.0 (abuse test)',
+      ip_address: '203.0.113.7',
+      referrer: 'https://jobs.example/listing',
+    },
   };
 }
 
 /** The POST bodies with a NUL byte in one string each: name → (path, body). */
-export function nulBodies(vacancy: string, resumeBase64: string, userId: number): { name: string; label: string; path: string; body: unknown }[] {
+export function nulBodies(
+  vacancy: string,
+  resumeBase64: string,
+  userId: number,
+): { name: string; label: string; path: string; body: unknown }[] {
   const base = () => applicationBody(vacancy, `nul.${Math.random().toString(36).slice(2)}@abuse.example`, resumeBase64);
   const inVacancy = { ...base(), vacancy: withNul(vacancy) };
   const inGivenName = base();
   inGivenName.candidate.given_name = withNul('Robin');
   const inFilename = base();
-  inFilename.documents = { resume: { filename: withNul('robin-jansen.pdf'), content: resumeBase64, mime_type: 'application/pdf' } };
+  inFilename.documents = {
+    resume: { filename: withNul('robin-jansen.pdf'), content: resumeBase64, mime_type: 'application/pdf' },
+  };
   const inTracking = base();
   inTracking.tracking = { user_agent: withNul('Mozilla/5.0 (abuse test)') };
   return [
@@ -67,6 +79,14 @@ export function nulBodies(vacancy: string, resumeBase64: string, userId: number)
     { name: 'candidate.given_name', label: 'given_name', path: '/applications', body: inGivenName },
     { name: 'documents.resume.filename', label: 'filename', path: '/applications', body: inFilename },
     { name: 'tracking.user_agent', label: 'tracking', path: '/applications', body: inTracking },
-    { name: 'resume.filename (POST /candidates)', label: 'cand. filename', path: '/candidates', body: { user_id: userId, resume: { filename: withNul('robin-jansen.pdf'), content: resumeBase64, mime_type: 'application/pdf' } } },
+    {
+      name: 'resume.filename (POST /candidates)',
+      label: 'cand. filename',
+      path: '/candidates',
+      body: {
+        user_id: userId,
+        resume: { filename: withNul('robin-jansen.pdf'), content: resumeBase64, mime_type: 'application/pdf' },
+      },
+    },
   ];
 }

@@ -24,8 +24,19 @@ export const SITE_ORIGIN = 'https://careers.abuse-attacker.example';
 export const KNOWN_CANDIDATE = { first_name: 'Stored', last_name: 'Person', email: 'known.person@abuse.example' };
 
 export function abuseDocument(): TTenantDocument {
-  const attacker = buildLargeDocument({ vacancies: ATTACKER_VACANCIES, slug: 'abuse-attacker', idBase: ATTACKER_ID_BASE, seed: 11 }).tenants[0];
-  const bystander = buildLargeDocument({ vacancies: 300, slug: 'abuse-bystander', idBase: BYSTANDER_ID_BASE, seed: 12, locations: 20 }).tenants[0];
+  const attacker = buildLargeDocument({
+    vacancies: ATTACKER_VACANCIES,
+    slug: 'abuse-attacker',
+    idBase: ATTACKER_ID_BASE,
+    seed: 11,
+  }).tenants[0];
+  const bystander = buildLargeDocument({
+    vacancies: 300,
+    slug: 'abuse-bystander',
+    idBase: BYSTANDER_ID_BASE,
+    seed: 12,
+    locations: 20,
+  }).tenants[0];
   if (!attacker || !bystander) throw new Error('buildLargeDocument returned no tenant');
   attacker.api_keys = Array.from({ length: ATTACKER_KEYS }, (_, index) => ({
     id: ATTACKER_ID_BASE + 900_000 + index,
@@ -43,6 +54,15 @@ export function abuseDocument(): TTenantDocument {
     origins: [SITE_ORIGIN],
     revoked: false,
   });
-  attacker.candidates = [{ id: ATTACKER_ID_BASE + 1, slug: 'stored-person', user_id: ATTACKER_USER_ID, ...KNOWN_CANDIDATE, phone: null, status: 'potential' }];
+  attacker.candidates = [
+    {
+      id: ATTACKER_ID_BASE + 1,
+      slug: 'stored-person',
+      user_id: ATTACKER_USER_ID,
+      ...KNOWN_CANDIDATE,
+      phone: null,
+      status: 'potential',
+    },
+  ];
   return { tenants: [attacker, bystander] };
 }

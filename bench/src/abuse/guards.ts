@@ -16,8 +16,16 @@ const unique = () => `${Date.now().toString(36)}.${Math.random().toString(36).sl
 
 /** The bystander tenant's first vacancy that accepts applications (its own key, its own tenant). */
 async function bystanderVacancy(context: TAttackContext): Promise<string> {
-  const listing = await send({ url: `${context.baseUrl}/vacancies?per_page=50`, key: BYSTANDER_KEY, timeoutMs: 10_000, keepChars: Infinity });
-  const data = listing.status === 200 ? (JSON.parse(listing.body) as { data: { slug: string; accepts_applications: boolean }[] }).data : [];
+  const listing = await send({
+    url: `${context.baseUrl}/vacancies?per_page=50`,
+    key: BYSTANDER_KEY,
+    timeoutMs: 10_000,
+    keepChars: Infinity,
+  });
+  const data =
+    listing.status === 200
+      ? (JSON.parse(listing.body) as { data: { slug: string; accepts_applications: boolean }[] }).data
+      : [];
   const slug = data.find((vacancy) => vacancy.accepts_applications)?.slug;
   if (!slug) throw new Error(`no open vacancy for the bystander: ${listing.status} ${listing.body.slice(0, 200)}`);
   return slug;
@@ -32,11 +40,17 @@ function stalledBody(context: TAttackContext, localAddress: string, declared: nu
     method: 'POST',
     localAddress,
     agent: false,
-    headers: { authorization: `Bearer ${SITE_KEY}`, origin: SITE_ORIGIN, 'content-type': 'application/json', 'content-length': String(declared) },
+    headers: {
+      authorization: `Bearer ${SITE_KEY}`,
+      origin: SITE_ORIGIN,
+      'content-type': 'application/json',
+      'content-length': String(declared),
+    },
   });
   const answer = new Promise<{ status: number; ms: number; error?: string }>((resolve) => {
     let status = 0;
-    const settle = (error?: string) => resolve({ status, ms: performance.now() - started, ...(status === 0 && error ? { error } : {}) });
+    const settle = (error?: string) =>
+      resolve({ status, ms: performance.now() - started, ...(status === 0 && error ? { error } : {}) });
     req.on('response', (res) => {
       status = res.statusCode ?? 0;
       res.resume();
@@ -66,7 +80,12 @@ function bystanderApply(context: TAttackContext, vacancy: string): Promise<TAnsw
 }
 
 /** Another tenant's applications, one every `everyMs`, until `stop()`. */
-async function bystanderWrites(context: TAttackContext, vacancy: string, stop: () => boolean, everyMs: number): Promise<TAnswer[]> {
+async function bystanderWrites(
+  context: TAttackContext,
+  vacancy: string,
+  stop: () => boolean,
+  everyMs: number,
+): Promise<TAnswer[]> {
   const answers: TAnswer[] = [];
   while (!stop() && !context.signal.aborted) {
     const next = performance.now() + everyMs;
@@ -98,7 +117,9 @@ const stalledBodies: TAttack = {
     const quiet = await bystanderApply(context, vacancy);
     const prefix = Buffer.from('{"padding":"');
     const body = Buffer.concat([prefix, Buffer.alloc(STALL_SENT - prefix.length, 'a')]);
-    const sockets = Array.from({ length: STALL_SOCKETS }, (_, index) => stalledBody(context, `127.0.0.${2 + index}`, STALL_DECLARED, body));
+    const sockets = Array.from({ length: STALL_SOCKETS }, (_, index) =>
+      stalledBody(context, `127.0.0.${2 + index}`, STALL_DECLARED, body),
+    );
     let done = false;
     // Let the bodies arrive before measuring the other tenant (they are what it must not wait behind).
     await sleep(500);
@@ -114,15 +135,23 @@ const stalledBodies: TAttack = {
     const refusedOthers = writes.filter((answer) => answer.status !== 201);
     const checks: TCheck[] = [
       {
-        ok: answers.every((answer) => answer.status === 408 || answer.status === 503) && slowestStalled <= STALL_SECONDS * 1000 + STALL_GRACE_MS,
+        ok:
+          answers.every((answer) => answer.status === 408 || answer.status === 503) &&
+          slowestStalled <= STALL_SECONDS * 1000 + STALL_GRACE_MS,
         text: `stalled sockets: ${answers.map((answer) => `${answer.status || answer.error} after ${round(answer.ms)}`).join(', ')}`,
       },
       {
-        ok: quiet.status === 201 && writes.length >= 5 && refusedOthers.length === 0 && slowestOther < OTHER_WRITE_LIMIT_MS,
+        ok:
+          quiet.status === 201 &&
+          writes.length >= 5 &&
+          refusedOthers.length === 0 &&
+          slowestOther < OTHER_WRITE_LIMIT_MS,
         text:
           `other tenant: quiet ${quiet.status || quiet.error} in ${round(quiet.ms)}; ${writes.length} POST /applications during the stall, ` +
           `${describeStatuses(writes)}, slowest ${round(slowestOther)}` +
-          (refusedOthers.length ? ` (${refusedOthers[0]?.status || refusedOthers[0]?.error} ${refusedOthers[0]?.body.slice(0, 100)})` : ''),
+          (refusedOthers.length
+            ? ` (${refusedOthers[0]?.status || refusedOthers[0]?.error} ${refusedOthers[0]?.body.slice(0, 100)})`
+            : ''),
       },
     ];
     return {
@@ -163,16 +192,26 @@ const visitorLockout: TAttack = {
         flood.push(
           index % 2 === 0
             ? await post(visitor, json({}))
-            : await post(visitor, json(applicationBody(context.vacancySlug, `visitor.${unique()}@abuse.example`)), '?validate_only=true'),
+            : await post(
+                visitor,
+                json(applicationBody(context.vacancySlug, `visitor.${unique()}@abuse.example`)),
+                '?validate_only=true',
+              ),
         );
       }
     };
     const flooding = Promise.all(Array.from({ length: LOCKOUT_CONCURRENCY }, lane));
     // The applicant applies while the visitor floods, and once more after it.
     while (flood.length < LOCKOUT_REQUESTS / 4 && !context.signal.aborted) await sleep(10);
-    const during = await post('127.0.0.21', json(applicationBody(context.vacancySlug, `applicant.${unique()}@abuse.example`)));
+    const during = await post(
+      '127.0.0.21',
+      json(applicationBody(context.vacancySlug, `applicant.${unique()}@abuse.example`)),
+    );
     await flooding;
-    const after = await post('127.0.0.22', json(applicationBody(context.vacancySlug, `applicant.${unique()}@abuse.example`)));
+    const after = await post(
+      '127.0.0.22',
+      json(applicationBody(context.vacancySlug, `applicant.${unique()}@abuse.example`)),
+    );
 
     const answered = flood.filter((answer) => answer.status !== 429);
     const limited = flood.filter((answer) => answer.status === 429);
@@ -180,7 +219,10 @@ const visitorLockout: TAttack = {
       statuses: `visitor ${describeStatuses(flood)}; applicant ${during.status || during.error} during, ${after.status || after.error} after`,
       checks: [
         {
-          ok: answered.length <= 5 && answered.every((answer) => answer.status === 422 || answer.status === 200) && limited.length === flood.length - answered.length,
+          ok:
+            answered.length <= 5 &&
+            answered.every((answer) => answer.status === 422 || answer.status === 200) &&
+            limited.length === flood.length - answered.length,
           text: `visitor: ${answered.length} of ${flood.length} answered (${describeStatuses(answered)}), ${limited.length} limited`,
         },
         {

@@ -1,7 +1,13 @@
 import { Agent, request } from 'node:http';
 
 /** The answer to one request; `status` 0 is a socket error, a refused connection or a timeout (`error` says which). */
-export type TAnswer = { status: number; ms: number; body: string; headers: Record<string, string | string[] | undefined>; error?: string };
+export type TAnswer = {
+  status: number;
+  ms: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+  error?: string;
+};
 
 export type TRequest = {
   method?: 'GET' | 'POST';
@@ -42,32 +48,45 @@ export function send(options: TRequest): Promise<TAnswer> {
       headers['content-length'] = String(options.body.byteLength);
       headers['content-type'] ??= 'application/json';
     }
-    const req = request(options.url, {
+    const req = request(
+      options.url,
+      {
         method: options.method ?? 'GET',
         headers,
         agent: options.agent ?? false,
         ...(options.localAddress ? { localAddress: options.localAddress } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
-      }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        if (body.length < keep) body += chunk.slice(0, keep - body.length);
-      });
-      res.on('end', () => finish({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      res.on('error', (error) => finish({ status: res.statusCode ?? 0, body, headers: res.headers, error: error.message }));
-    });
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (body.length < keep) body += chunk.slice(0, keep - body.length);
+        });
+        res.on('end', () => finish({ status: res.statusCode ?? 0, body, headers: res.headers }));
+        res.on('error', (error) =>
+          finish({ status: res.statusCode ?? 0, body, headers: res.headers, error: error.message }),
+        );
+      },
+    );
     const timer = setTimeout(() => {
       finish({ status: 0, body: '', headers: {}, error: `no answer within ${options.timeoutMs} ms` });
       req.destroy();
     }, options.timeoutMs);
-    req.on('error', (error) => finish({ status: 0, body: '', headers: {}, error: (error as NodeJS.ErrnoException).code ?? error.message }));
+    req.on('error', (error) =>
+      finish({ status: 0, body: '', headers: {}, error: (error as NodeJS.ErrnoException).code ?? error.message }),
+    );
     req.end(options.body);
   });
 }
 
 /** Runs `task(i)` for i in 0…count-1 with at most `concurrency` at a time; stops starting new ones once `stop()` says so. */
-export async function pool(count: number, concurrency: number, task: (index: number) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
+export async function pool(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<void>,
+  stop: () => boolean = () => false,
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < count && !stop()) await task(next++);

@@ -19,10 +19,17 @@ const DELIVERY_BOUND_MS = 5000;
 
 const round = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 
-async function withOrm<T>(context: TAttackContext, run: (orm: TOrm, tenants: { attacker: number; bystander: number }) => Promise<T>): Promise<T> {
+async function withOrm<T>(
+  context: TAttackContext,
+  run: (orm: TOrm, tenants: { attacker: number; bystander: number }) => Promise<T>,
+): Promise<T> {
   const orm = await openOrm(context.databaseUrl);
   try {
-    const rows = await kyselyOf(orm.em.fork()).selectFrom('tenants').select(['id', 'slug']).where('slug', 'in', [ATTACKER, BYSTANDER]).execute();
+    const rows = await kyselyOf(orm.em.fork())
+      .selectFrom('tenants')
+      .select(['id', 'slug'])
+      .where('slug', 'in', [ATTACKER, BYSTANDER])
+      .execute();
     const idOf = (slug: string) => {
       const row = rows.find((candidate) => candidate.slug === slug);
       if (!row) throw new Error(`no tenant ${slug}`);
@@ -33,7 +40,10 @@ async function withOrm<T>(context: TAttackContext, run: (orm: TOrm, tenants: { a
       return await run(orm, tenants);
     } finally {
       // Later attacks (and runs) start without these endpoints and their deliveries.
-      await kyselyOf(orm.em.fork()).deleteFrom('webhook_endpoints').where('tenant_id', 'in', [tenants.attacker, tenants.bystander]).execute();
+      await kyselyOf(orm.em.fork())
+        .deleteFrom('webhook_endpoints')
+        .where('tenant_id', 'in', [tenants.attacker, tenants.bystander])
+        .execute();
     }
   } finally {
     await orm.close();
@@ -41,8 +51,18 @@ async function withOrm<T>(context: TAttackContext, run: (orm: TOrm, tenants: { a
 }
 
 /** Records an event of the bystander's and waits until its receiver has it; the time from commit to arrival. */
-async function bystanderDelivery(orm: TOrm, tenantId: number, receiver: Awaited<ReturnType<typeof startWebhookReceiver>>, objectId: number): Promise<number> {
-  const { id } = await recordEvent(serviceContext(orm.em.fork(), tenantId), { type: 'application.created', object: 'application', objectId, data: {} });
+async function bystanderDelivery(
+  orm: TOrm,
+  tenantId: number,
+  receiver: Awaited<ReturnType<typeof startWebhookReceiver>>,
+  objectId: number,
+): Promise<number> {
+  const { id } = await recordEvent(serviceContext(orm.em.fork(), tenantId), {
+    type: 'application.created',
+    object: 'application',
+    objectId,
+    data: {},
+  });
   const started = performance.now();
   for (;;) {
     if (receiver.received.some((request) => request.headers['webhook-id'] === id)) return performance.now() - started;
@@ -73,15 +93,27 @@ const slowEndpoints: TAttack = {
       const receiver = await startWebhookReceiver();
       try {
         const checks: TCheck[] = [];
-        for (let i = 0; i < 10; i++) await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), { url: `${hanging.url}/${i}`, eventTypes: ['*'] });
+        for (let i = 0; i < 10; i++)
+          await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), {
+            url: `${hanging.url}/${i}`,
+            eventTypes: ['*'],
+          });
         let eleventh = 'created';
         try {
-          await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), { url: `${hanging.url}/10`, eventTypes: ['*'] });
+          await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), {
+            url: `${hanging.url}/10`,
+            eventTypes: ['*'],
+          });
         } catch (error) {
-          eleventh = isAppError(error) ? `${error.status} ${Object.keys(error.fieldErrors ?? {}).join(',')}` : String(error);
+          eleventh = isAppError(error)
+            ? `${error.status} ${Object.keys(error.fieldErrors ?? {}).join(',')}`
+            : String(error);
         }
         checks.push({ ok: eleventh === '422 url', text: `11th endpoint: ${eleventh}` });
-        await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.bystander), { url: receiver.url, eventTypes: ['application.created'] });
+        await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.bystander), {
+          url: receiver.url,
+          eventTypes: ['application.created'],
+        });
 
         // The attacker's applications (with its own keys, as an integration would) make the backlog: every event goes to all ten.
         const answers = await Promise.all(
@@ -90,7 +122,9 @@ const slowEndpoints: TAttack = {
               method: 'POST',
               url: `${context.baseUrl}/applications`,
               key: context.nextAttackerKey(),
-              body: Buffer.from(JSON.stringify(applicationBody(context.vacancySlug, `webhook-${i}-${Date.now()}@abuse.example`))),
+              body: Buffer.from(
+                JSON.stringify(applicationBody(context.vacancySlug, `webhook-${i}-${Date.now()}@abuse.example`)),
+              ),
               timeoutMs: 10_000,
               signal: context.signal,
             }),
@@ -115,7 +149,10 @@ const slowEndpoints: TAttack = {
             text: `attacker slots: ${held.reduce((a, b) => a + b, 0)} at first (≤ 8 = half the worker's), per failing endpoint ≤ ${Math.max(0, ...failingHeld)} (≤ 2); ${attempted} hanging requests`,
           },
         );
-        return { statuses: `applications ${describeStatuses(answers)}; bystander ${round(first)} / ${round(second)}`, checks };
+        return {
+          statuses: `applications ${describeStatuses(answers)}; bystander ${round(first)} / ${round(second)}`,
+          checks,
+        };
       } finally {
         await hanging.close();
         await receiver.close();
@@ -132,8 +169,14 @@ const testFlood: TAttack = {
       const receiver = await startWebhookReceiver();
       const bystanderReceiver = await startWebhookReceiver();
       try {
-        const { endpoint } = await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), { url: receiver.url, eventTypes: ['*'] });
-        const { endpoint: other } = await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.bystander), { url: bystanderReceiver.url, eventTypes: ['*'] });
+        const { endpoint } = await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.attacker), {
+          url: receiver.url,
+          eventTypes: ['*'],
+        });
+        const { endpoint: other } = await createWebhookEndpoint(serviceContext(orm.em.fork(), tenants.bystander), {
+          url: bystanderReceiver.url,
+          eventTypes: ['*'],
+        });
         const outcomes: string[] = [];
         const retryAfter: string[] = [];
         const attempt = async (call: () => Promise<unknown>) => {
@@ -149,7 +192,11 @@ const testFlood: TAttack = {
         outcomes.push('ok');
         await Promise.all(
           Array.from({ length: 199 }, (_, i) =>
-            attempt(() => (i % 2 ? replayWebhookDelivery(serviceContext(orm.em.fork(), tenants.attacker), { id: first.id }) : sendTestEvent(serviceContext(orm.em.fork(), tenants.attacker), { id: endpoint.id }))),
+            attempt(() =>
+              i % 2
+                ? replayWebhookDelivery(serviceContext(orm.em.fork(), tenants.attacker), { id: first.id })
+                : sendTestEvent(serviceContext(orm.em.fork(), tenants.attacker), { id: endpoint.id }),
+            ),
           ),
         );
         const accepted = outcomes.filter((outcome) => outcome === 'ok').length;
@@ -165,14 +212,29 @@ const testFlood: TAttack = {
           await sleep(20);
         }
         await sleep(1000);
-        const delivered = await listWebhookDeliveries(serviceContext(orm.em.fork(), tenants.attacker), { endpointId: endpoint.id, limit: 1000 });
+        const delivered = await listWebhookDeliveries(serviceContext(orm.em.fork(), tenants.attacker), {
+          endpointId: endpoint.id,
+          limit: 1000,
+        });
         return {
           statuses: `${accepted} accepted, ${refused} × 429 of ${outcomes.length}; bystander test ${round(bystanderMs)}`,
           checks: [
-            { ok: accepted === 10 && refused === outcomes.length - 10, text: `${accepted} of ${outcomes.length} test events and replays accepted, ${refused} answered 429` },
-            { ok: retryAfter.every((value) => Number(value) >= 1 && Number(value) <= 60), text: `Retry-After ${[...new Set(retryAfter)].slice(0, 3).join(', ')} s` },
-            { ok: delivered.length <= 10 && receiver.received.length <= 10, text: `${receiver.received.length} requests reached the attacker's endpoint` },
-            { ok: bystanderMs < DELIVERY_BOUND_MS, text: `another tenant's test event delivered in ${round(bystanderMs)}` },
+            {
+              ok: accepted === 10 && refused === outcomes.length - 10,
+              text: `${accepted} of ${outcomes.length} test events and replays accepted, ${refused} answered 429`,
+            },
+            {
+              ok: retryAfter.every((value) => Number(value) >= 1 && Number(value) <= 60),
+              text: `Retry-After ${[...new Set(retryAfter)].slice(0, 3).join(', ')} s`,
+            },
+            {
+              ok: delivered.length <= 10 && receiver.received.length <= 10,
+              text: `${receiver.received.length} requests reached the attacker's endpoint`,
+            },
+            {
+              ok: bystanderMs < DELIVERY_BOUND_MS,
+              text: `another tenant's test event delivered in ${round(bystanderMs)}`,
+            },
           ],
         };
       } finally {

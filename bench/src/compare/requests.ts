@@ -55,7 +55,12 @@ export function benchDocument(vacancies: number, applicationKeys = APPLICATION_K
   const base = 2_000_000;
   tenant.api_keys = [
     ...(tenant.api_keys ?? []),
-    ...Array.from({ length: applicationKeys }, (_, index) => ({ id: base + index, name: `applications ${index}`, key: applicationKey(index), scopes: ['applications:write'] })),
+    ...Array.from({ length: applicationKeys }, (_, index) => ({
+      id: base + index,
+      name: `applications ${index}`,
+      key: applicationKey(index),
+      scopes: ['applications:write'],
+    })),
   ];
   return document;
 }
@@ -68,12 +73,22 @@ export async function readBenchData(databaseUrl: string): Promise<TBenchData> {
   await client.connect();
   try {
     const one = async (sql: string) => (await client.query(sql)).rows;
-    const jobTypes = await one(`select x.job_type_id as id from vacancy_job_types x join vacancies v on v.id = x.vacancy_id where ${VISIBLE} group by 1 order by count(*) desc, 1 limit 2`);
-    const tag = await one(`select x.tag_id as id from vacancy_tags x join tags t on t.id = x.tag_id where t.parent_id is null group by 1 order by count(*) desc, 1 limit 1`);
-    const location = await one(`select location_id as id from vacancies where ${VISIBLE} and location_id is not null group by 1 order by count(*) desc, 1 limit 1`);
+    const jobTypes = await one(
+      `select x.job_type_id as id from vacancy_job_types x join vacancies v on v.id = x.vacancy_id where ${VISIBLE} group by 1 order by count(*) desc, 1 limit 2`,
+    );
+    const tag = await one(
+      `select x.tag_id as id from vacancy_tags x join tags t on t.id = x.tag_id where t.parent_id is null group by 1 order by count(*) desc, 1 limit 1`,
+    );
+    const location = await one(
+      `select location_id as id from vacancies where ${VISIBLE} and location_id is not null group by 1 order by count(*) desc, 1 limit 1`,
+    );
     // md5 of the slug: a shuffled order that is the same on every run.
-    const slugs = (await one(`select slug from vacancies where ${VISIBLE} order by md5(slug)`)).map((row) => row.slug as string);
-    const applyTo = await one(`select slug from vacancies where ${VISIBLE} and accepts_applications order by id limit 1`);
+    const slugs = (await one(`select slug from vacancies where ${VISIBLE} order by md5(slug)`)).map(
+      (row) => row.slug as string,
+    );
+    const applyTo = await one(
+      `select slug from vacancies where ${VISIBLE} and accepts_applications order by id limit 1`,
+    );
     return {
       jobTypes: jobTypes.map((row) => row.id),
       tag: tag[0].id,
@@ -87,8 +102,15 @@ export async function readBenchData(databaseUrl: string): Promise<TBenchData> {
   }
 }
 
-const read = (path: string): TBenchRequest => ({ method: 'GET', path, headers: { authorization: `Bearer ${LARGE_API_KEY}` } });
-const cycling = (paths: string[]) => ({ request: (n: number) => read(paths[n % paths.length]!), distinct: paths.length });
+const read = (path: string): TBenchRequest => ({
+  method: 'GET',
+  path,
+  headers: { authorization: `Bearer ${LARGE_API_KEY}` },
+});
+const cycling = (paths: string[]) => ({
+  request: (n: number) => read(paths[n % paths.length]!),
+  distinct: paths.length,
+});
 
 /** The words of the `search` scenario; the `q` scenario asks for the same ones. */
 const SEARCH_WORDS = ['engineer', 'ontwikkel', 'data'];
@@ -101,14 +123,22 @@ function applicationBody(vacancy: string): (n: number) => TBenchRequest {
     candidate: { given_name: 'Bench', family_name: 'Mark', email: '@@EMAIL@@' },
     documents: { resume: { filename: 'resume.pdf', content: resume, mime_type: 'application/pdf' } },
     privacy_policy_accepted: true,
-    tracking: { ip_address: '198.51.100.7', user_agent: 'autocannon', referrer: 'https://careers.bench.example/jobs/bench' },
+    tracking: {
+      ip_address: '198.51.100.7',
+      user_agent: 'autocannon',
+      referrer: 'https://careers.bench.example/jobs/bench',
+    },
   }).split('@@EMAIL@@') as [string, string];
   // Unique per process run, so a second run on the same database never replays the first one's answers.
   const run = randomBytes(4).toString('hex');
   return (n) => ({
     method: 'POST',
     path: '/v1/applications',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${applicationKey(n % APPLICATION_KEYS)}`, 'idempotency-key': `bench-${run}-${n}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${applicationKey(n % APPLICATION_KEYS)}`,
+      'idempotency-key': `bench-${run}-${n}`,
+    },
     body: `${head}candidate.${run}.${n}@bench.example${tail}`,
   });
 }
@@ -120,8 +150,16 @@ export function comparisons(data: TBenchData): TComparison[] {
   const unseen = data.unseen.length > 0 ? data.unseen : data.slugs;
   return [
     { name: 'list', ...cached, ...cycling(['/v1/vacancies?per_page=20']) },
-    { name: 'list-filtered-p5', ...cached, ...cycling([`/v1/vacancies?${jobTypes}&tags[]=${data.tag}&sort=title&sort_direction=asc&page=5&per_page=100`]) },
-    { name: 'facets-filtered', ...cached, ...cycling([`/v1/vacancies/facets?location_id=${data.location}&tags[]=${data.tag}`]) },
+    {
+      name: 'list-filtered-p5',
+      ...cached,
+      ...cycling([`/v1/vacancies?${jobTypes}&tags[]=${data.tag}&sort=title&sort_direction=asc&page=5&per_page=100`]),
+    },
+    {
+      name: 'facets-filtered',
+      ...cached,
+      ...cycling([`/v1/vacancies/facets?location_id=${data.location}&tags[]=${data.tag}`]),
+    },
     { name: 'facets', ...cached, ...cycling(['/v1/vacancies/facets']) },
     { name: 'search', ...cached, ...cycling(SEARCH_WORDS.map((word) => `/v1/vacancies?search=${word}`)) },
     {
@@ -132,7 +170,11 @@ export function comparisons(data: TBenchData): TComparison[] {
       ...cycling(SEARCH_WORDS.map((word) => `/v1/vacancies?q=${word}`)),
       referenceRequest: cycling(SEARCH_WORDS.map((word) => `/v1/vacancies?search=${word}`)).request,
     },
-    { name: 'locations', ...cached, ...cycling(['/v1/locations?include_vacancy_count=true', '/v1/locations?include_vacancy_count=true&page=2']) },
+    {
+      name: 'locations',
+      ...cached,
+      ...cycling(['/v1/locations?include_vacancy_count=true', '/v1/locations?include_vacancy_count=true&page=2']),
+    },
     { name: 'detail', minRatio: 1.5, maxP99Ms: 50, ...cycling(data.slugs.map((slug) => `/v1/vacancies/${slug}`)) },
     {
       name: 'detail-unseen',
@@ -143,9 +185,21 @@ export function comparisons(data: TBenchData): TComparison[] {
       distinct: unseen.length,
     },
     { name: 'articles', minRatio: 1, ...cycling(['/v1/articles?language=en']) },
-    { name: 'post-applications', minRatio: 1, request: applicationBody(data.applyTo), distinct: Number.POSITIVE_INFINITY },
+    {
+      name: 'post-applications',
+      minRatio: 1,
+      request: applicationBody(data.applyTo),
+      distinct: Number.POSITIVE_INFINITY,
+    },
   ];
 }
 
 /** The names of the comparison scenarios, in order (they do not depend on the data). */
-export const COMPARISON_NAMES = comparisons({ jobTypes: [], tag: 0, location: 0, slugs: [''], unseen: [], applyTo: '' }).map((comparison) => comparison.name);
+export const COMPARISON_NAMES = comparisons({
+  jobTypes: [],
+  tag: 0,
+  location: 0,
+  slugs: [''],
+  unseen: [],
+  applyTo: '',
+}).map((comparison) => comparison.name);

@@ -2,7 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { AppError, type TFieldErrors, MAX_JSON_DEPTH, MAX_JSON_VALUES, checkAnswers, toApplicationResponse, type TNewDocument, requestHash, decodeBase64Strict } from '@careers/core/bench';
+import {
+  AppError,
+  type TFieldErrors,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+  checkAnswers,
+  toApplicationResponse,
+  type TNewDocument,
+  requestHash,
+  decodeBase64Strict,
+} from '@careers/core/bench';
 import { JsonScanner } from '../../../apps/api/src/rest/json-scanner.ts';
 import type { ReferenceAuth, TCaller } from './auth.ts';
 import { errorAnswer, type TAnswer, type TRequest } from './http.ts';
@@ -41,7 +51,10 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooDeep: boolea
 }
 
 /** Counts the request in the key's 60-second window (one statement): its headers, and whether it is over the limit. */
-async function countRequest(pool: Pool, caller: TCaller): Promise<{ headers: Record<string, string>; exceeded: boolean }> {
+async function countRequest(
+  pool: Pool,
+  caller: TCaller,
+): Promise<{ headers: Record<string, string>; exceeded: boolean }> {
   const { rows } = await pool.query(
     `insert into rate_limit_windows as w (bucket, window_start, hits) values ($1, statement_timestamp(), 1)
      on conflict (bucket) do update set
@@ -51,10 +64,16 @@ async function countRequest(pool: Pool, caller: TCaller): Promise<{ headers: Rec
     [`${caller.keyId}:${OPERATION}`, WINDOW_SECONDS],
   );
   const { hits, reset_at: resetAt, now } = rows[0];
-  const headers = { 'X-RateLimit-Limit': String(RATE_LIMIT), 'X-RateLimit-Remaining': String(Math.max(0, RATE_LIMIT - hits)) };
+  const headers = {
+    'X-RateLimit-Limit': String(RATE_LIMIT),
+    'X-RateLimit-Remaining': String(Math.max(0, RATE_LIMIT - hits)),
+  };
   if (hits <= RATE_LIMIT) return { headers, exceeded: false };
   const retryAfter = Math.min(WINDOW_SECONDS, Math.max(1, Math.ceil(resetAt - now)));
-  return { headers: { ...headers, 'Retry-After': String(retryAfter), 'X-RateLimit-Reset': String(resetAt) }, exceeded: true };
+  return {
+    headers: { ...headers, 'Retry-After': String(retryAfter), 'X-RateLimit-Reset': String(resetAt) },
+    exceeded: true,
+  };
 }
 
 type TDocumentInput = { filename: string; mimeType: string; content: Buffer };
@@ -80,26 +99,36 @@ function validate(body: unknown): TInput {
   };
   const object = (value: unknown, path: string, required: boolean): Record<string, unknown> | null => {
     if (value === undefined || value === null) return required ? fail(path, `The ${path} field is required.`) : null;
-    return typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : fail(path, `The ${path} must be an object.`);
+    return typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : fail(path, `The ${path} must be an object.`);
   };
   const text = (value: unknown, path: string, max: number, required: boolean): string | null => {
     if (value === undefined || value === null) return required ? fail(path, `The ${path} field is required.`) : null;
-    if (typeof value !== 'string' || value.includes('\0') || !value.isWellFormed()) return fail(path, `The ${path} must be a string.`);
+    if (typeof value !== 'string' || value.includes('\0') || !value.isWellFormed())
+      return fail(path, `The ${path} must be a string.`);
     const trimmed = value.trim();
     if (trimmed.length > max) return fail(path, `The ${path} must not be greater than ${max} characters.`);
     return trimmed === '' ? (required ? fail(path, `The ${path} field is required.`) : null) : trimmed;
   };
   const url = (value: unknown, path: string) => {
     const link = text(value, path, 2048, false);
-    return link === null || (/^https?:\/\/\S+$/i.test(link) && URL.canParse(link)) ? link : fail(path, `The ${path} must be a valid URL.`);
+    return link === null || (/^https?:\/\/\S+$/i.test(link) && URL.canParse(link))
+      ? link
+      : fail(path, `The ${path} must be a valid URL.`);
   };
   const root = object(body, 'body', true) ?? {};
   const reference = root.vacancy;
   const vacancy =
-    typeof reference === 'number' && Number.isInteger(reference) ? reference : typeof reference === 'string' && reference.trim() !== '' ? reference.trim() : fail('vacancy', 'The vacancy field is required.');
+    typeof reference === 'number' && Number.isInteger(reference)
+      ? reference
+      : typeof reference === 'string' && reference.trim() !== ''
+        ? reference.trim()
+        : fail('vacancy', 'The vacancy field is required.');
   const person = object(root.candidate, 'candidate', true) ?? {};
   const email = text(person.email, 'candidate.email', 255, true);
-  if (email !== null && !EMAIL.test(email)) fail('candidate.email', 'The candidate.email must be a valid email address.');
+  if (email !== null && !EMAIL.test(email))
+    fail('candidate.email', 'The candidate.email must be a valid email address.');
   const documents: TInput['documents'] = [];
   const files = object(root.documents, 'documents', false) ?? {};
   const document = (value: unknown, path: string, type: TNewDocument['type'], position: number) => {
@@ -107,28 +136,38 @@ function validate(body: unknown): TInput {
     if (!file) return;
     const filename = text(file.filename, `${path}.filename`, 255, true);
     const mimeType = text(file.mime_type, `${path}.mime_type`, 255, true);
-    if (mimeType !== null && !MIME_TYPE.test(mimeType)) fail(`${path}.mime_type`, `The ${path}.mime_type format is invalid.`);
-    const content = typeof file.content === 'string' && file.content.length <= (MAX_DOCUMENT_BYTES / 3) * 4 + 4 ? decodeBase64Strict(file.content) : undefined;
-    if (!content || content.length > MAX_DOCUMENT_BYTES) fail(`${path}.content`, `The ${path}.content must be valid base64 of at most 10 MB.`);
-    if (filename !== null && mimeType !== null && content) documents.push({ type, position, filename, mimeType, content });
+    if (mimeType !== null && !MIME_TYPE.test(mimeType))
+      fail(`${path}.mime_type`, `The ${path}.mime_type format is invalid.`);
+    const content =
+      typeof file.content === 'string' && file.content.length <= (MAX_DOCUMENT_BYTES / 3) * 4 + 4
+        ? decodeBase64Strict(file.content)
+        : undefined;
+    if (!content || content.length > MAX_DOCUMENT_BYTES)
+      fail(`${path}.content`, `The ${path}.content must be valid base64 of at most 10 MB.`);
+    if (filename !== null && mimeType !== null && content)
+      documents.push({ type, position, filename, mimeType, content });
   };
   document(files.resume, 'documents.resume', 'resume', 0);
   document(files.cover_letter, 'documents.cover_letter', 'cover_letter', 0);
   const additional = files.additional ?? [];
-  if (!Array.isArray(additional) || additional.length > 5) fail('documents.additional', 'The documents.additional must be an array of at most 5.');
+  if (!Array.isArray(additional) || additional.length > 5)
+    fail('documents.additional', 'The documents.additional must be an array of at most 5.');
   else additional.forEach((file, index) => document(file, `documents.additional.${index}`, 'additional', index));
   const accepted = root.privacy_policy_accepted ?? false;
-  if (typeof accepted !== 'boolean') fail('privacy_policy_accepted', 'The privacy_policy_accepted field must be true or false.');
+  if (typeof accepted !== 'boolean')
+    fail('privacy_policy_accepted', 'The privacy_policy_accepted field must be true or false.');
   const consents = object(root.consents, 'consents', false) ?? {};
   const consent = (value: unknown, field: string) => {
-    if (value !== undefined && value !== null && typeof value !== 'boolean') fail(field, `The ${field} field must be true or false.`);
+    if (value !== undefined && value !== null && typeof value !== 'boolean')
+      fail(field, `The ${field} field must be true or false.`);
     return value === true;
   };
   const tracking = object(root.tracking, 'tracking', false) ?? {};
   const ip = text(tracking.ip_address, 'tracking.ip_address', 45, false);
   if (ip !== null && isIP(ip) === 0) fail('tracking.ip_address', 'The tracking.ip_address must be a valid IP address.');
   const answers = root.answers;
-  if (answers !== undefined && answers !== null && (typeof answers !== 'object' || Array.isArray(answers))) fail('answers', 'The answers must be an object.');
+  if (answers !== undefined && answers !== null && (typeof answers !== 'object' || Array.isArray(answers)))
+    fail('answers', 'The answers must be an object.');
   const input: TInput = {
     vacancy: vacancy ?? '',
     candidate: {
@@ -136,12 +175,21 @@ function validate(body: unknown): TInput {
       familyName: text(person.family_name, 'candidate.family_name', 255, true) ?? '',
       email: email ?? '',
       linkedinUrl: url(person.linkedin_url, 'candidate.linkedin_url'),
-      phone: text(person.mobile_phone, 'candidate.mobile_phone', 64, false) ?? text(person.fixed_phone, 'candidate.fixed_phone', 64, false),
+      phone:
+        text(person.mobile_phone, 'candidate.mobile_phone', 64, false) ??
+        text(person.fixed_phone, 'candidate.fixed_phone', 64, false),
     },
     documents,
     privacyPolicyAccepted: accepted === true,
-    consents: { processing: consent(consents.processing, 'consents.processing'), talentPool: consent(consents.talent_pool, 'consents.talent_pool') },
-    tracking: { ip, userAgent: text(tracking.user_agent, 'tracking.user_agent', 1024, false), referrer: url(tracking.referrer, 'tracking.referrer') },
+    consents: {
+      processing: consent(consents.processing, 'consents.processing'),
+      talentPool: consent(consents.talent_pool, 'consents.talent_pool'),
+    },
+    tracking: {
+      ip,
+      userAgent: text(tracking.user_agent, 'tracking.user_agent', 1024, false),
+      referrer: url(tracking.referrer, 'tracking.referrer'),
+    },
     answers: answers as TInput['answers'],
   };
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);
@@ -153,7 +201,11 @@ async function findVacancy(client: PoolClient, caller: TCaller, reference: numbe
   const { rows } = await client.query(
     `select id, slug, title, accepts_applications, questions from vacancies
      where tenant_id = $1 and ${VISIBLE} and (slug = $2 or id = $3) order by slug = $2 desc limit 1`,
-    [caller.tenantId, typeof reference === 'string' ? reference : null, typeof reference === 'number' || /^\d{1,9}$/.test(reference) ? Number(reference) : null],
+    [
+      caller.tenantId,
+      typeof reference === 'string' ? reference : null,
+      typeof reference === 'number' || /^\d{1,9}$/.test(reference) ? Number(reference) : null,
+    ],
   );
   return rows[0];
 }
@@ -167,11 +219,10 @@ async function submit(client: PoolClient, caller: TCaller, input: TInput): Promi
   if (!vacancy.accepts_applications) throw new AppError('VACANCY_CLOSED');
   const { candidate } = input;
   if (caller.duplicateApplications === 'reject') {
-    await client.query(`select pg_advisory_xact_lock(hashtextextended('application:' || $1::text || ':' || $2::text || ':' || lower($3::text), 0))`, [
-      caller.tenantId,
-      vacancy.id,
-      candidate.email,
-    ]);
+    await client.query(
+      `select pg_advisory_xact_lock(hashtextextended('application:' || $1::text || ':' || $2::text || ':' || lower($3::text), 0))`,
+      [caller.tenantId, vacancy.id, candidate.email],
+    );
     const { rows } = await client.query(
       `select a.id from applications a join candidates c on c.id = a.candidate_id
        where a.tenant_id = $1 and c.tenant_id = $1 and a.vacancy_id = $2 and lower(c.email) = lower($3) order by a.id limit 1`,
@@ -181,13 +232,24 @@ async function submit(client: PoolClient, caller: TCaller, input: TInput): Promi
   }
   let candidateId: number | undefined;
   for (let attempt = 0; candidateId === undefined && attempt < 5; attempt++) {
-    const slug = `${`${candidate.givenName}-${candidate.familyName}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 200)}-${randomBytes(4).toString('hex')}`;
+    const slug = `${`${candidate.givenName}-${candidate.familyName}`
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 200)}-${randomBytes(4).toString('hex')}`;
     const { rows } = await client.query(
       `with found as (select id from candidates where tenant_id = $1 and lower(email) = lower($2) order by id limit 1),
        made as (insert into candidates (tenant_id, slug, first_name, last_name, email, phone, linkedin_url, status)
          select $1, $3, $4, $5, $2, $6, $7, 'potential' where not exists (select from found) on conflict do nothing returning id)
        select id from found union all select id from made`,
-      [caller.tenantId, candidate.email, slug, candidate.givenName, candidate.familyName, candidate.phone, candidate.linkedinUrl],
+      [
+        caller.tenantId,
+        candidate.email,
+        slug,
+        candidate.givenName,
+        candidate.familyName,
+        candidate.phone,
+        candidate.linkedinUrl,
+      ],
     );
     candidateId = rows[0]?.id;
   }
@@ -201,18 +263,34 @@ async function submit(client: PoolClient, caller: TCaller, input: TInput): Promi
     input.tracking.ip,
     input.tracking.userAgent,
   ];
-  values.push(input.tracking.referrer, JSON.stringify(checked.answers), input.consents.processing, input.consents.talentPool);
+  values.push(
+    input.tracking.referrer,
+    JSON.stringify(checked.answers),
+    input.consents.processing,
+    input.consents.talentPool,
+  );
   const documentRows = input.documents.map((document) => {
     const at = values.length;
-    values.push(document.type, document.position, document.filename, document.mimeType, document.content.length, document.content);
+    values.push(
+      document.type,
+      document.position,
+      document.filename,
+      document.mimeType,
+      document.content.length,
+      document.content,
+    );
     return `($${at + 1}::text, $${at + 2}::int, $${at + 3}::text, $${at + 4}::text, $${at + 5}::int, $${at + 6}::bytea)`;
   });
   const { rows } = await client.query(
     `with a as (insert into applications (tenant_id, vacancy_id, candidate_id, api_key_id, privacy_policy_accepted, privacy_policy_accepted_at,
          tracking_ip_address, tracking_user_agent, tracking_referrer, answers, consent_processing, consent_talent_pool)
        values ($1, $2, $3, $4, $5, case when $5 then now() end, $6, $7, $8, $9::jsonb, $10, $11) returning id, created_at),
-     ${documentRows.length > 0 ? `d as (insert into documents (tenant_id, application_id, type, position, filename, mime_type, size, content)
-       select $1, a.id, f.type, f.position, f.filename, f.mime_type, f.size, f.content from a, (values ${documentRows.join(', ')}) as f(type, position, filename, mime_type, size, content)),` : ''}
+     ${
+       documentRows.length > 0
+         ? `d as (insert into documents (tenant_id, application_id, type, position, filename, mime_type, size, content)
+       select $1, a.id, f.type, f.position, f.filename, f.mime_type, f.size, f.content from a, (values ${documentRows.join(', ')}) as f(type, position, filename, mime_type, size, content)),`
+         : ''
+     }
      e as (insert into events (tenant_id, type, object, object_id, data)
        select $1, 'application.created', 'application', a.id::text, jsonb_build_object('id', a.id, 'vacancy_id', $2::int, 'candidate_id', $3::int) from a)
      select id, created_at from a`,
@@ -221,7 +299,12 @@ async function submit(client: PoolClient, caller: TCaller, input: TInput): Promi
   const body = toApplicationResponse({
     application: rows[0],
     vacancy,
-    candidate: { id: candidateId, first_name: candidate.givenName, last_name: candidate.familyName, email: candidate.email },
+    candidate: {
+      id: candidateId,
+      first_name: candidate.givenName,
+      last_name: candidate.familyName,
+      email: candidate.email,
+    },
     documents: input.documents,
     privacyPolicyAccepted: input.privacyPolicyAccepted,
     // The benchmark's tenants set no privacy policy version.
@@ -234,7 +317,10 @@ async function submit(client: PoolClient, caller: TCaller, input: TInput): Promi
 /** Claims an Idempotency-Key in the transaction; a committed record of an earlier request is replayed instead. */
 async function claim(client: PoolClient, caller: TCaller, key: string, hash: string): Promise<TAnswer | undefined> {
   const same = [caller.keyId, OPERATION, key];
-  await client.query(`delete from idempotency_records where api_key_id = $1 and operation = $2 and key = $3 and expires_at <= now()`, same);
+  await client.query(
+    `delete from idempotency_records where api_key_id = $1 and operation = $2 and key = $3 and expires_at <= now()`,
+    same,
+  );
   const inserted = await client.query(
     `insert into idempotency_records (api_key_id, operation, key, request_hash, expires_at) values ($1, $2, $3, $4, now() + interval '24 hours')
      on conflict (api_key_id, operation, key) do nothing returning id`,
@@ -246,8 +332,15 @@ async function claim(client: PoolClient, caller: TCaller, key: string, hash: str
     same,
   );
   const record = rows[0];
-  if (record.request_hash !== hash) throw AppError.validation({ idempotency_key: ['The idempotency key has already been used with a different request.'] });
-  return { status: record.response_status, body: JSON.parse(record.response_body), headers: { ...record.response_headers, 'Idempotent-Replayed': 'true' } };
+  if (record.request_hash !== hash)
+    throw AppError.validation({
+      idempotency_key: ['The idempotency key has already been used with a different request.'],
+    });
+  return {
+    status: record.response_status,
+    body: JSON.parse(record.response_body),
+    headers: { ...record.response_headers, 'Idempotent-Replayed': 'true' },
+  };
 }
 
 /** POST /applications: key, body, rate limit, validation, then one transaction (with the idempotency record, if asked). */
@@ -260,19 +353,25 @@ export async function createApplication(pool: Pool, auth: ReferenceAuth, request
   if (rate.exceeded) return withRate(errorAnswer(new AppError('TOO_MANY_ATTEMPTS')));
   let body: unknown;
   try {
-    if (read.tooDeep) throw AppError.validation({ body: [`The body must not be nested more than ${MAX_JSON_DEPTH} levels deep.`] });
+    if (read.tooDeep)
+      throw AppError.validation({ body: [`The body must not be nested more than ${MAX_JSON_DEPTH} levels deep.`] });
     body = JSON.parse(read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text || '{}');
   } catch (error) {
     return withRate(errorAnswer(error instanceof AppError ? error : new AppError('MALFORMED_JSON')));
   }
   const idempotencyKey = request.req.headers['idempotency-key'] as string | undefined;
   if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) {
-    return withRate(errorAnswer(AppError.validation({ idempotency_key: ['The idempotency key must be 1 to 255 printable ASCII characters.'] })));
+    return withRate(
+      errorAnswer(
+        AppError.validation({ idempotency_key: ['The idempotency key must be 1 to 255 printable ASCII characters.'] }),
+      ),
+    );
   }
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const replayed = idempotencyKey === undefined ? undefined : await claim(client, caller, idempotencyKey, requestHash(body));
+    const replayed =
+      idempotencyKey === undefined ? undefined : await claim(client, caller, idempotencyKey, requestHash(body));
     let answer: TAnswer;
     try {
       answer = replayed ?? (await submit(client, caller, validate(body)));

@@ -17,14 +17,23 @@ export async function listLocations(pool: Pool, caller: TCaller, request: TReque
        select l.id, l.slug, l.name, l.address_line_1, l.address_line_2, l.address_line_3, l.locality, l.administrative_area, l.postal_code,
          l.country_code, l.latitude, l.longitude, l.created_at, (count(*) over ())::int as total
        from locations l where l.tenant_id = $1 order by lower(l.name) asc nulls last, l.id asc limit $2 offset $3)
-     select page.*, ${withCounts ? `(select count(*)::int from vacancies v where v.tenant_id = $1 and v.location_id = page.id
-       and v.status = 'published' and 'api' = any(v.channels) and v.published_at <= now() and (v.ends_at is null or v.ends_at > now()))` : 'null'} as vacancy_count
+     select page.*, ${
+       withCounts
+         ? `(select count(*)::int from vacancies v where v.tenant_id = $1 and v.location_id = page.id
+       and v.status = 'published' and 'api' = any(v.channels) and v.published_at <= now() and (v.ends_at is null or v.ends_at > now()))`
+         : 'null'
+     } as vacancy_count
      from page order by lower(page.name) asc nulls last, page.id asc`,
     [caller.tenantId, perPage, (page - 1) * perPage],
   );
   // A page past the end has no row to carry the total: count apart, as the product does.
-  const total = rows[0]?.total ?? (await pool.query('select count(*)::int as total from locations where tenant_id = $1', [caller.tenantId])).rows[0].total;
-  const vacancyCounts = withCounts ? new Map<number, number>(rows.map((row) => [row.id, row.vacancy_count])) : undefined;
+  const total =
+    rows[0]?.total ??
+    (await pool.query('select count(*)::int as total from locations where tenant_id = $1', [caller.tenantId])).rows[0]
+      .total;
+  const vacancyCounts = withCounts
+    ? new Map<number, number>(rows.map((row) => [row.id, row.vacancy_count]))
+    : undefined;
   const items = rows.map((row) => toLocationDto(row, { language, includeCoordinates: false, vacancyCounts }));
   return { status: 200, body: paginate(items, total, page, perPage, request.url) };
 }
@@ -37,9 +46,7 @@ export async function listArticles(pool: Pool, caller: TCaller, request: TReques
   const perPage = intParam(query, 'per_page', 20, 100);
   const language = languageParam(query);
   // Without a language each article comes in the tenant's default language, else its alphabetically first one.
-  const content = language
-    ? 't.language = $4'
-    : 'true order by t.language = $4 desc, t.language asc limit 1';
+  const content = language ? 't.language = $4' : 'true order by t.language = $4 desc, t.language asc limit 1';
   const { rows } = await pool.query(
     `select a.id, a.slug, a.type, a.is_featured, a.views_count, a.published_at, a.expires_at, a.created_at, a.featured_image,
        c.language, c.title, c.excerpt, c.body_html, (count(*) over ())::int as total,
@@ -51,8 +58,11 @@ export async function listArticles(pool: Pool, caller: TCaller, request: TReques
      order by a.published_at desc nulls last, a.id desc limit $2 offset $3`,
     [caller.tenantId, perPage, (page - 1) * perPage, language ?? caller.defaultLanguage],
   );
-  if (rows.length === 0 && page > 1) throw new AppError('INTERNAL', { detail: 'the reference does not count past the last page of articles' });
+  if (rows.length === 0 && page > 1)
+    throw new AppError('INTERNAL', { detail: 'the reference does not count past the last page of articles' });
   const total = rows[0]?.total ?? 0;
-  const items = rows.map((row) => toArticleDto(row, { language, defaultLanguage: caller.defaultLanguage, includeMedia: false }));
+  const items = rows.map((row) =>
+    toArticleDto(row, { language, defaultLanguage: caller.defaultLanguage, includeMedia: false }),
+  );
   return { status: 200, body: paginate(items, total, page, perPage, request.url) };
 }

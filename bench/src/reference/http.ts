@@ -32,11 +32,18 @@ export function idsParam(query: TRequest['query'], name: string): number[] {
   if (value === undefined) return [];
   const list = Array.isArray(value) ? value : [value];
   if (list.length > 100) invalid(name, `The ${name} must not have more than 100 items.`);
-  return list.map((item, index) => (/^\d{1,9}$/.test(item) ? Number(item) : invalid(`${name}.${index}`, `The ${name}.${index} must be an integer.`)));
+  return list.map((item, index) =>
+    /^\d{1,9}$/.test(item) ? Number(item) : invalid(`${name}.${index}`, `The ${name}.${index} must be an integer.`),
+  );
 }
 
 /** One of a few words (sort, sort_direction); `fallback` when absent. */
-export function enumParam<T extends string>(query: TRequest['query'], name: string, allowed: readonly T[], fallback: T): T {
+export function enumParam<T extends string>(
+  query: TRequest['query'],
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   const value = query[name];
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !allowed.includes(value as T)) invalid(name, `The selected ${name} is invalid.`);
@@ -61,7 +68,11 @@ export function flagParam(query: TRequest['query'], name: string): boolean {
 /** Writes an answer as the product does: JSON, a request id, and for a GET a weak ETag without the view counters. */
 export function send(req: IncomingMessage, res: ServerResponse, answer: TAnswer, requestId: string): void {
   const json = JSON.stringify(answer.body);
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...answer.headers };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
+    ...answer.headers,
+  };
   if (req.method === 'GET' && answer.status === 200) {
     const etag = `W/"${hash('sha1', json.replace(/"views_count":-?\d+/g, ''), 'base64url')}"`;
     headers.etag = etag;

@@ -18,11 +18,18 @@ export type TReferenceServer = { server: Server; pool: pg.Pool; close: () => Pro
 
 /** Same pool size and session settings as the API (API_DB_TIMEOUTS: no parallel workers, 3 s statements). */
 export function createReferenceServer(databaseUrl: string, options: { publicUrl?: string } = {}): TReferenceServer {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, statement_timeout: 3_000, options: '-c max_parallel_workers_per_gather=0' });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    statement_timeout: 3_000,
+    options: '-c max_parallel_workers_per_gather=0',
+  });
   const auth = new ReferenceAuth(pool);
   const views = new ReferenceViews(pool);
   const flushTimer = setInterval(() => {
-    Promise.all([auth.flush(), views.flush()]).catch((error: unknown) => console.error('reference flush failed', error));
+    Promise.all([auth.flush(), views.flush()]).catch((error: unknown) =>
+      console.error('reference flush failed', error),
+    );
   }, 1_000);
 
   const route = async (request: TRequest): Promise<TAnswer> => {
@@ -31,18 +38,30 @@ export function createReferenceServer(databaseUrl: string, options: { publicUrl?
     if (method === 'POST' && path === '/v1/applications') return createApplication(pool, auth, request);
     if (method !== 'GET') throw new AppError('METHOD_NOT_ALLOWED');
     const header = request.req.headers.authorization;
-    if (path === '/v1/vacancies') return listVacancies(pool, await auth.authenticate(header, 'vacancies:read'), request);
-    if (path === '/v1/vacancies/facets') return vacancyFacets(pool, await auth.authenticate(header, 'vacancies:read'), request);
-    if (path === '/v1/locations') return listLocations(pool, await auth.authenticate(header, 'locations:read'), request);
+    if (path === '/v1/vacancies')
+      return listVacancies(pool, await auth.authenticate(header, 'vacancies:read'), request);
+    if (path === '/v1/vacancies/facets')
+      return vacancyFacets(pool, await auth.authenticate(header, 'vacancies:read'), request);
+    if (path === '/v1/locations')
+      return listLocations(pool, await auth.authenticate(header, 'locations:read'), request);
     if (path === '/v1/articles') return listArticles(pool, await auth.authenticate(header, 'articles:read'), request);
     const slug = /^\/v1\/vacancies\/([^/]+)$/.exec(path)?.[1];
-    if (slug) return getVacancy(pool, await auth.authenticate(header, 'vacancies:read'), request, decodeURIComponent(slug), views);
+    if (slug)
+      return getVacancy(
+        pool,
+        await auth.authenticate(header, 'vacancies:read'),
+        request,
+        decodeURIComponent(slug),
+        views,
+      );
     throw new AppError('NOT_FOUND');
   };
 
   const server = createServer((req, res) => {
     const requestId = randomUUID();
-    const base = options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : `http://${req.headers.host ?? 'localhost'}`;
+    const base = options.publicUrl
+      ? options.publicUrl.replace(/\/+$/, '')
+      : `http://${req.headers.host ?? 'localhost'}`;
     const url = new URL(base + (req.url ?? '/'));
     route({ req, url, query: parseQueryString(url.search.slice(1)) }).then(
       (answer) => send(req, res, answer, requestId),

@@ -25,5 +25,6 @@ export class SqlParams {
  */
 export function onlyParams(query: Record<string, unknown>, supported: readonly string[]): void {
   const other = Object.keys(query).filter((name) => !supported.includes(name));
-  if (other.length > 0) throw new AppError('INTERNAL', { detail: `the reference does not implement ${other.join(', ')}` });
+  if (other.length > 0)
+    throw new AppError('INTERNAL', { detail: `the reference does not implement ${other.join(', ')}` });
 }

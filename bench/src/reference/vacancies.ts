@@ -1,5 +1,17 @@
 import type { Pool } from 'pg';
-import { AppError, paginate, type TVacancyFilters, type TFacetCountRow, type TTaxonomyRef, type TVacancyBaseDetailRow, type TVacancyReferences, toVacancyDetail, toVacancyFacets, toVacancyListItem, type TVacancyView } from '@careers/core/bench';
+import {
+  AppError,
+  paginate,
+  type TVacancyFilters,
+  type TFacetCountRow,
+  type TTaxonomyRef,
+  type TVacancyBaseDetailRow,
+  type TVacancyReferences,
+  toVacancyDetail,
+  toVacancyFacets,
+  toVacancyListItem,
+  type TVacancyView,
+} from '@careers/core/bench';
 import type { TCaller } from './auth.ts';
 import { enumParam, idsParam, intParam, invalid, languageParam, type TAnswer, type TRequest } from './http.ts';
 import { SqlParams, onlyParams } from './sql.ts';
@@ -12,16 +24,25 @@ const ID_FILTERS = {
   location_id: { table: 'locations', match: (ids: string) => `v.location_id = any(${ids})` },
   department_id: { table: 'departments', match: (ids: string) => `v.department_id = any(${ids})` },
   company_location_id: { table: 'company_locations', match: (ids: string) => `v.company_location_id = any(${ids})` },
-  job_types: { table: 'job_types', match: (ids: string) => `exists (select from vacancy_job_types x where x.vacancy_id = v.id and x.job_type_id = any(${ids}))` },
+  job_types: {
+    table: 'job_types',
+    match: (ids: string) =>
+      `exists (select from vacancy_job_types x where x.vacancy_id = v.id and x.job_type_id = any(${ids}))`,
+  },
   experience_levels: {
     table: 'experience_levels',
-    match: (ids: string) => `exists (select from vacancy_experience_levels x where x.vacancy_id = v.id and x.experience_level_id = any(${ids}))`,
+    match: (ids: string) =>
+      `exists (select from vacancy_experience_levels x where x.vacancy_id = v.id and x.experience_level_id = any(${ids}))`,
   },
   education_levels: {
     table: 'education_levels',
-    match: (ids: string) => `exists (select from vacancy_education_levels x where x.vacancy_id = v.id and x.education_level_id = any(${ids}))`,
+    match: (ids: string) =>
+      `exists (select from vacancy_education_levels x where x.vacancy_id = v.id and x.education_level_id = any(${ids}))`,
   },
-  tags: { table: 'tags', match: (ids: string) => `exists (select from vacancy_tags x where x.vacancy_id = v.id and x.tag_id = any(${ids}))` },
+  tags: {
+    table: 'tags',
+    match: (ids: string) => `exists (select from vacancy_tags x where x.vacancy_id = v.id and x.tag_id = any(${ids}))`,
+  },
 } as const;
 type TIdFilter = keyof typeof ID_FILTERS;
 
@@ -29,8 +50,12 @@ type TRequestFilters = { language?: string; search?: string; ids: Record<TIdFilt
 
 function filtersOf(query: TRequest['query']): TRequestFilters {
   const search = query.search;
-  if (search !== undefined && (typeof search !== 'string' || search.length > 255)) invalid('search', 'The search must be a string of at most 255 characters.');
-  const ids = Object.fromEntries(Object.keys(ID_FILTERS).map((name) => [name, idsParam(query, name)])) as Record<TIdFilter, number[]>;
+  if (search !== undefined && (typeof search !== 'string' || search.length > 255))
+    invalid('search', 'The search must be a string of at most 255 characters.');
+  const ids = Object.fromEntries(Object.keys(ID_FILTERS).map((name) => [name, idsParam(query, name)])) as Record<
+    TIdFilter,
+    number[]
+  >;
   return { language: languageParam(query), search: search?.trim() || undefined, ids };
 }
 
@@ -68,7 +93,10 @@ async function matching(pool: Pool, caller: TCaller, filters: TRequestFilters, s
   const named = (Object.keys(ID_FILTERS) as TIdFilter[]).filter((name) => filters.ids[name].length > 0);
   if (named.length === 0) return conditions.join(' and ');
   const check = new SqlParams(caller.tenantId);
-  const found = named.map((name) => `(select coalesce(array_agg(id), '{}') from ${ID_FILTERS[name].table} where tenant_id = $1 and id = any(${check.add(filters.ids[name])}::int[])) as ${name}`);
+  const found = named.map(
+    (name) =>
+      `(select coalesce(array_agg(id), '{}') from ${ID_FILTERS[name].table} where tenant_id = $1 and id = any(${check.add(filters.ids[name])}::int[])) as ${name}`,
+  );
   if (filters.ids.tags.length > 0) {
     found.push(`(with recursive tree(id) as (select id from tags where tenant_id = $1 and id = any(${check.add(filters.ids.tags)}::int[])
       union select t.id from tags t join tree on t.parent_id = tree.id where t.tenant_id = $1) select array_agg(id) from tree) as tag_tree`);
@@ -82,7 +110,8 @@ async function matching(pool: Pool, caller: TCaller, filters: TRequestFilters, s
     });
   }
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);
-  for (const name of named) conditions.push(ID_FILTERS[name].match(`${sql.add(name === 'tags' ? row.tag_tree : filters.ids[name])}::int[]`));
+  for (const name of named)
+    conditions.push(ID_FILTERS[name].match(`${sql.add(name === 'tags' ? row.tag_tree : filters.ids[name])}::int[]`));
   return conditions.join(' and ');
 }
 
@@ -111,7 +140,13 @@ const NAMES = `
 type TNamedRow = TVacancyBaseDetailRow & {
   location: { id: number; slug: string; name: string; city: string | null; country_code: string | null } | null;
   department: { id: number; name: string } | null;
-  company_location: { id: number; name: string; city: string | null; country_code: string | null; company_name: string | null } | null;
+  company_location: {
+    id: number;
+    name: string;
+    city: string | null;
+    country_code: string | null;
+    company_name: string | null;
+  } | null;
   job_types: TTaxonomyRef[];
   experience_levels: TTaxonomyRef[];
   education_levels: TTaxonomyRef[];
@@ -133,7 +168,8 @@ function withReferences(rows: TNamedRow[]): { rows: TNamedRow[]; refs: TVacancyR
     if (row.location) refs.locations.set(row.location.id, row.location);
     if (row.department) refs.departments.set(row.department.id, row.department);
     if (row.company_location) refs.companyLocations.set(row.company_location.id, row.company_location);
-    for (const group of ['job_types', 'experience_levels', 'education_levels', 'tags'] as const) for (const entry of row[group]) refs[group].set(entry.id, entry);
+    for (const group of ['job_types', 'experience_levels', 'education_levels', 'tags'] as const)
+      for (const entry of row[group]) refs[group].set(entry.id, entry);
     row.job_type_ids = row.job_types.map((entry) => entry.id);
     row.experience_level_ids = row.experience_levels.map((entry) => entry.id);
     row.education_level_ids = row.education_levels.map((entry) => entry.id);
@@ -143,7 +179,14 @@ function withReferences(rows: TNamedRow[]): { rows: TNamedRow[]; refs: TVacancyR
 }
 
 function viewOf(caller: TCaller, language: string | undefined): TVacancyView {
-  return { language, defaultLanguage: caller.defaultLanguage, urlPattern: caller.urlPattern, includeMedia: false, includeCompensation: false, includeCompanyName: false };
+  return {
+    language,
+    defaultLanguage: caller.defaultLanguage,
+    urlPattern: caller.urlPattern,
+    includeMedia: false,
+    includeCompensation: false,
+    includeCompanyName: false,
+  };
 }
 
 const SORT_KEYS = { published_at: 'v.published_at', created_at: 'v.created_at', title: 'lower(v.title)' } as const;
@@ -183,7 +226,8 @@ export async function vacancyFacets(pool: Pool, caller: TCaller, request: TReque
   const where = await matching(pool, caller, filters, sql);
   const counted = (facet: string, table: string, grouped: string, name: string, extra = 'null, null, null') =>
     `select '${facet}', t.id, null, g.count, ${name}, ${extra} from (${grouped}) g join ${table} t on t.id = g.id and t.tenant_id = $1`;
-  const pivot = (table: string, column: string) => `select x.${column} as id, count(*)::int as count from m join ${table} x on x.vacancy_id = m.id group by 1`;
+  const pivot = (table: string, column: string) =>
+    `select x.${column} as id, count(*)::int as count from m join ${table} x on x.vacancy_id = m.id group by 1`;
   const { rows } = await pool.query<TFacetCountRow>(
     `with recursive closure(ancestor_id, descendant_id) as (
        select id, id from tags where tenant_id = $1
@@ -207,7 +251,10 @@ export async function vacancyFacets(pool: Pool, caller: TCaller, request: TReque
     sql.values,
   );
   const total = rows.find((row) => row.facet === 'total')?.count ?? 0;
-  return { status: 200, body: { data: toVacancyFacets(rows, asVacancyFilters(filters), viewOf(caller, filters.language)), meta: { total } } };
+  return {
+    status: 200,
+    body: { data: toVacancyFacets(rows, asVacancyFilters(filters), viewOf(caller, filters.language)), meta: { total } },
+  };
 }
 
 /** Detail views are counted in memory and added once a second, as the product does. */
@@ -227,22 +274,28 @@ export class ReferenceViews {
     if (this.#counts.size === 0) return;
     const counts = [...this.#counts];
     this.#counts.clear();
-    await this.#pool.query(`update vacancies v set views_count = v.views_count + c.n from unnest($1::int[], $2::int[]) as c(id, n) where v.id = c.id`, [
-      counts.map(([id]) => id),
-      counts.map(([, n]) => n),
-    ]);
+    await this.#pool.query(
+      `update vacancies v set views_count = v.views_count + c.n from unnest($1::int[], $2::int[]) as c(id, n) where v.id = c.id`,
+      [counts.map(([id]) => id), counts.map(([, n]) => n)],
+    );
   }
 }
 
 /** GET /vacancies/{slug}: one query for the vacancy and its names. */
-export async function getVacancy(pool: Pool, caller: TCaller, request: TRequest, slug: string, views: ReferenceViews): Promise<TAnswer> {
+export async function getVacancy(
+  pool: Pool,
+  caller: TCaller,
+  request: TRequest,
+  slug: string,
+  views: ReferenceViews,
+): Promise<TAnswer> {
   onlyParams(request.query, ['language']);
   const language = languageParam(request.query);
   if (slug.length > 255 || slug.includes('\0')) throw new AppError('NOT_FOUND');
-  const { rows } = await pool.query(`select ${COLUMNS}, v.description, v.requirements, v.offer, ${NAMES} from vacancies v where v.tenant_id = $1 and ${VISIBLE} and v.slug = $2`, [
-    caller.tenantId,
-    slug,
-  ]);
+  const { rows } = await pool.query(
+    `select ${COLUMNS}, v.description, v.requirements, v.offer, ${NAMES} from vacancies v where v.tenant_id = $1 and ${VISIBLE} and v.slug = $2`,
+    [caller.tenantId, slug],
+  );
   if (rows.length === 0) throw new AppError('NOT_FOUND');
   const named = withReferences(rows);
   const detail = toVacancyDetail(named.rows[0]!, named.refs, viewOf(caller, language));

@@ -12,12 +12,27 @@
  * the files holds what a person reading each file would write down.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { RESUME_CORPUS_DIR, RESUME_CORPUS_TRUTH_FILE, ZCorpusTruth, type TCorpusTruth, type TCorpusTruthEntry } from '@careers/core/testing';
+import {
+  RESUME_CORPUS_DIR,
+  RESUME_CORPUS_TRUTH_FILE,
+  ZCorpusTruth,
+  type TCorpusTruth,
+  type TCorpusTruthEntry,
+} from '@careers/core/testing';
 import { PEOPLE, REPORTED_PEOPLE, type TPerson } from './people.ts';
 import { profileTruth } from './profile-truth.ts';
 import { makeScan } from './scans.ts';
@@ -45,10 +60,13 @@ const MAX_FILE_BYTES = 100 * 1024;
 function checkPhone(person: TPerson): void {
   const parsed = parsePhoneNumberFromString(person.phone, person.country);
   if (parsed?.number !== person.phoneE164) {
-    throw new Error(`${person.slug}: "${person.phone}" in ${person.country} is ${parsed?.number ?? 'no number'}, not ${person.phoneE164}`);
+    throw new Error(
+      `${person.slug}: "${person.phone}" in ${person.country} is ${parsed?.number ?? 'no number'}, not ${person.phoneE164}`,
+    );
   }
   // A fictional number must still be one a phone library accepts, or the corpus measures the fake data.
-  if (!parsed.isValid() && !(person.fictionalNumber === true && parsed.isPossible())) throw new Error(`${person.slug}: ${person.phoneE164} is not a valid number; pick another fake one`);
+  if (!parsed.isValid() && !(person.fictionalNumber === true && parsed.isPossible()))
+    throw new Error(`${person.slug}: ${person.phoneE164} is not a valid number; pick another fake one`);
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
@@ -66,16 +84,25 @@ function keep(file: string): void {
 }
 
 /** The person's scans, made from the corpus PDF (missing ones only with --missing), with the same truth. */
-async function scans(person: TPerson, base: string, entry: TCorpusTruthEntry, truth: TCorpusTruth, work: string): Promise<void> {
+async function scans(
+  person: TPerson,
+  base: string,
+  entry: TCorpusTruthEntry,
+  truth: TCorpusTruth,
+  work: string,
+): Promise<void> {
   for (const kind of person.scans ?? []) {
     const name = `${base}.scan.${kind}`;
-    if (!onlyMissing || !existsSync(join(RESUME_CORPUS_DIR, name))) keep(await makeScan(join(RESUME_CORPUS_DIR, `${base}.pdf`), work, base, kind));
+    if (!onlyMissing || !existsSync(join(RESUME_CORPUS_DIR, name)))
+      keep(await makeScan(join(RESUME_CORPUS_DIR, `${base}.pdf`), work, base, kind));
     truth[name] = { ...entry, scanned: true };
   }
 }
 const work = mkdtempSync(join(tmpdir(), 'resume-corpus-'));
 try {
-  const existing = readdirSync(RESUME_CORPUS_DIR).filter((file) => ['.pdf', '.docx', '.doc', '.png', '.jpg'].includes(extname(file)));
+  const existing = readdirSync(RESUME_CORPUS_DIR).filter((file) =>
+    ['.pdf', '.docx', '.doc', '.png', '.jpg'].includes(extname(file)),
+  );
   if (!onlyMissing) for (const file of existing) unlinkSync(join(RESUME_CORPUS_DIR, file));
   const truth: TCorpusTruth = {};
   for (const [index, person] of CORPUS_PEOPLE.entries()) {
@@ -103,14 +130,29 @@ try {
 
     const pdf = join(work, `${base}.pdf`);
     run(CHROMIUM, [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      `--user-data-dir=${join(work, 'chromium')}`, '--no-pdf-header-footer', `--print-to-pdf=${pdf}`, pathToFileURL(html).href,
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      `--user-data-dir=${join(work, 'chromium')}`,
+      '--no-pdf-header-footer',
+      `--print-to-pdf=${pdf}`,
+      pathToFileURL(html).href,
     ]);
     const docx = join(work, `${base}.docx`);
     run('pandoc', [html, '--from=html', '--to=docx', `--output=${docx}`], { ...process.env, SOURCE_DATE_EPOCH });
     const files = [pdf, docx];
     if (person.doc === true) {
-      run('soffice', [`-env:UserInstallation=${pathToFileURL(join(work, 'libreoffice')).href}`, '--headless', '--convert-to', 'doc', '--outdir', work, docx]);
+      run('soffice', [
+        `-env:UserInstallation=${pathToFileURL(join(work, 'libreoffice')).href}`,
+        '--headless',
+        '--convert-to',
+        'doc',
+        '--outdir',
+        work,
+        docx,
+      ]);
       files.push(join(work, `${base}.doc`));
     }
 

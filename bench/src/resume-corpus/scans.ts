@@ -25,11 +25,43 @@ export async function makeScan(pdf: string, work: string, base: string, kind: TS
   const prefix = join(work, `${base}-raster`);
   run('pdftoppm', ['-r', String(DPI), '-gray', '-png', '-f', '1', '-l', '1', '-singlefile', pdf, prefix]);
   // A page fed a little crooked, a soft focus and some sensor noise; fixed seeds keep the bytes the same each run.
-  const degraded = ['-rotate', kind === 'png' ? '-0.6' : '0.8', '-background', 'white', '-blur', '0x0.4', '-seed', '7', '-attenuate', '0.25', '+noise', 'Gaussian', '-colorspace', 'Gray', '-strip'];
+  const degraded = [
+    '-rotate',
+    kind === 'png' ? '-0.6' : '0.8',
+    '-background',
+    'white',
+    '-blur',
+    '0x0.4',
+    '-seed',
+    '7',
+    '-attenuate',
+    '0.25',
+    '+noise',
+    'Gaussian',
+    '-colorspace',
+    'Gray',
+    '-strip',
+  ];
   if (kind === 'png') {
     // A black-and-white scan (as a copier sends it): crooked, thresholded to one bit, no noise to keep it small.
     const out = join(work, `${base}.scan.png`);
-    run(CONVERT, [`${prefix}.png`, '-rotate', '-0.6', '-background', 'white', '-colorspace', 'Gray', '-threshold', '62%', '-type', 'Bilevel', '-strip', '-define', 'png:compression-level=9', out]);
+    run(CONVERT, [
+      `${prefix}.png`,
+      '-rotate',
+      '-0.6',
+      '-background',
+      'white',
+      '-colorspace',
+      'Gray',
+      '-threshold',
+      '62%',
+      '-type',
+      'Bilevel',
+      '-strip',
+      '-define',
+      'png:compression-level=9',
+      out,
+    ]);
     return out;
   }
   const jpeg = join(work, `${base}.scan.jpg`);

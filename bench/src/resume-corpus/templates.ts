@@ -6,73 +6,260 @@
 import type { TLanguage, TLayout, TPerson, TReferee } from './people.ts';
 
 type TLabels = {
-  cv: string; profile: string; experience: string; education: string; skills: string; languages: string;
-  references: string; onRequest: string; contact: string; personal: string; personalInfo: string; name: string;
-  firstName: string; lastName: string; address: string; city: string; phone: string; mobile: string; email: string;
-  birthDate: string; nationality: string; desiredJob: string; interests: string;
+  cv: string;
+  profile: string;
+  experience: string;
+  education: string;
+  skills: string;
+  languages: string;
+  references: string;
+  onRequest: string;
+  contact: string;
+  personal: string;
+  personalInfo: string;
+  name: string;
+  firstName: string;
+  lastName: string;
+  address: string;
+  city: string;
+  phone: string;
+  mobile: string;
+  email: string;
+  birthDate: string;
+  nationality: string;
+  desiredJob: string;
+  interests: string;
 };
 
 const LABELS: Record<TLanguage, TLabels> = {
   en: {
-    cv: 'Curriculum Vitae', profile: 'Profile', experience: 'Work experience', education: 'Education', skills: 'Skills',
-    languages: 'Languages', references: 'References', onRequest: 'References available on request.', contact: 'Contact',
-    personal: 'Personal details', personalInfo: 'Personal information', name: 'Name', firstName: 'First name',
-    lastName: 'Surname', address: 'Address', city: 'City', phone: 'Phone', mobile: 'Mobile', email: 'E-mail',
-    birthDate: 'Date of birth', nationality: 'Nationality', desiredJob: 'Desired employment', interests: 'Interests',
+    cv: 'Curriculum Vitae',
+    profile: 'Profile',
+    experience: 'Work experience',
+    education: 'Education',
+    skills: 'Skills',
+    languages: 'Languages',
+    references: 'References',
+    onRequest: 'References available on request.',
+    contact: 'Contact',
+    personal: 'Personal details',
+    personalInfo: 'Personal information',
+    name: 'Name',
+    firstName: 'First name',
+    lastName: 'Surname',
+    address: 'Address',
+    city: 'City',
+    phone: 'Phone',
+    mobile: 'Mobile',
+    email: 'E-mail',
+    birthDate: 'Date of birth',
+    nationality: 'Nationality',
+    desiredJob: 'Desired employment',
+    interests: 'Interests',
   },
   nl: {
-    cv: 'Curriculum Vitae', profile: 'Profiel', experience: 'Werkervaring', education: 'Opleiding', skills: 'Vaardigheden',
-    languages: 'Talen', references: 'Referenties', onRequest: 'Referenties op aanvraag beschikbaar.', contact: 'Contact',
-    personal: 'Persoonlijke gegevens', personalInfo: 'Persoonlijke informatie', name: 'Naam', firstName: 'Voornaam',
-    lastName: 'Achternaam', address: 'Adres', city: 'Woonplaats', phone: 'Telefoon', mobile: 'Mobiel', email: 'E-mail',
-    birthDate: 'Geboortedatum', nationality: 'Nationaliteit', desiredJob: 'Gewenste functie', interests: 'Interesses',
+    cv: 'Curriculum Vitae',
+    profile: 'Profiel',
+    experience: 'Werkervaring',
+    education: 'Opleiding',
+    skills: 'Vaardigheden',
+    languages: 'Talen',
+    references: 'Referenties',
+    onRequest: 'Referenties op aanvraag beschikbaar.',
+    contact: 'Contact',
+    personal: 'Persoonlijke gegevens',
+    personalInfo: 'Persoonlijke informatie',
+    name: 'Naam',
+    firstName: 'Voornaam',
+    lastName: 'Achternaam',
+    address: 'Adres',
+    city: 'Woonplaats',
+    phone: 'Telefoon',
+    mobile: 'Mobiel',
+    email: 'E-mail',
+    birthDate: 'Geboortedatum',
+    nationality: 'Nationaliteit',
+    desiredJob: 'Gewenste functie',
+    interests: 'Interesses',
   },
   de: {
-    cv: 'Lebenslauf', profile: 'Profil', experience: 'Berufserfahrung', education: 'Ausbildung', skills: 'Kenntnisse',
-    languages: 'Sprachen', references: 'Referenzen', onRequest: 'Referenzen auf Anfrage.', contact: 'Kontakt',
-    personal: 'Persönliche Daten', personalInfo: 'Angaben zur Person', name: 'Name', firstName: 'Vorname',
-    lastName: 'Nachname', address: 'Anschrift', city: 'Wohnort', phone: 'Telefon', mobile: 'Mobil', email: 'E-Mail',
-    birthDate: 'Geburtsdatum', nationality: 'Staatsangehörigkeit', desiredJob: 'Gewünschte Beschäftigung', interests: 'Interessen',
+    cv: 'Lebenslauf',
+    profile: 'Profil',
+    experience: 'Berufserfahrung',
+    education: 'Ausbildung',
+    skills: 'Kenntnisse',
+    languages: 'Sprachen',
+    references: 'Referenzen',
+    onRequest: 'Referenzen auf Anfrage.',
+    contact: 'Kontakt',
+    personal: 'Persönliche Daten',
+    personalInfo: 'Angaben zur Person',
+    name: 'Name',
+    firstName: 'Vorname',
+    lastName: 'Nachname',
+    address: 'Anschrift',
+    city: 'Wohnort',
+    phone: 'Telefon',
+    mobile: 'Mobil',
+    email: 'E-Mail',
+    birthDate: 'Geburtsdatum',
+    nationality: 'Staatsangehörigkeit',
+    desiredJob: 'Gewünschte Beschäftigung',
+    interests: 'Interessen',
   },
   fr: {
-    cv: 'Curriculum Vitae', profile: 'Profil', experience: 'Expérience professionnelle', education: 'Formation',
-    skills: 'Compétences', languages: 'Langues', references: 'Références', onRequest: 'Références sur demande.',
-    contact: 'Contact', personal: 'Informations personnelles', personalInfo: 'Informations personnelles', name: 'Nom',
-    firstName: 'Prénom', lastName: 'Nom', address: 'Adresse', city: 'Ville', phone: 'Téléphone', mobile: 'Portable',
-    email: 'E-mail', birthDate: 'Date de naissance', nationality: 'Nationalité', desiredJob: 'Emploi recherché', interests: 'Loisirs',
+    cv: 'Curriculum Vitae',
+    profile: 'Profil',
+    experience: 'Expérience professionnelle',
+    education: 'Formation',
+    skills: 'Compétences',
+    languages: 'Langues',
+    references: 'Références',
+    onRequest: 'Références sur demande.',
+    contact: 'Contact',
+    personal: 'Informations personnelles',
+    personalInfo: 'Informations personnelles',
+    name: 'Nom',
+    firstName: 'Prénom',
+    lastName: 'Nom',
+    address: 'Adresse',
+    city: 'Ville',
+    phone: 'Téléphone',
+    mobile: 'Portable',
+    email: 'E-mail',
+    birthDate: 'Date de naissance',
+    nationality: 'Nationalité',
+    desiredJob: 'Emploi recherché',
+    interests: 'Loisirs',
   },
   es: {
-    cv: 'Currículum Vitae', profile: 'Perfil', experience: 'Experiencia profesional', education: 'Formación',
-    skills: 'Habilidades', languages: 'Idiomas', references: 'Referencias', onRequest: 'Referencias disponibles a petición.',
-    contact: 'Contacto', personal: 'Datos personales', personalInfo: 'Información personal', name: 'Nombre',
-    firstName: 'Nombre', lastName: 'Apellidos', address: 'Dirección', city: 'Ciudad', phone: 'Teléfono', mobile: 'Móvil',
-    email: 'Correo electrónico', birthDate: 'Fecha de nacimiento', nationality: 'Nacionalidad', desiredJob: 'Puesto deseado', interests: 'Aficiones',
+    cv: 'Currículum Vitae',
+    profile: 'Perfil',
+    experience: 'Experiencia profesional',
+    education: 'Formación',
+    skills: 'Habilidades',
+    languages: 'Idiomas',
+    references: 'Referencias',
+    onRequest: 'Referencias disponibles a petición.',
+    contact: 'Contacto',
+    personal: 'Datos personales',
+    personalInfo: 'Información personal',
+    name: 'Nombre',
+    firstName: 'Nombre',
+    lastName: 'Apellidos',
+    address: 'Dirección',
+    city: 'Ciudad',
+    phone: 'Teléfono',
+    mobile: 'Móvil',
+    email: 'Correo electrónico',
+    birthDate: 'Fecha de nacimiento',
+    nationality: 'Nacionalidad',
+    desiredJob: 'Puesto deseado',
+    interests: 'Aficiones',
   },
   it: {
-    cv: 'Curriculum Vitae', profile: 'Profilo', experience: 'Esperienza professionale', education: 'Istruzione e formazione',
-    skills: 'Competenze', languages: 'Lingue', references: 'Referenze', onRequest: 'Referenze disponibili su richiesta.',
-    contact: 'Contatti', personal: 'Dati personali', personalInfo: 'Informazioni personali', name: 'Nome e cognome',
-    firstName: 'Nome', lastName: 'Cognome', address: 'Indirizzo', city: 'Città', phone: 'Telefono', mobile: 'Cellulare',
-    email: 'E-mail', birthDate: 'Data di nascita', nationality: 'Nazionalità', desiredJob: 'Posizione desiderata', interests: 'Interessi',
+    cv: 'Curriculum Vitae',
+    profile: 'Profilo',
+    experience: 'Esperienza professionale',
+    education: 'Istruzione e formazione',
+    skills: 'Competenze',
+    languages: 'Lingue',
+    references: 'Referenze',
+    onRequest: 'Referenze disponibili su richiesta.',
+    contact: 'Contatti',
+    personal: 'Dati personali',
+    personalInfo: 'Informazioni personali',
+    name: 'Nome e cognome',
+    firstName: 'Nome',
+    lastName: 'Cognome',
+    address: 'Indirizzo',
+    city: 'Città',
+    phone: 'Telefono',
+    mobile: 'Cellulare',
+    email: 'E-mail',
+    birthDate: 'Data di nascita',
+    nationality: 'Nazionalità',
+    desiredJob: 'Posizione desiderata',
+    interests: 'Interessi',
   },
   pl: {
-    cv: 'Curriculum Vitae', profile: 'Profil', experience: 'Doświadczenie zawodowe', education: 'Wykształcenie',
-    skills: 'Umiejętności', languages: 'Języki', references: 'Referencje', onRequest: 'Referencje dostępne na życzenie.',
-    contact: 'Kontakt', personal: 'Dane osobowe', personalInfo: 'Informacje osobiste', name: 'Imię i nazwisko',
-    firstName: 'Imię', lastName: 'Nazwisko', address: 'Adres', city: 'Miasto', phone: 'Telefon', mobile: 'Tel. kom.',
-    email: 'E-mail', birthDate: 'Data urodzenia', nationality: 'Obywatelstwo', desiredJob: 'Stanowisko', interests: 'Zainteresowania',
+    cv: 'Curriculum Vitae',
+    profile: 'Profil',
+    experience: 'Doświadczenie zawodowe',
+    education: 'Wykształcenie',
+    skills: 'Umiejętności',
+    languages: 'Języki',
+    references: 'Referencje',
+    onRequest: 'Referencje dostępne na życzenie.',
+    contact: 'Kontakt',
+    personal: 'Dane osobowe',
+    personalInfo: 'Informacje osobiste',
+    name: 'Imię i nazwisko',
+    firstName: 'Imię',
+    lastName: 'Nazwisko',
+    address: 'Adres',
+    city: 'Miasto',
+    phone: 'Telefon',
+    mobile: 'Tel. kom.',
+    email: 'E-mail',
+    birthDate: 'Data urodzenia',
+    nationality: 'Obywatelstwo',
+    desiredJob: 'Stanowisko',
+    interests: 'Zainteresowania',
   },
 };
 
 /** Other headings for the same sections, as other resumes name them (the generated held-out people use these). */
 const ALT_LABELS: Record<TLanguage, Pick<TLabels, 'profile' | 'experience' | 'education' | 'skills' | 'languages'>> = {
-  en: { profile: 'Summary', experience: 'Employment history', education: 'Academic background', skills: 'Core competencies', languages: 'Language skills' },
-  nl: { profile: 'Samenvatting', experience: 'Loopbaan', education: 'Onderwijs', skills: 'Competenties', languages: 'Talenkennis' },
-  de: { profile: 'Kurzprofil', experience: 'Beruflicher Werdegang', education: 'Bildungsweg', skills: 'Fähigkeiten', languages: 'Sprachkenntnisse' },
-  fr: { profile: 'À propos', experience: 'Parcours professionnel', education: 'Diplômes', skills: 'Compétences techniques', languages: 'Compétences linguistiques' },
-  es: { profile: 'Resumen', experience: 'Trayectoria profesional', education: 'Formación académica', skills: 'Competencias', languages: 'Idiomas' },
-  it: { profile: 'Chi sono', experience: 'Esperienze lavorative', education: 'Titoli di studio', skills: 'Competenze tecniche', languages: 'Conoscenze linguistiche' },
-  pl: { profile: 'O mnie', experience: 'Przebieg kariery', education: 'Edukacja', skills: 'Kompetencje', languages: 'Języki obce' },
+  en: {
+    profile: 'Summary',
+    experience: 'Employment history',
+    education: 'Academic background',
+    skills: 'Core competencies',
+    languages: 'Language skills',
+  },
+  nl: {
+    profile: 'Samenvatting',
+    experience: 'Loopbaan',
+    education: 'Onderwijs',
+    skills: 'Competenties',
+    languages: 'Talenkennis',
+  },
+  de: {
+    profile: 'Kurzprofil',
+    experience: 'Beruflicher Werdegang',
+    education: 'Bildungsweg',
+    skills: 'Fähigkeiten',
+    languages: 'Sprachkenntnisse',
+  },
+  fr: {
+    profile: 'À propos',
+    experience: 'Parcours professionnel',
+    education: 'Diplômes',
+    skills: 'Compétences techniques',
+    languages: 'Compétences linguistiques',
+  },
+  es: {
+    profile: 'Resumen',
+    experience: 'Trayectoria profesional',
+    education: 'Formación académica',
+    skills: 'Competencias',
+    languages: 'Idiomas',
+  },
+  it: {
+    profile: 'Chi sono',
+    experience: 'Esperienze lavorative',
+    education: 'Titoli di studio',
+    skills: 'Competenze tecniche',
+    languages: 'Conoscenze linguistiche',
+  },
+  pl: {
+    profile: 'O mnie',
+    experience: 'Przebieg kariery',
+    education: 'Edukacja',
+    skills: 'Kompetencje',
+    languages: 'Języki obce',
+  },
 };
 
 /** What people list under their interests, in the resume's language. */
@@ -88,13 +275,48 @@ const INTERESTS: Record<TLanguage, string[]> = {
 
 /** One work-experience line per job, in the resume's language, so the body reads like the real thing. */
 const DUTIES: Record<TLanguage, string[]> = {
-  en: ['Led a team of five across two sites.', 'Cut lead times by 20 % in the first year.', 'Introduced weekly reviews with stakeholders.', 'Owned the budget and vendor contracts.'],
-  nl: ['Leiding aan een team van vijf collega’s.', 'Doorlooptijden met 20 % verkort.', 'Wekelijks overleg met opdrachtgevers ingevoerd.', 'Verantwoordelijk voor budget en leveranciers.'],
-  de: ['Führung eines Teams von fünf Personen.', 'Durchlaufzeiten um 20 % verkürzt.', 'Wöchentliche Abstimmungen mit Kunden eingeführt.', 'Verantwortung für Budget und Lieferanten.'],
-  fr: ['Encadrement d’une équipe de cinq personnes.', 'Réduction des délais de 20 % la première année.', 'Mise en place de points hebdomadaires avec les clients.', 'Gestion du budget et des fournisseurs.'],
-  es: ['Coordinación de un equipo de cinco personas.', 'Reducción de los plazos en un 20 %.', 'Reuniones semanales con los clientes.', 'Responsable del presupuesto y de los proveedores.'],
-  it: ['Coordinamento di un team di cinque persone.', 'Riduzione dei tempi di consegna del 20 %.', 'Riunioni settimanali con i clienti.', 'Responsabile del budget e dei fornitori.'],
-  pl: ['Kierowanie zespołem pięciu osób.', 'Skrócenie czasu realizacji o 20 %.', 'Wprowadzenie cotygodniowych spotkań z klientami.', 'Odpowiedzialność za budżet i dostawców.'],
+  en: [
+    'Led a team of five across two sites.',
+    'Cut lead times by 20 % in the first year.',
+    'Introduced weekly reviews with stakeholders.',
+    'Owned the budget and vendor contracts.',
+  ],
+  nl: [
+    'Leiding aan een team van vijf collega’s.',
+    'Doorlooptijden met 20 % verkort.',
+    'Wekelijks overleg met opdrachtgevers ingevoerd.',
+    'Verantwoordelijk voor budget en leveranciers.',
+  ],
+  de: [
+    'Führung eines Teams von fünf Personen.',
+    'Durchlaufzeiten um 20 % verkürzt.',
+    'Wöchentliche Abstimmungen mit Kunden eingeführt.',
+    'Verantwortung für Budget und Lieferanten.',
+  ],
+  fr: [
+    'Encadrement d’une équipe de cinq personnes.',
+    'Réduction des délais de 20 % la première année.',
+    'Mise en place de points hebdomadaires avec les clients.',
+    'Gestion du budget et des fournisseurs.',
+  ],
+  es: [
+    'Coordinación de un equipo de cinco personas.',
+    'Reducción de los plazos en un 20 %.',
+    'Reuniones semanales con los clientes.',
+    'Responsable del presupuesto y de los proveedores.',
+  ],
+  it: [
+    'Coordinamento di un team di cinque persone.',
+    'Riduzione dei tempi di consegna del 20 %.',
+    'Riunioni settimanali con i clienti.',
+    'Responsabile del budget e dei fornitori.',
+  ],
+  pl: [
+    'Kierowanie zespołem pięciu osób.',
+    'Skrócenie czasu realizacji o 20 %.',
+    'Wprowadzenie cotygodniowych spotkań z klientami.',
+    'Odpowiedzialność za budżet i dostawców.',
+  ],
 };
 
 const BASE_CSS = `
@@ -133,13 +355,24 @@ function links(person: TPerson): string {
 
 /** Layouts that show the candidate's title (the others have no such line: a profile's headline is then null). */
 export const SHOWS_TITLE: Record<TLayout, boolean> = {
-  'sidebar-table': true, 'sidebar-flex': true, 'cv-details': false, 'header-table': true, 'title-over-name': true,
-  'contact-cell': true, plain: false, europass: true, 'contact-column': true, 'stacked-name': true,
+  'sidebar-table': true,
+  'sidebar-flex': true,
+  'cv-details': false,
+  'header-table': true,
+  'title-over-name': true,
+  'contact-cell': true,
+  plain: false,
+  europass: true,
+  'contact-column': true,
+  'stacked-name': true,
 };
 
 /** The web addresses a layout shows: LinkedIn only in the sidebar table; every layout shows `links`. */
 export function shownLinks(person: TPerson): string[] {
-  return [...(person.layout === 'sidebar-table' && person.linkedin !== undefined ? [person.linkedin] : []), ...(person.links ?? [])];
+  return [
+    ...(person.layout === 'sidebar-table' && person.linkedin !== undefined ? [person.linkedin] : []),
+    ...(person.links ?? []),
+  ];
 }
 
 function page(person: TPerson, css: string, body: string): string {
@@ -154,7 +387,8 @@ function profile(person: TPerson, labels: TLabels): string {
 /** A position's or study's heading and period, as the person's variant writes them. */
 function entryHead(person: TPerson, first: string, second: string, period: string): string {
   const style = person.variant?.entries ?? 'dash';
-  if (style === 'period-first') return `<p class="muted">${escape(period)}</p><p><strong>${escape(first)}</strong> — ${escape(second)}</p>`;
+  if (style === 'period-first')
+    return `<p class="muted">${escape(period)}</p><p><strong>${escape(first)}</strong> — ${escape(second)}</p>`;
   if (style === 'one-line') return `<p><strong>${escape(first)}</strong> | ${escape(second)} | ${escape(period)}</p>`;
   return `<p><strong>${escape(first)}</strong> — ${escape(second)}<br><span class="muted">${escape(period)}</span></p>`;
 }
@@ -190,7 +424,8 @@ function referee(ref: TReferee): string {
 
 /** Other people's names and contact details, or the customary line saying there are none here. */
 function references(person: TPerson, labels: TLabels): string {
-  const body = person.references.length === 0 ? `<p>${labels.onRequest}</p>` : person.references.map(referee).join('\n');
+  const body =
+    person.references.length === 0 ? `<p>${labels.onRequest}</p>` : person.references.map(referee).join('\n');
   return `<h2>${labels.references}</h2>\n${body}`;
 }
 
@@ -250,10 +485,12 @@ function row(label: string, value: string | undefined): string {
 
 /** A "Curriculum Vitae" title over a personal-details table of label/value rows. */
 function cvDetails(person: TPerson, labels: TLabels): string {
-  const nameRows = person.splitName === true
-    ? row(labels.firstName, person.firstName) + row(labels.lastName, person.lastName)
-    : row(labels.name, fullName(person));
-  const table = nameRows +
+  const nameRows =
+    person.splitName === true
+      ? row(labels.firstName, person.firstName) + row(labels.lastName, person.lastName)
+      : row(labels.name, fullName(person));
+  const table =
+    nameRows +
     row(labels.address, `${person.street}, ${person.postcode}`) +
     row(labels.city, person.city) +
     row(labels.phone, person.phone) +
@@ -294,7 +531,9 @@ function titleOverName(person: TPerson, labels: TLabels): string {
 
 /** A header table whose right cell holds the address, the email and the phone on consecutive lines. */
 function contactCell(person: TPerson, labels: TLabels): string {
-  const contact = [...addressLines(person), person.email, `Tel.: ${person.phone}`, ...(person.links ?? [])].map(escape).join('<br>');
+  const contact = [...addressLines(person), person.email, `Tel.: ${person.phone}`, ...(person.links ?? [])]
+    .map(escape)
+    .join('<br>');
   return page(
     person,
     `table.head { width: 100%; border-bottom: 2px solid #333; margin-bottom: 8pt; } td.contact { text-align: right; width: 40%; }`,
@@ -305,8 +544,14 @@ function contactCell(person: TPerson, labels: TLabels): string {
 
 /** One column, nothing fancy. */
 function plain(person: TPerson, labels: TLabels): string {
-  const contact = [...addressLines(person), person.phone, person.email, ...(person.links ?? [])].map(escape).join('<br>');
-  return page(person, `h2 { border: none; text-transform: none; }`, `<h1>${escape(fullName(person))}</h1>\n<p>${contact}</p>\n${body(person, labels, true)}`);
+  const contact = [...addressLines(person), person.phone, person.email, ...(person.links ?? [])]
+    .map(escape)
+    .join('<br>');
+  return page(
+    person,
+    `h2 { border: none; text-transform: none; }`,
+    `<h1>${escape(fullName(person))}</h1>\n<p>${contact}</p>\n${body(person, labels, true)}`,
+  );
 }
 
 /** Europass-like: a narrow label column beside every detail, the name beside "Personal information". */
@@ -314,12 +559,27 @@ function europass(person: TPerson, labels: TLabels): string {
   const line = (label: string, value: string) => `<tr><td class="label">${label}</td><td>${value}</td></tr>\n`;
   const duties = DUTIES[person.language];
   const jobs = person.jobs
-    .map((job, index) => line(escape(job.period), `<strong>${escape(job.role)}</strong><br>${escape(job.employer)}, ${escape(job.place)}<br>${escape(duties[index % duties.length]!)}`))
+    .map((job, index) =>
+      line(
+        escape(job.period),
+        `<strong>${escape(job.role)}</strong><br>${escape(job.employer)}, ${escape(job.place)}<br>${escape(duties[index % duties.length]!)}`,
+      ),
+    )
     .join('');
-  const schools = person.education.map((entry) => line(escape(entry.period), `<strong>${escape(entry.degree)}</strong><br>${escape(entry.school)}`)).join('');
-  const refs = person.references.length === 0
-    ? line('', labels.onRequest)
-    : person.references.map((ref) => line('', `${escape(ref.name)}, ${escape(ref.role)}, ${escape(ref.company)}<br>${escape(ref.email)} · ${escape(ref.phone)}`)).join('');
+  const schools = person.education
+    .map((entry) => line(escape(entry.period), `<strong>${escape(entry.degree)}</strong><br>${escape(entry.school)}`))
+    .join('');
+  const refs =
+    person.references.length === 0
+      ? line('', labels.onRequest)
+      : person.references
+          .map((ref) =>
+            line(
+              '',
+              `${escape(ref.name)}, ${escape(ref.role)}, ${escape(ref.company)}<br>${escape(ref.email)} · ${escape(ref.phone)}`,
+            ),
+          )
+          .join('');
   const section = (title: string) => `<tr><td class="label section">${title}</td><td></td></tr>\n`;
   const rows =
     line(labels.personalInfo, `<span class="name">${escape(fullName(person))}</span>`) +
@@ -330,11 +590,14 @@ function europass(person: TPerson, labels: TLabels): string {
     (person.nationality === undefined ? '' : line(labels.nationality, escape(person.nationality))) +
     (person.birthDate === undefined ? '' : line(labels.birthDate, escape(person.birthDate))) +
     line(labels.desiredJob, escape(person.title)) +
-    section(labels.experience) + jobs +
-    section(labels.education) + schools +
+    section(labels.experience) +
+    jobs +
+    section(labels.education) +
+    schools +
     line(labels.skills, person.skills.map(escape).join(', ')) +
     line(labels.languages, person.spoken.map(escape).join(', ')) +
-    section(labels.references) + refs;
+    section(labels.references) +
+    refs;
   return page(
     person,
     `table.ep { width: 100%; } table.ep td { padding: 3pt 6pt; } td.label { width: 32%; text-align: right; color: #1a4e8a; }
@@ -345,7 +608,9 @@ function europass(person: TPerson, labels: TLabels): string {
 
 /** A header table: the contact details stacked in a narrow column, the name and title beside them. */
 function contactColumn(person: TPerson, labels: TLabels): string {
-  const contact = [person.city, person.phone, person.email, ...(person.links ?? [])].map((item) => `<p>${escape(item)}</p>`).join('');
+  const contact = [person.city, person.phone, person.email, ...(person.links ?? [])]
+    .map((item) => `<p>${escape(item)}</p>`)
+    .join('');
   return page(
     person,
     `table.head { width: 100%; margin-bottom: 8pt; } td.contact { width: 34%; font-size: 9pt; border-right: 2px solid #456; padding-right: 8pt; }
@@ -391,5 +656,8 @@ const TEMPLATES: Record<TLayout, (person: TPerson, labels: TLabels) => string> =
 
 export function renderResume(person: TPerson): string {
   const labels = LABELS[person.language];
-  return TEMPLATES[person.layout](person, person.variant?.headings === 'alt' ? { ...labels, ...ALT_LABELS[person.language] } : labels);
+  return TEMPLATES[person.layout](
+    person,
+    person.variant?.headings === 'alt' ? { ...labels, ...ALT_LABELS[person.language] } : labels,
+  );
 }

@@ -5,7 +5,11 @@ import type { TTenantDocument } from '@careers/core/testing';
 export const WRITE_LIMITS = { applications: 10, canonical: 60, candidates: 10 } as const;
 export type TWrite = keyof typeof WRITE_LIMITS;
 
-const SCOPE_OF: Record<TWrite, string> = { applications: 'applications:write', canonical: 'vacancies:write', candidates: 'candidates:write' };
+const SCOPE_OF: Record<TWrite, string> = {
+  applications: 'applications:write',
+  canonical: 'vacancies:write',
+  candidates: 'candidates:write',
+};
 
 /**
  * Keys per write and phase. The probe and the soak use separate keys, so the probe's windows (60 s) cannot
@@ -22,7 +26,10 @@ export type TPhase = 'probe' | 'soak';
 export type TKeyPool = { size: number; key: (index: number) => string };
 
 export function keyPool(write: TWrite, phase: TPhase): TKeyPool {
-  return { size: POOL_SIZES[write][phase], key: (index) => `ck_soak_${write}_${phase}_${String(index).padStart(6, '0')}` };
+  return {
+    size: POOL_SIZES[write][phase],
+    key: (index) => `ck_soak_${write}_${phase}_${String(index).padStart(6, '0')}`,
+  };
 }
 
 /** Ids of the soak's own rows, far from buildLargeDocument's (which start at 1 000 000). */
@@ -45,7 +52,13 @@ export function soakDocument(seed: number): TTenantDocument {
     for (const phase of ['probe', 'soak'] as const) {
       const pool = keyPool(write, phase);
       for (let index = 0; index < pool.size; index++) {
-        keys.push({ id: ++id, name: `soak ${write} ${phase} ${index}`, key: pool.key(index), scopes: [SCOPE_OF[write]], revoked: false });
+        keys.push({
+          id: ++id,
+          name: `soak ${write} ${phase} ${index}`,
+          key: pool.key(index),
+          scopes: [SCOPE_OF[write]],
+          revoked: false,
+        });
       }
     }
   }

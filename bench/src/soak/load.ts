@@ -40,34 +40,50 @@ export type TLoadOptions = {
 export function runLoad(options: TLoadOptions): Promise<autocannon.Result> {
   let settle: { resolve: (result: autocannon.Result) => void; reject: (error: Error) => void } | undefined;
   const done = new Promise<autocannon.Result>((resolve, reject) => (settle = { resolve, reject }));
-  const instance = autocannon({
-    url: options.url,
-    connections: options.connections,
-    duration: options.durationSeconds,
-    timeout: 10,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
-    requests: [
-      {
-        setupRequest: (request, context: TConnectionContext) => {
-          const next = options.next();
-          context.request = next;
-          return { ...request, method: next.method, path: next.path, headers: next.headers, ...(next.body === undefined ? {} : { body: next.body }) };
+  const instance = autocannon(
+    {
+      url: options.url,
+      connections: options.connections,
+      duration: options.durationSeconds,
+      timeout: 10,
+      ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+      requests: [
+        {
+          setupRequest: (request, context: TConnectionContext) => {
+            const next = options.next();
+            context.request = next;
+            return {
+              ...request,
+              method: next.method,
+              path: next.path,
+              headers: next.headers,
+              ...(next.body === undefined ? {} : { body: next.body }),
+            };
+          },
+          onResponse: (status: number, body: string, context: TConnectionContext) => {
+            const request = context.request;
+            // autocannon reports the latency in its 'response' event, right after this call on the same client.
+            pending.set(context, { kind: request?.kind ?? 'vacancies', status, body, path: request?.path ?? '?' });
+          },
         },
-        onResponse: (status: number, body: string, context: TConnectionContext) => {
-          const request = context.request;
-          // autocannon reports the latency in its 'response' event, right after this call on the same client.
-          pending.set(context, { kind: request?.kind ?? 'vacancies', status, body, path: request?.path ?? '?' });
-        },
-      },
-    ] as autocannon.Request[],
-  }, (error, result) => (error ? settle?.reject(error) : settle?.resolve(result)));
+      ] as autocannon.Request[],
+    },
+    (error, result) => (error ? settle?.reject(error) : settle?.resolve(result)),
+  );
   const pending = new Map<TConnectionContext, { kind: TKind; status: number; body: string; path: string }>();
   instance.on('response', (client, statusCode, _bytes, responseTime) => {
     // The client's current context (not in the typings) is the one of the request just answered.
-    const context = (client as unknown as { requestIterator?: { context?: TConnectionContext } }).requestIterator?.context;
+    const context = (client as unknown as { requestIterator?: { context?: TConnectionContext } }).requestIterator
+      ?.context;
     const seen = context ? pending.get(context) : undefined;
     if (context) pending.delete(context);
-    options.onResult({ kind: seen?.kind ?? 'vacancies', status: statusCode, latencyMs: responseTime, body: seen?.body ?? '', path: seen?.path ?? '?' });
+    options.onResult({
+      kind: seen?.kind ?? 'vacancies',
+      status: statusCode,
+      latencyMs: responseTime,
+      body: seen?.body ?? '',
+      path: seen?.path ?? '?',
+    });
   });
   instance.on('reqError', (error: Error) => {
     options.onResult({ kind: 'socket', status: 0, latencyMs: 0, body: error.message, path: '' });
@@ -76,7 +92,10 @@ export function runLoad(options: TLoadOptions): Promise<autocannon.Result> {
 }
 
 /** Adds a result to a window; returns whether it is an error (unexpected status or socket error). */
-export function record(window: TWindow, result: { kind: TKind | 'socket'; status: number; latencyMs: number }): boolean {
+export function record(
+  window: TWindow,
+  result: { kind: TKind | 'socket'; status: number; latencyMs: number },
+): boolean {
   if (result.kind === 'socket') {
     window.errors++;
     return true;
@@ -85,7 +104,10 @@ export function record(window: TWindow, result: { kind: TKind | 'socket'; status
   window.latencies.push(result.latencyMs);
   window.byKind[result.kind] = (window.byKind[result.kind] ?? 0) + 1;
   if (result.status === EXPECTED_STATUS[result.kind]) return false;
-  if (result.status === 429 && (result.kind === 'applications' || result.kind === 'canonical' || result.kind === 'candidates')) {
+  if (
+    result.status === 429 &&
+    (result.kind === 'applications' || result.kind === 'canonical' || result.kind === 'candidates')
+  ) {
     window.rateLimited++;
     return false;
   }

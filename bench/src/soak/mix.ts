@@ -29,7 +29,13 @@ export const EXPECTED_STATUS: Record<TKind, number> = {
   candidates: 202,
 };
 
-export type TRequest = { kind: TKind; method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
+export type TRequest = {
+  kind: TKind;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+};
 
 /** Values taken from the data through the API itself, so filters name real ids and details real slugs. */
 export type TSoakData = {
@@ -59,7 +65,8 @@ async function getJson(baseUrl: string, key: string, path: string): Promise<any>
 
 export async function loadSoakData(baseUrl: string, key: string): Promise<TSoakData> {
   const facets = (await getJson(baseUrl, key, '/vacancies/facets')).data as Record<string, TFacetEntry[]>;
-  const ids = (group: string) => (facets[group] ?? []).map((entry) => entry.id).filter((id): id is number => typeof id === 'number');
+  const ids = (group: string) =>
+    (facets[group] ?? []).map((entry) => entry.id).filter((id): id is number => typeof id === 'number');
   const tags = facets.tags ?? [];
   const first = await getJson(baseUrl, key, '/vacancies?per_page=100');
   const lastPage = first.meta.last_page as number;
@@ -85,7 +92,18 @@ export async function loadSoakData(baseUrl: string, key: string): Promise<TSoakD
   };
 }
 
-const VACANCY_SEARCHES = ['engineer', 'data', 'manager', 'Senior', 'verpleeg', 'kok', 'ontwikkelaar', 'coffee', 'team', 'no-such-words-here'];
+const VACANCY_SEARCHES = [
+  'engineer',
+  'data',
+  'manager',
+  'Senior',
+  'verpleeg',
+  'kok',
+  'ontwikkelaar',
+  'coffee',
+  'team',
+  'no-such-words-here',
+];
 const LOCATION_SEARCHES = ['Amsterdam', 'office', 'München', 'site 2', 'street', 'zürich'];
 const TEAM_SEARCHES = ['member1', 'jansen', 'engineer', 'bench.example'];
 
@@ -112,7 +130,8 @@ export type TMixOptions = {
 export function createMix(options: TMixOptions): () => TRequest {
   const { data, random, readKey } = options;
   const read = { authorization: `Bearer ${readKey}` };
-  const some = <T>(items: readonly T[], max: number): T[] => random.sample(items, random.int(1, Math.min(max, items.length)));
+  const some = <T>(items: readonly T[], max: number): T[] =>
+    random.sample(items, random.int(1, Math.min(max, items.length)));
   const page = () => (random.chance(0.6) ? 1 : random.chance(0.75) ? random.int(2, 5) : random.int(6, 40));
   const flag = (params: Array<[string, string | number | boolean]>, name: string, probability: number) => {
     if (random.chance(probability)) params.push([name, random.pick(['true', '1', 'false', '0'])]);
@@ -124,11 +143,13 @@ export function createMix(options: TMixOptions): () => TRequest {
       if (random.chance(0.7)) params.push(['location_id', random.pick(data.locations)]);
       else for (const id of some(data.locations, 3)) params.push(['location_id[]', id]);
     }
-    if (random.chance(0.2) && data.departments.length > 0) params.push(['department_id', random.pick(data.departments)]);
+    if (random.chance(0.2) && data.departments.length > 0)
+      params.push(['department_id', random.pick(data.departments)]);
     if (random.chance(0.3)) for (const id of some(data.jobTypes, 2)) params.push(['job_types[]', id]);
     if (random.chance(0.15)) for (const id of some(data.experienceLevels, 2)) params.push(['experience_levels[]', id]);
     if (random.chance(0.1)) for (const id of some(data.educationLevels, 2)) params.push(['education_levels[]', id]);
-    if (random.chance(0.25)) for (const id of some(random.chance(0.5) ? data.mainTags : data.subTags, 2)) params.push(['tags[]', id]);
+    if (random.chance(0.25))
+      for (const id of some(random.chance(0.5) ? data.mainTags : data.subTags, 2)) params.push(['tags[]', id]);
     if (random.chance(0.2) && data.languages.length > 0) params.push(['language', random.pick(data.languages)]);
     if (random.chance(0.12)) params.push(['search', random.pick(VACANCY_SEARCHES)]);
   };
@@ -159,14 +180,20 @@ export function createMix(options: TMixOptions): () => TRequest {
       flag(params, 'include_media', 0.3);
       flag(params, 'include_compensation', 0.3);
       flag(params, 'include_company_name', 0.1);
-      return { kind: 'detail', method: 'GET', path: `/v1/vacancies/${encodeURIComponent(random.pick(data.slugs))}${query(params)}`, headers: read };
+      return {
+        kind: 'detail',
+        method: 'GET',
+        path: `/v1/vacancies/${encodeURIComponent(random.pick(data.slugs))}${query(params)}`,
+        headers: read,
+      };
     },
     locations: () => {
       const params: Array<[string, string | number | boolean]> = [['include_vacancy_count', 'true']];
       if (random.chance(0.3)) params.push(['sort', random.pick(['name', 'locality', 'created_at'])]);
       if (random.chance(0.3)) params.push(['sort_direction', random.pick(['asc', 'desc'])]);
       if (random.chance(0.3)) params.push(['language', random.pick(['en', 'nl', 'de', 'fr'])]);
-      if (random.chance(0.15) && data.countryCodes.length > 0) params.push(['country_code', random.pick(data.countryCodes)]);
+      if (random.chance(0.15) && data.countryCodes.length > 0)
+        params.push(['country_code', random.pick(data.countryCodes)]);
       if (random.chance(0.1)) params.push(['search', random.pick(LOCATION_SEARCHES)]);
       if (random.chance(0.5)) params.push(['page', random.int(1, 10)]);
       if (random.chance(0.2)) params.push(['per_page', random.pick([50, 100])]);
@@ -190,7 +217,8 @@ export function createMix(options: TMixOptions): () => TRequest {
       const params: Array<[string, string | number | boolean]> = [];
       if (random.chance(0.3)) params.push(['language', random.pick(['en', 'nl'])]);
       if (random.chance(0.2)) params.push(['type', random.pick(['news', 'company_update', 'event', 'blog_post'])]);
-      if (random.chance(0.3)) params.push(['sort', random.pick(['published_at', 'title', 'created_at', 'views_count'])]);
+      if (random.chance(0.3))
+        params.push(['sort', random.pick(['published_at', 'title', 'created_at', 'views_count'])]);
       if (random.chance(0.3)) params.push(['sort_direction', random.pick(['asc', 'desc'])]);
       if (random.chance(0.1)) params.push(['search', random.pick(['Article 1', 'artikel', 'team'])]);
       if (random.chance(0.1) && data.mainTags.length > 0) params.push(['tags[]', random.pick(data.mainTags)]);
@@ -212,9 +240,15 @@ export function createMix(options: TMixOptions): () => TRequest {
           ...(random.chance(0.3) ? { mobile_phone: '+31612345678' } : {}),
           ...(random.chance(0.2) ? { linkedin_url: `https://www.linkedin.com/in/soak-${n}` } : {}),
         },
-        documents: { resume: { filename: `resume-${n}.pdf`, content: options.applicationResume, mime_type: 'application/pdf' } },
+        documents: {
+          resume: { filename: `resume-${n}.pdf`, content: options.applicationResume, mime_type: 'application/pdf' },
+        },
         privacy_policy_accepted: random.chance(0.9),
-        tracking: { ip_address: '198.51.100.7', user_agent: 'soak', referrer: `https://${CAREER_DOMAIN}/vacancies/${vacancy.slug}` },
+        tracking: {
+          ip_address: '198.51.100.7',
+          user_agent: 'soak',
+          referrer: `https://${CAREER_DOMAIN}/vacancies/${vacancy.slug}`,
+        },
       };
       return {
         kind: 'applications',

@@ -4,11 +4,48 @@ import { createRequire } from 'node:module';
 const requireFromCore = createRequire(new URL('../../../packages/core/package.json', import.meta.url));
 
 type TPdfPage = { drawText: (text: string, options: object) => void };
-type TPdfDocument = { embedFont: (font: string) => Promise<unknown>; addPage: (size: [number, number]) => TPdfPage; save: () => Promise<Uint8Array> };
-type TPdfLib = { PDFDocument: { create: (options?: object) => Promise<TPdfDocument> }; StandardFonts: { Helvetica: string } };
+type TPdfDocument = {
+  embedFont: (font: string) => Promise<unknown>;
+  addPage: (size: [number, number]) => TPdfPage;
+  save: () => Promise<Uint8Array>;
+};
+type TPdfLib = {
+  PDFDocument: { create: (options?: object) => Promise<TPdfDocument> };
+  StandardFonts: { Helvetica: string };
+};
 
-const FIRST = ['Amira', 'Lars', 'Chloe', 'Ravi', 'Sanne', 'Tomas', 'Ines', 'Noor', 'Pieter', 'Marta', 'Jonas', 'Yara', 'Hugo', 'Lotte', 'Emre'];
-const LAST = ['Bakker', 'Okafor', 'Lindqvist', 'Moreau', 'Patel', 'Visser', 'Haddad', 'Kowalska', 'Duarte', 'Jansen', 'Nguyen', 'Smit', 'Rossi'];
+const FIRST = [
+  'Amira',
+  'Lars',
+  'Chloe',
+  'Ravi',
+  'Sanne',
+  'Tomas',
+  'Ines',
+  'Noor',
+  'Pieter',
+  'Marta',
+  'Jonas',
+  'Yara',
+  'Hugo',
+  'Lotte',
+  'Emre',
+];
+const LAST = [
+  'Bakker',
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Patel',
+  'Visser',
+  'Haddad',
+  'Kowalska',
+  'Duarte',
+  'Jansen',
+  'Nguyen',
+  'Smit',
+  'Rossi',
+];
 
 /** A one-page resume of person `n` (name first, as the worker reads the name from the first line). */
 async function resumePdf(n: number, lines: number): Promise<Buffer> {
@@ -25,7 +62,11 @@ async function resumePdf(n: number, lines: number): Promise<Buffer> {
     `Phone: +31 6 ${String(10_000_000 + n).slice(1)}`,
     '',
     'Experience',
-    ...Array.from({ length: lines }, (_, i) => `${2023 - i} - ${2024 - i}  Specialist at Example ${i + 1} B.V.; planning, reporting and customer contact.`),
+    ...Array.from(
+      { length: lines },
+      (_, i) =>
+        `${2023 - i} - ${2024 - i}  Specialist at Example ${i + 1} B.V.; planning, reporting and customer contact.`,
+    ),
   ];
   let y = 786;
   for (const line of text) {

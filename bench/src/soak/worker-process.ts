@@ -38,7 +38,13 @@ export async function heapUsedMb(metricsUrl: string): Promise<number | undefined
 export async function startWorker(databaseUrl: string): Promise<TWorkerProcess> {
   const metricsPort = await freePort();
   const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, WORKER_MAIN], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WORKER_METRICS_PORT: String(metricsPort), WORKER_METRICS_HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'info',
+      WORKER_METRICS_PORT: String(metricsPort),
+      WORKER_METRICS_HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let started = false;

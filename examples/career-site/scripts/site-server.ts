@@ -26,7 +26,12 @@ export async function buildCareerSite(): Promise<void> {
 }
 
 /** Serves the built site (dist/) with its runtime configuration. Port 0 picks a free one. */
-export async function serveCareerSite(options: { port: number; host?: string; apiUrl: string; key: string }): Promise<TCareerSite> {
+export async function serveCareerSite(options: {
+  port: number;
+  host?: string;
+  apiUrl: string;
+  key: string;
+}): Promise<TCareerSite> {
   const host = options.host ?? '127.0.0.1';
   const server = await preview({
     root,

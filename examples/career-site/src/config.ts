@@ -10,8 +10,10 @@ export async function loadConfig(): Promise<TSiteConfig> {
   const key = import.meta.env.VITE_CAREERS_KEY as string | undefined;
   if (apiUrl && key) return { apiUrl, key };
   const response = await fetch(new URL('config.json', document.baseURI));
-  if (!response.ok) throw new Error('No configuration: set VITE_CAREERS_API_URL and VITE_CAREERS_KEY, or serve a config.json.');
+  if (!response.ok)
+    throw new Error('No configuration: set VITE_CAREERS_API_URL and VITE_CAREERS_KEY, or serve a config.json.');
   const config = (await response.json()) as Partial<TSiteConfig>;
-  if (typeof config.apiUrl !== 'string' || typeof config.key !== 'string') throw new Error('config.json needs apiUrl and key.');
+  if (typeof config.apiUrl !== 'string' || typeof config.key !== 'string')
+    throw new Error('config.json needs apiUrl and key.');
   return { apiUrl: config.apiUrl, key: config.key };
 }

@@ -20,5 +20,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 }
 
 export function render(root: HTMLElement, ...children: Array<TChild | TChild[]>): void {
-  root.replaceChildren(...children.flat().filter((child): child is Node | string => child !== null && child !== undefined && child !== false));
+  root.replaceChildren(
+    ...children
+      .flat()
+      .filter((child): child is Node | string => child !== null && child !== undefined && child !== false),
+  );
 }

@@ -12,7 +12,8 @@ export function unescapeHtml(text: string): string {
     const known = ENTITIES[name.toLowerCase()];
     if (known !== undefined) return known;
     if (name[0] !== '#') return entity;
-    const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
+    const code =
+      name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
   });
 }

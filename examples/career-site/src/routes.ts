@@ -28,7 +28,11 @@ export function parseRoute(hash: string): TRoute {
   const vacancy = /^\/vacancies\/([^/]+)$/.exec(path);
   if (vacancy) return { name: 'vacancy', slug: decodeURIComponent(vacancy[1]!) };
   const params = new URLSearchParams(search);
-  const ids = (key: string) => params.getAll(key).map(Number).filter((n) => Number.isInteger(n) && n >= 0);
+  const ids = (key: string) =>
+    params
+      .getAll(key)
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n >= 0);
   const near = params.get('near');
   const radius = Number(params.get('radius_km'));
   return {

@@ -24,7 +24,13 @@ export function searchBox(careers: TCareersClient, value: string, onSearch: (q: 
     'aria-controls': 'search-suggestions',
     maxlength: 255,
   });
-  const list = h('ul', { id: 'search-suggestions', class: 'suggestions', role: 'listbox', 'aria-label': 'Suggestions', hidden: true });
+  const list = h('ul', {
+    id: 'search-suggestions',
+    class: 'suggestions',
+    role: 'listbox',
+    'aria-label': 'Suggestions',
+    hidden: true,
+  });
   const form = h(
     'form',
     { class: 'search', role: 'search' },
@@ -62,7 +68,9 @@ export function searchBox(careers: TCareersClient, value: string, onSearch: (q: 
 
   async function suggest(typed: string, ticket: number): Promise<void> {
     // Suggestions are a convenience: when they fail, the box still searches.
-    const answer = await careers.get('/vacancies/suggest', { params: { query: { q: typed, limit: SUGGESTIONS } } }).catch(() => null);
+    const answer = await careers
+      .get('/vacancies/suggest', { params: { query: { q: typed, limit: SUGGESTIONS } } })
+      .catch(() => null);
     if (ticket !== asked) return;
     close();
     if (!answer || answer.data.length === 0) return;

@@ -39,7 +39,12 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
         h(
           'a',
           // A link per option (state in the URL); the selected ones are marked for assistive technology too.
-          { href: listHref(toggled(filters, key, option.id)), class: 'facet-option', 'aria-current': filters[key].includes(option.id) ? 'true' : undefined, 'data-id': option.id },
+          {
+            href: listHref(toggled(filters, key, option.id)),
+            class: 'facet-option',
+            'aria-current': filters[key].includes(option.id) ? 'true' : undefined,
+            'data-id': option.id,
+          },
           h('span', { class: 'facet-name' }, option.name),
           ' ',
           h('span', { class: 'facet-count' }, String(option.count)),
@@ -66,7 +71,12 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
         location.hash = listHref(refined(filters, { q }));
       }),
       h('p', { class: 'total' }, `${total} ${total === 1 ? 'vacancy' : 'vacancies'}`),
-      page.data.length === 0 && h('p', { class: 'empty' }, filters.q ? `No vacancies match “${filters.q}” with these filters.` : 'No vacancies match these filters.'),
+      page.data.length === 0 &&
+        h(
+          'p',
+          { class: 'empty' },
+          filters.q ? `No vacancies match “${filters.q}” with these filters.` : 'No vacancies match these filters.',
+        ),
       h(
         'ul',
         { class: 'vacancies' },
@@ -75,7 +85,11 @@ export async function showList(root: HTMLElement, careers: TCareersClient, filte
             'li',
             {},
             // Highlights are the API's escaped text with <mark>s, rendered as nodes (never as HTML).
-            h('a', { href: vacancyHref(vacancy.slug) }, vacancy.highlights ? highlighted(vacancy.highlights.title) : vacancy.title),
+            h(
+              'a',
+              { href: vacancyHref(vacancy.slug) },
+              vacancy.highlights ? highlighted(vacancy.highlights.title) : vacancy.title,
+            ),
             vacancy.distance_km !== undefined && h('span', { class: 'distance' }, `${vacancy.distance_km} km away`),
             vacancy.highlights
               ? vacancy.highlights.summary && h('p', { class: 'summary' }, highlighted(vacancy.highlights.summary))
@@ -109,7 +123,9 @@ function nearFilter(filters: TFilters): HTMLElement {
     status.textContent = 'Finding your location…';
     navigator.geolocation.getCurrentPosition(
       ({ coords }) => {
-        location.hash = listHref(refined(filters, { near: `${coords.latitude.toFixed(3)},${coords.longitude.toFixed(3)}` }));
+        location.hash = listHref(
+          refined(filters, { near: `${coords.latitude.toFixed(3)},${coords.longitude.toFixed(3)}` }),
+        );
       },
       () => {
         status.textContent = 'Your location is not available.';
@@ -126,7 +142,11 @@ function nearFilter(filters: TFilters): HTMLElement {
           ...RADII_KM.map((km) =>
             h(
               'a',
-              { href: listHref(refined(filters, { radius_km: km })), class: 'facet-option', 'aria-current': filters.radius_km === km ? 'true' : undefined },
+              {
+                href: listHref(refined(filters, { radius_km: km })),
+                class: 'facet-option',
+                'aria-current': filters.radius_km === km ? 'true' : undefined,
+              },
               `Within ${km} km`,
             ),
           ),
@@ -147,7 +167,9 @@ export async function showVacancy(root: HTMLElement, careers: TCareersClient, sl
   const { data: vacancy } = await careers.get('/vacancies/{slug}', { params: { path: { slug } } });
   const body = h('div', { class: 'vacancy-body' });
   // The API sanitises the vacancy texts (an allow-list of formatting tags) before it stores them.
-  body.innerHTML = [vacancy.summary, vacancy.description, vacancy.requirements, vacancy.offer].filter(Boolean).join('\n');
+  body.innerHTML = [vacancy.summary, vacancy.description, vacancy.requirements, vacancy.offer]
+    .filter(Boolean)
+    .join('\n');
   render(
     root,
     h(
@@ -156,7 +178,9 @@ export async function showVacancy(root: HTMLElement, careers: TCareersClient, sl
       h('a', { href: '#/' }, '← All vacancies'),
       h('h1', {}, vacancy.title),
       body,
-      vacancy.accepts_applications ? applicationForm(careers, vacancy.slug) : h('p', { class: 'closed' }, 'This vacancy no longer takes applications.'),
+      vacancy.accepts_applications
+        ? applicationForm(careers, vacancy.slug)
+        : h('p', { class: 'closed' }, 'This vacancy no longer takes applications.'),
     ),
   );
 }
@@ -173,7 +197,11 @@ function field(label: string, name: string, attributes: Record<string, string | 
 
 /** The documents of an application travel as base64 in the JSON body. */
 async function fileDocument(file: File): Promise<{ filename: string; content: string; mime_type: string }> {
-  return { filename: file.name, content: toBase64(new Uint8Array(await file.arrayBuffer())), mime_type: file.type || 'application/octet-stream' };
+  return {
+    filename: file.name,
+    content: toBase64(new Uint8Array(await file.arrayBuffer())),
+    mime_type: file.type || 'application/octet-stream',
+  };
 }
 
 function applicationForm(careers: TCareersClient, slug: string): HTMLFormElement {
@@ -186,7 +214,12 @@ function applicationForm(careers: TCareersClient, slug: string): HTMLFormElement
     field('Last name', 'family_name', { required: true, autocomplete: 'family-name' }),
     field('Email', 'email', { type: 'email', required: true, autocomplete: 'email' }),
     field('Resume (PDF or Word)', 'resume', { type: 'file', accept: '.pdf,.doc,.docx,application/pdf' }),
-    h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'privacy', required: true }), ' I accept the privacy policy'),
+    h(
+      'label',
+      { class: 'check' },
+      h('input', { type: 'checkbox', name: 'privacy', required: true }),
+      ' I accept the privacy policy',
+    ),
     h('button', { type: 'submit' }, 'Send application'),
     status,
   );
@@ -205,7 +238,11 @@ function applicationForm(careers: TCareersClient, slug: string): HTMLFormElement
       const answer = await careers.post('/applications', {
         body: {
           vacancy: slug,
-          candidate: { given_name: String(values.get('given_name')), family_name: String(values.get('family_name')), email: String(values.get('email')) },
+          candidate: {
+            given_name: String(values.get('given_name')),
+            family_name: String(values.get('family_name')),
+            email: String(values.get('email')),
+          },
           documents: resume instanceof File && resume.size > 0 ? { resume: await fileDocument(resume) } : null,
           privacy_policy_accepted: values.get('privacy') === 'on',
         },
@@ -213,7 +250,14 @@ function applicationForm(careers: TCareersClient, slug: string): HTMLFormElement
       // Without validate_only the answer is the created application (the other success is a dry run's "Valid.").
       if (!('data' in answer)) throw new Error('The application was not stored.');
       const { data } = answer;
-      render(form, h('p', { class: 'applied', role: 'status' }, `Thank you, ${data.candidate.given_name}: your application for ${data.vacancy.title} has been received.`));
+      render(
+        form,
+        h(
+          'p',
+          { class: 'applied', role: 'status' },
+          `Thank you, ${data.candidate.given_name}: your application for ${data.vacancy.title} has been received.`,
+        ),
+      );
     } catch (error) {
       button.disabled = false;
       status.textContent = describe(error);

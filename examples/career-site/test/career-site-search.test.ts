@@ -62,7 +62,8 @@ async function apiGet(path: string): Promise<any> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
@@ -80,10 +81,24 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   // The visitor is in Utrecht and lets the site know.
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC', geolocation: UTRECHT, permissions: ['geolocation'] });
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    geolocation: UTRECHT,
+    permissions: ['geolocation'],
+  });
   context.setDefaultTimeout(15_000);
 });
 
@@ -103,8 +118,10 @@ async function openPage(hash = ''): Promise<Page> {
 }
 
 /** The search fields of the page's URL hash. */
-const hashParams = (page: Page) => page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.split('?')[1] ?? '')));
-const suggestionTexts = (page: Page) => page.locator('#search-suggestions [role="option"] .suggestion-text').allTextContents();
+const hashParams = (page: Page) =>
+  page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.split('?')[1] ?? '')));
+const suggestionTexts = (page: Page) =>
+  page.locator('#search-suggestions [role="option"] .suggestion-text').allTextContents();
 
 describe('example career site: search', () => {
   it('suggests titles as the visitor types, the same the API suggests, and picks one with the keyboard', async () => {
@@ -126,7 +143,9 @@ describe('example career site: search', () => {
     await box.pressSequentially(' back');
     await expect.poll(() => suggestionTexts(page)).toEqual(['Backend Engineer']);
     await box.press('ArrowDown');
-    expect(await page.locator('#search-suggestions [aria-selected="true"] .suggestion-text').textContent()).toBe('Backend Engineer');
+    expect(await page.locator('#search-suggestions [aria-selected="true"] .suggestion-text').textContent()).toBe(
+      'Backend Engineer',
+    );
     await box.press('Enter');
     await expect.poll(() => hashParams(page)).toEqual({ q: 'Backend Engineer' });
     await expect.poll(() => page.locator('.total').textContent()).toBe('1 vacancy');
@@ -142,7 +161,9 @@ describe('example career site: search', () => {
     await box.press('Enter');
     const expected = await apiGet('/vacancies?q=engineer&include_highlights=true&per_page=10');
     await expect.poll(() => page.locator('.total').textContent()).toBe(`${expected.meta.total} vacancies`);
-    expect(await page.locator('.vacancies li > a').allTextContents()).toEqual(expected.data.map((v: { title: string }) => v.title));
+    expect(await page.locator('.vacancies li > a').allTextContents()).toEqual(
+      expected.data.map((v: { title: string }) => v.title),
+    );
     // Every shown title has its matched word marked, exactly as the API's highlights say.
     for (const [i, vacancy] of expected.data.entries()) {
       const marks = [...vacancy.highlights.title.matchAll(/<mark>([^<]*)<\/mark>/g)].map((m: RegExpMatchArray) => m[1]);
@@ -181,8 +202,12 @@ describe('example career site: search', () => {
     const inUtrecht = vacancies.filter((v) => v.status === 'published' && v.location_id === 1);
     expect(expected.meta.total).toBe(inUtrecht.length);
     await expect.poll(() => page.locator('.total').textContent()).toBe(`${expected.meta.total} vacancies`);
-    expect(await page.locator('.vacancies li > a').allTextContents()).toEqual(expected.data.map((v: { title: string }) => v.title));
-    expect(await page.locator('.vacancies .distance').allTextContents()).toEqual(expected.data.map((v: { distance_km: number }) => `${v.distance_km} km away`));
+    expect(await page.locator('.vacancies li > a').allTextContents()).toEqual(
+      expected.data.map((v: { title: string }) => v.title),
+    );
+    expect(await page.locator('.vacancies .distance').allTextContents()).toEqual(
+      expected.data.map((v: { distance_km: number }) => `${v.distance_km} km away`),
+    );
     expect(await page.locator('[data-facet="near"] [aria-current="true"]').textContent()).toBe('Within 25 km');
 
     // Search and near together: only the Utrecht engineer.
@@ -195,7 +220,9 @@ describe('example career site: search', () => {
     // Berlin is some 460 km away: not within 100 km, and "Anywhere" brings the Berlin developer back.
     await page.getByRole('link', { name: 'Within 100 km' }).click();
     await expect.poll(() => hashParams(page)).toEqual({ q: 'backend', near: '52.091,5.121', radius_km: '100' });
-    await expect.poll(() => page.locator('[data-facet="near"] [aria-current="true"]').textContent()).toBe('Within 100 km');
+    await expect
+      .poll(() => page.locator('[data-facet="near"] [aria-current="true"]').textContent())
+      .toBe('Within 100 km');
     expect(await page.locator('.vacancies li > a').allTextContents()).toEqual(['Backend Engineer']);
     await page.getByRole('link', { name: 'Anywhere' }).click();
     await expect.poll(() => page.locator('.total').textContent()).toBe('2 vacancies');

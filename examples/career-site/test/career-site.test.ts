@@ -31,11 +31,14 @@ const rows = (text: string, values: unknown[] = []) => queryRows(databaseUrl, te
 
 beforeAll(async () => {
   // No skipping: without the browser this test must fail, loudly.
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
   await importTenantDocument(api.services.orm, {
-    tenants: [careerTenant('acme', [{ id: 1, name: 'Server', key: SECRET, scopes: ['vacancies:read', 'applications:write'] }])],
+    tenants: [
+      careerTenant('acme', [{ id: 1, name: 'Server', key: SECRET, scopes: ['vacancies:read', 'applications:write'] }]),
+    ],
   });
   const [tenant] = await rows(`select id from tenants where slug = 'acme'`);
   const port = await freePort();
@@ -54,7 +57,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
   context.setDefaultTimeout(15_000);
@@ -91,14 +102,22 @@ async function shownCounts(page: Page, facet: string): Promise<Record<string, nu
   const options = page.locator(`[data-facet="${facet}"] .facet-option`);
   const counts: Record<string, number> = {};
   for (const option of await options.all()) {
-    counts[(await option.locator('.facet-name').textContent()) ?? ''] = Number(await option.locator('.facet-count').textContent());
+    counts[(await option.locator('.facet-name').textContent()) ?? ''] = Number(
+      await option.locator('.facet-count').textContent(),
+    );
   }
   return counts;
 }
 
-function expectedCounts(filter: (v: Record<string, any>) => boolean, by: (v: Record<string, any>) => string): Record<string, number> {
+function expectedCounts(
+  filter: (v: Record<string, any>) => boolean,
+  by: (v: Record<string, any>) => string,
+): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const v of careerVacancies().filter((x) => x.status === 'published').filter(filter)) counts[by(v)] = (counts[by(v)] ?? 0) + 1;
+  for (const v of careerVacancies()
+    .filter((x) => x.status === 'published')
+    .filter(filter))
+    counts[by(v)] = (counts[by(v)] ?? 0) + 1;
   return counts;
 }
 
@@ -110,7 +129,12 @@ describe('example career site in Chromium', () => {
     await page.locator('[data-facet="department_id"] .facet-option').first().waitFor();
     const visible = careerVacancies().filter((v) => v.status === 'published');
     expect(await page.locator('.total').textContent()).toBe(`${visible.length} vacancies`);
-    expect(await shownCounts(page, 'location_id')).toEqual(expectedCounts(() => true, (v) => LOCATION_NAME[v.location_id]!));
+    expect(await shownCounts(page, 'location_id')).toEqual(
+      expectedCounts(
+        () => true,
+        (v) => LOCATION_NAME[v.location_id]!,
+      ),
+    );
     expect(await page.locator('.pagination span').textContent()).toBe('Page 1 of 3');
     expect(await page.locator('.vacancies a').allTextContents()).toEqual(visible.slice(0, 10).map((v) => v.title));
 
@@ -124,10 +148,17 @@ describe('example career site in Chromium', () => {
     const sales = (v: Record<string, any>) => v.department_id === 2;
     const inSales = visible.filter(sales);
     await expect.poll(() => page.locator('.total').textContent()).toBe(`${inSales.length} vacancies`);
-    expect(await page.locator('[data-facet="department_id"] [aria-current="true"] .facet-name').textContent()).toBe('Sales');
+    expect(await page.locator('[data-facet="department_id"] [aria-current="true"] .facet-name').textContent()).toBe(
+      'Sales',
+    );
     expect(await page.locator('.vacancies a').allTextContents()).toEqual(inSales.slice(0, 10).map((v) => v.title));
     expect(await shownCounts(page, 'location_id')).toEqual(expectedCounts(sales, (v) => LOCATION_NAME[v.location_id]!));
-    expect(await shownCounts(page, 'location_id')).not.toEqual(expectedCounts(() => true, (v) => LOCATION_NAME[v.location_id]!));
+    expect(await shownCounts(page, 'location_id')).not.toEqual(
+      expectedCounts(
+        () => true,
+        (v) => LOCATION_NAME[v.location_id]!,
+      ),
+    );
 
     // Open a vacancy that takes applications.
     const target = inSales.find((v) => v.accepts_applications)!;
@@ -139,16 +170,24 @@ describe('example career site in Chromium', () => {
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');
     await page.getByLabel('Email').fill('grace@example.org');
-    await page.getByLabel('Resume (PDF or Word)').setInputFiles({ name: 'grace.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    await page
+      .getByLabel('Resume (PDF or Word)')
+      .setInputFiles({ name: 'grace.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
     await page.getByLabel('I accept the privacy policy').check();
     await page.getByRole('button', { name: 'Send application' }).click();
-    await expect.poll(() => page.locator('.applied').textContent()).toBe(`Thank you, Grace: your application for ${target.title} has been received.`);
+    await expect
+      .poll(() => page.locator('.applied').textContent())
+      .toBe(`Thank you, Grace: your application for ${target.title} has been received.`);
 
     const applications = await rows(
       `select a.id, v.slug, c.email, a.privacy_policy_accepted from applications a join vacancies v on v.id = a.vacancy_id join candidates c on c.id = a.candidate_id`,
     );
-    expect(applications).toEqual([{ id: expect.any(Number), slug: target.slug, email: 'grace@example.org', privacy_policy_accepted: true }]);
-    const documents = await rows('select type, filename, content from documents where application_id = $1', [applications[0]!.id]);
+    expect(applications).toEqual([
+      { id: expect.any(Number), slug: target.slug, email: 'grace@example.org', privacy_policy_accepted: true },
+    ]);
+    const documents = await rows('select type, filename, content from documents where application_id = $1', [
+      applications[0]!.id,
+    ]);
     expect(documents.map((d) => [d.type, d.filename])).toEqual([['resume', 'grace.pdf']]);
     expect(new Uint8Array(documents[0]!.content)).toEqual(pdf);
     await page.close();
@@ -167,23 +206,34 @@ describe('example career site in Chromium', () => {
 
   it('from an origin the key does not allow, the page gets nothing', async () => {
     const { page, blocked } = await openWatchingApi(foreign.url);
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('The careers service cannot be reached right now.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('The careers service cannot be reached right now.');
     expect(blocked.map((url) => new URL(url).pathname)).toEqual(['/v1/vacancies']);
     expect(await page.locator('.vacancies li').count()).toBe(0);
     // What the browser was not allowed to read: a 403 without CORS headers.
-    const response = await fetch(`${api.baseUrl}/vacancies`, { headers: { authorization: `Bearer ${publishable}`, origin: foreign.url } });
+    const response = await fetch(`${api.baseUrl}/vacancies`, {
+      headers: { authorization: `Bearer ${publishable}`, origin: foreign.url },
+    });
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ message: 'This origin is not allowed for this key.', error: 'ORIGIN_NOT_ALLOWED' });
+    expect(await response.json()).toEqual({
+      message: 'This origin is not allowed for this key.',
+      error: 'ORIGIN_NOT_ALLOWED',
+    });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     await page.close();
   });
 
   it('with a secret key, the browser cannot read the answers (no CORS headers), even though the API answers', async () => {
     const { page, blocked } = await openWatchingApi(withSecret.url);
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('The careers service cannot be reached right now.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('The careers service cannot be reached right now.');
     expect(blocked.map((url) => new URL(url).pathname)).toEqual(['/v1/vacancies']);
     expect(await page.locator('.vacancies li').count()).toBe(0);
-    const response = await fetch(`${api.baseUrl}/vacancies`, { headers: { authorization: `Bearer ${SECRET}`, origin: withSecret.url } });
+    const response = await fetch(`${api.baseUrl}/vacancies`, {
+      headers: { authorization: `Bearer ${SECRET}`, origin: withSecret.url },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     await page.close();

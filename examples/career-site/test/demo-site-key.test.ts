@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@careers/core/testing';
-import { importTenantDocument, buildDemoDocument, DEMO_PUBLISHABLE_KEY, ensureDemoSiteKey } from '@careers/core/operations';
+import {
+  importTenantDocument,
+  buildDemoDocument,
+  DEMO_PUBLISHABLE_KEY,
+  ensureDemoSiteKey,
+} from '@careers/core/operations';
 import { createCareersClient } from '@careers/client';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
 
@@ -42,7 +47,15 @@ describe('the demo career site key', () => {
     expect(await ensureDemoSiteKey(api.services.orm, 'http://127.0.0.1:4000')).toBe(true);
     await expect.poll(() => countOf('http://127.0.0.1:4000'), { timeout: 10_000 }).toBeGreaterThan(0);
     await expect.poll(() => countOf('http://127.0.0.1:3002'), { timeout: 10_000 }).toBe('ORIGIN_NOT_ALLOWED');
-    const keys = await api.services.orm.em.fork().execute(`select kind, scopes, origins from api_keys where name = 'Demo career site (browser)'`);
-    expect(keys).toEqual([{ kind: 'publishable', scopes: ['vacancies:read', 'locations:read', 'team:read', 'articles:read', 'applications:write'], origins: ['http://127.0.0.1:4000'] }]);
+    const keys = await api.services.orm.em
+      .fork()
+      .execute(`select kind, scopes, origins from api_keys where name = 'Demo career site (browser)'`);
+    expect(keys).toEqual([
+      {
+        kind: 'publishable',
+        scopes: ['vacancies:read', 'locations:read', 'team:read', 'articles:read', 'applications:write'],
+        origins: ['http://127.0.0.1:4000'],
+      },
+    ]);
   });
 });

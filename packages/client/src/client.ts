@@ -3,16 +3,23 @@ import type { paths } from './generated/api.d.ts';
 import { CareersApiError } from './errors.ts';
 
 type TMedia = `${string}/${string}`;
-type TPathsWith<M extends 'get' | 'post'> = { [P in keyof paths]: paths[P] extends { [K in M]: unknown } ? P : never }[keyof paths];
+type TPathsWith<M extends 'get' | 'post'> = {
+  [P in keyof paths]: paths[P] extends { [K in M]: unknown } ? P : never;
+}[keyof paths];
 type TRequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 /** The options argument is optional exactly when the operation has no required parameter or body. */
 type TInitArgs<Init> = TRequiredKeys<Init> extends never ? [init?: Init] : [init: Init];
-type TOperation<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M & keyof paths[P]] & Record<string | number, any>;
+type TOperation<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M & keyof paths[P]] &
+  Record<string | number, any>;
 
 /** The success body of an operation, as the document types it. */
-export type TData<P extends keyof paths, M extends 'get' | 'post', Init = {}> = NonNullable<FetchResponse<TOperation<P, M>, Init, TMedia>['data']>;
+export type TData<P extends keyof paths, M extends 'get' | 'post', Init = {}> = NonNullable<
+  FetchResponse<TOperation<P, M>, Init, TMedia>['data']
+>;
 /** The union of the error bodies an operation documents. */
-export type TErrorOf<P extends keyof paths, M extends 'get' | 'post'> = NonNullable<FetchResponse<TOperation<P, M>, {}, TMedia>['error']>;
+export type TErrorOf<P extends keyof paths, M extends 'get' | 'post'> = NonNullable<
+  FetchResponse<TOperation<P, M>, {}, TMedia>['error']
+>;
 
 export type TCareersClientOptions = {
   /** The API base URL, with /v1 (e.g. https://api.example.com/v1). */
@@ -25,9 +32,15 @@ export type TCareersClientOptions = {
 
 export type TCareersClient = {
   /** GET an operation; resolves to its success body, rejects with a CareersApiError for any error answer. */
-  get<P extends TPathsWith<'get'>, Init extends MaybeOptionalInit<paths[P], 'get'>>(path: P, ...init: TInitArgs<Init>): Promise<TData<P, 'get', Init>>;
+  get<P extends TPathsWith<'get'>, Init extends MaybeOptionalInit<paths[P], 'get'>>(
+    path: P,
+    ...init: TInitArgs<Init>
+  ): Promise<TData<P, 'get', Init>>;
   /** POST an operation; resolves to its success body, rejects with a CareersApiError for any error answer. */
-  post<P extends TPathsWith<'post'>, Init extends MaybeOptionalInit<paths[P], 'post'>>(path: P, ...init: TInitArgs<Init>): Promise<TData<P, 'post', Init>>;
+  post<P extends TPathsWith<'post'>, Init extends MaybeOptionalInit<paths[P], 'post'>>(
+    path: P,
+    ...init: TInitArgs<Init>
+  ): Promise<TData<P, 'post', Init>>;
   /** The underlying openapi-fetch client ({ data, error, response } per call), typed from the same document. */
   raw: Client<paths>;
 };
@@ -56,6 +69,7 @@ export function createCareersClient(options: TCareersClientOptions): TCareersCli
 export function toBase64(bytes: Uint8Array): string {
   let binary = '';
   const chunk = 0x8000;
-  for (let offset = 0; offset < bytes.length; offset += chunk) binary += String.fromCharCode(...bytes.subarray(offset, offset + chunk));
+  for (let offset = 0; offset < bytes.length; offset += chunk)
+    binary += String.fromCharCode(...bytes.subarray(offset, offset + chunk));
   return btoa(binary);
 }

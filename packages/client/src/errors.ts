@@ -3,7 +3,10 @@ import type { components } from './generated/api.d.ts';
 type TSchemas = components['schemas'];
 
 /** Every error body the OpenAPI document describes (the generic `Error` shape and each fixed one). */
-export type TErrorBody = TSchemas['Error'] | TSchemas['ValidationError'] | Extract<TSchemas[keyof TSchemas], { message: string; error: string }>;
+export type TErrorBody =
+  | TSchemas['Error']
+  | TSchemas['ValidationError']
+  | Extract<TSchemas[keyof TSchemas], { message: string; error: string }>;
 
 /** The machine-readable codes the document lists (`VACANCY_CLOSED`, `CURSOR_EXPIRED`, …). */
 export type TErrorCode = Extract<TSchemas[keyof TSchemas], { message: string; error: string }>['error'];
@@ -24,13 +27,20 @@ export class CareersApiError<Body = TErrorBody> extends Error {
   readonly requestId: string | undefined;
 
   constructor(response: Response, body: Body) {
-    const fields = (typeof body === 'object' && body !== null ? body : {}) as { message?: unknown; error?: unknown; errors?: unknown };
+    const fields = (typeof body === 'object' && body !== null ? body : {}) as {
+      message?: unknown;
+      error?: unknown;
+      errors?: unknown;
+    };
     super(typeof fields.message === 'string' ? fields.message : `HTTP ${response.status}`);
     this.name = 'CareersApiError';
     this.status = response.status;
     this.body = body;
     this.code = typeof fields.error === 'string' ? (fields.error as TErrorCode) : undefined;
-    this.fieldErrors = typeof fields.errors === 'object' && fields.errors !== null ? (fields.errors as Record<string, string[]>) : undefined;
+    this.fieldErrors =
+      typeof fields.errors === 'object' && fields.errors !== null
+        ? (fields.errors as Record<string, string[]>)
+        : undefined;
     const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
     this.retryAfter = Number.isFinite(retryAfter) ? retryAfter : undefined;
     this.requestId = response.headers.get('x-request-id') ?? undefined;

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { createTestDatabase, queryRows } from '@careers/core/testing';
 import { importTenantDocument, createApiKey, serviceContext } from '@careers/core/operations';
 import { startTestApi, type TTestApi } from '../../../apps/api/test/support/api.ts';
-import { CareersApiError, createCareersClient, toBase64, type TCareersClient, type TErrorCode, type TErrorOf } from '../src/index.ts';
+import {
+  CareersApiError,
+  createCareersClient,
+  toBase64,
+  type TCareersClient,
+  type TErrorCode,
+  type TErrorOf,
+} from '../src/index.ts';
 import { careerTenant, careerVacancies, departmentCount, resumePdf } from './support/career-tenant.ts';
 
 const KEY = 'ck_test_client_globex_all_00001';
@@ -43,13 +50,16 @@ describe('@careers/client against a started API', () => {
     expect(third.meta.current_page).toBe(3);
     expect(third.data.map((v) => v.slug)).toEqual(visible.slice(20).map((v) => v.slug));
 
-    const sales = await careers.get('/vacancies', { params: { query: { department_id: 2, 'job_types[]': [1], include: 'facets' } } });
+    const sales = await careers.get('/vacancies', {
+      params: { query: { department_id: 2, 'job_types[]': [1], include: 'facets' } },
+    });
     const expected = visible.filter((v) => v.department_id === 2 && (v.job_type_ids as number[]).includes(1));
     expect(sales.data.map((v) => v.slug).sort()).toEqual(expected.map((v) => v.slug).sort());
     // The location counts now count only the filtered vacancies.
     const locationCounts = Object.fromEntries(sales.facets?.locations.map((f) => [f.id, f.count]) ?? []);
     const expectedLocations: Record<string, number> = {};
-    for (const v of expected) expectedLocations[String(v.location_id)] = (expectedLocations[String(v.location_id)] ?? 0) + 1;
+    for (const v of expected)
+      expectedLocations[String(v.location_id)] = (expectedLocations[String(v.location_id)] ?? 0) + 1;
     expect(locationCounts).toEqual(expectedLocations);
   });
 
@@ -80,7 +90,9 @@ describe('@careers/client against a started API', () => {
 
   it('turns a 422 into a CareersApiError with the field errors', async () => {
     const failure = await careers
-      .post('/applications', { body: { vacancy: 'job-4', candidate: { given_name: 'Ada', family_name: 'Lovelace', email: 'not an email' } } })
+      .post('/applications', {
+        body: { vacancy: 'job-4', candidate: { given_name: 'Ada', family_name: 'Lovelace', email: 'not an email' } },
+      })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(CareersApiError);
     const error = failure as CareersApiError;
@@ -90,14 +102,20 @@ describe('@careers/client against a started API', () => {
   });
 
   it('turns a 404 and a closed vacancy into CareersApiErrors with their codes', async () => {
-    const missing = (await careers.get('/vacancies/{slug}', { params: { path: { slug: 'no-such-job' } } }).catch((e: unknown) => e)) as CareersApiError;
+    const missing = (await careers
+      .get('/vacancies/{slug}', { params: { path: { slug: 'no-such-job' } } })
+      .catch((e: unknown) => e)) as CareersApiError;
     expect(missing).toBeInstanceOf(CareersApiError);
     expect([missing.status, missing.body]).toEqual([404, { message: 'Resource not found.' }]);
 
     const candidate = { given_name: 'Ada', family_name: 'Lovelace', email: 'ada@example.org' };
-    const closed = (await careers.post('/applications', { body: { vacancy: 'job-1', candidate } }).catch((e: unknown) => e)) as CareersApiError;
+    const closed = (await careers
+      .post('/applications', { body: { vacancy: 'job-1', candidate } })
+      .catch((e: unknown) => e)) as CareersApiError;
     expect([closed.status, closed.code]).toEqual([400, 'VACANCY_CLOSED']);
-    const unknown = (await careers.post('/applications', { body: { vacancy: 'job-404', candidate } }).catch((e: unknown) => e)) as CareersApiError;
+    const unknown = (await careers
+      .post('/applications', { body: { vacancy: 'job-404', candidate } })
+      .catch((e: unknown) => e)) as CareersApiError;
     expect([unknown.status, unknown.code]).toEqual([404, 'VACANCY_NOT_FOUND']);
   });
 
@@ -114,7 +132,11 @@ describe('@careers/client against a started API', () => {
     // The limit (10 a minute per key) is checked before validation: invalid requests count too, and store nothing.
     const answers: CareersApiError[] = [];
     for (let i = 0; i < 11; i++) {
-      answers.push((await limited.post('/applications', { body: { vacancy: 'job-4', candidate } }).catch((e: unknown) => e)) as CareersApiError);
+      answers.push(
+        (await limited
+          .post('/applications', { body: { vacancy: 'job-4', candidate } })
+          .catch((e: unknown) => e)) as CareersApiError,
+      );
     }
     expect(answers.slice(0, 10).map((e) => e.status)).toEqual(Array(10).fill(422));
     const error = answers[10] as CareersApiError;
@@ -144,17 +166,37 @@ describe('@careers/client against a started API', () => {
         },
       });
     const me = await withOrigin('https://careers.globex.example').get('/me');
-    expect(me.data).toMatchObject({ tenant: 'globex', key: { kind: 'publishable', prefix: plaintext.slice(0, 12), scopes: ['vacancies:read'], origins: ['https://careers.globex.example'] } });
+    expect(me.data).toMatchObject({
+      tenant: 'globex',
+      key: {
+        kind: 'publishable',
+        prefix: plaintext.slice(0, 12),
+        scopes: ['vacancies:read'],
+        origins: ['https://careers.globex.example'],
+      },
+    });
     const { meta } = await withOrigin('https://careers.globex.example').get('/vacancies');
     expect(meta.total).toBe(careerVacancies().filter((v) => v.status === 'published').length);
-    const error = (await withOrigin('https://evil.example').get('/vacancies').catch((e: unknown) => e)) as CareersApiError;
-    expect([error.status, error.code, error.message]).toEqual([403, 'ORIGIN_NOT_ALLOWED', 'This origin is not allowed for this key.']);
+    const error = (await withOrigin('https://evil.example')
+      .get('/vacancies')
+      .catch((e: unknown) => e)) as CareersApiError;
+    expect([error.status, error.code, error.message]).toEqual([
+      403,
+      'ORIGIN_NOT_ALLOWED',
+      'This origin is not allowed for this key.',
+    ]);
   });
 
   it('types the error codes and bodies from the document (checked by tsc)', () => {
-    expectTypeOf<'VACANCY_CLOSED' | 'VACANCY_NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'CURSOR_EXPIRED'>().toExtend<TErrorCode>();
+    expectTypeOf<
+      'VACANCY_CLOSED' | 'VACANCY_NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'CURSOR_EXPIRED'
+    >().toExtend<TErrorCode>();
     expectTypeOf<'NOT_A_CODE'>().not.toExtend<TErrorCode>();
-    expectTypeOf<{ message: 'This vacancy no longer accepts applications.'; error: 'VACANCY_CLOSED' }>().toExtend<TErrorOf<'/applications', 'post'>>();
-    expectTypeOf<{ message: 'This vacancy no longer accepts applications.'; error: 'VACANCY_CLOSED' }>().not.toExtend<TErrorOf<'/vacancies', 'get'>>();
+    expectTypeOf<{ message: 'This vacancy no longer accepts applications.'; error: 'VACANCY_CLOSED' }>().toExtend<
+      TErrorOf<'/applications', 'post'>
+    >();
+    expectTypeOf<{ message: 'This vacancy no longer accepts applications.'; error: 'VACANCY_CLOSED' }>().not.toExtend<
+      TErrorOf<'/vacancies', 'get'>
+    >();
   });
 });

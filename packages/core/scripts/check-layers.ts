@@ -26,7 +26,13 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 /** Names of the exports map's entries (`./admin` → `admin`). */
 const PUBLIC_ENTRIES = new Set(
-  Object.keys((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string> }).exports)
+  Object.keys(
+    (
+      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+        exports: Record<string, string>;
+      }
+    ).exports,
+  )
     .filter((entry) => entry !== '.')
     .map((entry) => entry.slice(2)),
 );
@@ -41,8 +47,7 @@ const ENTITY_FILES = /^modules\/(entities\.ts|[^/]+\/[^/]+\.entity\.ts|vacancies
  * Upward imports that exist today and are someone's work in progress, not a licence (none now). The list may only
  * shrink; a new upward import fails the check.
  */
-const KNOWN_UPWARD = new Set<string>([
-]);
+const KNOWN_UPWARD = new Set<string>([]);
 
 /**
  * Files inside modules/ that serve every tenant and may use `crossTenantDb` (each says why in its own comments).
@@ -118,7 +123,9 @@ function servicesWithoutContext(): Array<{ file: string; name: string; first: st
   for (const path of sourceFiles(join(SRC, 'modules'))) {
     const file = relative(SRC, path);
     if (!SERVICE_FILE.test(file)) continue;
-    for (const match of readFileSync(path, 'utf8').matchAll(/^export async function (\w+)\s*(?:<[^(]*>)?\(\s*(\w*)/gm)) {
+    for (const match of readFileSync(path, 'utf8').matchAll(
+      /^export async function (\w+)\s*(?:<[^(]*>)?\(\s*(\w*)/gm,
+    )) {
       const [, name, first] = match;
       if (first !== 'ctx') found.push({ file, name: name!, first: first! });
     }
@@ -128,12 +135,16 @@ function servicesWithoutContext(): Array<{ file: string; name: string; first: st
 
 /** A service importing a file of a procedures/ folder (its own module's or another's). */
 function serviceToProcedureImports(): Array<{ from: string; to: string }> {
-  return coreEdges().filter(({ from, to }) => /^modules\/[^/]+\/[^/]+\.service\.ts$/.test(from) && /^modules\/[^/]+\/procedures\//.test(to));
+  return coreEdges().filter(
+    ({ from, to }) => /^modules\/[^/]+\/[^/]+\.service\.ts$/.test(from) && /^modules\/[^/]+\/procedures\//.test(to),
+  );
 }
 
 /** An import of the hot paths' machinery past its door (db/fast-path/index.ts) from outside db/ (the pool wires it in). */
 function fastPathBypasses(): Array<{ from: string; to: string }> {
-  return coreEdges().filter(({ from, to }) => to.startsWith('db/fast-path/') && to !== 'db/fast-path/index.ts' && !from.startsWith('db/'));
+  return coreEdges().filter(
+    ({ from, to }) => to.startsWith('db/fast-path/') && to !== 'db/fast-path/index.ts' && !from.startsWith('db/'),
+  );
 }
 
 /** What reaches rows without the tenant scope (the names `--report` counts by). */
@@ -141,14 +152,18 @@ const UNSCOPED_HANDLES: ReadonlyArray<readonly [string, RegExp]> = [
   ['kyselyOf', /\bkyselyOf\b/],
   ['getKysely', /\.getKysely\b/],
   ['getConnection', /\.getConnection\(/],
-  ['em.<query>', /\b(?:em|tx|orm\.em|this\.#orm\.em)\.(?:execute|insert|insertMany|find\w*|count|nativeUpdate|nativeDelete|upsert\w*|persist\w*)\b/],
+  [
+    'em.<query>',
+    /\b(?:em|tx|orm\.em|this\.#orm\.em)\.(?:execute|insert|insertMany|find\w*|count|nativeUpdate|nativeDelete|upsert\w*|persist\w*)\b/,
+  ],
   ['new Kysely', /\bnew Kysely\b/],
   ['crossTenantDb', /\bcrossTenantDb\b/],
 ];
 
 /** The floor of a file under packages/core/src, from its path alone. */
 function floorOf(path: string): TFloor {
-  if (path === 'env.ts' || path.startsWith('lib/') || path.startsWith('jobs/') || ENTITY_FILES.test(path)) return 'ground';
+  if (path === 'env.ts' || path.startsWith('lib/') || path.startsWith('jobs/') || ENTITY_FILES.test(path))
+    return 'ground';
   if (path.startsWith('db/')) return 'db';
   if (/^modules\/[^/]+\/procedures\/[^/]+\.schema\.ts$/.test(path)) return 'domain';
   if (/^modules\/[^/]+\/(procedures\/|[^/]+\.router\.ts$)/.test(path)) return 'api';
@@ -213,7 +228,8 @@ function unscopedHandles(): Array<{ file: string; line: number; handle: string }
       .forEach((text, index) => {
         const code = text.replace(/\/\/.*$/, '');
         if (/^\s*(?:\*|\/\*)/.test(code)) return;
-        for (const [handle, pattern] of UNSCOPED_HANDLES) if (pattern.test(code)) found.push({ file, line: index + 1, handle });
+        for (const [handle, pattern] of UNSCOPED_HANDLES)
+          if (pattern.test(code)) found.push({ file, line: index + 1, handle });
       });
   }
   return found;
@@ -222,7 +238,8 @@ function unscopedHandles(): Array<{ file: string; line: number; handle: string }
 /** Uses of unscoped handles the house refuses: anything but `crossTenantDb` in an operator path. */
 function refusedHandles(): Array<{ file: string; line: number; handle: string }> {
   return unscopedHandles().filter(
-    ({ file, handle }) => !(handle === 'crossTenantDb' && OPERATOR_PATHS.has(file)) && !KNOWN_UNSCOPED.has(`${file}: ${handle}`),
+    ({ file, handle }) =>
+      !(handle === 'crossTenantDb' && OPERATOR_PATHS.has(file)) && !KNOWN_UNSCOPED.has(`${file}: ${handle}`),
   );
 }
 
@@ -299,7 +316,10 @@ function report(): void {
     }
     for (const file of sourceFiles(root)) {
       const where = relative(REPO, file).split('/');
-      const owner = where[0] === 'apps' || where[0] === 'examples' || where[0] === 'packages' ? `${where[0]}/${where[1]}` : where[0]!;
+      const owner =
+        where[0] === 'apps' || where[0] === 'examples' || where[0] === 'packages'
+          ? `${where[0]}/${where[1]}`
+          : where[0]!;
       const label = `${owner}${where.includes('test') ? ' (test)' : ''}`;
       for (const specifier of importsOf(file)) {
         const match = /^@careers\/core(?:\/(.*))?$/.exec(specifier);
@@ -347,20 +367,32 @@ if (process.argv.includes('--report')) {
   for (const { file, line, handle } of refused) console.log(`  ${file}:${line} ${handle}`);
 } else {
   const upward = upwardImports().filter(({ from, to }) => !KNOWN_UPWARD.has(`${from} -> ${to}`));
-  for (const { from, to, fromFloor, toFloor } of upward) console.error(`${from} (${fromFloor}) imports ${to} (${toFloor}): an import pointing up`);
+  for (const { from, to, fromFloor, toFloor } of upward)
+    console.error(`${from} (${fromFloor}) imports ${to} (${toFloor}): an import pointing up`);
   const circles = importCircles();
   for (const circle of circles) console.error(`${circle.join(' <-> ')}: an import circle`);
   const refused = refusedHandles();
   for (const { file, line, handle } of refused) {
-    console.error(`${file}:${line} uses ${handle}: tenant data goes through the scoped handle (ctx.db, tenantKysely); an operator path names crossTenantDb and is listed in OPERATOR_PATHS`);
+    console.error(
+      `${file}:${line} uses ${handle}: tenant data goes through the scoped handle (ctx.db, tenantKysely); an operator path names crossTenantDb and is listed in OPERATOR_PATHS`,
+    );
   }
   const backwards = serviceToProcedureImports().filter(({ from }) => !KNOWN_SERVICE_TO_PROCEDURE.has(from));
-  for (const { from, to } of backwards) console.error(`${from} imports ${to}: a service does not import a procedure's files (the shapes it builds live in the module)`);
+  for (const { from, to } of backwards)
+    console.error(
+      `${from} imports ${to}: a service does not import a procedure's files (the shapes it builds live in the module)`,
+    );
   const bypasses = fastPathBypasses();
-  for (const { from, to } of bypasses) console.error(`${from} imports ${to}: the fast path's machinery is reached through db/fast-path/index.ts only`);
-  const signatures = servicesWithoutContext().filter(({ file, name }) => !KNOWN_SERVICE_SIGNATURES.has(`${file}: ${name}`));
+  for (const { from, to } of bypasses)
+    console.error(`${from} imports ${to}: the fast path's machinery is reached through db/fast-path/index.ts only`);
+  const signatures = servicesWithoutContext().filter(
+    ({ file, name }) => !KNOWN_SERVICE_SIGNATURES.has(`${file}: ${name}`),
+  );
   for (const { file, name, first } of signatures) {
-    console.error(`${file}: ${name}(${first}, …): a service operation takes (ctx, input), its context first (modules/service-context.ts)`);
+    console.error(
+      `${file}: ${name}(${first}, …): a service operation takes (ctx, input), its context first (modules/service-context.ts)`,
+    );
   }
-  if (upward.length + circles.length + refused.length + backwards.length + bypasses.length + signatures.length > 0) process.exit(1);
+  if (upward.length + circles.length + refused.length + backwards.length + bypasses.length + signatures.length > 0)
+    process.exit(1);
 }

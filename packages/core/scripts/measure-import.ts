@@ -24,8 +24,14 @@ import { openOrm } from '../src/db/orm.ts';
 import { IMPORTED_TABLES, importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 import { buildLargeDocument } from '../src/demo/large-tenant.ts';
 
-
-type TChildReport = { readMs: number; parseMs: number; importMs: number; cpuMs: number; phases: [string, number][]; maxRssMb: number };
+type TChildReport = {
+  readMs: number;
+  parseMs: number;
+  importMs: number;
+  cpuMs: number;
+  phases: [string, number][];
+  maxRssMb: number;
+};
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -44,7 +50,14 @@ async function importInChild(file: string, url: string): Promise<void> {
     t = performance.now();
     await importTenantDocument(orm, document, { onPhase: (phase, ms) => phases.push([phase, ms]) });
     const { user, system } = process.cpuUsage();
-    const report: TChildReport = { readMs, parseMs, importMs: performance.now() - t, cpuMs: (user + system) / 1000, phases, maxRssMb: process.resourceUsage().maxRSS / 1024 };
+    const report: TChildReport = {
+      readMs,
+      parseMs,
+      importMs: performance.now() - t,
+      cpuMs: (user + system) / 1000,
+      phases,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    };
     console.log(JSON.stringify(report));
   } finally {
     await orm.close();
@@ -88,7 +101,9 @@ function runChild(file: string, url: string): TChildReport {
 
 function describeImport(label: string, report: TChildReport): void {
   const phases = report.phases.filter(([, ms]) => ms >= 100).map(([phase, ms]) => `${phase} ${seconds(ms)}`);
-  console.log(`${label}: read ${seconds(report.readMs)}, JSON.parse ${seconds(report.parseMs)}, import ${seconds(report.importMs)}; peak RSS ${report.maxRssMb.toFixed(0)} MB`);
+  console.log(
+    `${label}: read ${seconds(report.readMs)}, JSON.parse ${seconds(report.parseMs)}, import ${seconds(report.importMs)}; peak RSS ${report.maxRssMb.toFixed(0)} MB`,
+  );
   console.log(`  phases ≥ 0.1 s: ${phases.join('; ')}`);
 }
 
@@ -112,13 +127,19 @@ async function copyOut(source: pg.Client): Promise<Map<string, Buffer>> {
 }
 
 /** Loads the rows with one plain COPY per table in one transaction (triggers, indexes and constraints as they are). */
-async function copyIn(target: pg.Client, rows: Map<string, Buffer>): Promise<{ ms: number; phases: [string, number][] }> {
+async function copyIn(
+  target: pg.Client,
+  rows: Map<string, Buffer>,
+): Promise<{ ms: number; phases: [string, number][] }> {
   const started = performance.now();
   const phases: [string, number][] = [];
   await target.query('begin');
   for (const table of IMPORTED_TABLES) {
     const t = performance.now();
-    await pipeline(Readable.from([rows.get(table) ?? Buffer.alloc(0)]), target.query(copyFrom(`copy "${table}" from stdin`)));
+    await pipeline(
+      Readable.from([rows.get(table) ?? Buffer.alloc(0)]),
+      target.query(copyFrom(`copy "${table}" from stdin`)),
+    );
     phases.push([table, performance.now() - t]);
   }
   const t = performance.now();
@@ -137,7 +158,12 @@ async function main(): Promise<void> {
   let serverUrl = process.env.DATABASE_URL;
   let postmasterPid: number | undefined;
   if (!serverUrl) {
-    const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), 'careers-measure-')), port: 0, database: 'postgres', ephemeral: true });
+    const server = await startEmbeddedPostgres({
+      dataDir: mkdtempSync(join(tmpdir(), 'careers-measure-')),
+      port: 0,
+      database: 'postgres',
+      ephemeral: true,
+    });
     serverUrl = server.url;
     stop = server.stop;
     postmasterPid = Number(readFileSync(join(server.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -160,7 +186,9 @@ async function main(): Promise<void> {
     let t = performance.now();
     const file = join(workDir, 'document.json');
     writeFileSync(file, JSON.stringify(buildLargeDocument({ vacancies: count, seed: 42 })));
-    console.log(`built a document with ${count} vacancies (${(readFileSync(file).length / 1024 / 1024).toFixed(1)} MiB) in ${seconds(performance.now() - t)}`);
+    console.log(
+      `built a document with ${count} vacancies (${(readFileSync(file).length / 1024 / 1024).toFixed(1)} MiB) in ${seconds(performance.now() - t)}`,
+    );
 
     let cpu = databaseCpuMs();
     const first = runChild(file, urlOf(importDb));
@@ -181,12 +209,23 @@ async function main(): Promise<void> {
       const { user, system } = process.cpuUsage(nodeCpu);
       const copyCpuMs = (user + system) / 1000 + databaseCpuMs() - cpu;
       const megabytes = [...rows.values()].reduce((n, b) => n + b.length, 0) / 1024 / 1024;
-      console.log(`plain COPY of the same rows (${megabytes.toFixed(1)} MiB of COPY text) into the same tables: ${seconds(copyMs)}`);
-      console.log(`  tables ≥ 0.1 s: ${phases.filter(([, ms]) => ms >= 100).map(([table, ms]) => `${table} ${seconds(ms)}`).join('; ')}`);
-      console.log(`import / plain COPY: ${(first.importMs / copyMs).toFixed(2)}×; with reading and parsing the file: ${((first.readMs + first.parseMs + first.importMs) / copyMs).toFixed(2)}×`);
+      console.log(
+        `plain COPY of the same rows (${megabytes.toFixed(1)} MiB of COPY text) into the same tables: ${seconds(copyMs)}`,
+      );
+      console.log(
+        `  tables ≥ 0.1 s: ${phases
+          .filter(([, ms]) => ms >= 100)
+          .map(([table, ms]) => `${table} ${seconds(ms)}`)
+          .join('; ')}`,
+      );
+      console.log(
+        `import / plain COPY: ${(first.importMs / copyMs).toFixed(2)}×; with reading and parsing the file: ${((first.readMs + first.parseMs + first.importMs) / copyMs).toFixed(2)}×`,
+      );
       if (postmasterPid) {
         const cpuRatio = firstCpuMs / copyCpuMs;
-        console.log(`CPU time: import process ${seconds(first.cpuMs)} (start-up, reading and parsing included) + database ${seconds(firstDatabaseCpuMs)}; plain COPY ${seconds(copyCpuMs)} (database and this process): ${cpuRatio.toFixed(2)}×`);
+        console.log(
+          `CPU time: import process ${seconds(first.cpuMs)} (start-up, reading and parsing included) + database ${seconds(firstDatabaseCpuMs)}; plain COPY ${seconds(copyCpuMs)} (database and this process): ${cpuRatio.toFixed(2)}×`,
+        );
       }
     } finally {
       await Promise.all([source.end(), target.end()]);

@@ -141,10 +141,21 @@ async function main(): Promise<void> {
     writeFileSync(docxFile, await buildDocx(targetBytes));
     writeFileSync(pdfFile, await buildPdf(targetBytes));
     console.log(`node ${process.version}, ${iterations} runs per kind after one warm-up parse`);
-    for (const [kind, file] of [['docx', docxFile], ['pdf', pdfFile]] as const) {
+    for (const [kind, file] of [
+      ['docx', docxFile],
+      ['pdf', pdfFile],
+    ] as const) {
       execFileSync(
         process.execPath,
-        ['--expose-gc', fileURLToPath(import.meta.url), String(iterations), String(targetBytes / 1024), '--child', kind, file],
+        [
+          '--expose-gc',
+          fileURLToPath(import.meta.url),
+          String(iterations),
+          String(targetBytes / 1024),
+          '--child',
+          kind,
+          file,
+        ],
         { stdio: 'inherit' },
       );
     }

@@ -4,4 +4,11 @@
  */
 export { SCOPES, LEGACY_FULL_ACCESS, isKnownScope, type TScope } from './lib/scopes.ts';
 export { PUBLISHABLE_SCOPES, isPublishableScope, normalizeOrigin } from './modules/api-keys/api-key.origins.ts';
-export { AppError, isAppError, RETRY_AFTER_SECONDS, type TAppErrorCode, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
+export {
+  AppError,
+  isAppError,
+  RETRY_AFTER_SECONDS,
+  type TAppErrorCode,
+  type TErrorBody,
+  type TFieldErrors,
+} from './lib/errors.ts';

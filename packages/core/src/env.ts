@@ -30,7 +30,10 @@ const ZEnv = z.object({
   /** 32 random bytes, base64: encrypts webhook endpoint secrets at rest (AES-256-GCM). */
   WEBHOOK_SECRET_KEY: z
     .string()
-    .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+    .refine(
+      (value) => Buffer.from(value, 'base64').length === 32,
+      'must be 32 bytes, base64-encoded (openssl rand -base64 32)',
+    )
     .optional(),
   /** Development and tests only: lets webhooks go to http:// URLs and loopback addresses. */
   WEBHOOK_ALLOW_INSECURE_LOCAL: ZFlag.default(false),
@@ -58,7 +61,9 @@ export function coreEnv(): TEnv {
 /** The key that encrypts webhook secrets, or undefined when none is configured (webhooks are then unavailable). */
 export function webhookSecretKey(): Buffer | undefined {
   const env = coreEnv();
-  const key = env.WEBHOOK_SECRET_KEY ?? (env.NODE_ENV === 'test' || isEmbeddedDevDatabase(env) ? DEV_WEBHOOK_SECRET_KEY : undefined);
+  const key =
+    env.WEBHOOK_SECRET_KEY ??
+    (env.NODE_ENV === 'test' || isEmbeddedDevDatabase(env) ? DEV_WEBHOOK_SECRET_KEY : undefined);
   return key === undefined ? undefined : Buffer.from(key, 'base64');
 }
 

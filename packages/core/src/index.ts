@@ -6,7 +6,14 @@ export { documentedErrors, type TOperationErrors } from './trpc/operation-errors
 export { createContext, type TContext, type TAdminSession } from './trpc/context.ts';
 export { SerializedAnswer } from './modules/content/serialized-answer.ts';
 export { createCoreServices, type TCoreServices } from './services.ts';
-export { AppError, isAppError, RETRY_AFTER_SECONDS, type TAppErrorCode, type TErrorBody, type TFieldErrors } from './lib/errors.ts';
+export {
+  AppError,
+  isAppError,
+  RETRY_AFTER_SECONDS,
+  type TAppErrorCode,
+  type TErrorBody,
+  type TFieldErrors,
+} from './lib/errors.ts';
 export { fieldErrorsFromZod } from './lib/validation.ts';
 export { createLogger, describeError, lazyChild, type Logger } from './lib/logger.ts';
 export { createMetrics, type TMetrics } from './lib/metrics.ts';

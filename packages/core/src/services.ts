@@ -36,11 +36,19 @@ export type TCoreServices = {
 export function createCoreServices(
   orm: MikroORM,
   log: Logger,
-  options: { flushIntervalMs?: number; metrics?: TMetrics; contentCacheBytes?: number; readLimits?: Partial<TReadLimits>; readReplicaUrl?: string } = {},
+  options: {
+    flushIntervalMs?: number;
+    metrics?: TMetrics;
+    contentCacheBytes?: number;
+    readLimits?: Partial<TReadLimits>;
+    readReplicaUrl?: string;
+  } = {},
 ): TCoreServices {
   const keys = new ApiKeyVerifier(orm);
   const views = new ViewCounter(orm);
-  const jobs = new JobSender(orm.config.get('clientUrl') ?? '', (error) => log.error({ err: error }, 'job queue error'));
+  const jobs = new JobSender(orm.config.get('clientUrl') ?? '', (error) =>
+    log.error({ err: error }, 'job queue error'),
+  );
   const metrics = options.metrics ?? createMetrics();
   metrics.observeKeyCache(keys);
   const reads = new ReadLimiter(options.readLimits);

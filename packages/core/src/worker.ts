@@ -9,7 +9,12 @@ export { WORKER_DB_TIMEOUTS } from './db/orm.ts';
 export { reconnectBossBeforeSend } from './db/fresh-connection.ts';
 export { webhookSecretKey } from './env.ts';
 export { announceTimePassing, pruneExpiredEvents } from './modules/events/events.jobs.service.ts';
-export { EXHAUSTED_ERROR, markResumeExhausted, processResume, type TProcessResumeOptions } from './modules/resumes/process-resume.ts';
+export {
+  EXHAUSTED_ERROR,
+  markResumeExhausted,
+  processResume,
+  type TProcessResumeOptions,
+} from './modules/resumes/process-resume.ts';
 export { RESUME_LIMITS_ERROR, ResumeSandbox, type TResumeSandboxLimits } from './modules/resumes/resume-sandbox.ts';
 export { DEFAULT_DELIVERY_SETTINGS } from './modules/webhooks/webhook-delivery.ts';
 export { webhookAttemptMetrics } from './modules/webhooks/webhook-metrics.ts';

@@ -16,7 +16,12 @@ import { createAdminContext } from '../src/trpc/admin-context.ts';
 import { createAdminSession, resolveAdminSession } from '../src/modules/admin/admin-session.service.ts';
 import { serviceContext } from '../src/modules/service-context.ts';
 import { sessionTokenFromCookies } from '../src/modules/admin/admin-session.cookie.ts';
-import { SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGN_IN_FREE_FAILURES, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_WINDOW_SECONDS } from '../src/modules/admin/sign-in-throttle.ts';
+import {
+  SIGN_IN_ATTEMPTS_PER_ADDRESS,
+  SIGN_IN_FREE_FAILURES,
+  SIGN_IN_MAX_DELAY_SECONDS,
+  SIGN_IN_WINDOW_SECONDS,
+} from '../src/modules/admin/sign-in-throttle.ts';
 import { PASSWORD_CHECKS } from '../src/modules/admin/admin-auth.service.ts';
 
 let orm: MikroORM;
@@ -30,7 +35,13 @@ const id = () => nextId++;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 const DAY = 24 * 60 * 60 * 1000;
 
-const ACME = { slug: 'acme', adminEmail: 'ada@acme.example', adminPassword: 'correct horse battery', hrEmail: 'hank@acme.example', hrPassword: 'hank-password-1' };
+const ACME = {
+  slug: 'acme',
+  adminEmail: 'ada@acme.example',
+  adminPassword: 'correct horse battery',
+  hrEmail: 'hank@acme.example',
+  hrPassword: 'hank-password-1',
+};
 const GLOBEX = { slug: 'globex', adminEmail: 'gus@globex.example', adminPassword: 'globex-admin-pw' };
 /** The same address is a plain user at acme and the administrator of globex (emails are unique per tenant only). */
 const SHARED = { email: 'sam@shared.example', acmePassword: 'sam-at-acme-pw', globexPassword: 'sam-at-globex-pw' };
@@ -62,15 +73,33 @@ beforeAll(async () => {
         users: [
           { id: ids.acmeAdmin, name: 'Ada Admin', email: ACME.adminEmail, role: 'admin', password: ACME.adminPassword },
           { id: ids.acmeHr, name: 'Hank HR', email: ACME.hrEmail, role: 'hr_manager', password: ACME.hrPassword },
-          { id: ids.acmeSam, name: 'Sam at Acme', email: SHARED.email, role: 'recruiter', password: SHARED.acmePassword },
+          {
+            id: ids.acmeSam,
+            name: 'Sam at Acme',
+            email: SHARED.email,
+            role: 'recruiter',
+            password: SHARED.acmePassword,
+          },
         ],
       },
       {
         ...baseTenant(GLOBEX.slug),
         api_keys: [{ id: ids.globexKey, name: 'Globex site', key: GLOBEX_KEY, scopes: ['team:read'] }],
         users: [
-          { id: ids.globexAdmin, name: 'Gus Admin', email: GLOBEX.adminEmail, role: 'admin', password: GLOBEX.adminPassword },
-          { id: ids.globexSam, name: 'Sam at Globex', email: SHARED.email, role: 'admin', password: SHARED.globexPassword },
+          {
+            id: ids.globexAdmin,
+            name: 'Gus Admin',
+            email: GLOBEX.adminEmail,
+            role: 'admin',
+            password: GLOBEX.adminPassword,
+          },
+          {
+            id: ids.globexSam,
+            name: 'Sam at Globex',
+            email: SHARED.email,
+            role: 'admin',
+            password: SHARED.globexPassword,
+          },
         ],
       },
     ],
@@ -82,12 +111,20 @@ afterAll(async () => {
 });
 
 async function tenantIdOf(slug: string): Promise<number> {
-  const row = await kyselyOf(orm.em.fork()).selectFrom('tenants').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
+  const row = await kyselyOf(orm.em.fork())
+    .selectFrom('tenants')
+    .select('id')
+    .where('slug', '=', slug)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 async function sessionFor(userId: number): Promise<TAdminSession> {
-  const user = await kyselyOf(orm.em.fork()).selectFrom('users').select(['id', 'tenant_id']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const user = await kyselyOf(orm.em.fork())
+    .selectFrom('users')
+    .select(['id', 'tenant_id'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   const { token } = await createAdminSession(serviceContext(orm.em.fork(), user.tenant_id), { userId: user.id });
   const session = await resolveAdminSession({ em: orm.em.fork() }, { token });
   if (!session) throw new Error('session did not resolve');
@@ -110,11 +147,19 @@ async function failureOf(call: Promise<unknown>): Promise<AppError> {
 }
 
 async function keyRow(keyId: number) {
-  return kyselyOf(orm.em.fork()).selectFrom('api_keys').select(['id', 'tenant_id', 'revoked_at', 'name']).where('id', '=', keyId).executeTakeFirst();
+  return kyselyOf(orm.em.fork())
+    .selectFrom('api_keys')
+    .select(['id', 'tenant_id', 'revoked_at', 'name'])
+    .where('id', '=', keyId)
+    .executeTakeFirst();
 }
 
 async function apiEnabled(slug: string): Promise<boolean> {
-  const row = await kyselyOf(orm.em.fork()).selectFrom('tenants').select('api_enabled').where('slug', '=', slug).executeTakeFirstOrThrow();
+  const row = await kyselyOf(orm.em.fork())
+    .selectFrom('tenants')
+    .select('api_enabled')
+    .where('slug', '=', slug)
+    .executeTakeFirstOrThrow();
   return row.api_enabled;
 }
 
@@ -136,7 +181,11 @@ describe('authorisation of the dashboard procedures', () => {
     const { caller } = callerWith(undefined);
     for (const [name, call] of protectedCalls(caller)) {
       const error = await failureOf(call());
-      expect({ name, status: error.status, body: error.toBody() }).toEqual({ name, status: 401, body: { message: 'Unauthenticated.' } });
+      expect({ name, status: error.status, body: error.toBody() }).toEqual({
+        name,
+        status: 401,
+        body: { message: 'Unauthenticated.' },
+      });
     }
     expect(await kyselyOf(orm.em.fork()).selectFrom('api_keys').select('id').execute()).toEqual(keysBefore);
     expect((await keyRow(ids.acmeKey))?.revoked_at).toBeNull();
@@ -149,11 +198,17 @@ describe('authorisation of the dashboard procedures', () => {
     const { caller } = callerWith(session);
     for (const [name, call] of protectedCalls(caller)) {
       const error = await failureOf(call());
-      expect({ name, status: error.status, body: error.toBody() }).toEqual({ name, status: 403, body: { message: 'This action is unauthorized.' } });
+      expect({ name, status: error.status, body: error.toBody() }).toEqual({
+        name,
+        status: 403,
+        body: { message: 'This action is unauthorized.' },
+      });
     }
     expect((await keyRow(ids.acmeKey))?.revoked_at).toBeNull();
     expect(await apiEnabled(ACME.slug)).toBe(true);
-    const names = (await kyselyOf(orm.em.fork()).selectFrom('api_keys').select('name').execute()).map((row) => row.name);
+    const names = (await kyselyOf(orm.em.fork()).selectFrom('api_keys').select('name').execute()).map(
+      (row) => row.name,
+    );
     expect(names).not.toContain('Sneaky');
   });
 
@@ -189,14 +244,28 @@ describe('authorisation of the dashboard procedures', () => {
     const userId = id();
     await kyselyOf(orm.em.fork())
       .insertInto('users')
-      .values({ id: userId, tenant_id: acmeId, name: 'Temp Admin', email: `temp${userId}@acme.example`, role: 'admin' } as never)
+      .values({
+        id: userId,
+        tenant_id: acmeId,
+        name: 'Temp Admin',
+        email: `temp${userId}@acme.example`,
+        role: 'admin',
+      } as never)
       .execute();
     const { token } = await createAdminSession(serviceContext(orm.em.fork(), acmeId), { userId });
-    const before = await createAdminContext(services, { url: ADMIN_URL, cookie: `careers_admin_session=${token}`, clientIp: '192.0.2.1' });
+    const before = await createAdminContext(services, {
+      url: ADMIN_URL,
+      cookie: `careers_admin_session=${token}`,
+      clientIp: '192.0.2.1',
+    });
     expect((await createCaller(before).admin.me()).user.id).toBe(userId);
 
     await kyselyOf(orm.em.fork()).updateTable('users').set({ role: 'recruiter' }).where('id', '=', userId).execute();
-    const after = await createAdminContext(services, { url: ADMIN_URL, cookie: `careers_admin_session=${token}`, clientIp: '192.0.2.1' });
+    const after = await createAdminContext(services, {
+      url: ADMIN_URL,
+      cookie: `careers_admin_session=${token}`,
+      clientIp: '192.0.2.1',
+    });
     expect((await failureOf(createCaller(after).admin.me())).status).toBe(403);
   });
 
@@ -213,7 +282,11 @@ describe('authorisation of the dashboard procedures', () => {
     for (const token of [expired.token, 'A'.repeat(43), 'not a token', '', `${expired.token}x`]) {
       expect(await resolveAdminSession({ em: orm.em.fork() }, { token })).toBeUndefined();
     }
-    const ctx = await createAdminContext(services, { url: ADMIN_URL, cookie: `careers_admin_session=${'B'.repeat(43)}`, clientIp: '192.0.2.2' });
+    const ctx = await createAdminContext(services, {
+      url: ADMIN_URL,
+      cookie: `careers_admin_session=${'B'.repeat(43)}`,
+      clientIp: '192.0.2.2',
+    });
     expect((await failureOf(createCaller(ctx).admin.keys.list())).status).toBe(401);
   });
 });
@@ -223,35 +296,59 @@ describe('sign-in and sign-out', () => {
     const ip = '203.0.113.10';
     const { caller, ctx } = callerWith(undefined, ip);
     // The email is matched without regard to case or surrounding spaces.
-    const result = await caller.admin.signIn({ email: `  ${ACME.adminEmail.toUpperCase()} `, password: ACME.adminPassword });
+    const result = await caller.admin.signIn({
+      email: `  ${ACME.adminEmail.toUpperCase()} `,
+      password: ACME.adminPassword,
+    });
     expect(result.user).toEqual({ id: ids.acmeAdmin, name: 'Ada Admin', email: ACME.adminEmail, role: 'admin' });
     expect(result.tenant).toMatchObject({ slug: ACME.slug, api_enabled: true, default_language: 'en' });
     expect(Date.parse(result.expires_at) - Date.now()).toBeGreaterThan(60 * 60 * 1000);
 
     const cookie = ctx.response.headers['Set-Cookie'] ?? '';
-    expect(cookie).toMatch(/^careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    expect(cookie).toMatch(
+      /^careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
+    );
     const token = sessionTokenFromCookies(cookie.split(';')[0], false);
     expect(JSON.stringify(result)).not.toContain(token);
     const stored = await kyselyOf(orm.em.fork()).selectFrom('admin_sessions').select('token_hash').execute();
     expect(stored.map((row) => row.token_hash)).not.toContain(token);
 
-    const signedIn = await createAdminContext(services, { url: ADMIN_URL, cookie: `other=1; ${cookie.split(';')[0]}`, clientIp: ip });
+    const signedIn = await createAdminContext(services, {
+      url: ADMIN_URL,
+      cookie: `other=1; ${cookie.split(';')[0]}`,
+      clientIp: ip,
+    });
     expect((await createCaller(signedIn).admin.me()).tenant.slug).toBe(ACME.slug);
 
     await createCaller(signedIn).admin.signOut();
-    expect(signedIn.response.headers['Set-Cookie']).toBe('careers_admin_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
-    const afterSignOut = await createAdminContext(services, { url: ADMIN_URL, cookie: cookie.split(';')[0], clientIp: ip });
+    expect(signedIn.response.headers['Set-Cookie']).toBe(
+      'careers_admin_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0',
+    );
+    const afterSignOut = await createAdminContext(services, {
+      url: ADMIN_URL,
+      cookie: cookie.split(';')[0],
+      clientIp: ip,
+    });
     expect(afterSignOut.session).toBeUndefined();
     expect((await failureOf(createCaller(afterSignOut).admin.me())).status).toBe(401);
   });
 
   it('marks the cookie Secure (with the __Host- prefix) when the dashboard is reached over https', async () => {
-    const ctx = { ...createContext(services, { url: new URL('https://admin.example/trpc/admin.signIn') }), clientIp: '203.0.113.11' };
+    const ctx = {
+      ...createContext(services, { url: new URL('https://admin.example/trpc/admin.signIn') }),
+      clientIp: '203.0.113.11',
+    };
     await createCaller(ctx).admin.signIn({ email: GLOBEX.adminEmail, password: GLOBEX.adminPassword });
     const cookie = ctx.response.headers['Set-Cookie'] ?? '';
-    expect(cookie).toMatch(/^__Host-careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=\d+$/);
+    expect(cookie).toMatch(
+      /^__Host-careers_admin_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=\d+$/,
+    );
     const secureUrl = new URL('https://admin.example/trpc');
-    const again = await createAdminContext(services, { url: secureUrl, cookie: cookie.split(';')[0], clientIp: '203.0.113.11' });
+    const again = await createAdminContext(services, {
+      url: secureUrl,
+      cookie: cookie.split(';')[0],
+      clientIp: '203.0.113.11',
+    });
     expect(again.session?.userId).toBe(ids.globexAdmin);
   });
 
@@ -259,10 +356,14 @@ describe('sign-in and sign-out', () => {
     const acmeId = await tenantIdOf(ACME.slug);
     const { token } = await createAdminSession(serviceContext(orm.em.fork(), acmeId), { userId: ids.acmeAdmin });
     const secureUrl = new URL('https://admin.example/trpc');
-    const contextOf = (url: URL, cookie: string) => createAdminContext(services, { url, cookie, clientIp: '203.0.113.15' });
+    const contextOf = (url: URL, cookie: string) =>
+      createAdminContext(services, { url, cookie, clientIp: '203.0.113.15' });
     // A plain cookie can be planted by a sibling subdomain or an http answer: over https it is not a session.
     expect((await contextOf(secureUrl, `careers_admin_session=${token}`)).session).toBeUndefined();
-    expect((await contextOf(secureUrl, `careers_admin_session=${'C'.repeat(43)}; __Host-careers_admin_session=${token}`)).session?.userId).toBe(ids.acmeAdmin);
+    expect(
+      (await contextOf(secureUrl, `careers_admin_session=${'C'.repeat(43)}; __Host-careers_admin_session=${token}`))
+        .session?.userId,
+    ).toBe(ids.acmeAdmin);
     expect((await contextOf(ADMIN_URL, `__Host-careers_admin_session=${token}`)).session).toBeUndefined();
     expect((await contextOf(ADMIN_URL, `careers_admin_session=${token}`)).session?.userId).toBe(ids.acmeAdmin);
     expect(sessionTokenFromCookies(`__Host-careers_admin_session=${token}`, true)).toBe(token);
@@ -278,10 +379,15 @@ describe('sign-in and sign-out', () => {
       const { caller, ctx } = callerWith(undefined, '203.0.113.12');
       const error = await failureOf(caller.admin.signIn({ email, password }));
       expect(error.status).toBe(422);
-      expect(error.toBody()).toEqual({ message: 'The given data was invalid.', errors: { email: ['These credentials do not match our records.'] } });
+      expect(error.toBody()).toEqual({
+        message: 'The given data was invalid.',
+        errors: { email: ['These credentials do not match our records.'] },
+      });
       expect(ctx.response.headers['Set-Cookie']).toBeUndefined();
     }
-    const unstorable = await failureOf(callerWith(undefined, '203.0.113.12').caller.admin.signIn({ email: 'a\u0000@acme.example', password: 'x\ud800' }));
+    const unstorable = await failureOf(
+      callerWith(undefined, '203.0.113.12').caller.admin.signIn({ email: 'a\u0000@acme.example', password: 'x\ud800' }),
+    );
     expect(unstorable.status).toBe(422);
     expect(Object.keys(unstorable.fieldErrors ?? {}).sort()).toEqual(['email', 'password']);
     const missing = await failureOf(callerWith(undefined).caller.admin.signIn({ email: '', password: '' }));
@@ -293,9 +399,14 @@ describe('sign-in and sign-out', () => {
   it('answers a user who is not an administrator, even with the right password, like a wrong password (422)', async () => {
     const { caller, ctx } = callerWith(undefined, '203.0.113.13');
     const right = await failureOf(caller.admin.signIn({ email: ACME.hrEmail, password: ACME.hrPassword }));
-    const wrong = await failureOf(callerWith(undefined, '203.0.113.13').caller.admin.signIn({ email: ACME.hrEmail, password: 'not the password' }));
+    const wrong = await failureOf(
+      callerWith(undefined, '203.0.113.13').caller.admin.signIn({ email: ACME.hrEmail, password: 'not the password' }),
+    );
     expect(right.status).toBe(422);
-    expect(right.toBody()).toEqual({ message: 'The given data was invalid.', errors: { email: ['These credentials do not match our records.'] } });
+    expect(right.toBody()).toEqual({
+      message: 'The given data was invalid.',
+      errors: { email: ['These credentials do not match our records.'] },
+    });
     expect(right.toBody()).toEqual(wrong.toBody());
     expect(ctx.response.headers['Set-Cookie']).toBeUndefined();
   });
@@ -306,7 +417,9 @@ describe('sign-in and sign-out', () => {
     expect(result.tenant.slug).toBe(GLOBEX.slug);
     expect(result.user.id).toBe(ids.globexSam);
     // Sam's acme account has its own password but is no administrator.
-    const asAcmeUser = await failureOf(callerWith(undefined, '203.0.113.14').caller.admin.signIn({ email: SHARED.email, password: SHARED.acmePassword }));
+    const asAcmeUser = await failureOf(
+      callerWith(undefined, '203.0.113.14').caller.admin.signIn({ email: SHARED.email, password: SHARED.acmePassword }),
+    );
     expect(asAcmeUser.status).toBe(422);
   });
 });
@@ -320,17 +433,26 @@ describe('sign-in throttling', () => {
   const address = (n: number) => `198.18.${Math.floor(n / 250)}.${(n % 250) + 1}`;
   let nextAddress = 0;
   const freshAddress = () => address(nextAddress++);
-  const attempt = (email: string, password: string, ip = freshAddress()) => callerWith(undefined, ip).caller.admin.signIn({ email, password });
+  const attempt = (email: string, password: string, ip = freshAddress()) =>
+    callerWith(undefined, ip).caller.admin.signIn({ email, password });
 
   /** Moves the account's last failure `seconds` into the past (instead of waiting out its delay). */
   const age = (seconds: number) =>
-    orm.em.fork().execute(`update rate_limit_windows set window_start = window_start - make_interval(secs => ?) where bucket like 'signin:account:%'`, [seconds]);
+    orm.em
+      .fork()
+      .execute(
+        `update rate_limit_windows set window_start = window_start - make_interval(secs => ?) where bucket like 'signin:account:%'`,
+        [seconds],
+      );
 
   it(`slows an account down after ${SIGN_IN_FREE_FAILURES} failures from any addresses, doubling the wait, and never locks it`, async () => {
-    for (let i = 1; i <= SIGN_IN_FREE_FAILURES; i++) expect((await failureOf(attempt(ACCOUNT_EMAIL, `guess ${i}`))).status).toBe(422);
+    for (let i = 1; i <= SIGN_IN_FREE_FAILURES; i++)
+      expect((await failureOf(attempt(ACCOUNT_EMAIL, `guess ${i}`))).status).toBe(422);
     // The next attempt, even with the right password from a new address, waits its turn: 429 with the wait left.
     const { caller, ctx } = callerWith(undefined, freshAddress());
-    const throttled = await failureOf(caller.admin.signIn({ email: ACCOUNT_EMAIL.toUpperCase(), password: ACME.adminPassword }));
+    const throttled = await failureOf(
+      caller.admin.signIn({ email: ACCOUNT_EMAIL.toUpperCase(), password: ACME.adminPassword }),
+    );
     expect(throttled.status).toBe(429);
     expect(ctx.response.headers['Retry-After']).toBe('1');
     expect(throttled.toBody()).toEqual({ message: 'Too many sign-in attempts. Please try again in 1 second.' });
@@ -344,7 +466,16 @@ describe('sign-in throttling', () => {
       expect((await failureOf(next.admin.signIn({ email: ACCOUNT_EMAIL, password: 'again' }))).status).toBe(429);
       waits.push(Number(nextCtx.response.headers['Retry-After']));
     }
-    expect(waits).toEqual([2, 4, 8, 16, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_MAX_DELAY_SECONDS, SIGN_IN_MAX_DELAY_SECONDS]);
+    expect(waits).toEqual([
+      2,
+      4,
+      8,
+      16,
+      SIGN_IN_MAX_DELAY_SECONDS,
+      SIGN_IN_MAX_DELAY_SECONDS,
+      SIGN_IN_MAX_DELAY_SECONDS,
+      SIGN_IN_MAX_DELAY_SECONDS,
+    ]);
     // Another account is not affected.
     expect((await attempt(GLOBEX.adminEmail, GLOBEX.adminPassword)).user.id).toBe(ids.globexAdmin);
     // No lockout: once the wait has passed, the right password works from anywhere, and the account starts afresh.
@@ -354,7 +485,8 @@ describe('sign-in throttling', () => {
     // Failures are forgotten a while after the last one.
     for (let i = 0; i < SIGN_IN_FREE_FAILURES; i++) await failureOf(attempt(ACCOUNT_EMAIL, `more ${i}`));
     await age(SIGN_IN_WINDOW_SECONDS + 1);
-    for (let i = 1; i <= SIGN_IN_FREE_FAILURES; i++) expect((await failureOf(attempt(ACCOUNT_EMAIL, `after ${i}`))).status).toBe(422);
+    for (let i = 1; i <= SIGN_IN_FREE_FAILURES; i++)
+      expect((await failureOf(attempt(ACCOUNT_EMAIL, `after ${i}`))).status).toBe(422);
   });
 
   it("never refuses a right password from an address that signed in before for others' failures", async () => {
@@ -368,7 +500,8 @@ describe('sign-in throttling', () => {
     }
     expect((await failureOf(attempt(ACCOUNT_EMAIL, ACME.adminPassword))).status).toBe(429);
     // The office (also another address of the same IPv4 address group is the same) signs in at once, every time.
-    for (let i = 0; i < 3; i++) expect((await attempt(ACCOUNT_EMAIL, ACME.adminPassword, office)).user.id).toBe(ids.acmeAdmin);
+    for (let i = 0; i < 3; i++)
+      expect((await attempt(ACCOUNT_EMAIL, ACME.adminPassword, office)).user.id).toBe(ids.acmeAdmin);
     expect((await attempt(ACCOUNT_EMAIL, ACME.adminPassword, `::ffff:${office}`)).user.id).toBe(ids.acmeAdmin);
     // The known addresses are stored hashed.
     const known = await kyselyOf(orm.em.fork()).selectFrom('known_sign_in_addresses').selectAll().execute();
@@ -378,7 +511,8 @@ describe('sign-in throttling', () => {
 
   it(`allows ${SIGN_IN_ATTEMPTS_PER_ADDRESS} failures per address (IPv6: per /64) over any accounts, then 429`, async () => {
     const ip = '2001:db8:7:8:aaaa::1';
-    for (let i = 1; i <= SIGN_IN_ATTEMPTS_PER_ADDRESS; i++) expect((await failureOf(attempt(`user${i}@spray.example`, 'guess', ip))).status).toBe(422);
+    for (let i = 1; i <= SIGN_IN_ATTEMPTS_PER_ADDRESS; i++)
+      expect((await failureOf(attempt(`user${i}@spray.example`, 'guess', ip))).status).toBe(422);
     expect((await failureOf(attempt(GLOBEX.adminEmail, GLOBEX.adminPassword, ip))).status).toBe(429);
     // Any other address of the same /64, however written, is the same client.
     for (const sibling of ['2001:db8:7:8:ffff:ffff:ffff:ffff', '2001:0db8:0007:0008::2', '2001:DB8:7:8::1%eth0']) {
@@ -386,13 +520,16 @@ describe('sign-in throttling', () => {
     }
     expect((await attempt(GLOBEX.adminEmail, GLOBEX.adminPassword, '2001:db8:7:9::1')).user.id).toBe(ids.globexAdmin);
     const ipv4 = freshAddress();
-    for (let i = 1; i <= SIGN_IN_ATTEMPTS_PER_ADDRESS; i++) expect((await failureOf(attempt(`v4user${i}@spray.example`, 'guess', ipv4))).status).toBe(422);
+    for (let i = 1; i <= SIGN_IN_ATTEMPTS_PER_ADDRESS; i++)
+      expect((await failureOf(attempt(`v4user${i}@spray.example`, 'guess', ipv4))).status).toBe(422);
     expect((await failureOf(attempt(GLOBEX.adminEmail, GLOBEX.adminPassword, `::ffff:${ipv4}`))).status).toBe(429);
   });
 
   it('counts parallel guesses exactly (only the free ones get a password check) and checks at most two passwords at once', async () => {
     PASSWORD_CHECKS.peak = 0;
-    const results = await Promise.all(Array.from({ length: 17 }, (_, i) => failureOf(attempt(SHARED.email, `parallel ${i}`))));
+    const results = await Promise.all(
+      Array.from({ length: 17 }, (_, i) => failureOf(attempt(SHARED.email, `parallel ${i}`))),
+    );
     const statuses = results.map((error) => error.status);
     expect(statuses.filter((status) => status === 422)).toHaveLength(SIGN_IN_FREE_FAILURES);
     expect(statuses.filter((status) => status === 429)).toHaveLength(17 - SIGN_IN_FREE_FAILURES);
@@ -411,7 +548,8 @@ describe('sign-in throttling', () => {
     for (let i = 0; i < SIGN_IN_FREE_FAILURES; i++) expect((await failureOf(attempt(email, 'nope'))).status).toBe(422);
     expect((await failureOf(attempt(email, 'nope'))).status).toBe(429);
     // The address's own failures still count against it (its right password took only itself back), for any account.
-    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ADDRESS; i++) expect((await failureOf(attempt(email, 'nope', ip))).status).toBe(422);
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ADDRESS; i++)
+      expect((await failureOf(attempt(email, 'nope', ip))).status).toBe(422);
     expect((await failureOf(attempt('other@spray.example', 'nope', ip))).status).toBe(429);
     const buckets = await kyselyOf(orm.em.fork()).selectFrom('rate_limit_windows').select('bucket').execute();
     expect(buckets.every((row) => /^signin:(account|address):[0-9a-f]{64}$/.test(row.bucket))).toBe(true);
@@ -423,9 +561,17 @@ describe('API keys', () => {
     const acmeId = await tenantIdOf(ACME.slug);
     const { caller } = callerWith(await sessionFor(ids.acmeAdmin));
 
-    const created = await caller.admin.keys.create({ name: '  Career website  ', scopes: ['team:read', 'vacancies:read', 'team:read'] });
+    const created = await caller.admin.keys.create({
+      name: '  Career website  ',
+      scopes: ['team:read', 'vacancies:read', 'team:read'],
+    });
     expect(created.plaintext).toMatch(/^ck_live_[A-Za-z0-9_-]{32}$/);
-    expect(created.key).toMatchObject({ name: 'Career website', scopes: ['vacancies:read', 'team:read'], last_used_at: null, revoked_at: null });
+    expect(created.key).toMatchObject({
+      name: 'Career website',
+      scopes: ['vacancies:read', 'team:read'],
+      last_used_at: null,
+      revoked_at: null,
+    });
     expect(created.plaintext.startsWith(created.key.start)).toBe(true);
     expect(created.key.start.length).toBeLessThan(created.plaintext.length);
     expect(Math.abs(Date.parse(created.key.created_at) - Date.now())).toBeLessThan(60_000);
@@ -436,7 +582,11 @@ describe('API keys', () => {
     expect(JSON.stringify(listed)).not.toContain(created.plaintext);
 
     const verified = await services.keys.verify(`Bearer ${created.plaintext}`);
-    expect(verified).toMatchObject({ ok: true, apiKey: { id: created.key.id, scopes: ['vacancies:read', 'team:read'] }, tenant: { id: acmeId } });
+    expect(verified).toMatchObject({
+      ok: true,
+      apiKey: { id: created.key.id, scopes: ['vacancies:read', 'team:read'] },
+      tenant: { id: acmeId },
+    });
 
     const revoked = await caller.admin.keys.revoke({ id: created.key.id });
     expect(revoked.key.id).toBe(created.key.id);
@@ -458,19 +608,43 @@ describe('API keys', () => {
       origins: ['https://Careers.Acme.example/', 'http://localhost:5173'],
     });
     expect(created.plaintext).toMatch(/^pk_live_[A-Za-z0-9_-]{32}$/);
-    expect(created.key).toMatchObject({ kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'] });
+    expect(created.key).toMatchObject({
+      kind: 'publishable',
+      origins: ['https://careers.acme.example', 'http://localhost:5173'],
+    });
     expect((await caller.admin.keys.list()).data.find((key) => key.id === created.key.id)).toEqual(created.key);
     const verified = await services.keys.verify(`Bearer ${created.plaintext}`);
-    expect(verified).toMatchObject({ ok: true, apiKey: { kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'] } });
+    expect(verified).toMatchObject({
+      ok: true,
+      apiKey: { kind: 'publishable', origins: ['https://careers.acme.example', 'http://localhost:5173'] },
+    });
 
-    const candidates = await failureOf(caller.admin.keys.create({ name: 'X', kind: 'publishable', scopes: ['vacancies:read', 'candidates:read'], origins: ['https://a.example'] }));
+    const candidates = await failureOf(
+      caller.admin.keys.create({
+        name: 'X',
+        kind: 'publishable',
+        scopes: ['vacancies:read', 'candidates:read'],
+        origins: ['https://a.example'],
+      }),
+    );
     expect(candidates.status).toBe(422);
     expect(Object.keys(candidates.fieldErrors ?? {})).toEqual(['scopes.1']);
-    const badOrigin = await failureOf(caller.admin.keys.create({ name: 'X', kind: 'publishable', scopes: ['vacancies:read'], origins: ['https://a.example', 'a.example'] }));
+    const badOrigin = await failureOf(
+      caller.admin.keys.create({
+        name: 'X',
+        kind: 'publishable',
+        scopes: ['vacancies:read'],
+        origins: ['https://a.example', 'a.example'],
+      }),
+    );
     expect(Object.keys(badOrigin.fieldErrors ?? {})).toEqual(['origins.1']);
-    const none = await failureOf(caller.admin.keys.create({ name: 'X', kind: 'publishable', scopes: ['vacancies:read'] }));
+    const none = await failureOf(
+      caller.admin.keys.create({ name: 'X', kind: 'publishable', scopes: ['vacancies:read'] }),
+    );
     expect(none.fieldErrors).toEqual({ origins: ['A publishable key needs at least one allowed origin.'] });
-    const secret = await failureOf(caller.admin.keys.create({ name: 'X', scopes: ['vacancies:read'], origins: ['https://a.example'] }));
+    const secret = await failureOf(
+      caller.admin.keys.create({ name: 'X', scopes: ['vacancies:read'], origins: ['https://a.example'] }),
+    );
     expect(secret.fieldErrors).toEqual({ origins: ['Only a publishable key has allowed origins.'] });
   });
 
@@ -481,12 +655,16 @@ describe('API keys', () => {
     expect(noName.fieldErrors).toEqual({ name: ['The name field is required.'] });
     const longName = await failureOf(caller.admin.keys.create({ name: 'x'.repeat(256), scopes: [] }));
     expect(longName.fieldErrors).toEqual({ name: ['The name must not be greater than 255 characters.'] });
-    const badScope = await failureOf(caller.admin.keys.create({ name: 'Bad', scopes: ['vacancies:read', 'admin:all' as never] }));
+    const badScope = await failureOf(
+      caller.admin.keys.create({ name: 'Bad', scopes: ['vacancies:read', 'admin:all' as never] }),
+    );
     expect(badScope.status).toBe(422);
     expect(badScope.fieldErrors).toEqual({ 'scopes.1': ['The selected scopes.1 is invalid.'] });
     for (const name of ['Key\u0000one', 'Key \ud800']) {
       const unstorable = await failureOf(caller.admin.keys.create({ name, scopes: [] }));
-      expect(unstorable.fieldErrors).toEqual({ name: ['The name must not contain NUL characters or unpaired surrogates.'] });
+      expect(unstorable.fieldErrors).toEqual({
+        name: ['The name must not contain NUL characters or unpaired surrogates.'],
+      });
     }
     const legacy = await failureOf(caller.admin.keys.create({ name: 'Legacy', scopes: ['*' as never] }));
     expect(legacy.fieldErrors).toEqual({ 'scopes.0': ['The selected scopes.0 is invalid.'] });
@@ -530,7 +708,12 @@ describe('API access switch', () => {
 });
 
 describe('overview', () => {
-  type TVacancySpec = { status: 'draft' | 'published' | 'unpublished'; api: boolean; published: 'past' | 'future' | 'none'; ends: 'none' | 'past' | 'future' };
+  type TVacancySpec = {
+    status: 'draft' | 'published' | 'unpublished';
+    api: boolean;
+    published: 'past' | 'future' | 'none';
+    ends: 'none' | 'past' | 'future';
+  };
 
   const visible = (v: TVacancySpec) => v.status === 'published' && v.api && v.published === 'past' && v.ends !== 'past';
 
@@ -588,7 +771,16 @@ describe('overview', () => {
           ...baseTenant(slug),
           users: [{ id: adminId, name: 'Ops Admin', email: `ops@${slug}.example`, role: 'admin' }],
           vacancies,
-          candidates: [{ id: candidateId, slug: `cand-${candidateId}`, user_id: adminId, first_name: 'Cas', last_name: 'Candidate', status: 'potential' }],
+          candidates: [
+            {
+              id: candidateId,
+              slug: `cand-${candidateId}`,
+              user_id: adminId,
+              first_name: 'Cas',
+              last_name: 'Candidate',
+              status: 'potential',
+            },
+          ],
         },
       ],
     });
@@ -603,7 +795,13 @@ describe('overview', () => {
     });
     await db
       .insertInto('applications')
-      .values([application(0), application(2 * DAY), application(7 * DAY - 60_000), application(7 * DAY + 60_000), application(40 * DAY)] as never)
+      .values([
+        application(0),
+        application(2 * DAY),
+        application(7 * DAY - 60_000),
+        application(7 * DAY + 60_000),
+        application(40 * DAY),
+      ] as never)
       .execute();
     // Another tenant's recent application is not counted.
     const acmeId = await tenantIdOf(ACME.slug);
@@ -614,11 +812,22 @@ describe('overview', () => {
         {
           ...baseTenant(ACME.slug),
           vacancies: [acmeVacancy],
-          candidates: [{ id: acmeCandidate, slug: `cand-${acmeCandidate}`, first_name: 'Other', last_name: 'Tenant', status: 'potential' }],
+          candidates: [
+            {
+              id: acmeCandidate,
+              slug: `cand-${acmeCandidate}`,
+              first_name: 'Other',
+              last_name: 'Tenant',
+              status: 'potential',
+            },
+          ],
         },
       ],
     });
-    await db.insertInto('applications').values({ id: id(), tenant_id: acmeId, vacancy_id: acmeVacancy.id, candidate_id: acmeCandidate } as never).execute();
+    await db
+      .insertInto('applications')
+      .values({ id: id(), tenant_id: acmeId, vacancy_id: acmeVacancy.id, candidate_id: acmeCandidate } as never)
+      .execute();
 
     const processing = (status: string, minutesAgo: number, error: string | null = null) => ({
       id: randomUUID(),
@@ -634,12 +843,23 @@ describe('overview', () => {
       created_at: new Date(Date.now() - (minutesAgo + 1) * 60_000),
       updated_at: new Date(Date.now() - minutesAgo * 60_000),
     });
-    const failures = Array.from({ length: 7 }, (_, i) => processing('failed', 10 + i, `The file is not a readable PDF (${i}).`));
+    const failures = Array.from({ length: 7 }, (_, i) =>
+      processing('failed', 10 + i, `The file is not a readable PDF (${i}).`),
+    );
     await db
       .insertInto('resume_processings')
-      .values([processing('queued', 1), processing('queued', 2), processing('processing', 3), processing('completed', 4), ...failures] as never)
+      .values([
+        processing('queued', 1),
+        processing('queued', 2),
+        processing('processing', 3),
+        processing('completed', 4),
+        ...failures,
+      ] as never)
       .execute();
-    await db.insertInto('resume_processings').values({ ...processing('failed', 0, 'other tenant'), tenant_id: acmeId, user_id: ids.acmeAdmin } as never).execute();
+    await db
+      .insertInto('resume_processings')
+      .values({ ...processing('failed', 0, 'other tenant'), tenant_id: acmeId, user_id: ids.acmeAdmin } as never)
+      .execute();
 
     const overview = await callerWith(await sessionFor(adminId)).caller.admin.overview();
     expect(overview).toMatchObject({
@@ -650,7 +870,9 @@ describe('overview', () => {
       resume_processings: { queued: 2, processing: 1, completed: 1, failed: 7 },
     });
     expect(overview.latest_failures).toHaveLength(5);
-    expect(overview.latest_failures.map((failure) => failure.error)).toEqual([0, 1, 2, 3, 4].map((i) => `The file is not a readable PDF (${i}).`));
+    expect(overview.latest_failures.map((failure) => failure.error)).toEqual(
+      [0, 1, 2, 3, 4].map((i) => `The file is not a readable PDF (${i}).`),
+    );
     expect(overview.latest_failures[0]).toEqual({
       processing_id: failures[0]!.id,
       filename: 'resume-10.pdf',

@@ -7,22 +7,30 @@ const host = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => `${
 const scheme = fc.constantFrom('http', 'https');
 const port = fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined });
 /** Upper-cases some characters (schemes and hosts are case-insensitive; browsers send them lower-case). */
-const shout = (text: string, mask: boolean[]) => [...text].map((c, i) => (mask[i % mask.length] ? c.toUpperCase() : c)).join('');
+const shout = (text: string, mask: boolean[]) =>
+  [...text].map((c, i) => (mask[i % mask.length] ? c.toUpperCase() : c)).join('');
 
 describe('allowed origins', () => {
   it('normalise to the form a browser sends, idempotently, whatever the case and a trailing slash', () => {
     fc.assert(
-      fc.property(scheme, host, port, fc.array(fc.boolean(), { minLength: 1 }), fc.boolean(), (s, h, p, mask, slash) => {
-        const defaultPort = (s === 'http' && p === 80) || (s === 'https' && p === 443);
-        const expected = `${s}://${h}${p === undefined || defaultPort ? '' : `:${p}`}`;
-        const written = shout(`${s}://${h}${p === undefined ? '' : `:${p}`}`, mask) + (slash ? '/' : '');
-        const origin = normalizeOrigin(written);
-        expect(origin).toBe(expected);
-        expect(normalizeOrigin(origin ?? '')).toBe(origin);
-        // The browser's Origin header (any case) matches the stored form; another port or scheme never does.
-        expect(isOriginAllowed([expected], shout(expected, mask))).toBe(true);
-        expect(isOriginAllowed([expected], `${s === 'http' ? 'https' : 'http'}://${h}`)).toBe(false);
-      }),
+      fc.property(
+        scheme,
+        host,
+        port,
+        fc.array(fc.boolean(), { minLength: 1 }),
+        fc.boolean(),
+        (s, h, p, mask, slash) => {
+          const defaultPort = (s === 'http' && p === 80) || (s === 'https' && p === 443);
+          const expected = `${s}://${h}${p === undefined || defaultPort ? '' : `:${p}`}`;
+          const written = shout(`${s}://${h}${p === undefined ? '' : `:${p}`}`, mask) + (slash ? '/' : '');
+          const origin = normalizeOrigin(written);
+          expect(origin).toBe(expected);
+          expect(normalizeOrigin(origin ?? '')).toBe(origin);
+          // The browser's Origin header (any case) matches the stored form; another port or scheme never does.
+          expect(isOriginAllowed([expected], shout(expected, mask))).toBe(true);
+          expect(isOriginAllowed([expected], `${s === 'http' ? 'https' : 'http'}://${h}`)).toBe(false);
+        },
+      ),
     );
   });
 
@@ -32,7 +40,17 @@ describe('allowed origins', () => {
         expect(normalizeOrigin(`${s}://${h}${tail}`)).toBeNull();
       }),
     );
-    for (const value of ['*', 'https://*.example.com', 'ftp://a.example', 'a.example', 'https://user:pw@a.example', 'https://', 'javascript:alert(1)', 'null', ' ']) {
+    for (const value of [
+      '*',
+      'https://*.example.com',
+      'ftp://a.example',
+      'a.example',
+      'https://user:pw@a.example',
+      'https://',
+      'javascript:alert(1)',
+      'null',
+      ' ',
+    ]) {
       expect(normalizeOrigin(value), value).toBeNull();
     }
     expect(isOriginAllowed(['https://a.example'], undefined)).toBe(false);

@@ -18,7 +18,13 @@ let tenantId: number;
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
   const summary = await importTenantDocument(orm, {
-    tenants: [{ slug: 'acme', name: 'Acme', api_keys: [{ id: 1, name: 'Imported', key: IMPORTED_KEY, scopes: ['vacancies:read'] }] }],
+    tenants: [
+      {
+        slug: 'acme',
+        name: 'Acme',
+        api_keys: [{ id: 1, name: 'Imported', key: IMPORTED_KEY, scopes: ['vacancies:read'] }],
+      },
+    ],
   });
   tenantId = summary.tenants[0]?.id ?? 0;
 });
@@ -36,7 +42,11 @@ describe('key shape', () => {
 
   it('is the import rule: a key a Bearer header cannot carry is refused at import', async () => {
     await expect(
-      importTenantDocument(orm, { tenants: [{ slug: 'spaced', name: 'S', api_keys: [{ id: 9, name: 'K', key: 'a key with spaces in it', scopes: [] }] }] }),
+      importTenantDocument(orm, {
+        tenants: [
+          { slug: 'spaced', name: 'S', api_keys: [{ id: 9, name: 'K', key: 'a key with spaces in it', scopes: [] }] },
+        ],
+      }),
     ).rejects.toThrow(/api_keys\[0\]\.key: must be visible ASCII/);
   });
 });
@@ -47,7 +57,13 @@ describe('api key verifier', () => {
     const cannotBeKey = fc.oneof(
       fc.string({ maxLength: 19 }),
       fc.string({ minLength: 256, maxLength: 600 }),
-      fc.tuple(fc.string({ minLength: 10 }), fc.constantFrom(' ', '\u00e9', '\u0000', '\u{1F600}'), fc.string({ minLength: 10 })).map((parts) => parts.join('')),
+      fc
+        .tuple(
+          fc.string({ minLength: 10 }),
+          fc.constantFrom(' ', '\u00e9', '\u0000', '\u{1F600}'),
+          fc.string({ minLength: 10 }),
+        )
+        .map((parts) => parts.join('')),
     );
     await fc.assert(
       fc.asyncProperty(cannotBeKey, async (token) => {
@@ -113,7 +129,10 @@ describe('api key verifier', () => {
   });
 
   it('makes one query for 50 concurrent verifications of a new key', async () => {
-    const { plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name: 'Fresh', scopes: ['vacancies:read'] });
+    const { plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), {
+      name: 'Fresh',
+      scopes: ['vacancies:read'],
+    });
     const verifier = new ApiKeyVerifier(orm);
     const results = await Promise.all(Array.from({ length: 50 }, () => verifier.verify(bearer(plaintext))));
     expect(results.every((result) => result.ok)).toBe(true);
@@ -125,10 +144,17 @@ describe('api key verifier', () => {
   });
 
   it('honours a revocation made by another process within the TTL', async () => {
-    const { apiKey, plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), { name: 'Soon revoked', scopes: [] });
+    const { apiKey, plaintext } = await createApiKey(serviceContext(orm.em.fork(), tenantId), {
+      name: 'Soon revoked',
+      scopes: [],
+    });
     const verifier = new ApiKeyVerifier(orm);
     expect((await verifier.verify(bearer(plaintext))).ok).toBe(true);
-    await kyselyOf(orm.em.fork()).updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', apiKey.id).execute();
+    await kyselyOf(orm.em.fork())
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', apiKey.id)
+      .execute();
     await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_TTL_MS + 50));
     expect(await verifier.verify(bearer(plaintext))).toEqual({ ok: false, reason: 'revoked' });
   });

@@ -23,7 +23,11 @@ beforeAll(async () => {
         name: 'Acme',
         api_keys: [{ id: 1, name: 'Imported', key: 'ck_test_imported_key_0123456789', scopes: ['vacancies:read'] }],
       },
-      { slug: 'globex', name: 'Globex', api_keys: [{ id: 2, name: 'Globex key', key: 'ck_test_globex_key_0123456789ab', scopes: ['*'] }] },
+      {
+        slug: 'globex',
+        name: 'Globex',
+        api_keys: [{ id: 2, name: 'Globex key', key: 'ck_test_globex_key_0123456789ab', scopes: ['*'] }],
+      },
     ],
   });
   acme = summary.tenants[0]?.id ?? 0;
@@ -47,7 +51,10 @@ async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
 
 describe('api key service', () => {
   it('creates a key: the plaintext once, only its hash stored', async () => {
-    const { apiKey, plaintext } = await createApiKey(serviceContext(em(), acme), { name: '  Website  ', scopes: ['vacancies:read', 'team:read', 'vacancies:read'] });
+    const { apiKey, plaintext } = await createApiKey(serviceContext(em(), acme), {
+      name: '  Website  ',
+      scopes: ['vacancies:read', 'team:read', 'vacancies:read'],
+    });
     expect(plaintext.startsWith(API_KEY_PREFIX)).toBe(true);
     expect(plaintext.length).toBeGreaterThanOrEqual(20);
     expect(apiKey).toEqual({
@@ -62,20 +69,31 @@ describe('api key service', () => {
       revoked_at: null,
     });
     expect(apiKey.id).toBeGreaterThan(2);
-    const rows = (await em().getConnection().execute('select * from api_keys where id = ?', [apiKey.id])) as Record<string, unknown>[];
+    const rows = (await em().getConnection().execute('select * from api_keys where id = ?', [apiKey.id])) as Record<
+      string,
+      unknown
+    >[];
     expect(rows[0]?.key_hash).toBe(hashApiKey(plaintext));
     expect(JSON.stringify(rows)).not.toContain(plaintext);
   });
 
   it('creates a key with no scopes (it can call only /health) and a legacy full-access key', async () => {
-    expect((await createApiKey(serviceContext(em(), acme), { name: 'Health only', scopes: [] })).apiKey.scopes).toEqual([]);
-    expect((await createApiKey(serviceContext(em(), acme), { name: 'Legacy', scopes: ['*'] })).apiKey.scopes).toEqual(['*']);
-    expect((await createApiKey(serviceContext(em(), acme), { name: 'All', scopes: [...SCOPES] })).apiKey.scopes).toEqual([...SCOPES]);
+    expect((await createApiKey(serviceContext(em(), acme), { name: 'Health only', scopes: [] })).apiKey.scopes).toEqual(
+      [],
+    );
+    expect((await createApiKey(serviceContext(em(), acme), { name: 'Legacy', scopes: ['*'] })).apiKey.scopes).toEqual([
+      '*',
+    ]);
+    expect(
+      (await createApiKey(serviceContext(em(), acme), { name: 'All', scopes: [...SCOPES] })).apiKey.scopes,
+    ).toEqual([...SCOPES]);
   });
 
   it('refuses unknown scopes and an empty name, and writes nothing', async () => {
     const before = await listApiKeys(serviceContext(em(), acme));
-    const unknown = await appErrorOf(createApiKey(serviceContext(em(), acme), { name: 'Bad', scopes: ['vacancies:read', 'vacancies:delete'] }));
+    const unknown = await appErrorOf(
+      createApiKey(serviceContext(em(), acme), { name: 'Bad', scopes: ['vacancies:read', 'vacancies:delete'] }),
+    );
     expect(unknown.code).toBe('VALIDATION_FAILED');
     expect(unknown.fieldErrors).toEqual({ 'scopes.1': ['The selected scopes.1 is invalid.'] });
     const empty = await appErrorOf(createApiKey(serviceContext(em(), acme), { name: '   ', scopes: [] }));
@@ -85,15 +103,36 @@ describe('api key service', () => {
   });
 
   it('refuses a tenant that does not exist', async () => {
-    expect((await appErrorOf(createApiKey(serviceContext(em(), 999_999), { name: 'X', scopes: [] }))).code).toBe('NOT_FOUND');
+    expect((await appErrorOf(createApiKey(serviceContext(em(), 999_999), { name: 'X', scopes: [] }))).code).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it("lists a tenant's keys, newest first, never the key itself", async () => {
-    const { apiKey, plaintext } = await createApiKey(serviceContext(em(), globex), { name: 'Second globex key', scopes: ['team:read'] });
+    const { apiKey, plaintext } = await createApiKey(serviceContext(em(), globex), {
+      name: 'Second globex key',
+      scopes: ['team:read'],
+    });
     const list = await listApiKeys(serviceContext(em(), globex));
     expect(list.map((k) => k.id)).toEqual([apiKey.id, 2]);
-    expect(list[1]).toMatchObject({ id: 2, name: 'Globex key', start: 'ck_test_glob', scopes: ['*'], revoked_at: null });
-    expect(Object.keys(list[0] ?? {}).sort()).toEqual(['created_at', 'id', 'kind', 'last_used_at', 'name', 'origins', 'revoked_at', 'scopes', 'start']);
+    expect(list[1]).toMatchObject({
+      id: 2,
+      name: 'Globex key',
+      start: 'ck_test_glob',
+      scopes: ['*'],
+      revoked_at: null,
+    });
+    expect(Object.keys(list[0] ?? {}).sort()).toEqual([
+      'created_at',
+      'id',
+      'kind',
+      'last_used_at',
+      'name',
+      'origins',
+      'revoked_at',
+      'scopes',
+      'start',
+    ]);
     expect(JSON.stringify(list)).not.toContain(plaintext);
     expect((await listApiKeys(serviceContext(em(), acme))).every((k) => k.id !== apiKey.id)).toBe(true);
   });
@@ -105,7 +144,9 @@ describe('api key service', () => {
     expect(revoked.revoked_at).toMatch(/Z$/);
     const again = await revokeApiKey(serviceContext(em(), acme), { id: apiKey.id });
     expect(again.revoked_at).toBe(revoked.revoked_at);
-    expect((await listApiKeys(serviceContext(em(), acme))).find((k) => k.id === apiKey.id)?.revoked_at).toBe(revoked.revoked_at);
+    expect((await listApiKeys(serviceContext(em(), acme))).find((k) => k.id === apiKey.id)?.revoked_at).toBe(
+      revoked.revoked_at,
+    );
   });
 
   it("treats another tenant's key like a key that does not exist", async () => {
@@ -114,7 +155,7 @@ describe('api key service', () => {
     expect((await appErrorOf(revokeApiKey(serviceContext(em(), acme), { id: 987_654 }))).code).toBe('NOT_FOUND');
   });
 
-  it('revokes any tenant\'s key named by id alone (the operator CLI: the key\'s tenant first)', async () => {
+  it("revokes any tenant's key named by id alone (the operator CLI: the key's tenant first)", async () => {
     const owner = await ownerTenant(em(), 'api_keys', 2);
     expect(owner).toBe(globex);
     expect(await ownerTenant(em(), 'api_keys', 987_654)).toBeUndefined();

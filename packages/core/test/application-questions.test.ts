@@ -78,19 +78,69 @@ describe('questions in the tenant document', () => {
   });
 
   const refusals: [string, unknown, string][] = [
-    ['a repeated key', [{ key: 'a', label: { en: 'A' }, type: 'text' }, { key: 'a', label: { en: 'B' }, type: 'number' }], 'tenants[0].vacancies[0].questions[1].key'],
-    ['a key with capitals', [{ key: 'Notice', label: { en: 'A' }, type: 'text' }], 'tenants[0].vacancies[0].questions[0].key'],
-    ['a key of 65 characters', [{ key: `a${'b'.repeat(64)}`, label: { en: 'A' }, type: 'text' }], 'tenants[0].vacancies[0].questions[0].key'],
+    [
+      'a repeated key',
+      [
+        { key: 'a', label: { en: 'A' }, type: 'text' },
+        { key: 'a', label: { en: 'B' }, type: 'number' },
+      ],
+      'tenants[0].vacancies[0].questions[1].key',
+    ],
+    [
+      'a key with capitals',
+      [{ key: 'Notice', label: { en: 'A' }, type: 'text' }],
+      'tenants[0].vacancies[0].questions[0].key',
+    ],
+    [
+      'a key of 65 characters',
+      [{ key: `a${'b'.repeat(64)}`, label: { en: 'A' }, type: 'text' }],
+      'tenants[0].vacancies[0].questions[0].key',
+    ],
     ['no label', [{ key: 'a', label: {}, type: 'text' }], 'tenants[0].vacancies[0].questions[0].label'],
-    ['an empty label', [{ key: 'a', label: { en: ' ' }, type: 'text' }], 'tenants[0].vacancies[0].questions[0].label.en'],
+    [
+      'an empty label',
+      [{ key: 'a', label: { en: ' ' }, type: 'text' }],
+      'tenants[0].vacancies[0].questions[0].label.en',
+    ],
     ['an unknown type', [{ key: 'a', label: { en: 'A' }, type: 'date' }], 'tenants[0].vacancies[0].questions[0].type'],
-    ['a select without options', [{ key: 'a', label: { en: 'A' }, type: 'single_select' }], 'tenants[0].vacancies[0].questions[0].options'],
-    ['a select with no options', [select('multi_select', { options: [] })], 'tenants[0].vacancies[0].questions[0].options'],
+    [
+      'a select without options',
+      [{ key: 'a', label: { en: 'A' }, type: 'single_select' }],
+      'tenants[0].vacancies[0].questions[0].options',
+    ],
+    [
+      'a select with no options',
+      [select('multi_select', { options: [] })],
+      'tenants[0].vacancies[0].questions[0].options',
+    ],
     ['options on a text question', [select('text')], 'tenants[0].vacancies[0].questions[0].options'],
-    ['a repeated option', [select('single_select', { options: [{ value: 'a', label: { en: 'A' } }, { value: 'a', label: { en: 'B' } }] })], 'tenants[0].vacancies[0].questions[0].options[1].value'],
-    ['an option without label', [select('single_select', { options: [{ value: 'a', label: {} }] })], 'tenants[0].vacancies[0].questions[0].options[0].label'],
-    ['max_length on a number', [{ key: 'a', label: { en: 'A' }, type: 'number', max_length: 3 }], 'tenants[0].vacancies[0].questions[0].max_length'],
-    ['max_length of 0', [{ key: 'a', label: { en: 'A' }, type: 'text', max_length: 0 }], 'tenants[0].vacancies[0].questions[0].max_length'],
+    [
+      'a repeated option',
+      [
+        select('single_select', {
+          options: [
+            { value: 'a', label: { en: 'A' } },
+            { value: 'a', label: { en: 'B' } },
+          ],
+        }),
+      ],
+      'tenants[0].vacancies[0].questions[0].options[1].value',
+    ],
+    [
+      'an option without label',
+      [select('single_select', { options: [{ value: 'a', label: {} }] })],
+      'tenants[0].vacancies[0].questions[0].options[0].label',
+    ],
+    [
+      'max_length on a number',
+      [{ key: 'a', label: { en: 'A' }, type: 'number', max_length: 3 }],
+      'tenants[0].vacancies[0].questions[0].max_length',
+    ],
+    [
+      'max_length of 0',
+      [{ key: 'a', label: { en: 'A' }, type: 'text', max_length: 0 }],
+      'tenants[0].vacancies[0].questions[0].max_length',
+    ],
     ['questions that are not a list', { a: 1 }, 'tenants[0].vacancies[0].questions'],
   ];
   it.each(refusals)('refuses %s', (_name, questions, path) => {
@@ -103,20 +153,30 @@ describe('questions in the tenant document', () => {
 describe('checkAnswers', () => {
   const questions: TVacancyQuestion[] = [
     { key: 'text', label: { en: 'T' }, type: 'text', required: false, max_length: 5 },
-    { key: 'pick', label: { en: 'P' }, type: 'multi_select', required: false, options: ['a', 'b', 'c'].map((value) => ({ value, label: { en: value } })) },
+    {
+      key: 'pick',
+      label: { en: 'P' },
+      type: 'multi_select',
+      required: false,
+      options: ['a', 'b', 'c'].map((value) => ({ value, label: { en: value } })),
+    },
   ];
 
   it('property: an answer is accepted exactly when it fits its question, and only accepted answers are kept', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 8 }), fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 }), (text, picks) => {
-        const { answers, errors } = checkAnswers(questions, { text, pick: picks });
-        const textFits = text.trim().length <= 5;
-        const pickFits = picks.every((p) => p !== 'd') && new Set(picks).size === picks.length;
-        expect('answers.text' in errors).toBe(text.trim() !== '' && !textFits);
-        expect(Object.keys(errors).some((k) => k.startsWith('answers.pick'))).toBe(picks.length > 0 && !pickFits);
-        expect('text' in answers).toBe(text.trim() !== '' && textFits);
-        expect('pick' in answers).toBe(picks.length > 0 && pickFits);
-      }),
+      fc.property(
+        fc.string({ maxLength: 8 }),
+        fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 }),
+        (text, picks) => {
+          const { answers, errors } = checkAnswers(questions, { text, pick: picks });
+          const textFits = text.trim().length <= 5;
+          const pickFits = picks.every((p) => p !== 'd') && new Set(picks).size === picks.length;
+          expect('answers.text' in errors).toBe(text.trim() !== '' && !textFits);
+          expect(Object.keys(errors).some((k) => k.startsWith('answers.pick'))).toBe(picks.length > 0 && !pickFits);
+          expect('text' in answers).toBe(text.trim() !== '' && textFits);
+          expect('pick' in answers).toBe(picks.length > 0 && pickFits);
+        },
+      ),
     );
   });
 });

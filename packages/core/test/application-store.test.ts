@@ -86,7 +86,8 @@ afterAll(async () => orm?.close());
 
 type TApplicationData = Omit<TNewApplication, 'vacancyId' | 'answers'>;
 
-const text = (max: number) => fc.string({ minLength: 1, maxLength: max }).filter((value) => !value.includes('\u0000') && value.isWellFormed());
+const text = (max: number) =>
+  fc.string({ minLength: 1, maxLength: max }).filter((value) => !value.includes('\u0000') && value.isWellFormed());
 const applicationData: fc.Arbitrary<TApplicationData> = fc.record({
   tenantId: fc.constant(1),
   apiKeyId: fc.constant(null as unknown as number),
@@ -97,7 +98,11 @@ const applicationData: fc.Arbitrary<TApplicationData> = fc.record({
     phone: fc.option(text(15), { nil: null }),
     linkedinUrl: fc.option(fc.webUrl(), { nil: null }),
   }),
-  consents: fc.record({ processing: fc.boolean(), talentPool: fc.boolean(), policyVersion: fc.option(text(20), { nil: null }) }),
+  consents: fc.record({
+    processing: fc.boolean(),
+    talentPool: fc.boolean(),
+    policyVersion: fc.option(text(20), { nil: null }),
+  }),
   privacyPolicyAccepted: fc.boolean(),
   ipAddress: fc.option(fc.ipV4(), { nil: null }),
   userAgent: fc.option(text(30), { nil: null }),
@@ -117,17 +122,57 @@ const applicationData: fc.Arbitrary<TApplicationData> = fc.record({
 /** What one application stored, without its ids, times and the random part of a new candidate's slug. */
 async function storedRows(applicationId: number) {
   const db = kyselyOf(orm.em.fork());
-  const application = await db.selectFrom('applications').selectAll().where('id', '=', applicationId).executeTakeFirstOrThrow();
-  const candidate = await db.selectFrom('candidates').selectAll().where('id', '=', application.candidate_id).executeTakeFirstOrThrow();
-  const documents = await db.selectFrom('documents').selectAll().where('application_id', '=', applicationId).orderBy('id').execute();
-  const events = await db.selectFrom('events').selectAll().where('object', '=', 'application').where('object_id', '=', String(applicationId)).execute();
-  const { id: _a, candidate_id: _c, created_at, updated_at: _u, privacy_policy_accepted_at, ...applicationRow } = application as Record<string, unknown>;
+  const application = await db
+    .selectFrom('applications')
+    .selectAll()
+    .where('id', '=', applicationId)
+    .executeTakeFirstOrThrow();
+  const candidate = await db
+    .selectFrom('candidates')
+    .selectAll()
+    .where('id', '=', application.candidate_id)
+    .executeTakeFirstOrThrow();
+  const documents = await db
+    .selectFrom('documents')
+    .selectAll()
+    .where('application_id', '=', applicationId)
+    .orderBy('id')
+    .execute();
+  const events = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('object', '=', 'application')
+    .where('object_id', '=', String(applicationId))
+    .execute();
+  const {
+    id: _a,
+    candidate_id: _c,
+    created_at,
+    updated_at: _u,
+    privacy_policy_accepted_at,
+    ...applicationRow
+  } = application as Record<string, unknown>;
   return {
-    application: { ...applicationRow, consentAtCreation: privacy_policy_accepted_at === null ? null : String(privacy_policy_accepted_at) === String(created_at) },
-    candidate: { ...candidate, id: undefined, created_at: undefined, updated_at: undefined, slug: String(candidate.slug).replace(/-[0-9a-f]{8}$/, '') },
+    application: {
+      ...applicationRow,
+      consentAtCreation:
+        privacy_policy_accepted_at === null ? null : String(privacy_policy_accepted_at) === String(created_at),
+    },
+    candidate: {
+      ...candidate,
+      id: undefined,
+      created_at: undefined,
+      updated_at: undefined,
+      slug: String(candidate.slug).replace(/-[0-9a-f]{8}$/, ''),
+    },
     documents: documents.map(({ id: _d, application_id: _ap, created_at: _dc, ...row }) => row),
     // writer_xact: the writing transaction, known to the commit-order sequencing only (not in the entity types).
-    events: (events as Array<(typeof events)[number] & { writer_xact?: unknown }>).map(({ seq: _s, id: _e, position: _p, occurred_at: _o, object_id: _oi, writer_xact: _x, data, ...row }) => ({ ...row, data: { ...(data as object), id: undefined, candidate_id: undefined } })),
+    events: (events as Array<(typeof events)[number] & { writer_xact?: unknown }>).map(
+      ({ seq: _s, id: _e, position: _p, occurred_at: _o, object_id: _oi, writer_xact: _x, data, ...row }) => ({
+        ...row,
+        data: { ...(data as object), id: undefined, candidate_id: undefined },
+      }),
+    ),
   };
 }
 
@@ -139,7 +184,14 @@ describe('the one-statement submission', () => {
         statements = 0;
         const row = await storeApplicationIfOpen(db, 1, vacancyReference('open')!, data);
         expect(statements).toBe(1);
-        expect(row).toMatchObject({ id: 1, slug: 'open', title: 'Job open', accepts_applications: true, questions: [], duplicate_applications: 'allow' });
+        expect(row).toMatchObject({
+          id: 1,
+          slug: 'open',
+          title: 'Job open',
+          accepts_applications: true,
+          questions: [],
+          duplicate_applications: 'allow',
+        });
         const found = await findVisibleVacancy(db, 1, 'open');
         const twoStatements = await storeApplication(db, { ...data, tenantId: 1, vacancyId: found!.id, answers: {} });
         expect(row!.candidate_id).toBe(twoStatements.candidate_id);
@@ -154,7 +206,14 @@ describe('the one-statement submission', () => {
     const counts = async () => {
       const db = kyselyOf(orm.em.fork());
       const count = async (table: 'applications' | 'candidates' | 'documents' | 'events') =>
-        Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       return [await count('applications'), await count('candidates'), await count('documents'), await count('events')];
     };
     const before = await counts();
@@ -195,7 +254,15 @@ describe('the one-statement submission', () => {
 
 describe('the one-statement submission with an Idempotency-Key', () => {
   let keys = 0;
-  const claimOf = () => new IdempotencyClaim({ apiKeyId: 1, operation: 'applications.create', key: `k-${keys++}`, hash: 'h', status: 201, headers: '{"X-Kept":"yes"}' });
+  const claimOf = () =>
+    new IdempotencyClaim({
+      apiKeyId: 1,
+      operation: 'applications.create',
+      key: `k-${keys++}`,
+      hash: 'h',
+      status: 201,
+      headers: '{"X-Kept":"yes"}',
+    });
   /** A response with every marker the statement splices, beside text of the request's own. */
   const templateOf = (claim: IdempotencyClaim) =>
     claim.render({
@@ -215,10 +282,17 @@ describe('the one-statement submission with an Idempotency-Key', () => {
       fc.asyncProperty(applicationData, async (data) => {
         const claim = claimOf();
         statements = 0;
-        const body = await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, { values: claim.values, template: templateOf(claim) });
+        const body = await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, {
+          values: claim.values,
+          template: templateOf(claim),
+        });
         expect(statements).toBe(1);
         const response = claim.accept(body!) as { data: { id: number; candidate: { id: number }; created_at: string } };
-        const application = await kyselyOf(orm.em.fork()).selectFrom('applications').selectAll().where('id', '=', response.data.id).executeTakeFirstOrThrow();
+        const application = await kyselyOf(orm.em.fork())
+          .selectFrom('applications')
+          .selectAll()
+          .where('id', '=', response.data.id)
+          .executeTakeFirstOrThrow();
         expect(response).toEqual({
           data: {
             id: application.id,
@@ -228,7 +302,14 @@ describe('the one-statement submission with an Idempotency-Key', () => {
           },
         });
         const record = await recordOf(claim.values.key);
-        expect(record).toMatchObject({ api_key_id: 1, operation: 'applications.create', request_hash: 'h', response_status: 201, response_body: body, response_headers: { 'X-Kept': 'yes' } });
+        expect(record).toMatchObject({
+          api_key_id: 1,
+          operation: 'applications.create',
+          request_hash: 'h',
+          response_status: 201,
+          response_body: body,
+          response_headers: { 'X-Kept': 'yes' },
+        });
         const withoutKey = await storeApplicationIfOpen(db, 1, vacancyReference('open')!, data);
         expect(await storedRows(response.data.id)).toEqual(await storedRows(withoutKey!.application_id!));
       }),
@@ -242,13 +323,30 @@ describe('the one-statement submission with an Idempotency-Key', () => {
     const claim = claimOf();
     const claimed = { values: claim.values, template: templateOf(claim) };
     expect(await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, claimed)).toBeDefined();
-    const count = async () => Number((await kyselyOf(orm.em.fork()).selectFrom('applications').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await kyselyOf(orm.em.fork())
+            .selectFrom('applications')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     expect(await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, claimed)).toBeUndefined();
-    await kyselyOf(orm.em.fork()).updateTable('idempotency_records').set({ expires_at: sql<Date>`now() - interval '1 second'` }).where('key', '=', claim.values.key).execute();
+    await kyselyOf(orm.em.fork())
+      .updateTable('idempotency_records')
+      .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+      .where('key', '=', claim.values.key)
+      .execute();
     expect(await storeClaimedApplicationIfOpen(db, 1, vacancyReference('open')!, data, claimed)).toBeUndefined();
     const other = claimOf();
-    expect(await storeClaimedApplicationIfOpen(db, 1, vacancyReference('closed')!, data, { values: other.values, template: templateOf(other) })).toBeUndefined();
+    expect(
+      await storeClaimedApplicationIfOpen(db, 1, vacancyReference('closed')!, data, {
+        values: other.values,
+        template: templateOf(other),
+      }),
+    ).toBeUndefined();
     expect(await recordOf(other.values.key)).toBeUndefined();
     expect(await count()).toBe(before);
   });
@@ -256,7 +354,15 @@ describe('the one-statement submission with an Idempotency-Key', () => {
   it('fails as a claim conflict, storing nothing, when a concurrent request commits the key first', async () => {
     const data = fc.sample(applicationData, { numRuns: 1, seed: 12 })[0]!;
     const claim = claimOf();
-    const count = async () => Number((await kyselyOf(orm.em.fork()).selectFrom('applications').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await kyselyOf(orm.em.fork())
+            .selectFrom('applications')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     const first = orm.em.fork();
     let second: Promise<unknown> | undefined;
@@ -265,15 +371,30 @@ describe('the one-statement submission with an Idempotency-Key', () => {
       tx.setTransactionContext(context);
       await kyselyOf(tx)
         .insertInto('idempotency_records')
-        .values({ api_key_id: 1, operation: 'applications.create', key: claim.values.key, request_hash: 'h', expires_at: sql<Date>`now() + interval '1 hour'` } as never)
+        .values({
+          api_key_id: 1,
+          operation: 'applications.create',
+          key: claim.values.key,
+          request_hash: 'h',
+          expires_at: sql<Date>`now() + interval '1 hour'`,
+        } as never)
         .execute();
       // The second request's statement runs while the first holds its uncommitted record: it waits on the key.
-      second = storeClaimedApplicationIfOpen(tenantKysely(orm.em.fork(), 1), 1, vacancyReference('open')!, data, { values: claim.values, template: templateOf(claim) }).then(
+      second = storeClaimedApplicationIfOpen(tenantKysely(orm.em.fork(), 1), 1, vacancyReference('open')!, data, {
+        values: claim.values,
+        template: templateOf(claim),
+      }).then(
         () => 'stored',
         (error: unknown) => (isClaimConflict(error) ? 'conflict' : error),
       );
-      const waiting = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-      for (let attempt = 0; attempt < 100 && (await waiting.execute(kyselyOf(orm.em.fork()))).rows[0]!.n === 0; attempt++) {
+      const waiting = sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      for (
+        let attempt = 0;
+        attempt < 100 && (await waiting.execute(kyselyOf(orm.em.fork()))).rows[0]!.n === 0;
+        attempt++
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     });
@@ -285,7 +406,10 @@ describe('the one-statement submission with an Idempotency-Key', () => {
     const db = kyselyOf(orm.em.fork());
     await fc.assert(
       fc.asyncProperty(fc.bigInt({ min: 0n, max: 253_402_300_799_999_999n }), async (micros) => {
-        const { text, date } = await sql<{ text: string; date: Date }>`select ${isoText(sql`t`)} as text, t as date from (select to_timestamp(0) + (${String(micros)} || ' microseconds')::interval as t) v`
+        const { text, date } = await sql<{
+          text: string;
+          date: Date;
+        }>`select ${isoText(sql`t`)} as text, t as date from (select to_timestamp(0) + (${String(micros)} || ' microseconds')::interval as t) v`
           .execute(db)
           .then((result) => result.rows[0]!);
         expect(text).toBe(iso(date));

@@ -25,7 +25,10 @@ async function newEvents(): Promise<Array<[string, string, string?]>> {
 }
 
 const acme = () => document.tenants[0]!;
-const visibleVacancy = () => acme().vacancies!.find((v) => v.status === 'published' && v.channels.includes('api') && v.ends_at === null && v.published_at !== null)!;
+const visibleVacancy = () =>
+  acme().vacancies!.find(
+    (v) => v.status === 'published' && v.channels.includes('api') && v.ends_at === null && v.published_at !== null,
+  )!;
 
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
@@ -37,7 +40,11 @@ afterAll(async () => orm?.close());
 describe('vacancy and article events', () => {
   it('an import announces the visible vacancies and articles, and only those', async () => {
     const events = await newEvents();
-    const visible = (await run(`select count(*)::int as n from vacancies where status = 'published' and 'api' = any(channels) and published_at <= now() and (ends_at is null or ends_at > now())`)).rows[0] as { n: number };
+    const visible = (
+      await run(
+        `select count(*)::int as n from vacancies where status = 'published' and 'api' = any(channels) and published_at <= now() and (ends_at is null or ends_at > now())`,
+      )
+    ).rows[0] as { n: number };
     expect(events.filter(([type]) => type === 'vacancy.published')).toHaveLength(visible.n);
     expect(events.filter(([type]) => type === 'article.published').length).toBeGreaterThan(0);
     expect(events.every(([type]) => type.endsWith('.published'))).toBe(true);
@@ -51,7 +58,9 @@ describe('vacancy and article events', () => {
   it('a re-import that renames one vacancy and drafts another records updated and unpublished (draft)', async () => {
     const renamed = visibleVacancy();
     renamed.title = `${renamed.title} (renamed)`;
-    const drafted = acme().vacancies!.filter((v) => v.status === 'published' && v.channels.includes('api') && v.ends_at === null && v.id !== renamed.id)[0]!;
+    const drafted = acme().vacancies!.filter(
+      (v) => v.status === 'published' && v.channels.includes('api') && v.ends_at === null && v.id !== renamed.id,
+    )[0]!;
     drafted.status = 'draft';
     await importTenantDocument(orm, document);
     // One statement: its visibility transitions are recorded before its updates.
@@ -63,14 +72,20 @@ describe('vacancy and article events', () => {
 
   it('hand-written SQL: content, live fields, channels, links, deletion', async () => {
     const id = visibleVacancy().id;
-    await run(`update vacancies set views_count = views_count + 5, canonical_url = 'https://x.example/v' where id = ${id}`);
+    await run(
+      `update vacancies set views_count = views_count + 5, canonical_url = 'https://x.example/v' where id = ${id}`,
+    );
     expect(await newEvents()).toEqual([]);
     await run(`update vacancies set summary = 'new summary' where id = ${id}`);
     expect(await newEvents()).toEqual([['vacancy.updated', String(id)]]);
-    await run(`insert into vacancy_tags (vacancy_id, tag_id) select ${id}, t.id from tags t where t.tenant_id = 1 and t.id not in (select tag_id from vacancy_tags where vacancy_id = ${id}) limit 1`);
+    await run(
+      `insert into vacancy_tags (vacancy_id, tag_id) select ${id}, t.id from tags t where t.tenant_id = 1 and t.id not in (select tag_id from vacancy_tags where vacancy_id = ${id}) limit 1`,
+    );
     expect(await newEvents()).toEqual([['vacancy.updated', String(id)]]);
     // Several statements in one transaction: one update.
-    await run(`begin; update vacancies set offer = 'o1' where id = ${id}; update vacancies set offer = 'o2' where id = ${id}; delete from vacancy_job_types where vacancy_id = ${id}; commit;`);
+    await run(
+      `begin; update vacancies set offer = 'o1' where id = ${id}; update vacancies set offer = 'o2' where id = ${id}; delete from vacancy_job_types where vacancy_id = ${id}; commit;`,
+    );
     expect(await newEvents()).toEqual([['vacancy.updated', String(id)]]);
     await run(`update vacancies set channels = array['website'] where id = ${id}`);
     expect(await newEvents()).toEqual([['vacancy.unpublished', String(id), 'channel_removed']]);
@@ -99,7 +114,9 @@ describe('vacancy and article events', () => {
   });
 
   it('articles: translation changes are updates, drafting and expiry unpublish', async () => {
-    const { rows } = await run(`select a.id from articles a where a.status = 'published' and a.published_at <= now() and a.expires_at is null order by a.id limit 1`);
+    const { rows } = await run(
+      `select a.id from articles a where a.status = 'published' and a.published_at <= now() and a.expires_at is null order by a.id limit 1`,
+    );
     const id = (rows[0] as { id: number }).id;
     await run(`update articles set views_count = views_count + 1 where id = ${id}`);
     await run(`update article_translations set title = title where article_id = ${id}`);

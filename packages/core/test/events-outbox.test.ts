@@ -15,7 +15,13 @@ const clients: pg.Client[] = [];
 beforeAll(async () => {
   url = await createTestDatabase();
   orm = await openOrm(url);
-  await kyselyOf(orm.em.fork()).insertInto('tenants').values([{ id: 1, slug: 'acme', name: 'Acme' }, { id: 2, slug: 'other', name: 'Other' }]).execute();
+  await kyselyOf(orm.em.fork())
+    .insertInto('tenants')
+    .values([
+      { id: 1, slug: 'acme', name: 'Acme' },
+      { id: 2, slug: 'other', name: 'Other' },
+    ])
+    .execute();
   for (let i = 0; i < 6; i++) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -32,11 +38,20 @@ const insertSql = `insert into events (tenant_id, type, object, object_id, data)
 describe('event outbox', () => {
   it('records an event with an evt_ id and its data, positioned at commit', async () => {
     const db = kyselyOf(orm.em.fork());
-    const { id } = await recordEvent({ db: db, tenant: { id: 1 } }, { type: 'application.created', object: 'application', objectId: 7, data: { vacancy_id: 3 } });
+    const { id } = await recordEvent(
+      { db: db, tenant: { id: 1 } },
+      { type: 'application.created', object: 'application', objectId: 7, data: { vacancy_id: 3 } },
+    );
     expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
     const rows = await readEventsAfter({ db: db, tenant: { id: 1 } }, { after: 0, limit: 10 });
     const row = rows.find((r) => r.id === id)!;
-    expect(row).toMatchObject({ tenant: 'acme', type: 'application.created', object: 'application', object_id: '7', data: { id: 7, vacancy_id: 3 } });
+    expect(row).toMatchObject({
+      tenant: 'acme',
+      type: 'application.created',
+      object: 'application',
+      object_id: '7',
+      data: { id: 7, vacancy_id: 3 },
+    });
     expect(row.position).toBeGreaterThan(0);
   });
 
@@ -52,13 +67,20 @@ describe('event outbox', () => {
   it('readers see every entry exactly once, in commit order, whatever order transactions begin and commit in', async () => {
     const reader = kyselyOf(orm.em.fork());
     let cursor = (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
-    let tenantCursor = (await readEventsAfter({ db: reader, tenant: { id: 2 } }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
+    let tenantCursor =
+      (await readEventsAfter({ db: reader, tenant: { id: 2 } }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
     let label = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 1, max: clients.length }).chain((n) =>
-          fc.tuple(fc.constant(n), fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: n, maxLength: n })),
-        ),
+        fc
+          .integer({ min: 1, max: clients.length })
+          .chain((n) =>
+            fc.tuple(
+              fc.constant(n),
+              fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+              fc.array(fc.integer({ min: 1, max: 3 }), { minLength: n, maxLength: n }),
+            ),
+          ),
         async ([n, commitOrder, sizes]) => {
           const seen: string[] = [];
           const seenForTenant: string[] = [];
@@ -102,8 +124,10 @@ describe('event outbox', () => {
 
   it('committers do not wait for each other, and a reader never passes a position that may still become visible', async () => {
     const reader = kyselyOf(orm.em.fork());
-    const cursor = (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
-    const tenantCursor = (await readEventsAfter({ db: reader, tenant: { id: 1 } }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
+    const cursor =
+      (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
+    const tenantCursor =
+      (await readEventsAfter({ db: reader, tenant: { id: 1 } }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
     const [late, early] = [clients[0]!, clients[1]!];
     await late.query('begin');
     await late.query(insertSql, [1, 'late']);
@@ -125,11 +149,16 @@ describe('event outbox', () => {
     }
     const rows = await readAllEventsAfter({ em: orm.em.fork() }, { after: cursor, limit: 100 });
     expect(rows.map((row) => row.object_id)).toEqual(['late', 'early']);
-    expect((await readEventsAfter({ db: reader, tenant: { id: 1 } }, { after: tenantCursor, limit: 100 })).map((row) => row.object_id)).toEqual(['late', 'early']);
+    expect(
+      (await readEventsAfter({ db: reader, tenant: { id: 1 } }, { after: tenantCursor, limit: 100 })).map(
+        (row) => row.object_id,
+      ),
+    ).toEqual(['late', 'early']);
   });
 
   it('events written inside savepoints are positioned with their transaction, in insertion order', async () => {
-    const cursor = (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
+    const cursor =
+      (await readAllEventsAfter({ em: orm.em.fork() }, { after: 0, limit: 100_000 })).at(-1)?.position ?? 0;
     const client = clients[0]!;
     await client.query('begin');
     await client.query(insertSql, [1, 'outer-1']);
@@ -183,18 +212,20 @@ describe('event outbox', () => {
         if (rows.length > 0) cursor = rows.at(-1)!.position;
       }
     })();
-    const written = await Promise.all(clients.map(async (client, c) => {
-      const ids: string[] = [];
-      for (let i = 0; i < 30; i++) {
-        await client.query('begin');
-        const objectId = `p${c}-${i}`;
-        await client.query(insertSql, [1, objectId]);
-        if (i % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
-        await client.query('commit');
-        ids.push(objectId);
-      }
-      return ids;
-    }));
+    const written = await Promise.all(
+      clients.map(async (client, c) => {
+        const ids: string[] = [];
+        for (let i = 0; i < 30; i++) {
+          await client.query('begin');
+          const objectId = `p${c}-${i}`;
+          await client.query(insertSql, [1, objectId]);
+          if (i % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+          await client.query('commit');
+          ids.push(objectId);
+        }
+        return ids;
+      }),
+    );
     writing = false;
     await pager;
     for (;;) {

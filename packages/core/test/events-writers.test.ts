@@ -32,12 +32,35 @@ beforeAll(async () => {
   await installJobQueues(url);
   orm = await openOrm(url);
   await importTenantDocument(orm, {
-    tenants: [{
-      id: 1, slug: 'acme', name: 'Acme', default_language: 'en',
-      api_keys: [{ id: 5, name: 'Site', key: 'ck_test_events_writers_key_0123456789', scopes: ['applications:write'], revoked: false }],
-      users: [{ id: 11, name: 'Ada', email: 'ada@acme.example', role: 'recruiter' }],
-      vacancies: [{ id: 1, slug: 'engineer', title: 'Engineer', language: 'en', status: 'published', channels: ['api'], published_at: '2025-01-01T00:00:00Z' }],
-    }],
+    tenants: [
+      {
+        id: 1,
+        slug: 'acme',
+        name: 'Acme',
+        default_language: 'en',
+        api_keys: [
+          {
+            id: 5,
+            name: 'Site',
+            key: 'ck_test_events_writers_key_0123456789',
+            scopes: ['applications:write'],
+            revoked: false,
+          },
+        ],
+        users: [{ id: 11, name: 'Ada', email: 'ada@acme.example', role: 'recruiter' }],
+        vacancies: [
+          {
+            id: 1,
+            slug: 'engineer',
+            title: 'Engineer',
+            language: 'en',
+            status: 'published',
+            channels: ['api'],
+            published_at: '2025-01-01T00:00:00Z',
+          },
+        ],
+      },
+    ],
   });
   sender = new JobSender(url, (error) => log.error({ err: error }, 'sender error'));
   await newEvents();
@@ -48,18 +71,31 @@ afterAll(async () => {
 });
 
 const upload = async (content: Uint8Array) =>
-  acceptResume({ ...serviceContext(orm.em.fork(), 1), services: { jobs: sender } }, { userId: 11, filename: 'resume.pdf', mimeType: PDF_MIME, createIntake: false, content: Buffer.from(content) });
+  acceptResume(
+    { ...serviceContext(orm.em.fork(), 1), services: { jobs: sender } },
+    { userId: 11, filename: 'resume.pdf', mimeType: PDF_MIME, createIntake: false, content: Buffer.from(content) },
+  );
 
 describe('events of applications, candidates and resumes', () => {
-  it('application.created, in the application\'s transaction', async () => {
+  it("application.created, in the application's transaction", async () => {
     const input = ZCreateApplicationInput.parse({
       vacancy: 'engineer',
       candidate: { given_name: 'Jo', family_name: 'Doe', email: 'jo@example.org' },
       privacy_policy_accepted: true,
     });
-    const { data: submitted } = await submitApplication(orm.em.fork(), { tenantId: 1, apiKeyId: 5, privacy: { require_processing_consent: false, policy_version: null } }, input);
+    const { data: submitted } = await submitApplication(
+      orm.em.fork(),
+      { tenantId: 1, apiKeyId: 5, privacy: { require_processing_consent: false, policy_version: null } },
+      input,
+    );
     expect(await newEvents()).toEqual([
-      { type: 'application.created', object: 'application', id: String(submitted.id), tenant: 'acme', data: { id: submitted.id, vacancy_id: 1, candidate_id: submitted.candidate.id } },
+      {
+        type: 'application.created',
+        object: 'application',
+        id: String(submitted.id),
+        tenant: 'acme',
+        data: { id: submitted.id, vacancy_id: 1, candidate_id: submitted.candidate.id },
+      },
     ]);
   });
 
@@ -72,20 +108,46 @@ describe('events of applications, candidates and resumes', () => {
     await processResume(orm, { processingId: second, tenantId: 1 }, { log });
     const candidateId = (created as { candidateId: number }).candidateId;
     expect(await newEvents()).toEqual([
-      { type: 'candidate.created', object: 'candidate', id: String(candidateId), tenant: 'acme', data: { id: candidateId, resume_id: first } },
-      { type: 'candidate.updated', object: 'candidate', id: String(candidateId), tenant: 'acme', data: { id: candidateId, resume_id: second } },
+      {
+        type: 'candidate.created',
+        object: 'candidate',
+        id: String(candidateId),
+        tenant: 'acme',
+        data: { id: candidateId, resume_id: first },
+      },
+      {
+        type: 'candidate.updated',
+        object: 'candidate',
+        id: String(candidateId),
+        tenant: 'acme',
+        data: { id: candidateId, resume_id: second },
+      },
     ]);
   });
 
   it('resume.failed when a resume cannot be read, and when its retries are used up', async () => {
     const corrupt = await upload(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2048, 7)]));
-    expect(await processResume(orm, { processingId: corrupt, tenantId: 1 }, { log })).toMatchObject({ status: 'failed' });
+    expect(await processResume(orm, { processingId: corrupt, tenantId: 1 }, { log })).toMatchObject({
+      status: 'failed',
+    });
     const stuck = await upload(await buildPdf(['Sam Stuck', 'sam@example.org']));
     expect(await markResumeExhausted(orm, { processingId: stuck, tenantId: 1 })).toBe(true);
     expect(await markResumeExhausted(orm, { processingId: stuck, tenantId: 1 })).toBe(false);
     expect(await newEvents()).toEqual([
-      { type: 'resume.failed', object: 'resume', id: corrupt, tenant: 'acme', data: { id: corrupt, error: 'The PDF could not be read.' } },
-      { type: 'resume.failed', object: 'resume', id: stuck, tenant: 'acme', data: { id: stuck, error: EXHAUSTED_ERROR } },
+      {
+        type: 'resume.failed',
+        object: 'resume',
+        id: corrupt,
+        tenant: 'acme',
+        data: { id: corrupt, error: 'The PDF could not be read.' },
+      },
+      {
+        type: 'resume.failed',
+        object: 'resume',
+        id: stuck,
+        tenant: 'acme',
+        data: { id: stuck, error: EXHAUSTED_ERROR },
+      },
     ]);
   });
 });

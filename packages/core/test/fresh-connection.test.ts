@@ -3,7 +3,12 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createTestDatabase } from './support/database.ts';
-import { isReadOnlyStatement, READ_ONLY_FUNCTIONS, reconnectBeforeSend, statementKind } from '../src/db/fresh-connection.ts';
+import {
+  isReadOnlyStatement,
+  READ_ONLY_FUNCTIONS,
+  reconnectBeforeSend,
+  statementKind,
+} from '../src/db/fresh-connection.ts';
 
 /**
  * A TCP hop between the pool and PostgreSQL that can go away like a restarting PgBouncer or a router with no primary
@@ -95,7 +100,10 @@ async function terminate(pattern: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query('select pg_terminate_backend(pid) as done from pg_stat_activity where query like $1 and pid <> pg_backend_pid()', [pattern]);
+    const { rows } = await client.query(
+      'select pg_terminate_backend(pid) as done from pg_stat_activity where query like $1 and pid <> pg_backend_pid()',
+      [pattern],
+    );
     expect(rows.length).toBeGreaterThan(0);
   } finally {
     await client.end();
@@ -119,7 +127,9 @@ describe('reconnectBeforeSend', () => {
     const down = hop.cut(500);
     await sleep(20);
     const started = Date.now();
-    expect((await db.query("insert into writes (note) values ('after a restart') returning note")).rows).toEqual([{ note: 'after a restart' }]);
+    expect((await db.query("insert into writes (note) values ('after a restart') returning note")).rows).toEqual([
+      { note: 'after a restart' },
+    ]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     await down;
     expect(await notes()).toContain('after a restart');
@@ -148,7 +158,9 @@ describe('reconnectBeforeSend', () => {
     await db.query('select 1');
     // The simple-query message of the COMMIT (the statement's own text also holds the word).
     hop.cutAfterStatement(/Q[\s\S]{4}commit\0/);
-    await expect(db.query("insert into writes (note) values ('committed, then cut')")).rejects.toThrow(/Connection terminated/);
+    await expect(db.query("insert into writes (note) values ('committed, then cut')")).rejects.toThrow(
+      /Connection terminated/,
+    );
     expect((await notes()).filter((note) => note === 'committed, then cut')).toEqual(['committed, then cut']);
   });
 
@@ -156,7 +168,9 @@ describe('reconnectBeforeSend', () => {
     const db = reconnectingPool(3_000);
     await db.query('select 1');
     hop.cutAfterStatement(/rolled back, then again/);
-    expect((await db.query("insert into writes (note) values ('rolled back, then again') returning note")).rows).toEqual([{ note: 'rolled back, then again' }]);
+    expect(
+      (await db.query("insert into writes (note) values ('rolled back, then again') returning note")).rows,
+    ).toEqual([{ note: 'rolled back, then again' }]);
     // The cut transaction's backend ends when it sees its connection gone: give it a moment before counting.
     await sleep(300);
     expect((await notes()).filter((note) => note === 'rolled back, then again')).toEqual(['rolled back, then again']);
@@ -166,22 +180,26 @@ describe('reconnectBeforeSend', () => {
     const db = reconnectingPool(3_000);
     await db.query('select 1');
     hop.cutAfterStatement(/count\(\*\)::int as reads/);
-    expect((await db.query('select count(*)::int as reads from writes where note = $1', ['none'])).rows).toEqual([{ reads: 0 }]);
+    expect((await db.query('select count(*)::int as reads from writes where note = $1', ['none'])).rows).toEqual([
+      { reads: 0 },
+    ]);
   });
 
   it('runs a read again when the server ends its session mid-statement (57P01, as a shutdown does)', async () => {
     const db = reconnectingPool(3_000);
     const running = db.query("select 'after a shutdown' as note from pg_sleep(0.5)");
     await sleep(200);
-    await terminate("%pg_sleep(0.5)%");
+    await terminate('%pg_sleep(0.5)%');
     expect((await running).rows).toEqual([{ note: 'after a shutdown' }]);
   });
 
   it('runs a write again when the server ends its session before its COMMIT, and stores it once', async () => {
     const db = reconnectingPool(3_000);
-    const running = db.query("insert into writes (note) select 'terminated, then again' from pg_sleep(0.5) returning note");
+    const running = db.query(
+      "insert into writes (note) select 'terminated, then again' from pg_sleep(0.5) returning note",
+    );
     await sleep(200);
-    await terminate("%terminated, then again%");
+    await terminate('%terminated, then again%');
     expect((await running).rows).toEqual([{ note: 'terminated, then again' }]);
     expect((await notes()).filter((note) => note === 'terminated, then again')).toEqual(['terminated, then again']);
   });
@@ -233,7 +251,13 @@ describe('which statements may run again', () => {
       '-- insert\nselect careers_something_new()',
     ])
       expect([write, statementKind(write)]).toEqual([write, 'write']);
-    for (const other of ['vacuum analyze vacancies', 'set statement_timeout = 1000', 'select 1; delete from writes', 'copy writes from stdin', 'listen x'])
+    for (const other of [
+      'vacuum analyze vacancies',
+      'set statement_timeout = 1000',
+      'select 1; delete from writes',
+      'copy writes from stdin',
+      'listen x',
+    ])
       expect([other, statementKind(other)]).toEqual([other, 'other']);
     expect(statementKind('BEGIN')).toBe('begin');
     expect(isReadOnlyStatement('select /* update */ 1')).toBe(true);

@@ -12,17 +12,29 @@ beforeAll(async () => {
 });
 afterAll(async () => orm?.close());
 
-const { perAddress, perKey } = PUBLISHABLE_RATE_LIMITS['applications.create'] ?? { perAddress: { limit: 0 }, perKey: { limit: 0 } };
+const { perAddress, perKey } = PUBLISHABLE_RATE_LIMITS['applications.create'] ?? {
+  perAddress: { limit: 0 },
+  perKey: { limit: 0 },
+};
 let nextKeyId = 1;
 const publishable = (clientAddress: string) => ({ kind: 'publishable' as const, clientAddress });
 
 /** Starts the key's own window now with `hits` places taken (so its end is reachable in a short sequence). */
 async function startKeyWindow(keyId: number, hits: number): Promise<void> {
-  await orm.em.fork().execute(`insert into rate_limit_windows (bucket, window_start, hits) values (?, statement_timestamp(), ?)`, [`${keyId}:applications.create`, hits]);
+  await orm.em
+    .fork()
+    .execute(`insert into rate_limit_windows (bucket, window_start, hits) values (?, statement_timestamp(), ?)`, [
+      `${keyId}:applications.create`,
+      hits,
+    ]);
 }
 
 async function keyWindowHits(keyId: number): Promise<number> {
-  const rows = await orm.em.fork().execute<{ hits: number }[]>('select hits from rate_limit_windows where bucket = ?', [`${keyId}:applications.create`]);
+  const rows = await orm.em
+    .fork()
+    .execute<{ hits: number }[]>('select hits from rate_limit_windows where bucket = ?', [
+      `${keyId}:applications.create`,
+    ]);
   return Number(rows[0]?.hits ?? 0);
 }
 
@@ -34,12 +46,23 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
 
   it('admit a request only within its address budget and the key budget; the key keeps a place only for requests that store', async () => {
     // Addresses as an API process sees them; the two IPv6 ones share a /64 and so one budget.
-    const addresses = ['203.0.113.1', '203.0.113.2', '::ffff:203.0.113.3', '2001:db8::1', '2001:db8::2', '2001:db8:0:1::1'];
-    const group = (address: string) => (address.startsWith('2001:db8::') ? '2001:db8::/64' : address.replace('::ffff:', ''));
+    const addresses = [
+      '203.0.113.1',
+      '203.0.113.2',
+      '::ffff:203.0.113.3',
+      '2001:db8::1',
+      '2001:db8::2',
+      '2001:db8:0:1::1',
+    ];
+    const group = (address: string) =>
+      address.startsWith('2001:db8::') ? '2001:db8::/64' : address.replace('::ffff:', '');
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: perKey.limit - 12, max: perKey.limit }),
-        fc.array(fc.record({ address: fc.constantFrom(...addresses), stores: fc.boolean() }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.record({ address: fc.constantFrom(...addresses), stores: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 40,
+        }),
         async (startHits, sequence) => {
           const keyId = nextKeyId++;
           await startKeyWindow(keyId, startHits);
@@ -58,7 +81,8 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
             const keyLeft = perKey.limit - keyHits;
             expect(state.remaining).toBe(exceeded ? 0 : Math.min(addressLeft, keyLeft));
             // The headers describe the window nearer to exhaustion (the address's when it is the one refusing).
-            if (hits > perAddress.limit || (!exceeded && addressLeft < keyLeft)) expect(state.limit).toBe(perAddress.limit);
+            if (hits > perAddress.limit || (!exceeded && addressLeft < keyLeft))
+              expect(state.limit).toBe(perAddress.limit);
             if (!exceeded && keyLeft < addressLeft) expect(state.limit).toBe(perKey.limit);
             // Only a request that took a place in the key's window can give it back.
             expect(state.giveBack !== undefined).toBe(reserved);
@@ -71,7 +95,10 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
           expect(await keyWindowHits(keyId)).toBe(keyHits);
           // Reading (GET /me) shows the same budget and counts nothing.
           const last = sequence.at(-1)!.address;
-          const expected = Math.max(0, Math.min(perAddress.limit - (addressHits.get(group(last)) ?? 0), perKey.limit - keyHits));
+          const expected = Math.max(
+            0,
+            Math.min(perAddress.limit - (addressHits.get(group(last)) ?? 0), perKey.limit - keyHits),
+          );
           expect((await readRateLimit(em, keyId, 'applications.create', publishable(last))).remaining).toBe(expected);
           expect((await readRateLimit(em, keyId, 'applications.create', publishable(last))).remaining).toBe(expected);
         },
@@ -84,7 +111,14 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
     const keyId = nextKeyId++;
     const attempts = perKey.limit + 40;
     const states = await Promise.all(
-      Array.from({ length: attempts }, (_, i) => hitRateLimit(orm.em.fork(), keyId, 'applications.create', publishable(`198.51.${Math.floor(i / 250)}.${i % 250}`))),
+      Array.from({ length: attempts }, (_, i) =>
+        hitRateLimit(
+          orm.em.fork(),
+          keyId,
+          'applications.create',
+          publishable(`198.51.${Math.floor(i / 250)}.${i % 250}`),
+        ),
+      ),
     );
     const admitted = states.filter((state) => !state.exceeded);
     expect(admitted).toHaveLength(perKey.limit);
@@ -92,7 +126,11 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
     expect(await keyWindowHits(keyId)).toBe(perKey.limit);
     // Ten admitted requests that did not store give their places back: exactly ten more are admitted.
     await Promise.all(admitted.slice(0, 10).map((state) => state.giveBack?.()));
-    const again = await Promise.all(Array.from({ length: 30 }, (_, i) => hitRateLimit(orm.em.fork(), keyId, 'applications.create', publishable(`192.0.2.${i}`))));
+    const again = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        hitRateLimit(orm.em.fork(), keyId, 'applications.create', publishable(`192.0.2.${i}`)),
+      ),
+    );
     expect(again.filter((state) => !state.exceeded)).toHaveLength(10);
   });
 
@@ -100,7 +138,11 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
     const keyId = nextKeyId++;
     const taken = await hitRateLimit(orm.em.fork(), keyId, 'applications.create', publishable('203.0.113.50'));
     // The window ends and a new one starts with one request.
-    await orm.em.fork().execute(`update rate_limit_windows set window_start = window_start - interval '61 seconds' where bucket = ?`, [`${keyId}:applications.create`]);
+    await orm.em
+      .fork()
+      .execute(`update rate_limit_windows set window_start = window_start - interval '61 seconds' where bucket = ?`, [
+        `${keyId}:applications.create`,
+      ]);
     await hitRateLimit(orm.em.fork(), keyId, 'applications.create', publishable('203.0.113.51'));
     await taken.giveBack?.();
     expect(await keyWindowHits(keyId)).toBe(1);
@@ -109,10 +151,18 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
   it('leave secret keys as they were: every request counts against the key, none per address, nothing to give back', async () => {
     const keyId = nextKeyId++;
     const states = [];
-    for (let i = 0; i <= RATE_LIMITS['applications.create'].limit; i++) states.push(await hitRateLimit(orm.em.fork(), keyId, 'applications.create', { kind: 'secret' }));
-    expect(states.map((state) => state.exceeded)).toEqual([...Array.from({ length: RATE_LIMITS['applications.create'].limit }, () => false), true]);
-    expect(states.every((state) => state.giveBack === undefined && state.limit === RATE_LIMITS['applications.create'].limit)).toBe(true);
-    const rows = await orm.em.fork().execute(`select count(*)::int as n from rate_limit_windows where bucket like ?`, [`${keyId}:%:address:%`]);
+    for (let i = 0; i <= RATE_LIMITS['applications.create'].limit; i++)
+      states.push(await hitRateLimit(orm.em.fork(), keyId, 'applications.create', { kind: 'secret' }));
+    expect(states.map((state) => state.exceeded)).toEqual([
+      ...Array.from({ length: RATE_LIMITS['applications.create'].limit }, () => false),
+      true,
+    ]);
+    expect(
+      states.every((state) => state.giveBack === undefined && state.limit === RATE_LIMITS['applications.create'].limit),
+    ).toBe(true);
+    const rows = await orm.em
+      .fork()
+      .execute(`select count(*)::int as n from rate_limit_windows where bucket like ?`, [`${keyId}:%:address:%`]);
     expect(rows).toEqual([{ n: 0 }]);
   });
 });

@@ -55,7 +55,10 @@ describe('resume corpus', () => {
       expect(entry.email, file).toBe(entry.email.toLowerCase());
       const phone = parsePhoneNumberFromString(entry.phone);
       // Valid, or (for the reported UK case) a number of Ofcom's drama range: possible, held back from the plan.
-      expect(phone?.isValid() === true || (/^\+447700900\d{3}$/u.test(entry.phone) && phone?.isPossible() === true), file).toBe(true);
+      expect(
+        phone?.isValid() === true || (/^\+447700900\d{3}$/u.test(entry.phone) && phone?.isPossible() === true),
+        file,
+      ).toBe(true);
       expect(phone?.number, file).toBe(entry.phone);
     }
   });
@@ -72,7 +75,9 @@ describe('resume extraction accuracy on the corpus', () => {
     const misses = corpusMisses(outcomes)
       .filter((miss) => miss.field === field)
       .map((miss) => `${miss.file}: expected ${JSON.stringify(miss.expected)}, got ${JSON.stringify(miss.got)}`);
-    expect(accuracy, `${field} accuracy fell below its floor; wrong:\n${misses.join('\n')}`).toBeGreaterThanOrEqual(FLOORS[field]);
+    expect(accuracy, `${field} accuracy fell below its floor; wrong:\n${misses.join('\n')}`).toBeGreaterThanOrEqual(
+      FLOORS[field],
+    );
   });
 });
 
@@ -100,8 +105,15 @@ describe('resume profile accuracy on the corpus', () => {
     const accuracy = profileAccuracy(outcomes.map((outcome) => outcome.profileScore))[section];
     const misses = outcomes
       .filter((outcome) => !outcome.truth.held_out)
-      .flatMap((outcome) => outcome.profileScore.misses.filter((miss) => miss.startsWith(`${section}:`)).map((miss) => `${outcome.file}: ${miss}`));
-    expect(accuracy, `${section} fell below its floor; wrong in the tuned part:\n${misses.join('\n')}`).toBeGreaterThanOrEqual(PROFILE_FLOORS[section]);
+      .flatMap((outcome) =>
+        outcome.profileScore.misses
+          .filter((miss) => miss.startsWith(`${section}:`))
+          .map((miss) => `${outcome.file}: ${miss}`),
+      );
+    expect(
+      accuracy,
+      `${section} fell below its floor; wrong in the tuned part:\n${misses.join('\n')}`,
+    ).toBeGreaterThanOrEqual(PROFILE_FLOORS[section]);
   });
 });
 
@@ -119,13 +131,33 @@ describe('corpus comparison', () => {
     const profile = { profile: null, profileScore: scoreProfile(base.profile, null), ms: 0 };
     const outcomes: TCorpusOutcome[] = [
       { file: 'a.pdf', format: 'pdf', truth: base, got: right, error: null, wrong: [], ...profile },
-      { file: 'b.pdf', format: 'pdf', truth: base, got: { ...right, phone: '+310' }, error: null, wrong: ['phone'], ...profile },
-      { file: 'c.doc', format: 'doc', truth: base, got: right, error: 'corrupt', wrong: [...CORPUS_FIELDS], ...profile },
+      {
+        file: 'b.pdf',
+        format: 'pdf',
+        truth: base,
+        got: { ...right, phone: '+310' },
+        error: null,
+        wrong: ['phone'],
+        ...profile,
+      },
+      {
+        file: 'c.doc',
+        format: 'doc',
+        truth: base,
+        got: right,
+        error: 'corrupt',
+        wrong: [...CORPUS_FIELDS],
+        ...profile,
+      },
       { file: 'd.docx', format: 'docx', truth: base, got: right, error: null, wrong: [], ...profile },
     ];
     expect(fieldAccuracy(outcomes)).toEqual({ files: 4, first_name: 0.75, last_name: 0.75, email: 0.75, phone: 0.5 });
     expect(corpusMisses(outcomes).map((miss) => `${miss.file}:${miss.field}`)).toEqual([
-      'c.doc:first_name', 'c.doc:last_name', 'c.doc:email', 'c.doc:phone', 'b.pdf:phone',
+      'c.doc:first_name',
+      'c.doc:last_name',
+      'c.doc:email',
+      'c.doc:phone',
+      'b.pdf:phone',
     ]);
   });
 });

@@ -1,7 +1,21 @@
 import { Buffer } from 'node:buffer';
 import { once } from 'node:events';
 import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
-import { AlignmentType, Document, Footer, Header, Packer, Paragraph, Tab, Table, TableCell, TableRow, TextRun, Textbox, WidthType } from 'docx';
+import {
+  AlignmentType,
+  Document,
+  Footer,
+  Header,
+  Packer,
+  Paragraph,
+  Tab,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  Textbox,
+  WidthType,
+} from 'docx';
 import fc from 'fast-check';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
@@ -15,12 +29,19 @@ import { JOB_TITLE_WORDS, LABEL_WORDS, PLACE_REGION } from '../src/modules/resum
 // ---------------------------------------------------------------------------
 // Builders
 
-async function docx(children: (Paragraph | Table)[], extra: { header?: string; footer?: string } = {}): Promise<Uint8Array> {
+async function docx(
+  children: (Paragraph | Table)[],
+  extra: { header?: string; footer?: string } = {},
+): Promise<Uint8Array> {
   const document = new Document({
     sections: [
       {
-        ...(extra.header === undefined ? {} : { headers: { default: new Header({ children: [new Paragraph(extra.header)] }) } }),
-        ...(extra.footer === undefined ? {} : { footers: { default: new Footer({ children: [new Paragraph(extra.footer)] }) } }),
+        ...(extra.header === undefined
+          ? {}
+          : { headers: { default: new Header({ children: [new Paragraph(extra.header)] }) } }),
+        ...(extra.footer === undefined
+          ? {}
+          : { footers: { default: new Footer({ children: [new Paragraph(extra.footer)] }) } }),
         children,
       },
     ],
@@ -32,12 +53,17 @@ async function docx(children: (Paragraph | Table)[], extra: { header?: string; f
 function brCell(lines: string[]): TableCell {
   return new TableCell({
     width: { size: 4500, type: WidthType.DXA },
-    children: [new Paragraph({ children: lines.map((text, index) => new TextRun({ text, break: index === 0 ? 0 : 1 })) })],
+    children: [
+      new Paragraph({ children: lines.map((text, index) => new TextRun({ text, break: index === 0 ? 0 : 1 })) }),
+    ],
   });
 }
 
 function cell(...paragraphs: string[]): TableCell {
-  return new TableCell({ width: { size: 4500, type: WidthType.DXA }, children: paragraphs.map((text) => new Paragraph(text)) });
+  return new TableCell({
+    width: { size: 4500, type: WidthType.DXA },
+    children: paragraphs.map((text) => new Paragraph(text)),
+  });
 }
 
 function table(rows: TableCell[][]): Table {
@@ -100,11 +126,18 @@ function zip(entries: TZipEntry[], compressed?: Map<string, Uint8Array>): Uint8A
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 
 function documentXml(body: string): Uint8Array {
-  return new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>${body}</w:body></w:document>`);
+  return new TextEncoder().encode(
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>${body}</w:body></w:document>`,
+  );
 }
 
 /** Deflates `head`, `chunk` repeated to about `total` bytes, and `tail`, streaming (never holding it inflated). */
-async function deflateRepeated(head: string, chunk: string, total: number, tail: string): Promise<{ packed: Uint8Array; size: number }> {
+async function deflateRepeated(
+  head: string,
+  chunk: string,
+  total: number,
+  tail: string,
+): Promise<{ packed: Uint8Array; size: number }> {
   const deflater = createDeflateRaw({ level: 6 });
   const out: Buffer[] = [];
   deflater.on('data', (data: Buffer) => out.push(data));
@@ -130,7 +163,10 @@ describe('DOCX text', () => {
   it('keeps line breaks inside a table cell apart (no "name@mail.exampletel" email)', async () => {
     const bytes = await docx([
       new Paragraph('Curriculum Vitae'),
-      table([[cell('Naam'), cell('Pieter van Dijk')], [cell('Contact'), brCell(['pieter@mail.example', 'Tel.: 020 123 4567'])]]),
+      table([
+        [cell('Naam'), cell('Pieter van Dijk')],
+        [cell('Contact'), brCell(['pieter@mail.example', 'Tel.: 020 123 4567'])],
+      ]),
       new Paragraph('Referenties'),
       new Paragraph('Jan Smit, jan.smit@example.nl, 06 98765432'),
     ]);
@@ -149,11 +185,22 @@ describe('DOCX text', () => {
   it('turns tabs into tab separators and one-line rows into tab-separated cells', async () => {
     const bytes = await docx([
       new Paragraph({ children: [new TextRun({ children: ['Jane Doe', new Tab(), 'jane@example.com'] })] }),
-      table([[cell('E-mail'), cell('Phone'), cell('City')], [cell('jane@example.com'), cell('(415) 555-0132'), cell('San Francisco, CA')]]),
+      table([
+        [cell('E-mail'), cell('Phone'), cell('City')],
+        [cell('jane@example.com'), cell('(415) 555-0132'), cell('San Francisco, CA')],
+      ]),
     ]);
     const text = await extractResumeText(bytes, 'docx');
-    expect(text.split('\n')).toEqual(['Jane Doe\tjane@example.com', 'E-mail\tPhone\tCity', 'jane@example.com\t(415) 555-0132\tSan Francisco, CA']);
-    expect(extractCandidateFields(text, { defaultRegion: 'NL' })).toMatchObject({ firstName: 'Jane', lastName: 'Doe', phone: '+14155550132' });
+    expect(text.split('\n')).toEqual([
+      'Jane Doe\tjane@example.com',
+      'E-mail\tPhone\tCity',
+      'jane@example.com\t(415) 555-0132\tSan Francisco, CA',
+    ]);
+    expect(extractCandidateFields(text, { defaultRegion: 'NL' })).toMatchObject({
+      firstName: 'Jane',
+      lastName: 'Doe',
+      phone: '+14155550132',
+    });
   });
 
   it('reads text boxes, headers and footers', async () => {
@@ -163,7 +210,10 @@ describe('DOCX text', () => {
         new Paragraph({
           children: [
             new TextRun('Before the box.'),
-            new Textbox({ children: [new Paragraph('Boxed line one'), new Paragraph('Boxed line two')], style: { width: '2in', height: '1in' } }),
+            new Textbox({
+              children: [new Paragraph('Boxed line one'), new Paragraph('Boxed line two')],
+              style: { width: '2in', height: '1in' },
+            }),
           ],
         }),
       ],
@@ -183,7 +233,11 @@ describe('DOCX text', () => {
     ]);
     const text = await extractResumeText(bytes, 'docx');
     expect(text).toBe(`${sidebar.join('\n')}\n\f\nAnne de Groot\nProjectleider\nProfiel\nErvaren projectleider.`);
-    expect(extractCandidateFields(text)).toMatchObject({ firstName: 'Anne', lastName: 'de Groot', email: 'anne@example.nl' });
+    expect(extractCandidateFields(text)).toMatchObject({
+      firstName: 'Anne',
+      lastName: 'de Groot',
+      email: 'anne@example.nl',
+    });
   });
 
   it('skips the fallback copy of alternate content and the tab stops of paragraph properties', async () => {
@@ -192,8 +246,17 @@ describe('DOCX text', () => {
       '<w:p><w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:txbxContent><w:p><w:r><w:t>Boxed</w:t></w:r></w:p></w:txbxContent></mc:Choice>' +
       '<mc:Fallback><w:txbxContent><w:p><w:r><w:t>Boxed</w:t></w:r></w:p></w:txbxContent></mc:Fallback></mc:AlternateContent></w:r></w:p>' +
       '<w:p><w:r><w:t>a</w:t><w:br/><w:t>b</w:t><w:cr/><w:t>c</w:t><w:instrText>HYPERLINK "x"</w:instrText><w:delText>gone</w:delText></w:r></w:p>';
-    const bytes = zip([{ name: '[Content_Types].xml', data: new TextEncoder().encode('<Types/>') }, { name: 'word/document.xml', data: documentXml(body) }]);
-    expect((await extractResumeText(bytes, 'docx')).split('\n').filter((line) => line !== '')).toEqual(['Jane Doe', 'Boxed', 'a', 'b', 'c']);
+    const bytes = zip([
+      { name: '[Content_Types].xml', data: new TextEncoder().encode('<Types/>') },
+      { name: 'word/document.xml', data: documentXml(body) },
+    ]);
+    expect((await extractResumeText(bytes, 'docx')).split('\n').filter((line) => line !== '')).toEqual([
+      'Jane Doe',
+      'Boxed',
+      'a',
+      'b',
+      'c',
+    ]);
   });
 
   it('caps the text while it is produced', async () => {
@@ -205,9 +268,17 @@ describe('DOCX text', () => {
 
   it('refuses a zip bomb before inflating it, quickly and without memory growth', async () => {
     // ~120 MB of spaces inside document.xml, compressed to a few hundred KB; the central directory tells the truth.
-    const { packed, size } = await deflateRepeated(`<w:document ${W}><w:body><w:p><w:r><w:t>`, ' ', 120 * 1024 * 1024, '</w:t></w:r></w:p></w:body></w:document>');
+    const { packed, size } = await deflateRepeated(
+      `<w:document ${W}><w:body><w:p><w:r><w:t>`,
+      ' ',
+      120 * 1024 * 1024,
+      '</w:t></w:r></w:p></w:body></w:document>',
+    );
     expect(size).toBeGreaterThan(MAX_DOCX_UNCOMPRESSED_BYTES);
-    const bytes = zip([{ name: 'word/document.xml', data: new Uint8Array(0), declaredSize: size }], new Map([['word/document.xml', packed]]));
+    const bytes = zip(
+      [{ name: 'word/document.xml', data: new Uint8Array(0), declaredSize: size }],
+      new Map([['word/document.xml', packed]]),
+    );
     expect(bytes.byteLength).toBeLessThan(2 * 1024 * 1024);
     const heapBefore = process.memoryUsage().heapUsed;
     const started = performance.now();
@@ -219,18 +290,36 @@ describe('DOCX text', () => {
   });
 
   it('refuses a part compressed far better than text ever is', async () => {
-    const { packed, size } = await deflateRepeated(`<w:document ${W}><w:body>`, ' ', 20 * 1024 * 1024, '</w:body></w:document>');
-    const bytes = zip([{ name: 'word/document.xml', data: new Uint8Array(0), declaredSize: size }], new Map([['word/document.xml', packed]]));
+    const { packed, size } = await deflateRepeated(
+      `<w:document ${W}><w:body>`,
+      ' ',
+      20 * 1024 * 1024,
+      '</w:body></w:document>',
+    );
+    const bytes = zip(
+      [{ name: 'word/document.xml', data: new Uint8Array(0), declaredSize: size }],
+      new Map([['word/document.xml', packed]]),
+    );
     await expect(extractResumeText(bytes, 'docx')).rejects.toThrow(/compressed suspiciously well/u);
   });
 
   it('refuses a zip whose central directory understates a part, while inflating it', async () => {
-    const { packed, size } = await deflateRepeated(`<w:document ${W}><w:body><w:p><w:r><w:t>`, 'ab', 30 * 1024 * 1024, '</w:t></w:r></w:p></w:body></w:document>');
+    const { packed, size } = await deflateRepeated(
+      `<w:document ${W}><w:body><w:p><w:r><w:t>`,
+      'ab',
+      30 * 1024 * 1024,
+      '</w:t></w:r></w:p></w:body></w:document>',
+    );
     expect(size).toBeGreaterThan(20 * 1024 * 1024);
     // Claims 10 KB: passes the size and ratio checks; the inflated bytes are counted against the claim.
-    const bytes = zip([{ name: 'word/document.xml', data: new Uint8Array(0), declaredSize: 10 * 1024 }], new Map([['word/document.xml', packed]]));
+    const bytes = zip(
+      [{ name: 'word/document.xml', data: new Uint8Array(0), declaredSize: 10 * 1024 }],
+      new Map([['word/document.xml', packed]]),
+    );
     const heapBefore = process.memoryUsage().heapUsed;
-    await expect(extractResumeText(bytes, 'docx')).rejects.toThrow(new ResumeParseError('The DOCX document could not be read.'));
+    await expect(extractResumeText(bytes, 'docx')).rejects.toThrow(
+      new ResumeParseError('The DOCX document could not be read.'),
+    );
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(30 * 1024 * 1024);
   });
 
@@ -240,16 +329,19 @@ describe('DOCX text', () => {
   });
 
   it('refuses a zip of too many parts', async () => {
-    const entries = Array.from({ length: 1_001 }, (_, index) => ({ name: `word/media/${index}.xml`, data: new Uint8Array([0x3c]) }));
-    await expect(extractResumeText(zip([{ name: 'word/document.xml', data: documentXml('') }, ...entries]), 'docx')).rejects.toThrow(
-      /too many parts/u,
-    );
+    const entries = Array.from({ length: 1_001 }, (_, index) => ({
+      name: `word/media/${index}.xml`,
+      data: new Uint8Array([0x3c]),
+    }));
+    await expect(
+      extractResumeText(zip([{ name: 'word/document.xml', data: documentXml('') }, ...entries]), 'docx'),
+    ).rejects.toThrow(/too many parts/u);
   });
 
   it('refuses a zip without a document part', async () => {
-    await expect(extractResumeText(zip([{ name: 'word/other.xml', data: documentXml('<w:p/>') }]), 'docx')).rejects.toThrow(
-      new ResumeParseError('The DOCX document could not be read.'),
-    );
+    await expect(
+      extractResumeText(zip([{ name: 'word/other.xml', data: documentXml('<w:p/>') }]), 'docx'),
+    ).rejects.toThrow(new ResumeParseError('The DOCX document could not be read.'));
   });
 });
 
@@ -276,28 +368,59 @@ function piece(str: string, x: number, y: number, size = 10): TPositionedText {
 describe('PDF reading order', () => {
   it('reads a sidebar and a main column one after the other', () => {
     const sidebar = ['Contact', '+1 415 555 0132', 'jane@example.com', 'San Francisco, CA', 'Skills', 'Scrum', 'Jira'];
-    const main = ['Jane Doe', 'Product Owner', 'Profile', 'Product owner with eight years of experience.', 'Experience', 'Product Owner, Example Inc.'];
+    const main = [
+      'Jane Doe',
+      'Product Owner',
+      'Profile',
+      'Product owner with eight years of experience.',
+      'Experience',
+      'Product Owner, Example Inc.',
+    ];
     // Different line heights, so that the two columns' baselines only sometimes meet.
     const pieces = [
       ...sidebar.map((text, index) => piece(text, 40, 780 - index * 14, 9)),
       ...main.map((text, index) => piece(text, 220, 780 - index * 18, 11)),
     ];
-    expect(layoutPage(pieces).split('\n').filter((line) => line !== '\u001d' && line !== '')).toEqual([...sidebar, ...main]);
+    expect(
+      layoutPage(pieces)
+        .split('\n')
+        .filter((line) => line !== '\u001d' && line !== ''),
+    ).toEqual([...sidebar, ...main]);
   });
 
   it('reads a full-width header, then the columns below it', () => {
     const pieces = [
       piece('Jane Doe', 40, 800, 20),
       ...['Contact', 'jane@example.com', 'Amsterdam'].map((text, index) => piece(text, 40, 760 - index * 13)),
-      ...['Experience', 'Developer at Example B.V. for five years', 'Education'].map((text, index) => piece(text, 240, 755 - index * 17)),
+      ...['Experience', 'Developer at Example B.V. for five years', 'Education'].map((text, index) =>
+        piece(text, 240, 755 - index * 17),
+      ),
     ];
-    const lines = layoutPage(pieces).split('\n').filter((line) => line !== '\u001d' && line !== '');
-    expect(lines).toEqual(['Jane Doe', 'Contact', 'jane@example.com', 'Amsterdam', 'Experience', 'Developer at Example B.V. for five years', 'Education']);
+    const lines = layoutPage(pieces)
+      .split('\n')
+      .filter((line) => line !== '\u001d' && line !== '');
+    expect(lines).toEqual([
+      'Jane Doe',
+      'Contact',
+      'jane@example.com',
+      'Amsterdam',
+      'Experience',
+      'Developer at Example B.V. for five years',
+      'Education',
+    ]);
   });
 
   it('reads label and value columns row by row', () => {
-    const rows = [['Name', 'Jan de Vries'], ['Phone', '020 123 4567'], ['E-mail', 'jan@example.nl'], ['City', 'Utrecht']];
-    const pieces = rows.flatMap(([label, value], index) => [piece(label!, 40, 700 - index * 15), piece(value!, 160, 700 - index * 15)]);
+    const rows = [
+      ['Name', 'Jan de Vries'],
+      ['Phone', '020 123 4567'],
+      ['E-mail', 'jan@example.nl'],
+      ['City', 'Utrecht'],
+    ];
+    const pieces = rows.flatMap(([label, value], index) => [
+      piece(label!, 40, 700 - index * 15),
+      piece(value!, 160, 700 - index * 15),
+    ]);
     expect(layoutPage(pieces)).toBe(rows.map((row) => row.join('\t')).join('\n'));
   });
 
@@ -305,9 +428,16 @@ describe('PDF reading order', () => {
     const pieces = [piece('Jane', 40, 700), piece('Doe', 40 + 20 + 3, 700)];
     const letters = 'Lebenslauf'.split('').map((letter, index) => piece(letter, 40 + index * 9, 650));
     // pdf.js itself spaces the letters of a letter-spaced piece out.
-    const spaced = [piece('H A N N A H', 40, 600, 24), piece(' ', 180, 600, 24), piece("O ' B R I E N - W A L S H", 200, 600, 24)];
+    const spaced = [
+      piece('H A N N A H', 40, 600, 24),
+      piece(' ', 180, 600, 24),
+      piece("O ' B R I E N - W A L S H", 200, 600, 24),
+    ];
     expect(layoutPage([...pieces, ...letters, ...spaced])).toBe("Jane Doe\nLebenslauf\nHANNAH O'BRIEN-WALSH");
-    expect(extractCandidateFields(layoutPage(spaced))).toMatchObject({ firstName: 'Hannah', lastName: "O'Brien-Walsh" });
+    expect(extractCandidateFields(layoutPage(spaced))).toMatchObject({
+      firstName: 'Hannah',
+      lastName: "O'Brien-Walsh",
+    });
   });
 
   it('reads a two-column PDF in column order end to end', async () => {
@@ -315,7 +445,14 @@ describe('PDF reading order', () => {
     const font = await pdf.embedFont(StandardFonts.Helvetica);
     const page = pdf.addPage([595, 842]);
     const sidebar = ['Contact', 'Tel: 020 123 4567', 'emma.bakker@mail.example', 'Amsterdam', 'Skills', 'Excel'];
-    const main = ['Emma Bakker', 'Office manager', 'Experience', 'Office manager, Example B.V.', 'References', 'Jan Smit, 06 98765432'];
+    const main = [
+      'Emma Bakker',
+      'Office manager',
+      'Experience',
+      'Office manager, Example B.V.',
+      'References',
+      'Jan Smit, 06 98765432',
+    ];
     sidebar.forEach((text, index) => page.drawText(text, { x: 40, y: 780 - index * 14, size: 9, font }));
     main.forEach((text, index) => page.drawText(text, { x: 230, y: 780 - index * 19, size: 12, font }));
     const bytes = await pdf.save();
@@ -330,7 +467,9 @@ describe('PDF reading order', () => {
   });
 
   it('refuses a PDF that declares an absurd number of objects', async () => {
-    const bytes = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer\n<< /Size 99999999 /Root 1 0 R >>\n%%EOF\n');
+    const bytes = new TextEncoder().encode(
+      '%PDF-1.7\n1 0 obj <<>> endobj\ntrailer\n<< /Size 99999999 /Root 1 0 R >>\n%%EOF\n',
+    );
     await expect(extractResumeText(bytes, 'pdf')).rejects.toThrow(/declares more than/u);
   });
 });
@@ -345,8 +484,12 @@ describe('candidate fields', () => {
       firstName: 'Priya',
       lastName: 'Raman',
     });
-    expect(extractCandidateFields('Curriculum Vitae\nPersonal details\nContact\nPhone\nE-mail').nameSource).toBe('none');
-    expect(extractCandidateFields('Persoonlijke gegevens\nWoonplaats: Den Haag\nGeboortedatum: 1-2-1990').nameSource).toBe('none');
+    expect(extractCandidateFields('Curriculum Vitae\nPersonal details\nContact\nPhone\nE-mail').nameSource).toBe(
+      'none',
+    );
+    expect(
+      extractCandidateFields('Persoonlijke gegevens\nWoonplaats: Den Haag\nGeboortedatum: 1-2-1990').nameSource,
+    ).toBe('none');
     expect(extractCandidateFields('Lebenslauf\nPersönliche Daten\nWohnort\nBad Homburg').nameSource).toBe('none');
   });
 
@@ -358,7 +501,7 @@ describe('candidate fields', () => {
       ['CV\nPrénom : Hélène\nNom : Lefèvre', 'Hélène', 'Lefèvre'],
       ['Datos personales\nNombre y apellidos: José Álvarez-Núñez', 'José', 'Álvarez-Núñez'],
       ['Dane osobowe\nImię i nazwisko\tŁukasz Wiśniewski', 'Łukasz', 'Wiśniewski'],
-      ['Name\nLiam O\'Connor\nCity\nDublin', 'Liam', "O'Connor"],
+      ["Name\nLiam O'Connor\nCity\nDublin", 'Liam', "O'Connor"],
       ['Curriculum Vitae – Jane Doe\nDesigner', 'Jane', 'Doe'],
       ['Lebenslauf von Anna Schmidt\nBerlin', 'Anna', 'Schmidt'],
       ['Barcelona\nMaría José García López mjgarcia@mail.example\nTécnica', 'María José', 'García López'],
@@ -369,19 +512,23 @@ describe('candidate fields', () => {
   });
 
   it('never reads a name, email or phone from the references', () => {
-    const text = [
-      'Curriculum Vitae',
-      'References',
-      'Jan Smit',
-      'jan.smit@example.nl',
-      '06 98765432',
-    ].join('\n');
-    expect(extractCandidateFields(text)).toMatchObject({ firstName: 'Unknown', email: null, phone: null, nameSource: 'none' });
+    const text = ['Curriculum Vitae', 'References', 'Jan Smit', 'jan.smit@example.nl', '06 98765432'].join('\n');
+    expect(extractCandidateFields(text)).toMatchObject({
+      firstName: 'Unknown',
+      email: null,
+      phone: null,
+      nameSource: 'none',
+    });
     const withOwn = `Curriculum Vitae\nEmma Bakker\nemma@example.nl\n010 234 5678\nExperience\nClerk\n${text.split('\n').slice(1).join('\n')}`;
-    expect(extractCandidateFields(withOwn)).toMatchObject({ firstName: 'Emma', lastName: 'Bakker', email: 'emma@example.nl', phone: '+31102345678' });
+    expect(extractCandidateFields(withOwn)).toMatchObject({
+      firstName: 'Emma',
+      lastName: 'Bakker',
+      email: 'emma@example.nl',
+      phone: '+31102345678',
+    });
   });
 
-  it('takes the candidate\'s own contact block before other addresses', () => {
+  it("takes the candidate's own contact block before other addresses", () => {
     const text = 'Jane Doe\nExperience\nAcme, info@acme.example\nContact\njane@example.com';
     // A contact block is the candidate's; an address in the experience section is not preferred.
     expect(extractCandidateFields(text).email).toBe('jane@example.com');
@@ -389,27 +536,45 @@ describe('candidate fields', () => {
 
   it('joins a long name a narrow column wrapped onto two lines', () => {
     const text = 'Kontakt\nToruń\n512 345 678\n\f\nGrzegorz\nBrzęczyszczykiewicz\nMagazynier\nProfil';
-    expect(extractCandidateFields(text)).toMatchObject({ firstName: 'Grzegorz', lastName: 'Brzęczyszczykiewicz', nameSource: 'line' });
+    expect(extractCandidateFields(text)).toMatchObject({
+      firstName: 'Grzegorz',
+      lastName: 'Brzęczyszczykiewicz',
+      nameSource: 'line',
+    });
   });
 
   it('joins an email address a narrow column or cell wrapped onto the next line', () => {
-    expect(extractCandidateFields('Kontakt\nhello@kowalczyk-\nstudio.example').email).toBe('hello@kowalczyk-studio.example');
-    expect(extractCandidateFields('E-mail\tgrace.whitmore@mail.exa\nmple\nDate of birth').email).toBe('grace.whitmore@mail.example');
-    expect(extractCandidateFields('b.etxe@ma +34 954 12 34 56\tCádiz\nil.example\tPerfil').email).toBe('b.etxe@mail.example');
+    expect(extractCandidateFields('Kontakt\nhello@kowalczyk-\nstudio.example').email).toBe(
+      'hello@kowalczyk-studio.example',
+    );
+    expect(extractCandidateFields('E-mail\tgrace.whitmore@mail.exa\nmple\nDate of birth').email).toBe(
+      'grace.whitmore@mail.example',
+    );
+    expect(extractCandidateFields('b.etxe@ma +34 954 12 34 56\tCádiz\nil.example\tPerfil').email).toBe(
+      'b.etxe@mail.example',
+    );
     // A complete address stays as it is; a capitalised next line is not the rest of it.
     expect(extractCandidateFields('jane@doe.com\nexample').email).toBe('jane@doe.com');
     expect(extractCandidateFields('jane@doe.studio\nAmsterdam').email).toBe('jane@doe.studio');
   });
 
   it('takes a surname that is also an occupation when the email spells the name out', () => {
-    expect(extractCandidateFields('Minnie Driver\nActress\nminnie.driver@example.com')).toMatchObject({ firstName: 'Minnie', lastName: 'Driver', nameSource: 'line' });
+    expect(extractCandidateFields('Minnie Driver\nActress\nminnie.driver@example.com')).toMatchObject({
+      firstName: 'Minnie',
+      lastName: 'Driver',
+      nameSource: 'line',
+    });
     expect(extractCandidateFields('Minnie Driver\nActress\nhello@example.com').nameSource).toBe('none');
   });
 
   it('keeps the diacritics of a name the email agrees with', () => {
     const text = 'Profile\nUX researcher.\nWork experience\nZoë Ødegård, researcher at Example\nzoe.odegard@example.no';
     expect(extractCandidateFields(text)).toMatchObject({ firstName: 'Zoë', lastName: 'Ødegård', nameSource: 'line' });
-    expect(extractCandidateFields('zoe.odegard@example.no')).toMatchObject({ firstName: 'Zoe', lastName: 'Odegard', nameSource: 'email' });
+    expect(extractCandidateFields('zoe.odegard@example.no')).toMatchObject({
+      firstName: 'Zoe',
+      lastName: 'Odegard',
+      nameSource: 'email',
+    });
   });
 
   it('keeps particles, apostrophes, hyphens and Irish/Scottish prefixes', () => {
@@ -426,23 +591,40 @@ describe('candidate fields', () => {
       ['Dr. Anna Schmidt', 'Anna', 'Schmidt'],
     ];
     for (const [line, firstName, lastName] of names) {
-      expect(extractCandidateFields(`${line}\nSome text.`), line).toMatchObject({ firstName, lastName, nameSource: 'line' });
+      expect(extractCandidateFields(`${line}\nSome text.`), line).toMatchObject({
+        firstName,
+        lastName,
+        nameSource: 'line',
+      });
     }
   });
 
-  it('reads national phone numbers with the country the resume names, else the tenant\'s', () => {
-    expect(extractCandidateFields('Priya Raman\nSan Francisco, CA\n(415) 555-0132', { defaultRegion: 'NL' }).phone).toBe('+14155550132');
-    expect(extractCandidateFields('Jan Jansen\nAmsterdam\n020 123 4567', { defaultRegion: 'DE' }).phone).toBe('+31201234567');
-    expect(extractCandidateFields('Anna Nowak\nul. Długa 5, 00-950 Warszawa\n512 345 678', { defaultRegion: 'NL' }).phone).toBe('+48512345678');
+  it("reads national phone numbers with the country the resume names, else the tenant's", () => {
+    expect(
+      extractCandidateFields('Priya Raman\nSan Francisco, CA\n(415) 555-0132', { defaultRegion: 'NL' }).phone,
+    ).toBe('+14155550132');
+    expect(extractCandidateFields('Jan Jansen\nAmsterdam\n020 123 4567', { defaultRegion: 'DE' }).phone).toBe(
+      '+31201234567',
+    );
+    expect(
+      extractCandidateFields('Anna Nowak\nul. Długa 5, 00-950 Warszawa\n512 345 678', { defaultRegion: 'NL' }).phone,
+    ).toBe('+48512345678');
     expect(extractCandidateFields('Lena Vogel\nTel: 030 1234567', { defaultRegion: 'DE' }).phone).toBe('+49301234567');
     expect(extractCandidateFields('Lena Vogel\nTel: 030 1234567').phone).toBe('+31301234567');
     // No place the table knows, and invalid in the tenant's country: the resume's language decides.
-    const dutch = 'Fenna Smits\nZwijndrecht\n020 123 4567\nWerkervaring\nProjectleider bij een bouwbedrijf van het jaar 2018 tot heden, met een team van vijf.\nOpleiding\nHBO bij de hogeschool van Rotterdam';
+    const dutch =
+      'Fenna Smits\nZwijndrecht\n020 123 4567\nWerkervaring\nProjectleider bij een bouwbedrijf van het jaar 2018 tot heden, met een team van vijf.\nOpleiding\nHBO bij de hogeschool van Rotterdam';
     expect(extractCandidateFields(dutch, { defaultRegion: 'US' }).phone).toBe('+31201234567');
     // Nothing else fits: a place named anywhere in the resume.
-    expect(extractCandidateFields('Mei Lin\nPhone\n020 7946 0321\nExperience\nAnalyst, Example plc, London', { defaultRegion: 'PL' }).phone).toBe('+442079460321');
+    expect(
+      extractCandidateFields('Mei Lin\nPhone\n020 7946 0321\nExperience\nAnalyst, Example plc, London', {
+        defaultRegion: 'PL',
+      }).phone,
+    ).toBe('+442079460321');
     // A postcode is not a phone number, nor is a year range.
-    expect(extractCandidateFields('Lena Vogel\nKastanienallee 12, 10435 Berlin\n2015 - 2019', { defaultRegion: 'DE' }).phone).toBeNull();
+    expect(
+      extractCandidateFields('Lena Vogel\nKastanienallee 12, 10435 Berlin\n2015 - 2019', { defaultRegion: 'DE' }).phone,
+    ).toBeNull();
   });
 
   it('finds the region a line names', () => {
@@ -460,29 +642,85 @@ describe('candidate fields', () => {
 // Properties
 
 const LABELS = [
-  'Name', 'Naam', 'City', 'Woonplaats', 'Phone', 'Telefoon', 'E-mail', 'Curriculum Vitae', 'Contact', 'Personal details',
-  'Persoonlijke gegevens', 'Lebenslauf', 'Persönliche Daten', 'Wohnort', 'Telefon', 'Informations personnelles', 'Ville',
-  'Téléphone', 'Datos personales', 'Ciudad', 'Teléfono', 'Dane osobowe', 'Miasto', 'Adres', 'Address', 'Nationality',
-  'Date of birth', 'Geboortedatum', 'References', 'Referenties', 'Profile', 'Skills', 'Languages', 'Experience',
+  'Name',
+  'Naam',
+  'City',
+  'Woonplaats',
+  'Phone',
+  'Telefoon',
+  'E-mail',
+  'Curriculum Vitae',
+  'Contact',
+  'Personal details',
+  'Persoonlijke gegevens',
+  'Lebenslauf',
+  'Persönliche Daten',
+  'Wohnort',
+  'Telefon',
+  'Informations personnelles',
+  'Ville',
+  'Téléphone',
+  'Datos personales',
+  'Ciudad',
+  'Teléfono',
+  'Dane osobowe',
+  'Miasto',
+  'Adres',
+  'Address',
+  'Nationality',
+  'Date of birth',
+  'Geboortedatum',
+  'References',
+  'Referenties',
+  'Profile',
+  'Skills',
+  'Languages',
+  'Experience',
 ];
-const PLACES = ['San Francisco', 'Kraków', 'Den Haag', 'New York', 'Frankfurt am Main', 'Palma de Mallorca', 'Los Angeles'];
-const TITLES = ['Product Owner', 'Software Engineer', 'Data Analyst', 'Projectleider', 'Senior Developer', 'Marketing Manager'];
+const PLACES = [
+  'San Francisco',
+  'Kraków',
+  'Den Haag',
+  'New York',
+  'Frankfurt am Main',
+  'Palma de Mallorca',
+  'Los Angeles',
+];
+const TITLES = [
+  'Product Owner',
+  'Software Engineer',
+  'Data Analyst',
+  'Projectleider',
+  'Senior Developer',
+  'Marketing Manager',
+];
 
 const upper = 'ABCDEFGHIJKLMNOPRSTUVWZÉÖŁŻÅØ';
 const lower = 'abcdefghijklmnoprstuvwzéèëïöüáíóúñłąęśćźżåøæ';
 /** Titles before a name and degrees after it, which the extraction drops. */
 const NOT_NAMES = new Set(
-  'dr drs ir ing mr mrs ms mw mevr dhr prof mgr mag lic sr sra srta mme mlle herr frau pan pani madame monsieur señor señora mevrouw meneer msc bsc ba ma mba phd llm llb md meng beng jr ii iii cpa pmp'.split(' '),
+  'dr drs ir ing mr mrs ms mw mevr dhr prof mgr mag lic sr sra srta mme mlle herr frau pan pani madame monsieur señor señora mevrouw meneer msc bsc ba ma mba phd llm llb md meng beng jr ii iii cpa pmp'.split(
+    ' ',
+  ),
 );
 /** A capitalised word; words the extraction knows as labels, job titles or places ("Gsm", "Data", "Nice") are not names. */
 const wordArb = fc
-  .tuple(fc.constantFrom(...upper.split('')), fc.string({ unit: fc.constantFrom(...lower.split('')), minLength: 2, maxLength: 9 }))
+  .tuple(
+    fc.constantFrom(...upper.split('')),
+    fc.string({ unit: fc.constantFrom(...lower.split('')), minLength: 2, maxLength: 9 }),
+  )
   .map(([first, rest]) => first + rest)
   .filter((word) => {
     const folded = word.toLocaleLowerCase();
-    return !LABEL_WORDS.has(folded) && !JOB_TITLE_WORDS.has(folded) && !PLACE_REGION.has(folded) && !NOT_NAMES.has(folded);
+    return (
+      !LABEL_WORDS.has(folded) && !JOB_TITLE_WORDS.has(folded) && !PLACE_REGION.has(folded) && !NOT_NAMES.has(folded)
+    );
   });
-const nameWordArb = fc.oneof(wordArb, fc.tuple(wordArb, wordArb).map(([a, b]) => `${a}-${b}`), wordArb.map((word) => `O'${word}`));
+const nameWordArb = fc.oneof(
+  wordArb,
+  fc.tuple(wordArb, wordArb).map(([a, b]) => `${a}-${b}`),
+  wordArb.map((word) => `O'${word}`),
+);
 
 describe('candidate field properties', () => {
   it('never takes a label, a place or a job title for a name, whatever surrounds it', () => {
@@ -520,18 +758,27 @@ describe('candidate field properties', () => {
 
   it('takes a labelled name over any line above it', () => {
     fc.assert(
-      fc.property(wordArb, nameWordArb, fc.constantFrom('Name', 'Naam', 'Full name', 'Imię i nazwisko', 'Nombre completo'), fc.constantFrom(...TITLES), (first, last, label, title) => {
-        const fields = extractCandidateFields(`Curriculum Vitae\n${title}\n${label}: ${first} ${last}`);
-        expect(fields).toMatchObject({ firstName: first, lastName: last, nameSource: 'line' });
-      }),
+      fc.property(
+        wordArb,
+        nameWordArb,
+        fc.constantFrom('Name', 'Naam', 'Full name', 'Imię i nazwisko', 'Nombre completo'),
+        fc.constantFrom(...TITLES),
+        (first, last, label, title) => {
+          const fields = extractCandidateFields(`Curriculum Vitae\n${title}\n${label}: ${first} ${last}`);
+          expect(fields).toMatchObject({ firstName: first, lastName: last, nameSource: 'line' });
+        },
+      ),
       { numRuns: 200 },
     );
   });
 });
 
 describe('parseResume', () => {
-  it('passes the tenant\'s region through to the phone number', async () => {
-    const bytes = await docx([new Paragraph('Lena Vogel'), new Paragraph({ alignment: AlignmentType.LEFT, children: [new TextRun('Tel: 030 1234567')] })]);
+  it("passes the tenant's region through to the phone number", async () => {
+    const bytes = await docx([
+      new Paragraph('Lena Vogel'),
+      new Paragraph({ alignment: AlignmentType.LEFT, children: [new TextRun('Tel: 030 1234567')] }),
+    ]);
     expect((await parseResume(bytes, 'docx', { defaultRegion: 'DE' })).phone).toBe('+49301234567');
     expect((await parseResume(bytes, 'docx', { defaultRegion: 'NL' })).phone).toBe('+31301234567');
   });

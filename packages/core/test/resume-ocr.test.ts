@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jpegBomb, pngBomb } from './support/crafted-resumes.ts';
-import { RESUME_CORPUS_DIR, evaluateCorpusFile, readCorpusTruth, type TCorpusOutcome } from './support/resume-corpus.ts';
+import {
+  RESUME_CORPUS_DIR,
+  evaluateCorpusFile,
+  readCorpusTruth,
+  type TCorpusOutcome,
+} from './support/resume-corpus.ts';
 import { profileAccuracy } from './support/resume-profile-score.ts';
 import { JPEG_MIME, PDF_MIME, PNG_MIME, detectResumeType } from '../src/modules/resumes/resume-file.ts';
 import { ocrUnavailableReason, wordsOfTsv, withoutOcrBullets } from '../src/modules/resumes/resume-ocr.ts';
@@ -24,23 +29,31 @@ describe('images: type and size, before anything decodes them', () => {
     const jpeg = corpusFile('01-priya-raman.scan.jpg');
     expect(await detectResumeType(png, PNG_MIME)).toEqual({ ok: true, kind: 'png' });
     expect(await detectResumeType(jpeg, JPEG_MIME)).toEqual({ ok: true, kind: 'jpeg' });
-    expect(await detectResumeType(png, JPEG_MIME)).toEqual({ ok: false, error: 'The file is not a JPEG image (detected: image/png).' });
+    expect(await detectResumeType(png, JPEG_MIME)).toEqual({
+      ok: false,
+      error: 'The file is not a JPEG image (detected: image/png).',
+    });
     expect(await detectResumeType(jpeg, PDF_MIME)).toMatchObject({ ok: false });
   });
 
   it.each([
     ['PNG', () => pngBomb(50_000), 'png'],
     ['JPEG', () => jpegBomb(50_000), 'jpeg'],
-  ] as const)('refuses a %s declaring 50 000 × 50 000 pixels at once, without decoding it', async (_label, make, kind) => {
-    const started = performance.now();
-    const error = await extractResumeText(make(), kind).catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(ResumeParseError);
-    expect((error as Error).message).toMatch(/too large \(50000 × 50000 pixels/u);
-    expect(performance.now() - started).toBeLessThan(1_000);
-  });
+  ] as const)(
+    'refuses a %s declaring 50 000 × 50 000 pixels at once, without decoding it',
+    async (_label, make, kind) => {
+      const started = performance.now();
+      const error = await extractResumeText(make(), kind).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(ResumeParseError);
+      expect((error as Error).message).toMatch(/too large \(50000 × 50000 pixels/u);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    },
+  );
 
   it('refuses an image whose header cannot be read', async () => {
-    await expect(extractResumeText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'png')).rejects.toThrow('The PNG image could not be read.');
+    await expect(extractResumeText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'png')).rejects.toThrow(
+      'The PNG image could not be read.',
+    );
   });
 });
 
@@ -64,9 +77,9 @@ describe('OCR output', () => {
   });
 
   it('drops list bullets read as signs or letters, and keeps a phone number', () => {
-    expect(withoutOcrBullets('« Led a team\n+ Scrum\ne Führung eines Teams\n+» Dutch (basic)\n+31 20 123 4567\n«\tSQL')).toBe(
-      'Led a team\nScrum\nFührung eines Teams\nDutch (basic)\n+31 20 123 4567\nSQL',
-    );
+    expect(
+      withoutOcrBullets('« Led a team\n+ Scrum\ne Führung eines Teams\n+» Dutch (basic)\n+31 20 123 4567\n«\tSQL'),
+    ).toBe('Led a team\nScrum\nFührung eines Teams\nDutch (basic)\n+31 20 123 4567\nSQL');
   });
 });
 

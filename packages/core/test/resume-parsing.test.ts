@@ -50,7 +50,7 @@ describe('resume fixtures', () => {
     expect(fields).toEqual({ ...person.expected, nameSource: 'line' });
   });
 
-  it('leaves the caller\'s bytes intact when reading a PDF', async () => {
+  it("leaves the caller's bytes intact when reading a PDF", async () => {
     const bytes = fixture(PEOPLE.pdf.file);
     const copy = bytes.slice();
     await extractResumeText(bytes, 'pdf');
@@ -68,7 +68,10 @@ describe('resume fixtures', () => {
 describe('detectResumeType', () => {
   it('compares the declared MIME type case-insensitively', async () => {
     expect(await detectResumeType(fixture(PEOPLE.pdf.file), 'Application/PDF')).toEqual({ ok: true, kind: 'pdf' });
-    expect(await detectResumeType(fixture(PEOPLE.docx.file), DOCX_MIME.toUpperCase())).toEqual({ ok: true, kind: 'docx' });
+    expect(await detectResumeType(fixture(PEOPLE.docx.file), DOCX_MIME.toUpperCase())).toEqual({
+      ok: true,
+      kind: 'docx',
+    });
     expect(await detectResumeType(fixture(PEOPLE.doc.file), ' application/MSWord ')).toEqual({ ok: true, kind: 'doc' });
   });
 
@@ -185,7 +188,7 @@ describe('extractResumeText failures', () => {
     );
   });
 
-  it('stops with the signal\'s reason when aborted', async () => {
+  it("stops with the signal's reason when aborted", async () => {
     const controller = new AbortController();
     controller.abort();
     await expect(extractResumeText(fixture(PEOPLE.pdf.file), 'pdf', controller.signal)).rejects.toMatchObject({

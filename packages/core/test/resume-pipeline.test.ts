@@ -42,7 +42,12 @@ function tenant(id: number, slug: string, users: Array<{ id: number; name: strin
     name: slug.toUpperCase(),
     default_language: 'en',
     api_keys: [],
-    users: users.map((user) => ({ id: user.id, name: user.name, email: `${user.name.toLowerCase()}@${slug}.example`, role: 'recruiter' })),
+    users: users.map((user) => ({
+      id: user.id,
+      name: user.name,
+      email: `${user.name.toLowerCase()}@${slug}.example`,
+      role: 'recruiter',
+    })),
     candidates,
   };
 }
@@ -51,17 +56,44 @@ beforeAll(async () => {
   db = await startJobDatabase(
     {
       tenants: [
-        tenant(ACME, 'acme', [
-          { id: USERS.ada, name: 'Ada' },
-          { id: USERS.bob, name: 'Bob' },
-          { id: USERS.cy, name: 'Cy' },
-        ], [
-          // Stored with capitals: the resume's lower-cased email must still find it.
-          { id: 500, slug: 'kim-existing', user_id: USERS.cy, first_name: 'Kim', last_name: 'Existing', email: 'Kim.Existing@Example.com', phone: '+31101234567', status: 'active_mediation' },
-        ]),
-        tenant(GLOBEX, 'globex', [{ id: USERS.globex, name: 'Gail' }], [
-          { id: 600, slug: 'jane-elsewhere', user_id: USERS.globex, first_name: 'Jane', last_name: 'Elsewhere', email: PEOPLE.pdf.expected.email, status: 'potential' },
-        ]),
+        tenant(
+          ACME,
+          'acme',
+          [
+            { id: USERS.ada, name: 'Ada' },
+            { id: USERS.bob, name: 'Bob' },
+            { id: USERS.cy, name: 'Cy' },
+          ],
+          [
+            // Stored with capitals: the resume's lower-cased email must still find it.
+            {
+              id: 500,
+              slug: 'kim-existing',
+              user_id: USERS.cy,
+              first_name: 'Kim',
+              last_name: 'Existing',
+              email: 'Kim.Existing@Example.com',
+              phone: '+31101234567',
+              status: 'active_mediation',
+            },
+          ],
+        ),
+        tenant(
+          GLOBEX,
+          'globex',
+          [{ id: USERS.globex, name: 'Gail' }],
+          [
+            {
+              id: 600,
+              slug: 'jane-elsewhere',
+              user_id: USERS.globex,
+              first_name: 'Jane',
+              last_name: 'Elsewhere',
+              email: PEOPLE.pdf.expected.email,
+              status: 'potential',
+            },
+          ],
+        ),
       ],
     },
     log,
@@ -76,14 +108,19 @@ afterAll(async () => {
   await db?.close();
 });
 
-async function upload(resume: Omit<Partial<TAcceptResume>, 'content'> & { content: Uint8Array; mimeType: string }): Promise<string> {
-  return acceptResume({ ...serviceContext(orm.em.fork(), ACME), services: { jobs: sender } }, {
-    userId: USERS.ada,
-    filename: 'resume',
-    createIntake: false,
-    ...resume,
-    content: Buffer.from(resume.content),
-  });
+async function upload(
+  resume: Omit<Partial<TAcceptResume>, 'content'> & { content: Uint8Array; mimeType: string },
+): Promise<string> {
+  return acceptResume(
+    { ...serviceContext(orm.em.fork(), ACME), services: { jobs: sender } },
+    {
+      userId: USERS.ada,
+      filename: 'resume',
+      createIntake: false,
+      ...resume,
+      content: Buffer.from(resume.content),
+    },
+  );
 }
 
 async function run(processingId: string, tenantId = ACME) {
@@ -96,13 +133,25 @@ async function processing(id: string) {
     [id],
   );
   return rows[0] as
-    | { status: string; candidate_id: number | null; intake_id: number | null; error: string | null; attempts: number; user_id: number; size: number; filename: string; mime_type: string }
+    | {
+        status: string;
+        candidate_id: number | null;
+        intake_id: number | null;
+        error: string | null;
+        attempts: number;
+        user_id: number;
+        size: number;
+        filename: string;
+        mime_type: string;
+      }
     | undefined;
 }
 
 async function candidate(id: number) {
   const { rows } = await client.query('select * from candidates where id = $1', [id]);
-  const users = await client.query('select user_id from candidate_users where candidate_id = $1 order by user_id', [id]);
+  const users = await client.query('select user_id from candidate_users where candidate_id = $1 order by user_id', [
+    id,
+  ]);
   return { ...rows[0], user_ids: users.rows.map((row: { user_id: number }) => row.user_id) };
 }
 
@@ -115,27 +164,49 @@ describe('POST /candidates storage: resume, record and job in one transaction', 
   it('commits the record (queued, with the bytes) and the job (id = processing id, ids only in the payload)', async () => {
     const bytes = fixture(PEOPLE.pdf.file);
     const id = await upload({ content: bytes, mimeType: PDF_MIME, filename: 'jane.pdf', createIntake: true });
-    expect(await processing(id)).toMatchObject({ status: 'queued', candidate_id: null, intake_id: null, error: null, attempts: 0, size: bytes.byteLength, filename: 'jane.pdf', mime_type: PDF_MIME });
+    expect(await processing(id)).toMatchObject({
+      status: 'queued',
+      candidate_id: null,
+      intake_id: null,
+      error: null,
+      attempts: 0,
+      size: bytes.byteLength,
+      filename: 'jane.pdf',
+      mime_type: PDF_MIME,
+    });
     const { rows } = await client.query('select content, create_intake from resume_processings where id = $1', [id]);
     expect(Buffer.compare(rows[0].content, bytes)).toBe(0);
     expect(rows[0].create_intake).toBe(true);
     const jobs = await boss.findJobs(processResumeJob.name, { id });
     expect(jobs).toHaveLength(1);
     expect(jobs[0]?.data).toEqual({ processingId: id, tenantId: ACME });
-    expect(jobs[0]).toMatchObject({ state: 'created', deadLetter: processResumeJob.deadLetter, retryLimit: processResumeJob.queue.retryLimit });
+    expect(jobs[0]).toMatchObject({
+      state: 'created',
+      deadLetter: processResumeJob.deadLetter,
+      retryLimit: processResumeJob.queue.retryLimit,
+    });
   });
 
   it('rolls back the record when the job cannot be written, and reports PROCESSING_FAILED', async () => {
     const before = await count('select 1 from resume_processings');
     const jobsBefore = (await boss.findJobs(processResumeJob.name)).length;
-    await client.query(`create or replace function fail_job_insert() returns trigger language plpgsql as $$ begin raise exception 'job table unavailable'; end $$`);
+    await client.query(
+      `create or replace function fail_job_insert() returns trigger language plpgsql as $$ begin raise exception 'job table unavailable'; end $$`,
+    );
     // pgboss.job is partitioned per queue table: a trigger on it covers every partition.
     try {
-      await client.query('create trigger fail_job_insert before insert on pgboss.job for each row execute function fail_job_insert()');
-      const error = await upload({ content: fixture(PEOPLE.pdf.file), mimeType: PDF_MIME }).catch((caught: unknown) => caught);
+      await client.query(
+        'create trigger fail_job_insert before insert on pgboss.job for each row execute function fail_job_insert()',
+      );
+      const error = await upload({ content: fixture(PEOPLE.pdf.file), mimeType: PDF_MIME }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).status).toBe(500);
-      expect((error as AppError).toBody()).toEqual({ message: 'An unexpected error occurred while processing the resume.', error: 'PROCESSING_FAILED' });
+      expect((error as AppError).toBody()).toEqual({
+        message: 'An unexpected error occurred while processing the resume.',
+        error: 'PROCESSING_FAILED',
+      });
     } finally {
       await client.query('drop trigger if exists fail_job_insert on pgboss.job');
     }
@@ -146,10 +217,16 @@ describe('POST /candidates storage: resume, record and job in one transaction', 
   it('writes no job when the record cannot be written', async () => {
     const jobsBefore = (await boss.findJobs(processResumeJob.name)).length;
     const before = await count('select 1 from resume_processings');
-    await client.query(`create or replace function fail_processing_insert() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$`);
-    await client.query('create trigger fail_processing_insert before insert on resume_processings for each row execute function fail_processing_insert()');
+    await client.query(
+      `create or replace function fail_processing_insert() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$`,
+    );
+    await client.query(
+      'create trigger fail_processing_insert before insert on resume_processings for each row execute function fail_processing_insert()',
+    );
     try {
-      await expect(upload({ content: fixture(PEOPLE.pdf.file), mimeType: PDF_MIME })).rejects.toMatchObject({ code: 'PROCESSING_FAILED' });
+      await expect(upload({ content: fixture(PEOPLE.pdf.file), mimeType: PDF_MIME })).rejects.toMatchObject({
+        code: 'PROCESSING_FAILED',
+      });
     } finally {
       await client.query('drop trigger fail_processing_insert on resume_processings');
     }
@@ -187,17 +264,33 @@ describe('the resume job', () => {
   it('fails a PDF declared as DOCX with a readable error, creating nothing', async () => {
     const candidates = await count('select 1 from candidates');
     const id = await upload({ content: fixture(PEOPLE.pdf.file), mimeType: DOCX_MIME });
-    expect(await run(id)).toEqual({ status: 'failed', error: 'The file is not a DOCX document (detected: application/pdf).' });
-    expect(await processing(id)).toMatchObject({ status: 'failed', candidate_id: null, intake_id: null, error: 'The file is not a DOCX document (detected: application/pdf).' });
+    expect(await run(id)).toEqual({
+      status: 'failed',
+      error: 'The file is not a DOCX document (detected: application/pdf).',
+    });
+    expect(await processing(id)).toMatchObject({
+      status: 'failed',
+      candidate_id: null,
+      intake_id: null,
+      error: 'The file is not a DOCX document (detected: application/pdf).',
+    });
     expect(await count('select 1 from candidates')).toBe(candidates);
   });
 
   it('fails a corrupt PDF with a readable error, creating nothing', async () => {
     const candidates = await count('select 1 from candidates');
-    const corrupt = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256))]);
+    const corrupt = Buffer.concat([
+      Buffer.from('%PDF-1.7\n'),
+      Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)),
+    ]);
     const id = await upload({ content: corrupt, mimeType: PDF_MIME, createIntake: true });
     expect(await run(id)).toEqual({ status: 'failed', error: 'The PDF could not be read.' });
-    expect(await processing(id)).toMatchObject({ status: 'failed', error: 'The PDF could not be read.', candidate_id: null, intake_id: null });
+    expect(await processing(id)).toMatchObject({
+      status: 'failed',
+      error: 'The PDF could not be read.',
+      candidate_id: null,
+      intake_id: null,
+    });
     expect(await count('select 1 from candidates')).toBe(candidates);
     expect(await count('select 1 from intakes')).toBe(0);
   });
@@ -232,8 +325,15 @@ describe('the resume job', () => {
     const ids = await client.query(`select id from candidates where lower(email) = 'noor.haddad@example.org'`);
     expect(ids.rows).toHaveLength(1);
     const id = (ids.rows[0] as { id: number }).id;
-    expect([a, b].map((outcome) => (outcome.status === 'completed' ? outcome.createdCandidate : undefined)).sort()).toEqual([false, true]);
-    expect(await candidate(id)).toMatchObject({ first_name: 'Noor', last_name: 'Haddad', phone: '+31207654321', user_ids: [USERS.ada, USERS.cy] });
+    expect(
+      [a, b].map((outcome) => (outcome.status === 'completed' ? outcome.createdCandidate : undefined)).sort(),
+    ).toEqual([false, true]);
+    expect(await candidate(id)).toMatchObject({
+      first_name: 'Noor',
+      last_name: 'Haddad',
+      phone: '+31207654321',
+      user_ids: [USERS.ada, USERS.cy],
+    });
   });
 
   it('does not match a candidate of another tenant with the same email', async () => {
@@ -243,14 +343,24 @@ describe('the resume job', () => {
     const { candidate_id: candidateId } = (await processing(id))!;
     expect(candidateId).not.toBe(600);
     expect(await candidate(candidateId!)).toMatchObject({ tenant_id: ACME, email: PEOPLE.pdf.expected.email });
-    expect(await candidate(600)).toMatchObject({ tenant_id: GLOBEX, first_name: 'Jane', last_name: 'Elsewhere', user_ids: [USERS.globex] });
+    expect(await candidate(600)).toMatchObject({
+      tenant_id: GLOBEX,
+      first_name: 'Jane',
+      last_name: 'Elsewhere',
+      user_ids: [USERS.globex],
+    });
   });
 
   it('creates one intake with create_intake, even when the job runs twice or twice at once', async () => {
     const intakes = await count('select 1 from intakes');
     const candidates = await count('select 1 from candidates');
     const lines = ['Marta Kowalska', 'marta.kowalska@example.pl', '+48 22 123 45 67'];
-    const id = await upload({ content: await buildPdf(lines), mimeType: PDF_MIME, userId: USERS.bob, createIntake: true });
+    const id = await upload({
+      content: await buildPdf(lines),
+      mimeType: PDF_MIME,
+      userId: USERS.bob,
+      createIntake: true,
+    });
     const [a, b] = await Promise.all([run(id), run(id)]);
     const again = await run(id);
     const outcomes = [a, b].map((outcome) => outcome.status).sort();
@@ -260,33 +370,66 @@ describe('the resume job', () => {
     expect(await count('select 1 from intakes')).toBe(intakes + 1);
     const record = await processing(id);
     expect(record).toMatchObject({ status: 'completed' });
-    const { rows } = await client.query('select tenant_id, candidate_id, user_id, status from intakes where id = $1', [record!.intake_id]);
-    expect(rows[0]).toEqual({ tenant_id: ACME, candidate_id: record!.candidate_id, user_id: USERS.bob, status: 'open' });
+    const { rows } = await client.query('select tenant_id, candidate_id, user_id, status from intakes where id = $1', [
+      record!.intake_id,
+    ]);
+    expect(rows[0]).toEqual({
+      tenant_id: ACME,
+      candidate_id: record!.candidate_id,
+      user_id: USERS.bob,
+      status: 'open',
+    });
   });
 
   it('creates a candidate that needs completion from a resume without an email', async () => {
-    const id = await upload({ content: await buildDocx(['Tomás Ferreira', 'Warehouse lead', 'Telefoon: 010 123 4567']), mimeType: DOCX_MIME });
+    const id = await upload({
+      content: await buildDocx(['Tomás Ferreira', 'Warehouse lead', 'Telefoon: 010 123 4567']),
+      mimeType: DOCX_MIME,
+    });
     const outcome = await run(id);
     expect(outcome.status).toBe('completed');
     const created = await candidate((await processing(id))!.candidate_id!);
-    expect(created).toMatchObject({ first_name: 'Tomás', last_name: 'Ferreira', email: null, phone: '+31101234567', needs_completion: true, slug: 'tomas-ferreira' });
+    expect(created).toMatchObject({
+      first_name: 'Tomás',
+      last_name: 'Ferreira',
+      email: null,
+      phone: '+31101234567',
+      needs_completion: true,
+      slug: 'tomas-ferreira',
+    });
   });
 
   it('creates a candidate that needs completion, never named after a label, when no name can be read', async () => {
-    const lines = ['Curriculum Vitae', 'Personal details', 'City: Kraków', 'E-mail: info@labels.example', 'Phone: +48 512 345 678'];
+    const lines = [
+      'Curriculum Vitae',
+      'Personal details',
+      'City: Kraków',
+      'E-mail: info@labels.example',
+      'Phone: +48 512 345 678',
+    ];
     const id = await upload({ content: await buildDocx(lines), mimeType: DOCX_MIME });
     expect((await run(id)).status).toBe('completed');
     const created = await candidate((await processing(id))!.candidate_id!);
-    expect(created).toMatchObject({ first_name: 'Unknown', last_name: '', email: 'info@labels.example', phone: '+48512345678', needs_completion: true });
+    expect(created).toMatchObject({
+      first_name: 'Unknown',
+      last_name: '',
+      email: 'info@labels.example',
+      phone: '+48512345678',
+      needs_completion: true,
+    });
   });
 
   it('gives every candidate a unique slug, also for namesakes', async () => {
     const ids: string[] = [];
     for (const email of ['p.jansen@example.com', 'piet.jansen@example.net', null]) {
-      ids.push(await upload({ content: await buildPdf(['Piet Jansen', ...(email ? [email] : [])]), mimeType: PDF_MIME }));
+      ids.push(
+        await upload({ content: await buildPdf(['Piet Jansen', ...(email ? [email] : [])]), mimeType: PDF_MIME }),
+      );
     }
     for (const id of ids) expect((await run(id)).status).toBe('completed');
-    const { rows } = await client.query(`select slug from candidates where first_name = 'Piet' and last_name = 'Jansen' order by id`);
+    const { rows } = await client.query(
+      `select slug from candidates where first_name = 'Piet' and last_name = 'Jansen' order by id`,
+    );
     const slugs = rows.map((row: { slug: string }) => row.slug);
     expect(slugs).toHaveLength(3);
     expect(new Set(slugs).size).toBe(3);
@@ -306,14 +449,28 @@ describe('the resume job', () => {
         fc.boolean(),
         async (first, last, kind, withTitle) => {
           n++;
-          const email = `${first.normalize('NFKD').replace(/[^\x00-\x7f]/g, '').toLowerCase()}.${n}@example.com`;
-          const lines = [...(withTitle ? ['Curriculum Vitae'] : []), `${first} ${last}`, `E-mail: ${email}`, 'Phone: +31 30 765 43 21'];
+          const email = `${first
+            .normalize('NFKD')
+            .replace(/[^\x00-\x7f]/g, '')
+            .toLowerCase()}.${n}@example.com`;
+          const lines = [
+            ...(withTitle ? ['Curriculum Vitae'] : []),
+            `${first} ${last}`,
+            `E-mail: ${email}`,
+            'Phone: +31 30 765 43 21',
+          ];
           const content = kind === 'pdf' ? await buildPdf(lines) : await buildDocx(lines);
           const id = await upload({ content, mimeType: kind === 'pdf' ? PDF_MIME : DOCX_MIME, userId: USERS.cy });
           const outcome = await run(id);
           expect(outcome.status).toBe('completed');
           const created = await candidate((await processing(id))!.candidate_id!);
-          expect(created).toMatchObject({ first_name: first, last_name: last, email, phone: '+31307654321', needs_completion: false });
+          expect(created).toMatchObject({
+            first_name: first,
+            last_name: last,
+            email,
+            phone: '+31307654321',
+            needs_completion: false,
+          });
         },
       ),
       { numRuns: 12 },
@@ -328,9 +485,17 @@ describe('the resume job', () => {
 
   it('throws (for pg-boss to retry) on a database failure, leaving no half-made candidate', async () => {
     const candidates = await count('select 1 from candidates');
-    const id = await upload({ content: await buildPdf(['Eva Novak', 'eva.novak@example.cz']), mimeType: PDF_MIME, createIntake: true });
-    await client.query(`create or replace function fail_intake_insert() returns trigger language plpgsql as $$ begin raise exception 'connection lost'; end $$`);
-    await client.query('create trigger fail_intake_insert before insert on intakes for each row execute function fail_intake_insert()');
+    const id = await upload({
+      content: await buildPdf(['Eva Novak', 'eva.novak@example.cz']),
+      mimeType: PDF_MIME,
+      createIntake: true,
+    });
+    await client.query(
+      `create or replace function fail_intake_insert() returns trigger language plpgsql as $$ begin raise exception 'connection lost'; end $$`,
+    );
+    await client.query(
+      'create trigger fail_intake_insert before insert on intakes for each row execute function fail_intake_insert()',
+    );
     try {
       await expect(run(id)).rejects.toThrow(/connection lost/);
     } finally {
@@ -367,7 +532,7 @@ describe('candidateSlugBase', () => {
         expect(slug.length).toBeLessThanOrEqual(60);
       }),
     );
-    expect(candidateSlugBase("Siobhán", "O'Connor")).toBe('siobhan-o-connor');
+    expect(candidateSlugBase('Siobhán', "O'Connor")).toBe('siobhan-o-connor');
     expect(candidateSlugBase('Unknown', '')).toBe('unknown');
     expect(candidateSlugBase('张', '伟')).toBe('candidate');
   });

@@ -32,7 +32,8 @@ describe('periods', () => {
   });
 
   it('does not take a birth date, a postcode or a phone number for a period', () => {
-    for (const text of ['03-11-1985', 'ul. Długa 12/4, 31-147 Kraków', '089 12345678', 'Tel 2019']) expect(findPeriod(text), text).toBeNull();
+    for (const text of ['03-11-1985', 'ul. Długa 12/4, 31-147 Kraków', '089 12345678', 'Tel 2019'])
+      expect(findPeriod(text), text).toBeNull();
   });
 
   it('refuses a range that ends before it starts', () => {
@@ -56,7 +57,14 @@ describe('languages', () => {
   });
 
   it('maps CEFR levels as documented: A1–B1 basic, B2–C1 professional, C2 fluent', () => {
-    expect(['A1', 'A2', 'B1', 'B2', 'C1', 'C2'].map(languageLevel)).toEqual(['basic', 'basic', 'basic', 'professional', 'professional', 'fluent']);
+    expect(['A1', 'A2', 'B1', 'B2', 'C1', 'C2'].map(languageLevel)).toEqual([
+      'basic',
+      'basic',
+      'basic',
+      'professional',
+      'professional',
+      'fluent',
+    ]);
   });
 
   it('is no language when the name is none', () => {
@@ -93,7 +101,13 @@ describe('extractProfile', () => {
         { type: 'website', url: 'https://janedoe.example.com/' },
       ],
       experience: [
-        { title: 'Senior Data Engineer', employer: 'Example Analytics Ltd', start: '2019-01', end: null, current: true },
+        {
+          title: 'Senior Data Engineer',
+          employer: 'Example Analytics Ltd',
+          start: '2019-01',
+          end: null,
+          current: true,
+        },
         { title: 'Data Engineer', employer: 'Sample Bank plc', start: '2015-09', end: '2018-12', current: false },
       ],
       education: [{ degree: 'MSc Computer Science', institution: 'University of Example', start: '2013', end: '2015' }],
@@ -129,32 +143,86 @@ describe('extractProfile', () => {
       { title: 'Projektleiter', employer: 'Beispiel Bau GmbH', start: '2021-04', end: null, current: true },
       { title: 'Bauleiter', employer: 'Muster Hochbau AG', start: '2016-01', end: '2021-03', current: false },
     ]);
-    expect(profile.education).toEqual([{ degree: 'B.Eng. Bauingenieurwesen', institution: 'Hochschule Beispiel', start: '2010', end: '2015' }]);
-    expect(profile.languages).toEqual([{ language: 'de', level: 'native' }, { language: 'en', level: 'fluent' }]);
+    expect(profile.education).toEqual([
+      { degree: 'B.Eng. Bauingenieurwesen', institution: 'Hochschule Beispiel', start: '2010', end: '2015' },
+    ]);
+    expect(profile.languages).toEqual([
+      { language: 'de', level: 'native' },
+      { language: 'en', level: 'fluent' },
+    ]);
   });
 
   it('reads French and Dutch headings and "depuis" / "heden"', () => {
-    const french = profileOf(['Camille Martin', 'Expérience professionnelle', 'Comptable — Exemple SA, Lyon', 'depuis 2020', 'Langues', 'Français (langue maternelle)', 'Anglais (courant)']);
-    expect(french.experience).toEqual([{ title: 'Comptable', employer: 'Exemple SA', start: '2020', end: null, current: true }]);
-    expect(french.languages).toEqual([{ language: 'fr', level: 'native' }, { language: 'en', level: 'fluent' }]);
-    const dutch = profileOf(['Sanne de Boer', 'Werkervaring', 'Teamleider - Voorbeeld B.V., Utrecht', '2019 – heden', 'Talen', 'Nederlands (moedertaal)']);
-    expect(dutch.experience).toEqual([{ title: 'Teamleider', employer: 'Voorbeeld B.V.', start: '2019', end: null, current: true }]);
+    const french = profileOf([
+      'Camille Martin',
+      'Expérience professionnelle',
+      'Comptable — Exemple SA, Lyon',
+      'depuis 2020',
+      'Langues',
+      'Français (langue maternelle)',
+      'Anglais (courant)',
+    ]);
+    expect(french.experience).toEqual([
+      { title: 'Comptable', employer: 'Exemple SA', start: '2020', end: null, current: true },
+    ]);
+    expect(french.languages).toEqual([
+      { language: 'fr', level: 'native' },
+      { language: 'en', level: 'fluent' },
+    ]);
+    const dutch = profileOf([
+      'Sanne de Boer',
+      'Werkervaring',
+      'Teamleider - Voorbeeld B.V., Utrecht',
+      '2019 – heden',
+      'Talen',
+      'Nederlands (moedertaal)',
+    ]);
+    expect(dutch.experience).toEqual([
+      { title: 'Teamleider', employer: 'Voorbeeld B.V.', start: '2019', end: null, current: true },
+    ]);
   });
 
   it('knows a heading written in capitals without its accents (as OCR and many resumes write it)', () => {
-    const profile = profileOf(['Jean Dupont', 'EXPERIENCE PROFESSIONNELLE', 'Comptable — Exemple SA, Lyon', '2016 — 2020', 'COMPETENCES', 'SAP']);
-    expect(profile.experience).toEqual([{ title: 'Comptable', employer: 'Exemple SA', start: '2016', end: '2020', current: false }]);
+    const profile = profileOf([
+      'Jean Dupont',
+      'EXPERIENCE PROFESSIONNELLE',
+      'Comptable — Exemple SA, Lyon',
+      '2016 — 2020',
+      'COMPETENCES',
+      'SAP',
+    ]);
+    expect(profile.experience).toEqual([
+      { title: 'Comptable', employer: 'Exemple SA', start: '2016', end: '2020', current: false },
+    ]);
     expect(profile.skills).toEqual(['SAP']);
   });
 
   it('takes nothing from references, and gives an empty profile for a text without sections', () => {
-    const profile = profileOf(['Anna Kowalska', 'Referencje', 'Jan Nowak, Kierownik, Przykład S.A., Warszawa', '2015 – 2019']);
+    const profile = profileOf([
+      'Anna Kowalska',
+      'Referencje',
+      'Jan Nowak, Kierownik, Przykład S.A., Warszawa',
+      '2015 – 2019',
+    ]);
     expect(profile.experience).toEqual([]);
-    expect(profileOf([])).toEqual({ headline: null, location: null, links: [], experience: [], education: [], skills: [], languages: [] });
+    expect(profileOf([])).toEqual({
+      headline: null,
+      location: null,
+      links: [],
+      experience: [],
+      education: [],
+      skills: [],
+      languages: [],
+    });
   });
 
   it('stays bounded on a hostile text: thousands of period lines and a huge skills list', () => {
-    const lines = ['Experience', ...Array.from({ length: 20_000 }, (_, index) => `Title ${index} — Employer ${index}, 2010 – 2011`), 'Skills', 'x, '.repeat(50_000)];
+    const lines = [
+      'Experience',
+      ...Array.from({ length: 20_000 }, (_, index) => `Title ${index} — Employer ${index}, 2010 – 2011`),
+      'Skills',
+      'x, '.repeat(50_000),
+    ];
     const started = performance.now();
     const profile = profileOf(lines);
     expect(performance.now() - started).toBeLessThan(5_000);

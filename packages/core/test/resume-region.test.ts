@@ -55,7 +55,10 @@ beforeAll(async () => {
         tenant(NOWHERE, [location(201, null)]),
         tenant(TIED, [location(301, 'DE'), location(302, 'at')]),
         // Many French sites elsewhere do not make the other tenants French.
-        tenant(FRENCH, [101, 102, 103, 104, 105].map((n) => location(300 + n, 'FR'))),
+        tenant(
+          FRENCH,
+          [101, 102, 103, 104, 105].map((n) => location(300 + n, 'FR')),
+        ),
         tenant(SCRATCH, []),
       ],
     },
@@ -85,10 +88,14 @@ describe("the tenant's region", () => {
       fc.asyncProperty(fc.array(code, { maxLength: 8 }), async (codes) => {
         await client.query('delete from locations where tenant_id = $1', [SCRATCH]);
         for (const [i, country] of codes.entries()) {
-          await client.query('insert into locations (id, tenant_id, slug, name, country_code) values ($1, $2, $3, $3, $4)', [900 + i, SCRATCH, `s-${i}`, country]);
+          await client.query(
+            'insert into locations (id, tenant_id, slug, name, country_code) values ($1, $2, $3, $3, $4)',
+            [900 + i, SCRATCH, `s-${i}`, country],
+          );
         }
         const counts = new Map<string, number>();
-        for (const country of codes) if (country) counts.set(country.toUpperCase(), (counts.get(country.toUpperCase()) ?? 0) + 1);
+        for (const country of codes)
+          if (country) counts.set(country.toUpperCase(), (counts.get(country.toUpperCase()) ?? 0) + 1);
         const expected = [...counts].sort(([a, m], [b, n]) => n - m || a.localeCompare(b))[0]?.[0] ?? null;
         expect(await regionOf(SCRATCH)).toBe(expected);
       }),
@@ -99,21 +106,35 @@ describe("the tenant's region", () => {
 
 describe('processResume and its parser', () => {
   async function upload(tenantId: number): Promise<string> {
-    return acceptResume({ ...serviceContext(orm.em.fork(), tenantId), services: { jobs: sender } }, {
-      userId: tenantId * 10,
-      filename: 'resume.pdf',
-      createIntake: false,
-      mimeType: PDF_MIME,
-      content: readFileSync(join(FIXTURE_DIR, PEOPLE.pdf.file)),
-    });
+    return acceptResume(
+      { ...serviceContext(orm.em.fork(), tenantId), services: { jobs: sender } },
+      {
+        userId: tenantId * 10,
+        filename: 'resume.pdf',
+        createIntake: false,
+        mimeType: PDF_MIME,
+        content: readFileSync(join(FIXTURE_DIR, PEOPLE.pdf.file)),
+      },
+    );
   }
 
   async function row(id: string) {
-    const { rows } = await client.query('select status, error, attempts, candidate_id from resume_processings where id = $1', [id]);
+    const { rows } = await client.query(
+      'select status, error, attempts, candidate_id from resume_processings where id = $1',
+      [id],
+    );
     return rows[0] as { status: string; error: string | null; attempts: number; candidate_id: number | null };
   }
 
-  const fields: TParsedResume = { firstName: 'Jane', lastName: 'Roe', email: 'jane.roe@example.com', phone: null, linkedinUrl: null, nameSource: 'line', profile: EMPTY_PROFILE };
+  const fields: TParsedResume = {
+    firstName: 'Jane',
+    lastName: 'Roe',
+    email: 'jane.roe@example.com',
+    phone: null,
+    linkedinUrl: null,
+    nameSource: 'line',
+    profile: EMPTY_PROFILE,
+  };
 
   it("passes the tenant's region as defaultRegion, and none when the tenant has no country", async () => {
     const seen: TParseResumeOptions[] = [];
@@ -122,9 +143,13 @@ describe('processResume and its parser', () => {
       return fields;
     };
     const belgian = await upload(BELGIAN);
-    expect(await processResume(orm, { processingId: belgian, tenantId: BELGIAN }, { log, parse })).toMatchObject({ status: 'completed' });
+    expect(await processResume(orm, { processingId: belgian, tenantId: BELGIAN }, { log, parse })).toMatchObject({
+      status: 'completed',
+    });
     const nowhere = await upload(NOWHERE);
-    expect(await processResume(orm, { processingId: nowhere, tenantId: NOWHERE }, { log, parse })).toMatchObject({ status: 'completed' });
+    expect(await processResume(orm, { processingId: nowhere, tenantId: NOWHERE }, { log, parse })).toMatchObject({
+      status: 'completed',
+    });
     expect(seen.map((options) => options.defaultRegion)).toEqual(['BE', undefined]);
   });
 
@@ -145,7 +170,9 @@ describe('processResume and its parser', () => {
     const parse = async (): Promise<TParsedResume> => {
       throw new Error('the parse process could not start');
     };
-    await expect(processResume(orm, { processingId: id, tenantId: TIED }, { log, parse })).rejects.toThrow('could not start');
+    await expect(processResume(orm, { processingId: id, tenantId: TIED }, { log, parse })).rejects.toThrow(
+      'could not start',
+    );
     expect(await row(id)).toMatchObject({ status: 'processing', attempts: 1 });
   });
 });

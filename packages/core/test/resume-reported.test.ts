@@ -11,11 +11,20 @@ import { extractCandidateFields } from '../src/modules/resumes/resume-fields.ts'
 const truth = readCorpusTruth();
 
 const REPORTED: [file: string, what: string][] = [
-  ['45-rhys-ap-gruffydd.pdf', 'a Welsh "ap" surname (was "Apgruffydd", from the email) and a UK 07700 900xxx mobile (was missed)'],
+  [
+    '45-rhys-ap-gruffydd.pdf',
+    'a Welsh "ap" surname (was "Apgruffydd", from the email) and a UK 07700 900xxx mobile (was missed)',
+  ],
   ['45-rhys-ap-gruffydd.docx', 'the same as a DOCX'],
-  ['46-ines-de-la-fuente.pdf', 'a Europass name beside the "Personal information" label (was "Ines / Delafuente", from the email)'],
+  [
+    '46-ines-de-la-fuente.pdf',
+    'a Europass name beside the "Personal information" label (was "Ines / Delafuente", from the email)',
+  ],
   ['46-ines-de-la-fuente.docx', 'the same as a DOCX'],
-  ['47-siobhan-o-dubhghaill.docx', 'a name after a long DOCX sidebar, over two lines (was "Siobhan / Odh", from the email)'],
+  [
+    '47-siobhan-o-dubhghaill.docx',
+    'a name after a long DOCX sidebar, over two lines (was "Siobhan / Odh", from the email)',
+  ],
   ['47-siobhan-o-dubhghaill.pdf', 'the same as a PDF, the name in capitals'],
   ['48-lukasz-wroblewski.pdf', 'a name beside a contact column in a header table (was "Lukasz | W")'],
   ['48-lukasz-wroblewski.docx', 'the same as a DOCX'],
@@ -27,89 +36,176 @@ describe('reported resume failures, as generated files through the real parser',
     expect(entry, `${file} is in the corpus's truth`).toBeDefined();
     const outcome = await evaluateCorpusFile(RESUME_CORPUS_DIR, file, entry!);
     expect(outcome.error).toBeNull();
-    expect(outcome.got).toEqual({ first_name: entry!.first_name, last_name: entry!.last_name, email: entry!.email, phone: entry!.phone });
+    expect(outcome.got).toEqual({
+      first_name: entry!.first_name,
+      last_name: entry!.last_name,
+      email: entry!.email,
+      phone: entry!.phone,
+    });
     expect(outcome.profileScore.misses).toEqual([]);
   });
 
-  it.skipIf(ocrUnavailableReason() !== null)('reads the photo of the Welsh resume: name and UK mobile', async () => {
-    const file = '45-rhys-ap-gruffydd.scan.jpg';
-    const outcome = await evaluateCorpusFile(RESUME_CORPUS_DIR, file, truth[file]!);
-    expect(outcome.got).toMatchObject({ first_name: 'Rhys', last_name: 'ap Gruffydd', phone: '+447700900456' });
-  }, 90_000);
+  it.skipIf(ocrUnavailableReason() !== null)(
+    'reads the photo of the Welsh resume: name and UK mobile',
+    async () => {
+      const file = '45-rhys-ap-gruffydd.scan.jpg';
+      const outcome = await evaluateCorpusFile(RESUME_CORPUS_DIR, file, truth[file]!);
+      expect(outcome.got).toMatchObject({ first_name: 'Rhys', last_name: 'ap Gruffydd', phone: '+447700900456' });
+    },
+    90_000,
+  );
 });
 
 describe('the reported rules on their own', () => {
   it('reads a Welsh or Arabic patronymic and an Irish mutated surname as part of the name', () => {
-    expect(extractCandidateFields('Rhys ap Gruffydd\nrhys.apgruffydd@example.co.uk')).toMatchObject({ firstName: 'Rhys', lastName: 'ap Gruffydd', nameSource: 'line' });
-    expect(extractCandidateFields('Gwen ferch Owain\ngwen@example.co.uk')).toMatchObject({ firstName: 'Gwen', lastName: 'ferch Owain' });
-    expect(extractCandidateFields('Aoife Ó hEadhra\naoife@example.ie')).toMatchObject({ firstName: 'Aoife', lastName: 'Ó hEadhra' });
+    expect(extractCandidateFields('Rhys ap Gruffydd\nrhys.apgruffydd@example.co.uk')).toMatchObject({
+      firstName: 'Rhys',
+      lastName: 'ap Gruffydd',
+      nameSource: 'line',
+    });
+    expect(extractCandidateFields('Gwen ferch Owain\ngwen@example.co.uk')).toMatchObject({
+      firstName: 'Gwen',
+      lastName: 'ferch Owain',
+    });
+    expect(extractCandidateFields('Aoife Ó hEadhra\naoife@example.ie')).toMatchObject({
+      firstName: 'Aoife',
+      lastName: 'Ó hEadhra',
+    });
   });
 
   it('takes the name written beside a "Personal information" label on the same line', () => {
     for (const label of ['Personal information', 'Informations personnelles', 'Angaben zur Person', 'Dane osobowe']) {
-      expect(extractCandidateFields(`${label} Inés de la Fuente\nE-mail ines.delafuente@example.es`), label).toMatchObject({ firstName: 'Inés', lastName: 'de la Fuente', nameSource: 'line' });
+      expect(
+        extractCandidateFields(`${label} Inés de la Fuente\nE-mail ines.delafuente@example.es`),
+        label,
+      ).toMatchObject({ firstName: 'Inés', lastName: 'de la Fuente', nameSource: 'line' });
     }
   });
 
   it('reads an unlabelled national number that is possible but outside the phone plan (UK drama range)', () => {
-    expect(extractCandidateFields('Rhys Jones\n7 Example Terrace\nCardiff\nCF10 1AA\n07700 900456\nrhys@example.co.uk').phone).toBe('+447700900456');
+    expect(
+      extractCandidateFields('Rhys Jones\n7 Example Terrace\nCardiff\nCF10 1AA\n07700 900456\nrhys@example.co.uk')
+        .phone,
+    ).toBe('+447700900456');
     // Dates and postcodes are not numbers.
-    expect(extractCandidateFields('Rhys Jones\nCardiff CF10 1AA\n01/2019 - 03/2021\nrhys@example.co.uk').phone).toBeNull();
+    expect(
+      extractCandidateFields('Rhys Jones\nCardiff CF10 1AA\n01/2019 - 03/2021\nrhys@example.co.uk').phone,
+    ).toBeNull();
   });
 
   it('finds the name at the top of the main column after a sidebar of any length', () => {
-    const sidebar = ['Contact', 'Cork', '087 123 4567', 'siobhan.odh@example.ie', 'Skills', ...Array.from({ length: 60 }, (_, index) => `Skill ${index + 1}`)];
+    const sidebar = [
+      'Contact',
+      'Cork',
+      '087 123 4567',
+      'siobhan.odh@example.ie',
+      'Skills',
+      ...Array.from({ length: 60 }, (_, index) => `Skill ${index + 1}`),
+    ];
     const text = `${sidebar.join('\n')}\n\f\nSiobhán Ó Dubhghaill\nClinical Nurse Manager\nProfile\nNurse manager.`;
-    expect(extractCandidateFields(text, { defaultRegion: 'IE' })).toMatchObject({ firstName: 'Siobhán', lastName: 'Ó Dubhghaill', nameSource: 'line' });
+    expect(extractCandidateFields(text, { defaultRegion: 'IE' })).toMatchObject({
+      firstName: 'Siobhán',
+      lastName: 'Ó Dubhghaill',
+      nameSource: 'line',
+    });
   });
 });
 
 describe('general rules found on the way', () => {
   it('reads a surname written in capitals beside the given names, before or after them', () => {
-    expect(extractCandidateFields('Jean DUPONT\njean.dupont@example.fr')).toMatchObject({ firstName: 'Jean', lastName: 'Dupont' });
-    expect(extractCandidateFields('KOWALSKA Anna Maria\nak@example.pl')).toMatchObject({ firstName: 'Anna Maria', lastName: 'Kowalska' });
-    expect(extractCandidateFields('Anna DE LA FUENTE\nanna@example.es')).toMatchObject({ firstName: 'Anna', lastName: 'de la Fuente' });
+    expect(extractCandidateFields('Jean DUPONT\njean.dupont@example.fr')).toMatchObject({
+      firstName: 'Jean',
+      lastName: 'Dupont',
+    });
+    expect(extractCandidateFields('KOWALSKA Anna Maria\nak@example.pl')).toMatchObject({
+      firstName: 'Anna Maria',
+      lastName: 'Kowalska',
+    });
+    expect(extractCandidateFields('Anna DE LA FUENTE\nanna@example.es')).toMatchObject({
+      firstName: 'Anna',
+      lastName: 'de la Fuente',
+    });
     expect(extractCandidateFields('JANE DOE\njd@example.com')).toMatchObject({ firstName: 'Jane', lastName: 'Doe' });
   });
 
   it('reads initials as the given names ("J. R. Ewing", "J.P. de Vries") instead of giving up on the name', () => {
-    expect(extractCandidateFields('J. R. Ewing\nje@example.com')).toMatchObject({ firstName: 'J. R.', lastName: 'Ewing', nameSource: 'line' });
-    expect(extractCandidateFields('J.P. de Vries\njp@example.nl')).toMatchObject({ firstName: 'J.P.', lastName: 'de Vries' });
-    expect(extractCandidateFields('Anna M. Smith\nas@example.com')).toMatchObject({ firstName: 'Anna M.', lastName: 'Smith' });
-    expect(extractCandidateFields('P.O. Box 123\nJane Doe\njd@example.com')).toMatchObject({ firstName: 'Jane', lastName: 'Doe' });
+    expect(extractCandidateFields('J. R. Ewing\nje@example.com')).toMatchObject({
+      firstName: 'J. R.',
+      lastName: 'Ewing',
+      nameSource: 'line',
+    });
+    expect(extractCandidateFields('J.P. de Vries\njp@example.nl')).toMatchObject({
+      firstName: 'J.P.',
+      lastName: 'de Vries',
+    });
+    expect(extractCandidateFields('Anna M. Smith\nas@example.com')).toMatchObject({
+      firstName: 'Anna M.',
+      lastName: 'Smith',
+    });
+    expect(extractCandidateFields('P.O. Box 123\nJane Doe\njd@example.com')).toMatchObject({
+      firstName: 'Jane',
+      lastName: 'Doe',
+    });
   });
 
-  it('reads a national number in the country of the email\'s domain when the resume names none', () => {
-    expect(extractCandidateFields('John Smith\nMobile: 07911 123456\njs@example.co.uk', { defaultRegion: 'NL' }).phone).toBe('+447911123456');
-    expect(extractCandidateFields('John Smith\nMobile: 07911 123456\njs@example.com', { defaultRegion: 'NL' }).phone).toBe('+317911123456');
+  it("reads a national number in the country of the email's domain when the resume names none", () => {
+    expect(
+      extractCandidateFields('John Smith\nMobile: 07911 123456\njs@example.co.uk', { defaultRegion: 'NL' }).phone,
+    ).toBe('+447911123456');
+    expect(
+      extractCandidateFields('John Smith\nMobile: 07911 123456\njs@example.com', { defaultRegion: 'NL' }).phone,
+    ).toBe('+317911123456');
   });
 
   it('reads an OCR email with a separator glued in front ("-a.zajac@…", " .dan.foster@…") without it', () => {
-    expect(extractCandidateFields('Agnieszka Zając\nGdańsk - +48 58 123 45 67 -a.zajac@poczta.example', { ocr: true }).email).toBe('a.zajac@poczta.example');
-    expect(extractCandidateFields('Daniel Foster\nChicago, USA- (312) 555-0147 .dan.foster@example.com', { ocr: true }).email).toBe('dan.foster@example.com');
+    expect(
+      extractCandidateFields('Agnieszka Zając\nGdańsk - +48 58 123 45 67 -a.zajac@poczta.example', { ocr: true }).email,
+    ).toBe('a.zajac@poczta.example');
+    expect(
+      extractCandidateFields('Daniel Foster\nChicago, USA- (312) 555-0147 .dan.foster@example.com', { ocr: true })
+        .email,
+    ).toBe('dan.foster@example.com');
   });
 
   it('repairs what OCR misreads for certain: an email\'s "@" and "l", a legal form', () => {
     expect(repairOcrMisreads('Correo\tines.delafuente(Ocorreo.example')).toBe('Correo\tines.delafuente@correo.example');
     expect(repairOcrMisreads('|.wroblewski@poczta.example')).toBe('l.wroblewski@poczta.example');
-    expect(repairOcrMisreads('Programista — Przykład Sp. z 0.0., Kraków')).toBe('Programista — Przykład Sp. z o.o., Kraków');
-    expect(repairOcrMisreads('Engineer — Sample Consulting pic, Swansea')).toBe('Engineer — Sample Consulting plc, Swansea');
+    expect(repairOcrMisreads('Programista — Przykład Sp. z 0.0., Kraków')).toBe(
+      'Programista — Przykład Sp. z o.o., Kraków',
+    );
+    expect(repairOcrMisreads('Engineer — Sample Consulting pic, Swansea')).toBe(
+      'Engineer — Sample Consulting plc, Swansea',
+    );
     expect(repairOcrMisreads('a picture (O) of it')).toBe('a picture (O) of it');
   });
 
   it('reads an OCR email as the name spells it when one confusable letter or a split-off first name differs', () => {
-    expect(extractCandidateFields('Rhys ap Gruffydd\nthys.apgruffydd@example.co.uk', { ocr: true }).email).toBe('rhys.apgruffydd@example.co.uk');
-    expect(extractCandidateFields('Lucas Chevalier\nIchevalier@exemple.fr', { ocr: true }).email).toBe('lchevalier@exemple.fr');
-    expect(extractCandidateFields('Sergio Jiménez Torres\nsergio jimeneztorres@ejemplo.es', { ocr: true }).email).toBe('sergio.jimeneztorres@ejemplo.es');
+    expect(extractCandidateFields('Rhys ap Gruffydd\nthys.apgruffydd@example.co.uk', { ocr: true }).email).toBe(
+      'rhys.apgruffydd@example.co.uk',
+    );
+    expect(extractCandidateFields('Lucas Chevalier\nIchevalier@exemple.fr', { ocr: true }).email).toBe(
+      'lchevalier@exemple.fr',
+    );
+    expect(extractCandidateFields('Sergio Jiménez Torres\nsergio jimeneztorres@ejemplo.es', { ocr: true }).email).toBe(
+      'sergio.jimeneztorres@ejemplo.es',
+    );
     // Not from text with a layer, and never away from what the name spells.
-    expect(extractCandidateFields('Rhys ap Gruffydd\nthys.apgruffydd@example.co.uk').email).toBe('thys.apgruffydd@example.co.uk');
+    expect(extractCandidateFields('Rhys ap Gruffydd\nthys.apgruffydd@example.co.uk').email).toBe(
+      'thys.apgruffydd@example.co.uk',
+    );
     expect(extractCandidateFields('Jan Smit\ninfo@smit.example', { ocr: true }).email).toBe('info@smit.example');
   });
 
   it('keeps an email tesseract is unsure of, joined with the part it split off at a dot', () => {
-    const row = (word: number, left: number, conf: number, text: string) => `5\t1\t1\t1\t1\t${word}\t${left}\t100\t${text.length * 10}\t20\t${conf}\t${text}`;
-    const tsv = ['level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext', '1\t1\t0\t0\t0\t0\t0\t0\t1000\t1000\t-1\t',
-      row(1, 100, 11, 'giulia.'), row(2, 175, 11, 'romano@posta.example'), row(3, 600, 12, 'xx')].join('\n');
+    const row = (word: number, left: number, conf: number, text: string) =>
+      `5\t1\t1\t1\t1\t${word}\t${left}\t100\t${text.length * 10}\t20\t${conf}\t${text}`;
+    const tsv = [
+      'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+      '1\t1\t0\t0\t0\t0\t0\t0\t1000\t1000\t-1\t',
+      row(1, 100, 11, 'giulia.'),
+      row(2, 175, 11, 'romano@posta.example'),
+      row(3, 600, 12, 'xx'),
+    ].join('\n');
     expect(wordsOfTsv(tsv).map((word) => word.str)).toEqual(['giulia.romano@posta.example']);
   });
 });

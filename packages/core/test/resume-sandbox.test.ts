@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR, PEOPLE } from './fixtures/resumes/generate.ts';
 import { docxBomb, loopingDoc, pdfBomb } from './support/crafted-resumes.ts';
-import { RESUME_LIMITS_ERROR, ResumeLimitError, ResumeSandbox, type TResumeSandboxLimits, type TSandboxStop } from '../src/modules/resumes/resume-sandbox.ts';
+import {
+  RESUME_LIMITS_ERROR,
+  ResumeLimitError,
+  ResumeSandbox,
+  type TResumeSandboxLimits,
+  type TSandboxStop,
+} from '../src/modules/resumes/resume-sandbox.ts';
 import { ResumeParseError } from '../src/modules/resumes/resume-text.ts';
 
 const pdf = new Uint8Array(readFileSync(join(FIXTURE_DIR, PEOPLE.pdf.file)));
@@ -163,18 +169,29 @@ describe('ResumeSandbox', () => {
       });
       setTimeout(() => console.log(children().join(' ')), 1000);
       await parsing;`;
-    const worker = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const worker = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const [line] = (await once(worker.stdout, 'data')) as [Buffer];
     const parser = Number(line.toString().trim().split(/\s+/)[0]);
     expect(readFileSync(`/proc/${parser}/cmdline`, 'latin1')).toContain('resume-sandbox.child.ts');
     worker.kill('SIGKILL');
-    await expect.poll(() => existsSync(`/proc/${parser}/cmdline`) && !readFileSync(`/proc/${parser}/stat`, 'latin1').includes(') Z '), { timeout: 3000 }).toBe(false);
+    await expect
+      .poll(
+        () => existsSync(`/proc/${parser}/cmdline`) && !readFileSync(`/proc/${parser}/stat`, 'latin1').includes(') Z '),
+        { timeout: 3000 },
+      )
+      .toBe(false);
   });
 
   it('runs at most `processes` parses at once; the others wait their turn', async () => {
     const box = open({ ...ROOMY, processes: 1 });
     const results = await Promise.all([box.parse(pdf, 'pdf'), box.parse(docx, 'docx'), box.parse(pdf, 'pdf')]);
-    expect(results.map((fields) => fields.email)).toEqual([PEOPLE.pdf.expected.email, PEOPLE.docx.expected.email, PEOPLE.pdf.expected.email]);
+    expect(results.map((fields) => fields.email)).toEqual([
+      PEOPLE.pdf.expected.email,
+      PEOPLE.docx.expected.email,
+      PEOPLE.pdf.expected.email,
+    ]);
     expect(parseProcesses()).toHaveLength(1);
   });
 });

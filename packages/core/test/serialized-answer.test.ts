@@ -4,13 +4,21 @@ import { z } from 'zod';
 import { CountedJson, SerializedAnswer, servedOutput } from '../src/modules/content/serialized-answer.ts';
 import type { TLiveFields } from '../src/modules/content/content.repository.ts';
 
-const ZItem = z.object({ id: z.number().int(), title: z.string(), views_count: z.number().int(), url: z.string().nullable() });
+const ZItem = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  views_count: z.number().int(),
+  url: z.string().nullable(),
+});
 const ZPage = z.object({ data: z.array(ZItem), meta: z.object({ total: z.number().int() }) });
 
 const item = fc.record({
   id: fc.integer({ min: 1, max: 1_000_000 }),
   // Text that looks like what the splicing looks for must stay text.
-  title: fc.oneof(fc.string({ unit: 'grapheme' }), fc.constantFrom('"views_count":1', '","views_count":"x', '\\"views_count\\":2', '\u2028')),
+  title: fc.oneof(
+    fc.string({ unit: 'grapheme' }),
+    fc.constantFrom('"views_count":1', '","views_count":"x', '\\"views_count\\":2', '\u2028'),
+  ),
   views_count: fc.nat(),
   url: fc.option(fc.string({ unit: 'grapheme' }), { nil: null }),
 });
@@ -18,16 +26,22 @@ const item = fc.record({
 describe('CountedJson', () => {
   it('renders exactly the serialized answer with any live view counts, under one ETag', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(item, { selector: (entry) => entry.id, maxLength: 6 }), fc.array(fc.nat(), { minLength: 6, maxLength: 6 }), (items, counts) => {
-        const page = { data: items, meta: { total: items.length } };
-        const json = CountedJson.of(page, ZPage);
-        const live = new Map<number, TLiveFields>(items.map((entry, index) => [entry.id, { views_count: counts[index]! }]));
-        const expected = { ...page, data: items.map((entry, index) => ({ ...entry, views_count: counts[index]! })) };
-        const answer = json.render(live);
-        expect(answer.body.toString()).toBe(JSON.stringify(expected));
-        expect(json.render(undefined).body.toString()).toBe(JSON.stringify(page));
-        expect(answer.etag).toBe(json.etag);
-      }),
+      fc.property(
+        fc.uniqueArray(item, { selector: (entry) => entry.id, maxLength: 6 }),
+        fc.array(fc.nat(), { minLength: 6, maxLength: 6 }),
+        (items, counts) => {
+          const page = { data: items, meta: { total: items.length } };
+          const json = CountedJson.of(page, ZPage);
+          const live = new Map<number, TLiveFields>(
+            items.map((entry, index) => [entry.id, { views_count: counts[index]! }]),
+          );
+          const expected = { ...page, data: items.map((entry, index) => ({ ...entry, views_count: counts[index]! })) };
+          const answer = json.render(live);
+          expect(answer.body.toString()).toBe(JSON.stringify(expected));
+          expect(json.render(undefined).body.toString()).toBe(JSON.stringify(page));
+          expect(answer.etag).toBe(json.etag);
+        },
+      ),
     );
   });
 
@@ -40,8 +54,13 @@ describe('CountedJson', () => {
           const page = { data: items, meta: { total: items.length } };
           const json = CountedJson.of(page, ZPage);
           for (const counts of rounds) {
-            const live = new Map<number, TLiveFields>(items.map((entry, index) => [entry.id, { views_count: counts[index]! }]));
-            const expected = { ...page, data: items.map((entry, index) => ({ ...entry, views_count: counts[index]! })) };
+            const live = new Map<number, TLiveFields>(
+              items.map((entry, index) => [entry.id, { views_count: counts[index]! }]),
+            );
+            const expected = {
+              ...page,
+              data: items.map((entry, index) => ({ ...entry, views_count: counts[index]! })),
+            };
             expect(json.render(live).body.toString()).toBe(JSON.stringify(expected));
           }
           expect(json.render(undefined).body.toString()).toBe(JSON.stringify(page));
@@ -52,7 +71,9 @@ describe('CountedJson', () => {
 
   it('writes what the schema outputs and refuses what it does not accept', () => {
     const extra = { data: [{ id: 1, title: 't', views_count: 2, url: null, secret: 'x' }], meta: { total: 1 } };
-    expect(JSON.parse(CountedJson.of(extra, ZPage).render(undefined).body.toString()).data[0]).not.toHaveProperty('secret');
+    expect(JSON.parse(CountedJson.of(extra, ZPage).render(undefined).body.toString()).data[0]).not.toHaveProperty(
+      'secret',
+    );
     expect(() => CountedJson.of({ data: [{ id: 1 }], meta: { total: 1 } }, ZPage)).toThrow();
   });
 });

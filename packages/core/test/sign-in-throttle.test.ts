@@ -4,9 +4,18 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { createTestDatabase } from './support/database.ts';
 import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
-import { clientAddressGroup, countSignInAttempt, PasswordCheckSlots, SIGN_IN_WINDOW_SECONDS } from '../src/modules/admin/sign-in-throttle.ts';
+import {
+  clientAddressGroup,
+  countSignInAttempt,
+  PasswordCheckSlots,
+  SIGN_IN_WINDOW_SECONDS,
+} from '../src/modules/admin/sign-in-throttle.ts';
 import { signIn } from '../src/modules/admin/admin-auth.service.ts';
-import { RATE_LIMIT_RETENTION_SECONDS, sweepExpiredWindows, sweepOnNextCount } from '../src/modules/rate-limits/rate-limit.service.ts';
+import {
+  RATE_LIMIT_RETENTION_SECONDS,
+  sweepExpiredWindows,
+  sweepOnNextCount,
+} from '../src/modules/rate-limits/rate-limit.service.ts';
 import { RATE_LIMITS } from '../src/modules/rate-limits/rate-limit-buckets.ts';
 import { importTenantDocument } from '../src/modules/tenants/import/tenant-import.service.ts';
 
@@ -15,7 +24,13 @@ let orm: MikroORM;
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
   await importTenantDocument(orm, {
-    tenants: [{ slug: 'acme', name: 'Acme', users: [{ id: 1, name: 'Ada', email: 'ada@acme.example', role: 'admin', password: 'correct horse battery' }] }],
+    tenants: [
+      {
+        slug: 'acme',
+        name: 'Acme',
+        users: [{ id: 1, name: 'Ada', email: 'ada@acme.example', role: 'admin', password: 'correct horse battery' }],
+      },
+    ],
   });
 });
 afterAll(async () => orm?.close(true));
@@ -23,7 +38,8 @@ afterAll(async () => orm?.close(true));
 const hextet = fc.integer({ min: 0, max: 0xffff });
 const hextets = (n: number) => fc.array(hextet, { minLength: n, maxLength: n });
 /** The shortest form of an IPv6 address, as the WHATWG URL parser writes it. */
-const compressed = (groups: number[]) => new URL(`http://[${groups.map((g) => g.toString(16)).join(':')}]/`).hostname.slice(1, -1);
+const compressed = (groups: number[]) =>
+  new URL(`http://[${groups.map((g) => g.toString(16)).join(':')}]/`).hostname.slice(1, -1);
 const padded = (groups: number[]) => groups.map((g) => g.toString(16).padStart(4, '0').toUpperCase()).join(':');
 
 describe('client address groups', () => {
@@ -44,7 +60,9 @@ describe('client address groups', () => {
     fc.assert(
       fc.property(hextets(4), hextets(4), hextets(4), (prefixA, prefixB, rest) => {
         fc.pre(prefixA.join() !== prefixB.join());
-        expect(clientAddressGroup(compressed([...prefixA, ...rest]))).not.toBe(clientAddressGroup(compressed([...prefixB, ...rest])));
+        expect(clientAddressGroup(compressed([...prefixA, ...rest]))).not.toBe(
+          clientAddressGroup(compressed([...prefixB, ...rest])),
+        );
       }),
     );
     fc.assert(
@@ -92,11 +110,19 @@ describe('password check slots', () => {
     const slots = new PasswordCheckSlots({ max: 1, maxWaiting: 0, waitMs: 0 });
     let release = () => {};
     const held = slots.run(() => new Promise<void>((resolve) => (release = resolve)));
-    const result = await signIn({ em: orm.em.fork() }, { email: 'ada@acme.example', password: 'correct horse battery', clientIp: '192.0.2.9' }, { slots });
+    const result = await signIn(
+      { em: orm.em.fork() },
+      { email: 'ada@acme.example', password: 'correct horse battery', clientIp: '192.0.2.9' },
+      { slots },
+    );
     expect(result).toEqual({ ok: false, reason: 'throttled', retryAfter: 1 });
     release();
     await held;
-    const signedIn = await signIn({ em: orm.em.fork() }, { email: 'ada@acme.example', password: 'correct horse battery', clientIp: '192.0.2.9' }, { slots });
+    const signedIn = await signIn(
+      { em: orm.em.fork() },
+      { email: 'ada@acme.example', password: 'correct horse battery', clientIp: '192.0.2.9' },
+      { slots },
+    );
     expect(signedIn.ok).toBe(true);
   });
 });

@@ -18,7 +18,11 @@ describe('statement templates', () => {
       .selectFrom('locations as l')
       .innerJoin('tenants as t', 't.id', 'l.tenant_id')
       .select(['l.id', 'l.name', 't.name as tenant_name'])
-      .where('l.slug', '=', arg((args) => args.slug))
+      .where(
+        'l.slug',
+        '=',
+        arg((args) => args.slug),
+      )
       .orderBy('l.id'),
   );
 
@@ -48,7 +52,10 @@ describe('statement templates', () => {
       const first = await bySlug.execute(db, { slug: 'same' }, 2);
       for (let run = 0; run < 7; run++) expect(await bySlug.execute(db, { slug: 'same' }, 2)).toEqual(first);
       expect(await bySlug.execute(db, { slug: 'other' }, 2)).toEqual([{ id: 3, name: 'B depot', tenant_name: 'B' }]);
-      const prepared = await kyselyOf(em).selectFrom(sql<{ name: string; statement: string }>`pg_prepared_statements`.as('p')).select(['p.name', 'p.statement']).execute();
+      const prepared = await kyselyOf(em)
+        .selectFrom(sql<{ name: string; statement: string }>`pg_prepared_statements`.as('p'))
+        .select(['p.name', 'p.statement'])
+        .execute();
       const statement = prepared.find((row) => row.name === preparedStatementName(row.statement));
       expect(statement?.statement).toMatch(/from "locations" as "l"/);
     });
@@ -56,13 +63,26 @@ describe('statement templates', () => {
 
   it('write only the tenant they run for (inserts get its id, updates touch only its rows)', async () => {
     const insert = new StatementTemplate<{ id: number; slug: string }, { id: number }>((db, arg, tenantId) =>
-      db.insertInto('locations').values({ id: arg((args) => args.id), tenant_id: tenantId, slug: arg((args) => args.slug), name: 'made' }).returning('id'),
+      db
+        .insertInto('locations')
+        .values({ id: arg((args) => args.id), tenant_id: tenantId, slug: arg((args) => args.slug), name: 'made' })
+        .returning('id'),
     );
-    const rename = new StatementTemplate<{ name: string }, UpdateResult>((db, arg) => db.updateTable('locations').set({ name: arg((args) => args.name) }).where('slug', '=', 'made'));
+    const rename = new StatementTemplate<{ name: string }, UpdateResult>((db, arg) =>
+      db
+        .updateTable('locations')
+        .set({ name: arg((args) => args.name) })
+        .where('slug', '=', 'made'),
+    );
     await insert.execute(tenantKysely(orm.em.fork(), 1), { id: 10, slug: 'made' }, 1);
     await insert.execute(tenantKysely(orm.em.fork(), 2), { id: 11, slug: 'made' }, 2);
     await rename.execute(tenantKysely(orm.em.fork(), 2), { name: 'renamed' }, 2);
-    const rows = await kyselyOf(orm.em.fork()).selectFrom('locations').select(['id', 'tenant_id', 'name']).where('id', 'in', [10, 11]).orderBy('id').execute();
+    const rows = await kyselyOf(orm.em.fork())
+      .selectFrom('locations')
+      .select(['id', 'tenant_id', 'name'])
+      .where('id', 'in', [10, 11])
+      .orderBy('id')
+      .execute();
     expect(rows).toEqual([
       { id: 10, tenant_id: 1, name: 'made' },
       { id: 11, tenant_id: 2, name: 'renamed' },
@@ -72,7 +92,15 @@ describe('statement templates', () => {
   it('refuse to run a tenant-scoped statement without a tenant; unscoped ones see every tenant', async () => {
     await expect(bySlug.execute(kyselyOf(orm.em.fork()), { slug: 'same' })).rejects.toThrow(/needs the tenant/);
     const unscoped = StatementTemplate.unscoped<{ slug: string }, { id: number }>((db, arg) =>
-      db.selectFrom('locations').select('id').where('slug', '=', arg((args) => args.slug)).orderBy('id'),
+      db
+        .selectFrom('locations')
+        .select('id')
+        .where(
+          'slug',
+          '=',
+          arg((args) => args.slug),
+        )
+        .orderBy('id'),
     );
     expect(await unscoped.execute(kyselyOf(orm.em.fork()), { slug: 'same' })).toEqual([{ id: 1 }, { id: 2 }]);
   });

@@ -27,12 +27,14 @@ const ATTRIBUTE = /([\w-]+)(?:="([^"]*)")?/g;
 function unsafeMarkup(html: string): string[] {
   const problems: string[] = [];
   for (const [, tag = '', attributes = ''] of html.matchAll(TAG)) {
-    if (/^(script|iframe|style|object|embed|svg|math|frame|base|link|meta|form)$/i.test(tag)) problems.push(`tag ${tag}`);
+    if (/^(script|iframe|style|object|embed|svg|math|frame|base|link|meta|form)$/i.test(tag))
+      problems.push(`tag ${tag}`);
     for (const [, name = '', value = ''] of attributes.matchAll(ATTRIBUTE)) {
       if (/^on|^style$/i.test(name)) problems.push(`attribute ${name}`);
       // A scheme other than http(s) and mailto (relative URLs have none); browsers ignore tabs and newlines in it.
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value.replace(/[\t\n\r]/g, '').trim())?.[1];
-      if (/^(href|src)$/i.test(name) && scheme !== undefined && !/^(https?|mailto)$/i.test(scheme)) problems.push(`${name}=${value}`);
+      if (/^(href|src)$/i.test(name) && scheme !== undefined && !/^(https?|mailto)$/i.test(scheme))
+        problems.push(`${name}=${value}`);
     }
   }
   if (html.replace(TAG, '').includes('<')) problems.push('a < outside a tag');
@@ -57,7 +59,17 @@ const vacancy = (id: number, html: string) => ({
   requirements: `<ul><li>${html}</li></ul>`,
   offer: html,
 });
-const document = () => ({ tenants: [{ id: 1, slug: 'acme', name: 'Acme', default_language: 'en', vacancies: HOSTILE.map((html, i) => vacancy(i + 1, html)) }] });
+const document = () => ({
+  tenants: [
+    {
+      id: 1,
+      slug: 'acme',
+      name: 'Acme',
+      default_language: 'en',
+      vacancies: HOSTILE.map((html, i) => vacancy(i + 1, html)),
+    },
+  ],
+});
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
@@ -68,21 +80,51 @@ afterAll(async () => orm?.close(true));
 describe('vacancy HTML is stored sanitized', () => {
   it('the import stores no script, handler, javascript: URL, iframe or style, and a second import of the same document changes nothing', async () => {
     await importTenantDocument(orm, document());
-    const rows = await queryRows(databaseUrl, 'select id, summary, description, requirements, offer from vacancies order by id');
+    const rows = await queryRows(
+      databaseUrl,
+      'select id, summary, description, requirements, offer from vacancies order by id',
+    );
     expect(rows).toHaveLength(HOSTILE.length);
-    for (const row of rows) for (const field of ['summary', 'description', 'requirements', 'offer']) expect(row[field], `${row.id} ${field}`).not.toMatch(UNSAFE);
+    for (const row of rows)
+      for (const field of ['summary', 'description', 'requirements', 'offer'])
+        expect(row[field], `${row.id} ${field}`).not.toMatch(UNSAFE);
     expect(rows[0]!.summary).toBe('<p>Hi</p>');
     expect(rows[1]!.description).toBe('<h2>About</h2><img src="https://img.example/a.png" />');
-    const events = async () => Number((await queryRows(databaseUrl, `select count(*) from events where type = 'vacancy.updated'`))[0]!.count);
+    const events = async () =>
+      Number((await queryRows(databaseUrl, `select count(*) from events where type = 'vacancy.updated'`))[0]!.count);
     const before = await events();
     await importTenantDocument(orm, document());
     expect(await events()).toBe(before);
-    expect(await queryRows(databaseUrl, 'select id, summary, description, requirements, offer from vacancies order by id')).toEqual(rows);
+    expect(
+      await queryRows(databaseUrl, 'select id, summary, description, requirements, offer from vacancies order by id'),
+    ).toEqual(rows);
   });
 
   it('one sanitizer: applying it again changes nothing, and its output is never unsafe (property)', () => {
     const piece = fc.constantFrom(
-      '<', '>', '&', '"', "'", '=', '/', ' ', 'script', 'on', 'error', 'javascript:', 'style', 'iframe', 'img', 'src', 'href', 'a', 'p', '<!--', '-->', 'x', '\n',
+      '<',
+      '>',
+      '&',
+      '"',
+      "'",
+      '=',
+      '/',
+      ' ',
+      'script',
+      'on',
+      'error',
+      'javascript:',
+      'style',
+      'iframe',
+      'img',
+      'src',
+      'href',
+      'a',
+      'p',
+      '<!--',
+      '-->',
+      'x',
+      '\n',
     );
     fc.assert(
       fc.property(fc.array(fc.oneof(piece, fc.constantFrom(...HOSTILE)), { maxLength: 30 }), (parts) => {
@@ -95,13 +137,22 @@ describe('vacancy HTML is stored sanitized', () => {
   });
 
   it('the migration sanitizes HTML stored before, and normalizes reported canonical URLs, recording vacancy.updated', async () => {
-    await queryRows(databaseUrl, `update vacancies set summary = $1, canonical_url = $2 where id = 1`, [HOSTILE[1], 'https://careers.acme.example\\@evil.example/x"><script>']);
-    await queryRows(databaseUrl, `update vacancies set description = $1 where id = 2`, ['<p>plain & simple</p><script>alert(1)</script>']);
-    const events = async () => Number((await queryRows(databaseUrl, `select count(*) from events where type = 'vacancy.updated'`))[0]!.count);
+    await queryRows(databaseUrl, `update vacancies set summary = $1, canonical_url = $2 where id = 1`, [
+      HOSTILE[1],
+      'https://careers.acme.example\\@evil.example/x"><script>',
+    ]);
+    await queryRows(databaseUrl, `update vacancies set description = $1 where id = 2`, [
+      '<p>plain & simple</p><script>alert(1)</script>',
+    ]);
+    const events = async () =>
+      Number((await queryRows(databaseUrl, `select count(*) from events where type = 'vacancy.updated'`))[0]!.count);
     const before = await events();
     const migration = new Migration20261127230000(orm.em.getDriver(), orm.config);
     await migration.up();
-    const [first, second] = await queryRows(databaseUrl, 'select summary, description, canonical_url from vacancies where id in (1, 2) order by id');
+    const [first, second] = await queryRows(
+      databaseUrl,
+      'select summary, description, canonical_url from vacancies where id in (1, 2) order by id',
+    );
     expect(first!.summary).toBe('<img src="https://img.example/a.png" />');
     expect(first!.canonical_url).toBe('https://careers.acme.example/@evil.example/x%22%3E%3Cscript%3E');
     expect(second!.description).toBe('<p>plain &amp; simple</p>');

@@ -62,21 +62,38 @@ const article = (id: number): fc.Arbitrary<TArticle> =>
     created_at: fc.constant(lastYear),
     tag_ids: fc.subarray([1, 2, 3]),
     translations: fc
-      .record({ en: fc.constantFrom('Hello', 'Hi'), nl: fc.constantFrom('Hallo', 'Hoi', null), de: fc.constantFrom('Hallo', null) })
-      .map((t) => Object.fromEntries(Object.entries(t).flatMap(([language, title]) => (title === null ? [] : [[language, translation(title)]])))),
+      .record({
+        en: fc.constantFrom('Hello', 'Hi'),
+        nl: fc.constantFrom('Hallo', 'Hoi', null),
+        de: fc.constantFrom('Hallo', null),
+      })
+      .map((t) =>
+        Object.fromEntries(
+          Object.entries(t).flatMap(([language, title]) => (title === null ? [] : [[language, translation(title)]])),
+        ),
+      ),
   });
 
 /** One record per id of `ids`, each drawn at random. */
-const recordsOf = <T,>(ids: number[], of: (id: number) => fc.Arbitrary<T>): fc.Arbitrary<T[]> => (ids.length === 0 ? fc.constant([]) : fc.tuple(...ids.map(of)));
+const recordsOf = <T>(ids: number[], of: (id: number) => fc.Arbitrary<T>): fc.Arbitrary<T[]> =>
+  ids.length === 0 ? fc.constant([]) : fc.tuple(...ids.map(of));
 
 /** A (a subset of the pools) and B (every id of A, each record drawn again, plus maybe new ones). */
 const documents = fc
-  .record({ vacancyIds: fc.subarray(ZERO_TO(6)), moreVacancyIds: fc.subarray(ZERO_TO(6)), articleIds: fc.subarray(ZERO_TO(3)), moreArticleIds: fc.subarray(ZERO_TO(3)) })
+  .record({
+    vacancyIds: fc.subarray(ZERO_TO(6)),
+    moreVacancyIds: fc.subarray(ZERO_TO(6)),
+    articleIds: fc.subarray(ZERO_TO(3)),
+    moreArticleIds: fc.subarray(ZERO_TO(3)),
+  })
   .chain(({ vacancyIds, moreVacancyIds, articleIds, moreArticleIds }) => {
     const union = (a: number[], b: number[]) => [...new Set([...a, ...b])].sort((x, y) => x - y);
     return fc.record({
       a: fc.record({ vacancies: recordsOf(vacancyIds, vacancy), articles: recordsOf(articleIds, article) }),
-      b: fc.record({ vacancies: recordsOf(union(vacancyIds, moreVacancyIds), vacancy), articles: recordsOf(union(articleIds, moreArticleIds), article) }),
+      b: fc.record({
+        vacancies: recordsOf(union(vacancyIds, moreVacancyIds), vacancy),
+        articles: recordsOf(union(articleIds, moreArticleIds), article),
+      }),
     });
   });
 
@@ -104,20 +121,38 @@ function tenantDocument(content: { vacancies: TVacancy[]; articles: TArticle[] }
 const isVisibleVacancy = (v: TVacancy) =>
   v.status === 'published' && v.channels.includes('api') && v.published_at === past && (v.ends_at ?? null) !== past;
 const vacancyReason = (v: TVacancy) =>
-  v.status !== 'published' ? v.status : !v.channels.includes('api') ? 'channel_removed' : v.ends_at === past ? 'ended' : 'unpublished';
-const isVisibleArticle = (a: TArticle) => a.status === 'published' && a.published_at === past && (a.expires_at ?? null) !== past;
-const articleReason = (a: TArticle) => (a.status === 'draft' ? 'draft' : a.expires_at === past ? 'ended' : 'unpublished');
+  v.status !== 'published'
+    ? v.status
+    : !v.channels.includes('api')
+      ? 'channel_removed'
+      : v.ends_at === past
+        ? 'ended'
+        : 'unpublished';
+const isVisibleArticle = (a: TArticle) =>
+  a.status === 'published' && a.published_at === past && (a.expires_at ?? null) !== past;
+const articleReason = (a: TArticle) =>
+  a.status === 'draft' ? 'draft' : a.expires_at === past ? 'ended' : 'unpublished';
 
 /** Public content of a record: everything but the live fields; link lists as sets. */
 function content(record: TVacancy | TArticle): string {
   const { views_count: _views, ...rest } = record as TVacancy;
   const { canonical_url: _url, ...kept } = rest;
   const sorted = (ids: number[] | undefined) => [...new Set(ids ?? [])].sort();
-  return JSON.stringify({ ...kept, tag_ids: sorted(kept.tag_ids), job_type_ids: sorted((kept as TVacancy).job_type_ids) });
+  return JSON.stringify({
+    ...kept,
+    tag_ids: sorted(kept.tag_ids),
+    job_type_ids: sorted((kept as TVacancy).job_type_ids),
+  });
 }
 
 /** The events that going from `before` to `after` calls for, by object. */
-function expectedEvents<T extends TVacancy | TArticle>(object: string, before: T[], after: T[], visible: (r: T) => boolean, reason: (r: T) => string): TEvent[] {
+function expectedEvents<T extends TVacancy | TArticle>(
+  object: string,
+  before: T[],
+  after: T[],
+  visible: (r: T) => boolean,
+  reason: (r: T) => string,
+): TEvent[] {
   const previous = new Map(before.map((r) => [r.id, r]));
   return after.flatMap((record): TEvent[] => {
     const old = previous.get(record.id);
@@ -145,13 +180,16 @@ async function state(orm: MikroORM): Promise<Record<string, string[]>> {
   const db = kyselyOf(orm.em.fork());
   const out: Record<string, string[]> = {};
   for (const [name, query] of Object.entries(STATE_QUERIES)) {
-    const { rows } = await sql<{ row: string }>`select row_to_json(t)::text as row from (${sql.raw(query)}) t`.execute(db);
+    const { rows } = await sql<{ row: string }>`select row_to_json(t)::text as row from (${sql.raw(query)}) t`.execute(
+      db,
+    );
     out[name] = rows.map((r) => r.row).sort();
   }
   return out;
 }
 
-const sortEvents = (events: TEvent[]) => [...events].sort((x, y) => (x.join() < y.join() ? -1 : x.join() > y.join() ? 1 : 0));
+const sortEvents = (events: TEvent[]) =>
+  [...events].sort((x, y) => (x.join() < y.join() ? -1 : x.join() > y.join() ? 1 : 0));
 
 let merged: MikroORM;
 let fresh: MikroORM;
@@ -162,7 +200,9 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([merged?.close(true), fresh?.close(true)]));
 
 async function lastPosition(orm: MikroORM): Promise<number> {
-  const { rows } = await sql<{ p: number }>`select coalesce(max(position), 0)::int as p from events`.execute(kyselyOf(orm.em.fork()));
+  const { rows } = await sql<{ p: number }>`select coalesce(max(position), 0)::int as p from events`.execute(
+    kyselyOf(orm.em.fork()),
+  );
   return rows[0]?.p ?? 0;
 }
 
@@ -179,10 +219,14 @@ describe('re-importing a tenant document', () => {
 
         const [mergedState, freshState] = await Promise.all([state(merged), state(fresh)]);
         expect(mergedState).toEqual(freshState);
-        expect(mergedState.vacancies?.map((row) => (JSON.parse(row) as { id: number }).id).sort()).toEqual(b.vacancies.map((v) => v.id).sort());
+        expect(mergedState.vacancies?.map((row) => (JSON.parse(row) as { id: number }).id).sort()).toEqual(
+          b.vacancies.map((v) => v.id).sort(),
+        );
 
         const events = await readAllEventsAfter({ em: merged.em.fork() }, { after: cursor, limit: 1_000 });
-        const recorded = events.map((e): TEvent => (e.data.reason ? [e.type, e.object_id, e.data.reason as string] : [e.type, e.object_id]));
+        const recorded = events.map(
+          (e): TEvent => (e.data.reason ? [e.type, e.object_id, e.data.reason as string] : [e.type, e.object_id]),
+        );
         const expected = [
           ...expectedEvents('vacancy', a.vacancies, b.vacancies, isVisibleVacancy, vacancyReason),
           ...expectedEvents('article', a.articles, b.articles, isVisibleArticle, articleReason),

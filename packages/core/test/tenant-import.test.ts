@@ -6,8 +6,16 @@ import { openOrm } from '../src/db/orm.ts';
 import { kyselyOf } from '../src/db/kysely.ts';
 import { hashApiKey } from '../src/modules/api-keys/api-key.crypto.ts';
 import { verifyPassword } from '../src/modules/users/password.ts';
-import { IMPORTED_TABLES, importTenantDocument, TenantDocumentError } from '../src/modules/tenants/import/tenant-import.service.ts';
-import { parseTenantDocument, TenantDocumentSchema, type TTenantDocument } from '../src/modules/tenants/import/tenant-document.schema.ts';
+import {
+  IMPORTED_TABLES,
+  importTenantDocument,
+  TenantDocumentError,
+} from '../src/modules/tenants/import/tenant-import.service.ts';
+import {
+  parseTenantDocument,
+  TenantDocumentSchema,
+  type TTenantDocument,
+} from '../src/modules/tenants/import/tenant-document.schema.ts';
 import { buildDemoDocument, DEMO_ADMIN, DEMO_API_KEY, DEMO_GLOBEX_API_KEY } from '../src/demo/demo-tenant.ts';
 import { buildLargeDocument } from '../src/demo/large-tenant.ts';
 import { pgTextArrayLiteral } from '../src/modules/tenants/import/bulk-sql.ts';
@@ -52,9 +60,22 @@ function sampleDocument(): TTenantDocument {
             longitude: 4.9041,
             created_at: '2025-01-02T03:04:05Z',
           },
-          { id: 2, slug: 'berlin', name: 'Berlin', locality: 'Berlin', country_code: 'de', created_at: '2025-02-01T00:00:00+01:00' },
+          {
+            id: 2,
+            slug: 'berlin',
+            name: 'Berlin',
+            locality: 'Berlin',
+            country_code: 'de',
+            created_at: '2025-02-01T00:00:00+01:00',
+          },
         ],
-        companies: [{ id: 1, name: 'Client Co', locations: [{ id: 1, name: 'Client Co Utrecht', city: 'Utrecht', country_code: 'NL' }] }],
+        companies: [
+          {
+            id: 1,
+            name: 'Client Co',
+            locations: [{ id: 1, name: 'Client Co Utrecht', city: 'Utrecht', country_code: 'NL' }],
+          },
+        ],
         departments: [
           { id: 1, name: { en: 'Engineering', nl: 'Techniek' } },
           { id: 2, name: 'Sales' },
@@ -122,7 +143,15 @@ function sampleDocument(): TTenantDocument {
             avatar: { small: 'https://img.example/a64.jpg', medium: null, large: null },
             employed: true,
           },
-          { id: 2, given_name: 'Bo', family_name: 'Berg', email: 'bo@acme.example', role: { name: 'hr_manager', label: { en: 'HR manager', nl: 'HR-manager' } }, avatar: null, employed: false },
+          {
+            id: 2,
+            given_name: 'Bo',
+            family_name: 'Berg',
+            email: 'bo@acme.example',
+            role: { name: 'hr_manager', label: { en: 'HR manager', nl: 'HR-manager' } },
+            avatar: null,
+            employed: false,
+          },
           { id: 3, given_name: 'Cy', family_name: 'Clay', email: 'cy@acme.example' },
         ],
         articles: [
@@ -139,14 +168,44 @@ function sampleDocument(): TTenantDocument {
             tag_ids: [1],
             featured_image: null,
             translations: {
-              en: { title: 'Hello', excerpt: 'Hi', body_html: '<p>Hello world</p>', seo: { title: 'Hello | Acme', description: 'Greeting' } },
-              nl: { title: 'Hallo', excerpt: null, body_html: '<p>Hallo wereld</p>', seo: { title: 'Hallo | Acme', description: 'Groet' } },
+              en: {
+                title: 'Hello',
+                excerpt: 'Hi',
+                body_html: '<p>Hello world</p>',
+                seo: { title: 'Hello | Acme', description: 'Greeting' },
+              },
+              nl: {
+                title: 'Hallo',
+                excerpt: null,
+                body_html: '<p>Hallo wereld</p>',
+                seo: { title: 'Hallo | Acme', description: 'Groet' },
+              },
             },
           },
         ],
         candidates: [
-          { id: 1, slug: 'jan', user_id: 1, first_name: 'Jan', last_name: 'Jansen', email: 'jan@example.com', phone: null, status: 'potential', created_at: '2025-04-01T00:00:00Z' },
-          { id: 2, slug: 'piet', user_id: null, first_name: 'Piet', last_name: 'Puk', email: null, phone: '+31600000000', status: 'employee', created_at: '2025-04-02T00:00:00Z' },
+          {
+            id: 1,
+            slug: 'jan',
+            user_id: 1,
+            first_name: 'Jan',
+            last_name: 'Jansen',
+            email: 'jan@example.com',
+            phone: null,
+            status: 'potential',
+            created_at: '2025-04-01T00:00:00Z',
+          },
+          {
+            id: 2,
+            slug: 'piet',
+            user_id: null,
+            first_name: 'Piet',
+            last_name: 'Puk',
+            email: null,
+            phone: '+31600000000',
+            status: 'employee',
+            created_at: '2025-04-02T00:00:00Z',
+          },
         ],
       },
       {
@@ -154,7 +213,17 @@ function sampleDocument(): TTenantDocument {
         name: 'Globex',
         api_keys: [{ id: 3, name: 'Globex', key: GLOBEX_KEY, scopes: ['*'] }],
         locations: [{ id: 3, slug: 'amsterdam-office', name: 'Globex Amsterdam' }],
-        vacancies: [{ id: 9, slug: 'senior-backend-engineer', title: 'Same slug, other tenant', language: 'en', status: 'published', channels: ['api'], location_id: 3 }],
+        vacancies: [
+          {
+            id: 9,
+            slug: 'senior-backend-engineer',
+            title: 'Same slug, other tenant',
+            language: 'en',
+            status: 'published',
+            channels: ['api'],
+            location_id: 3,
+          },
+        ],
       },
     ],
   };
@@ -177,7 +246,9 @@ async function dump(orm: MikroORM): Promise<Record<string, string[]>> {
   const db = kyselyOf(orm.em.fork());
   const out: Record<string, string[]> = {};
   for (const table of DATA_TABLES) {
-    const { rows } = await sql<{ row: string }>`select row_to_json(t)::text as row from ${sql.table(table)} t order by 1`.execute(db);
+    const { rows } = await sql<{
+      row: string;
+    }>`select row_to_json(t)::text as row from ${sql.table(table)} t order by 1`.execute(db);
     out[table] = rows.map((r) => r.row);
   }
   return out;
@@ -202,20 +273,63 @@ describe('importTenantDocument', () => {
     const orm = await freshOrm();
     const summary = await importTenantDocument(orm, sampleDocument());
     expect(summary.tenants.map((t) => t.slug)).toEqual(['acme', 'globex']);
-    expect(summary.totals).toMatchObject({ vacancies: 3, locations: 3, api_keys: 3, team_roles: 1, article_translations: 2, company_locations: 1 });
+    expect(summary.totals).toMatchObject({
+      vacancies: 3,
+      locations: 3,
+      api_keys: 3,
+      team_roles: 1,
+      article_translations: 2,
+      company_locations: 1,
+    });
 
-    expect(await query(orm, 'select id, slug, location_id, department_id, company_location_id, compensation_currency from vacancies order by id')).toEqual([
-      { id: 7, slug: 'senior-backend-engineer', location_id: 1, department_id: 1, company_location_id: 1, compensation_currency: 'EUR' },
-      { id: 8, slug: 'sales-draft', location_id: 2, department_id: 2, company_location_id: null, compensation_currency: null },
-      { id: 9, slug: 'senior-backend-engineer', location_id: 3, department_id: null, company_location_id: null, compensation_currency: null },
+    expect(
+      await query(
+        orm,
+        'select id, slug, location_id, department_id, company_location_id, compensation_currency from vacancies order by id',
+      ),
+    ).toEqual([
+      {
+        id: 7,
+        slug: 'senior-backend-engineer',
+        location_id: 1,
+        department_id: 1,
+        company_location_id: 1,
+        compensation_currency: 'EUR',
+      },
+      {
+        id: 8,
+        slug: 'sales-draft',
+        location_id: 2,
+        department_id: 2,
+        company_location_id: null,
+        compensation_currency: null,
+      },
+      {
+        id: 9,
+        slug: 'senior-backend-engineer',
+        location_id: 3,
+        department_id: null,
+        company_location_id: null,
+        compensation_currency: null,
+      },
     ]);
     const [acme, globex] = summary.tenants;
     const [tenantRow] = await query<Record<string, unknown>>(orm, `select * from tenants where slug = 'acme'`);
-    expect(tenantRow).toMatchObject({ id: acme?.id, api_enabled: true, career_site_domain: 'careers.acme.example', domains: ['acme.example', 'jobs.acme.example'] });
-    expect((await query<{ tenant_id: number }>(orm, 'select tenant_id from vacancies where id = 9'))[0]?.tenant_id).toBe(globex?.id);
+    expect(tenantRow).toMatchObject({
+      id: acme?.id,
+      api_enabled: true,
+      career_site_domain: 'careers.acme.example',
+      domains: ['acme.example', 'jobs.acme.example'],
+    });
+    expect(
+      (await query<{ tenant_id: number }>(orm, 'select tenant_id from vacancies where id = 9'))[0]?.tenant_id,
+    ).toBe(globex?.id);
 
     // API keys: SHA-256 only, display start, revocation.
-    const keys = await query<{ id: number; key_hash: string; start: string; scopes: string[]; revoked_at: unknown }>(orm, 'select id, key_hash, start, scopes, revoked_at from api_keys order by id');
+    const keys = await query<{ id: number; key_hash: string; start: string; scopes: string[]; revoked_at: unknown }>(
+      orm,
+      'select id, key_hash, start, scopes, revoked_at from api_keys order by id',
+    );
     expect(keys.map((k) => [k.id, k.key_hash, k.start, k.scopes, k.revoked_at !== null])).toEqual([
       [1, hashApiKey(KEY), KEY.slice(0, 12), ['vacancies:read', 'team:read'], false],
       [2, hashApiKey(REVOKED_KEY), REVOKED_KEY.slice(0, 12), [], true],
@@ -223,7 +337,10 @@ describe('importTenantDocument', () => {
     ]);
 
     // Passwords: argon2id, verifiable; no password → null.
-    const users = await query<{ id: number; password_hash: string | null }>(orm, 'select id, password_hash from users order by id');
+    const users = await query<{ id: number; password_hash: string | null }>(
+      orm,
+      'select id, password_hash from users order by id',
+    );
     expect(users[0]?.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(users[0]?.password_hash ?? '', PASSWORD)).toBe(true);
     expect(users[1]?.password_hash).toBeNull();
@@ -246,7 +363,9 @@ describe('importTenantDocument', () => {
       { vacancy_id: 8, tag_id: 1 },
       { vacancy_id: 8, tag_id: 2 },
     ]);
-    expect(await query(orm, 'select vacancy_id, job_type_id from vacancy_job_types')).toEqual([{ vacancy_id: 7, job_type_id: 1 }]);
+    expect(await query(orm, 'select vacancy_id, job_type_id from vacancy_job_types')).toEqual([
+      { vacancy_id: 7, job_type_id: 1 },
+    ]);
     expect(await query(orm, 'select id, employment_type from job_types order by id')).toEqual([
       { id: 1, employment_type: 'FULL_TIME' },
       { id: 2, employment_type: null },
@@ -256,21 +375,57 @@ describe('importTenantDocument', () => {
       { id: 2, country_code: 'DE' },
       { id: 3, country_code: null },
     ]);
-    expect(await query(orm, 'select id, company_id, name from company_locations')).toEqual([{ id: 1, company_id: 1, name: 'Client Co Utrecht' }]);
-    expect(await query(orm, 'select article_id, language, title, excerpt, seo_title, seo_description from article_translations order by language')).toEqual([
-      { article_id: 1, language: 'en', title: 'Hello', excerpt: 'Hi', seo_title: 'Hello | Acme', seo_description: 'Greeting' },
-      { article_id: 1, language: 'nl', title: 'Hallo', excerpt: null, seo_title: 'Hallo | Acme', seo_description: 'Groet' },
+    expect(await query(orm, 'select id, company_id, name from company_locations')).toEqual([
+      { id: 1, company_id: 1, name: 'Client Co Utrecht' },
+    ]);
+    expect(
+      await query(
+        orm,
+        'select article_id, language, title, excerpt, seo_title, seo_description from article_translations order by language',
+      ),
+    ).toEqual([
+      {
+        article_id: 1,
+        language: 'en',
+        title: 'Hello',
+        excerpt: 'Hi',
+        seo_title: 'Hello | Acme',
+        seo_description: 'Greeting',
+      },
+      {
+        article_id: 1,
+        language: 'nl',
+        title: 'Hallo',
+        excerpt: null,
+        seo_title: 'Hallo | Acme',
+        seo_description: 'Groet',
+      },
     ]);
     expect(await query(orm, 'select article_id, tag_id from article_tags')).toEqual([{ article_id: 1, tag_id: 1 }]);
-    const roles = await query<{ id: number; name: string; label: unknown }>(orm, 'select id, name, label from team_roles');
-    expect(roles).toEqual([{ id: expect.any(Number), name: 'hr_manager', label: { en: 'HR manager', nl: 'HR-manager' } }]);
+    const roles = await query<{ id: number; name: string; label: unknown }>(
+      orm,
+      'select id, name, label from team_roles',
+    );
+    expect(roles).toEqual([
+      { id: expect.any(Number), name: 'hr_manager', label: { en: 'HR manager', nl: 'HR-manager' } },
+    ]);
     expect(await query(orm, 'select id, role_id, employed, avatar from team_members order by id')).toEqual([
-      { id: 1, role_id: roles[0]?.id, employed: true, avatar: { small: 'https://img.example/a64.jpg', medium: null, large: null } },
+      {
+        id: 1,
+        role_id: roles[0]?.id,
+        employed: true,
+        avatar: { small: 'https://img.example/a64.jpg', medium: null, large: null },
+      },
       { id: 2, role_id: roles[0]?.id, employed: false, avatar: null },
       { id: 3, role_id: null, employed: true, avatar: null },
     ]);
-    expect(await query(orm, 'select candidate_id, user_id from candidate_users')).toEqual([{ candidate_id: 1, user_id: 1 }]);
-    const [published] = await query<{ published_at: string }>(orm, `select to_char(published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') as published_at from vacancies where id = 7`);
+    expect(await query(orm, 'select candidate_id, user_id from candidate_users')).toEqual([
+      { candidate_id: 1, user_id: 1 },
+    ]);
+    const [published] = await query<{ published_at: string }>(
+      orm,
+      `select to_char(published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') as published_at from vacancies where id = 7`,
+    );
     expect(published?.published_at).toBe('2025-03-01T09:00:00');
   });
 
@@ -287,7 +442,14 @@ describe('importTenantDocument', () => {
     await importTenantDocument(orm, sampleDocument());
     const changed = sampleDocument();
     const acme = changed.tenants[0];
-    if (!acme?.vacancies?.[0] || !acme.articles?.[0] || !acme.team_members?.[0] || !acme.candidates?.[0] || !acme.api_keys?.[1]) throw new Error('fixture');
+    if (
+      !acme?.vacancies?.[0] ||
+      !acme.articles?.[0] ||
+      !acme.team_members?.[0] ||
+      !acme.candidates?.[0] ||
+      !acme.api_keys?.[1]
+    )
+      throw new Error('fixture');
     acme.vacancies[0].tag_ids = [1];
     acme.vacancies[0].job_type_ids = [];
     acme.vacancies[0].title = 'Staff Backend Engineer';
@@ -295,18 +457,31 @@ describe('importTenantDocument', () => {
     acme.team_members[0].role = null;
     acme.candidates[0].user_id = 2;
     acme.api_keys[1].revoked = false;
-    acme.job_types = [{ id: 1, name: { en: 'Part-time' }, employment_type: 'PART_TIME' }, { id: 2, name: { en: 'Other' }, employment_type: 'OTHER' }];
-    const [before] = await query<{ content_version: string }>(orm, `select content_version from tenants where slug = 'acme'`);
+    acme.job_types = [
+      { id: 1, name: { en: 'Part-time' }, employment_type: 'PART_TIME' },
+      { id: 2, name: { en: 'Other' }, employment_type: 'OTHER' },
+    ];
+    const [before] = await query<{ content_version: string }>(
+      orm,
+      `select content_version from tenants where slug = 'acme'`,
+    );
     await importTenantDocument(orm, changed);
     // A changed import is a content change (the identical one above is not: the dumps include the version).
-    const [after] = await query<{ content_version: string }>(orm, `select content_version from tenants where slug = 'acme'`);
+    const [after] = await query<{ content_version: string }>(
+      orm,
+      `select content_version from tenants where slug = 'acme'`,
+    );
     expect(Number(after?.content_version)).toBeGreaterThan(Number(before?.content_version));
-    expect(await query(orm, 'select vacancy_id, tag_id from vacancy_tags where vacancy_id = 7')).toEqual([{ vacancy_id: 7, tag_id: 1 }]);
+    expect(await query(orm, 'select vacancy_id, tag_id from vacancy_tags where vacancy_id = 7')).toEqual([
+      { vacancy_id: 7, tag_id: 1 },
+    ]);
     expect(await query(orm, 'select * from vacancy_job_types')).toEqual([]);
     expect(await query(orm, 'select title from vacancies where id = 7')).toEqual([{ title: 'Staff Backend Engineer' }]);
     expect(await query(orm, 'select language from article_translations')).toEqual([{ language: 'en' }]);
     expect(await query(orm, 'select role_id from team_members where id = 1')).toEqual([{ role_id: null }]);
-    expect(await query(orm, 'select candidate_id, user_id from candidate_users')).toEqual([{ candidate_id: 1, user_id: 2 }]);
+    expect(await query(orm, 'select candidate_id, user_id from candidate_users')).toEqual([
+      { candidate_id: 1, user_id: 2 },
+    ]);
     expect(await query(orm, 'select revoked_at from api_keys where id = 2')).toEqual([{ revoked_at: null }]);
     expect(await query(orm, 'select id, employment_type from job_types order by id')).toEqual([
       { id: 1, employment_type: 'PART_TIME' },
@@ -441,16 +616,24 @@ describe('importTenantDocument', () => {
       const vacancy = document.tenants[0]?.vacancies?.[0];
       if (vacancy) vacancy.tag_ids = [3];
       const bad = TenantDocumentSchema.safeParse(document);
-      expect(bad.error?.issues.map((i) => [i.path, i.message])).toEqual([[['tenants', 0, 'vacancies', 0, 'tag_ids', 0], 'no such tag']]);
+      expect(bad.error?.issues.map((i) => [i.path, i.message])).toEqual([
+        [['tenants', 0, 'vacancies', 0, 'tag_ids', 0], 'no such tag'],
+      ]);
     });
 
     it('refuses something that is not a document', async () => {
       const orm = await freshOrm();
-      expectRefusal(await importTenantDocument(orm, [1, 2]).catch((e: unknown) => e), 'document: must be an object, got an array');
-      expectRefusal(await importTenantDocument(orm, { tenants: {} }).catch((e: unknown) => e), 'tenants: must be an array, got an object');
+      expectRefusal(
+        await importTenantDocument(orm, [1, 2]).catch((e: unknown) => e),
+        'document: must be an object, got an array',
+      );
+      expectRefusal(
+        await importTenantDocument(orm, { tenants: {} }).catch((e: unknown) => e),
+        'tenants: must be an array, got an object',
+      );
     });
 
-    it("refuses ids that belong to another tenant in the database, leaving the database as it was", async () => {
+    it('refuses ids that belong to another tenant in the database, leaving the database as it was', async () => {
       const orm = await freshOrm();
       await importTenantDocument(orm, sampleDocument());
       const before = await dump(orm);
@@ -460,11 +643,24 @@ describe('importTenantDocument', () => {
             slug: 'initech',
             name: 'Initech',
             locations: [{ id: 50, slug: 'austin', name: 'Austin' }],
-            vacancies: [{ id: 7, slug: 'takeover', title: 'Takeover', language: 'en', status: 'published', channels: ['api'], location_id: 50 }],
+            vacancies: [
+              {
+                id: 7,
+                slug: 'takeover',
+                title: 'Takeover',
+                language: 'en',
+                status: 'published',
+                channels: ['api'],
+                location_id: 50,
+              },
+            ],
           },
         ],
       };
-      expectRefusal(await importTenantDocument(orm, intruder).catch((e: unknown) => e), 'tenants[0].vacancies[0].id: id 7 belongs to another tenant');
+      expectRefusal(
+        await importTenantDocument(orm, intruder).catch((e: unknown) => e),
+        'tenants[0].vacancies[0].id: id 7 belongs to another tenant',
+      );
       expect(await dump(orm)).toEqual(before);
     });
 
@@ -482,7 +678,9 @@ describe('importTenantDocument', () => {
       if (vacancy) vacancy.location_id = 60;
       const error = await importTenantDocument(orm, clash).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TenantDocumentError);
-      expect((error as Error).message).toMatch(/^tenants\[0\]\.locations: conflicts with data already in the database \(Key \(tenant_id, slug\)=\(\d+, amsterdam-office\) already exists\.\)$/);
+      expect((error as Error).message).toMatch(
+        /^tenants\[0\]\.locations: conflicts with data already in the database \(Key \(tenant_id, slug\)=\(\d+, amsterdam-office\) already exists\.\)$/,
+      );
       expect(await dump(orm)).toEqual(before);
     });
   });
@@ -491,9 +689,17 @@ describe('importTenantDocument', () => {
     const orm = await freshOrm();
     await importTenantDocument(orm, sampleDocument());
     const db = kyselyOf(orm.em.fork());
-    const tenant = await db.insertInto('tenants').values({ slug: 'new', name: 'New' } as never).returning('id').executeTakeFirstOrThrow();
+    const tenant = await db
+      .insertInto('tenants')
+      .values({ slug: 'new', name: 'New' } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     expect(tenant.id).toBe(3);
-    const vacancy = await sql<{ id: number }>`insert into vacancies (tenant_id, slug, title, language) values (${tenant.id}, 'v', 'V', 'en') returning id`.execute(db);
+    const vacancy = await sql<{
+      id: number;
+    }>`insert into vacancies (tenant_id, slug, title, language) values (${tenant.id}, 'v', 'V', 'en') returning id`.execute(
+      db,
+    );
     expect(vacancy.rows[0]?.id).toBe(10);
     for (const [table, next] of [
       ['locations', 4],
@@ -501,7 +707,9 @@ describe('importTenantDocument', () => {
       ['tags', 3],
       ['articles', 2],
     ] as const) {
-      const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence(${table}, 'id'))::int as id`.execute(db);
+      const { rows } = await sql<{
+        id: number;
+      }>`select nextval(pg_get_serial_sequence(${table}, 'id'))::int as id`.execute(db);
       expect([table, rows[0]?.id]).toEqual([table, next]);
     }
   });
@@ -523,15 +731,35 @@ describe('importTenantDocument', () => {
        where t.slug = 'acme' and v.status = 'published' and 'api' = any(v.channels) and v.published_at <= now() and (v.ends_at is null or v.ends_at > now())`,
     );
     expect(visible?.n).toBeGreaterThanOrEqual(60);
-    const [countries] = await query<{ n: number }>(orm, `select count(distinct country_code)::int as n from locations l join tenants t on t.id = l.tenant_id where t.slug = 'acme'`);
+    const [countries] = await query<{ n: number }>(
+      orm,
+      `select count(distinct country_code)::int as n from locations l join tenants t on t.id = l.tenant_id where t.slug = 'acme'`,
+    );
     expect(countries?.n).toBeGreaterThanOrEqual(4);
     const types = await query<{ type: string }>(orm, 'select distinct type from articles order by type');
     expect(types.map((t) => t.type)).toEqual(['blog_post', 'company_update', 'event', 'news']);
     expect(await query(orm, `select scopes from api_keys where key_hash = '${hashApiKey(DEMO_API_KEY)}'`)).toEqual([
-      { scopes: ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write', 'candidates:delete', 'team:read', 'locations:read', 'articles:read'] },
+      {
+        scopes: [
+          'vacancies:read',
+          'vacancies:write',
+          'applications:write',
+          'candidates:read',
+          'candidates:write',
+          'candidates:delete',
+          'team:read',
+          'locations:read',
+          'articles:read',
+        ],
+      },
     ]);
-    expect(await query(orm, `select count(*)::int as n from api_keys where key_hash = '${hashApiKey(DEMO_GLOBEX_API_KEY)}'`)).toEqual([{ n: 1 }]);
-    const [admin] = await query<{ password_hash: string }>(orm, `select password_hash from users where email = '${DEMO_ADMIN.email}'`);
+    expect(
+      await query(orm, `select count(*)::int as n from api_keys where key_hash = '${hashApiKey(DEMO_GLOBEX_API_KEY)}'`),
+    ).toEqual([{ n: 1 }]);
+    const [admin] = await query<{ password_hash: string }>(
+      orm,
+      `select password_hash from users where email = '${DEMO_ADMIN.email}'`,
+    );
     expect(await verifyPassword(admin?.password_hash ?? '', DEMO_ADMIN.password)).toBe(true);
     expect(JSON.stringify(await dump(orm))).not.toContain(DEMO_API_KEY);
 
@@ -542,7 +770,9 @@ describe('importTenantDocument', () => {
 
   it('builds the same demo document every time', () => {
     expect(JSON.stringify(buildDemoDocument())).toBe(JSON.stringify(buildDemoDocument()));
-    expect(JSON.stringify(buildLargeDocument({ vacancies: 50, seed: 3 }))).toBe(JSON.stringify(buildLargeDocument({ vacancies: 50, seed: 3 })));
+    expect(JSON.stringify(buildLargeDocument({ vacancies: 50, seed: 3 }))).toBe(
+      JSON.stringify(buildLargeDocument({ vacancies: 50, seed: 3 })),
+    );
   });
 
   it('imports a generated document of 2 000 vacancies next to the demo tenants', async () => {
@@ -552,8 +782,16 @@ describe('importTenantDocument', () => {
     const summary = await importTenantDocument(orm, buildLargeDocument({ vacancies: 2_000, seed: 7 }));
     const elapsed = performance.now() - started;
     expect(summary.totals).toMatchObject({ vacancies: 2_000, locations: 200, departments: 30, tags: 60 });
-    expect(await query(orm, `select count(*)::int as n from vacancies v join tenants t on t.id = v.tenant_id where t.slug = 'bench'`)).toEqual([{ n: 2_000 }]);
-    const [pivots] = await query<{ n: number }>(orm, `select count(*)::int as n from vacancy_tags where vacancy_id >= 1000000`);
+    expect(
+      await query(
+        orm,
+        `select count(*)::int as n from vacancies v join tenants t on t.id = v.tenant_id where t.slug = 'bench'`,
+      ),
+    ).toEqual([{ n: 2_000 }]);
+    const [pivots] = await query<{ n: number }>(
+      orm,
+      `select count(*)::int as n from vacancy_tags where vacancy_id >= 1000000`,
+    );
     expect(pivots?.n).toBeGreaterThanOrEqual(2_000);
     expect(elapsed).toBeLessThan(30_000);
   });
@@ -565,7 +803,9 @@ describe('pgTextArrayLiteral', () => {
     const values = ['a', 'b c', 'd"e', 'f\\g', 'NULL', '{x}', ',', ''];
     expect(pgTextArrayLiteral(['a', 'd"e'])).toBe('{"a","d\\"e"}');
     const orm = await freshOrm();
-    const { rows } = await sql<{ a: string[] }>`select ${pgTextArrayLiteral(values)}::text[] as a`.execute(kyselyOf(orm.em.fork()));
+    const { rows } = await sql<{ a: string[] }>`select ${pgTextArrayLiteral(values)}::text[] as a`.execute(
+      kyselyOf(orm.em.fork()),
+    );
     expect(rows[0]?.a).toEqual(values);
   });
 });

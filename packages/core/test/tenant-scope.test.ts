@@ -15,7 +15,15 @@ afterAll(async () => orm?.close());
 
 describe('tenant scope plugin', () => {
   it('knows every table with a tenant_id column', () => {
-    for (const table of ['vacancies', 'locations', 'api_keys', 'candidates', 'article_translations', 'applications', 'documents']) {
+    for (const table of [
+      'vacancies',
+      'locations',
+      'api_keys',
+      'candidates',
+      'article_translations',
+      'applications',
+      'documents',
+    ]) {
       expect(TENANT_SCOPED_TABLES.has(table)).toBe(true);
     }
     expect(TENANT_SCOPED_TABLES.has('tenants')).toBe(false);
@@ -24,8 +32,14 @@ describe('tenant scope plugin', () => {
   it('scopes selects, aliases, joins and subqueries to the tenant', async () => {
     const db = tenantKysely(orm.em.fork(), 1);
     expect(await db.selectFrom('locations').select('name').execute()).toEqual([{ name: 'A office' }]);
-    expect(await db.selectFrom('locations as l').select('l.name').where('l.slug', '=', 'same').execute()).toEqual([{ name: 'A office' }]);
-    const joined = await db.selectFrom('tenants as t').leftJoin('locations as l', 'l.slug', 't.slug').select(['t.slug', 'l.name']).execute();
+    expect(await db.selectFrom('locations as l').select('l.name').where('l.slug', '=', 'same').execute()).toEqual([
+      { name: 'A office' },
+    ]);
+    const joined = await db
+      .selectFrom('tenants as t')
+      .leftJoin('locations as l', 'l.slug', 't.slug')
+      .select(['t.slug', 'l.name'])
+      .execute();
     expect(joined).toEqual([{ slug: 'a', name: null }]);
     const sub = await db
       .selectFrom('tenants')
@@ -38,7 +52,10 @@ describe('tenant scope plugin', () => {
     const db = tenantKysely(orm.em.fork(), 2);
     await db.updateTable('locations').set({ name: 'renamed' }).execute();
     const all = await kyselyOf(orm.em.fork()).selectFrom('locations').select(['id', 'name']).orderBy('id').execute();
-    expect(all).toEqual([{ id: 1, name: 'A office' }, { id: 2, name: 'renamed' }]);
+    expect(all).toEqual([
+      { id: 1, name: 'A office' },
+      { id: 2, name: 'renamed' },
+    ]);
     await db.deleteFrom('locations').execute();
     expect(await kyselyOf(orm.em.fork()).selectFrom('locations').select('id').execute()).toEqual([{ id: 1 }]);
   });
@@ -46,21 +63,35 @@ describe('tenant scope plugin', () => {
   describe('inserts', () => {
     const raw = () => kyselyOf(orm.em.fork());
     const locationsNamed = (prefix: string) =>
-      raw().selectFrom('locations').select(['id', 'tenant_id', 'slug']).where('slug', 'like', `${prefix}%`).orderBy('id').execute();
+      raw()
+        .selectFrom('locations')
+        .select(['id', 'tenant_id', 'slug'])
+        .where('slug', 'like', `${prefix}%`)
+        .orderBy('id')
+        .execute();
     let nextId = 100;
 
     it("give a row without tenant_id the scoped tenant's id and accept the scoped tenant's own", async () => {
       const db = tenantKysely(orm.em.fork(), 1);
-      await db.insertInto('locations').values({ id: nextId++, slug: 'ins-implicit', name: 'x' } as never).execute();
-      await db.insertInto('locations').values({ id: nextId++, tenant_id: 1, slug: 'ins-explicit', name: 'x' }).execute();
       await db
         .insertInto('locations')
-        .values([{ id: nextId++, slug: 'ins-many-1', name: 'x' } as never, { id: nextId++, slug: 'ins-many-2', name: 'y' } as never])
+        .values({ id: nextId++, slug: 'ins-implicit', name: 'x' } as never)
+        .execute();
+      await db
+        .insertInto('locations')
+        .values({ id: nextId++, tenant_id: 1, slug: 'ins-explicit', name: 'x' })
+        .execute();
+      await db
+        .insertInto('locations')
+        .values([
+          { id: nextId++, slug: 'ins-many-1', name: 'x' } as never,
+          { id: nextId++, slug: 'ins-many-2', name: 'y' } as never,
+        ])
         .execute();
       expect((await locationsNamed('ins-')).map((row) => row.tenant_id)).toEqual([1, 1, 1, 1]);
     });
 
-    it("refuse a row for another tenant, or a tenant_id that cannot be checked, and write nothing", async () => {
+    it('refuse a row for another tenant, or a tenant_id that cannot be checked, and write nothing', async () => {
       const db = tenantKysely(orm.em.fork(), 1);
       const attempts = [
         db.insertInto('locations').values({ id: nextId++, tenant_id: 2, slug: 'bad-other', name: 'x' }),
@@ -68,11 +99,22 @@ describe('tenant scope plugin', () => {
           { id: nextId++, tenant_id: 1, slug: 'bad-mixed-own', name: 'x' },
           { id: nextId++, tenant_id: 2, slug: 'bad-mixed-other', name: 'x' },
         ]),
-        db.insertInto('locations').values({ id: nextId++, tenant_id: sql<number>`1 + 1`, slug: 'bad-expression', name: 'x' }),
+        db
+          .insertInto('locations')
+          .values({ id: nextId++, tenant_id: sql<number>`1 + 1`, slug: 'bad-expression', name: 'x' }),
         db
           .insertInto('locations')
           .columns(['id', 'tenant_id', 'slug', 'name'])
-          .expression((eb) => eb.selectFrom('tenants').select([sql<number>`9999`.as('id'), sql<number>`2`.as('tenant_id'), sql<string>`'bad-select'`.as('slug'), 'name'])),
+          .expression((eb) =>
+            eb
+              .selectFrom('tenants')
+              .select([
+                sql<number>`9999`.as('id'),
+                sql<number>`2`.as('tenant_id'),
+                sql<string>`'bad-select'`.as('slug'),
+                'name',
+              ]),
+          ),
         db.insertInto('tenants').values({ id: 3, slug: 'c', name: 'C' } as never),
       ];
       for (const attempt of attempts) await expect(attempt.execute()).rejects.toBeInstanceOf(TenantScopeViolation);
@@ -89,7 +131,12 @@ describe('tenant scope plugin', () => {
           .expression((eb) =>
             eb
               .selectFrom('locations as source')
-              .select([sql<number>`source.id + 1000`.as('id'), eb.val(tenantId as number).as('tenant_id'), eb.val(slug).as('slug'), 'source.name'])
+              .select([
+                sql<number>`source.id + 1000`.as('id'),
+                eb.val(tenantId as number).as('tenant_id'),
+                eb.val(slug).as('slug'),
+                'source.name',
+              ])
               .where('source.slug', '=', 'same'),
           );
       // Both tenants have a location `same`: the scoped select copies tenant 1's only.
@@ -102,7 +149,14 @@ describe('tenant scope plugin', () => {
           .columns(['id', 'tenant_id', 'slug', 'name'])
           .expression((eb) => {
             const part = (id: number, tenantId: number, slug: string) =>
-              eb.selectFrom('tenants').select([eb.cast<number>(eb.val(id), 'integer').as('id'), eb.cast<number>(eb.val(tenantId), 'integer').as('tenant_id'), eb.cast<string>(eb.val(slug), 'text').as('slug'), 'name']);
+              eb
+                .selectFrom('tenants')
+                .select([
+                  eb.cast<number>(eb.val(id), 'integer').as('id'),
+                  eb.cast<number>(eb.val(tenantId), 'integer').as('tenant_id'),
+                  eb.cast<string>(eb.val(slug), 'text').as('slug'),
+                  'name',
+                ]);
             return part(2001, 1, 'sel-union-a').unionAll(part(2002, second, 'sel-union-b'));
           });
       await union(1).execute();
@@ -126,13 +180,24 @@ describe('tenant scope plugin', () => {
         .returning('id')
         .execute();
       expect(upserted).toEqual([]);
-      expect(await raw().selectFrom('locations').select(['tenant_id', 'name']).where('id', '=', 1).executeTakeFirst()).toEqual({ tenant_id: 1, name: 'A office' });
+      expect(
+        await raw().selectFrom('locations').select(['tenant_id', 'name']).where('id', '=', 1).executeTakeFirst(),
+      ).toEqual({ tenant_id: 1, name: 'A office' });
       await expect(
-        db.insertInto('locations').values({ id: 1, tenant_id: 2, slug: 'conflict', name: 'x' }).onConflict((oc) => oc.column('id').doUpdateSet({ tenant_id: 1 })).execute(),
+        db
+          .insertInto('locations')
+          .values({ id: 1, tenant_id: 2, slug: 'conflict', name: 'x' })
+          .onConflict((oc) => oc.column('id').doUpdateSet({ tenant_id: 1 }))
+          .execute(),
       ).rejects.toBeInstanceOf(TenantScopeViolation);
-      await expect(tenantKysely(orm.em.fork(), 1).updateTable('locations').set({ tenant_id: 2 }).execute()).rejects.toBeInstanceOf(TenantScopeViolation);
+      await expect(
+        tenantKysely(orm.em.fork(), 1).updateTable('locations').set({ tenant_id: 2 }).execute(),
+      ).rejects.toBeInstanceOf(TenantScopeViolation);
       // Its own row is still updated on conflict.
-      await db.insertInto('locations').values({ id: nextId, tenant_id: 2, slug: 'own-conflict', name: 'first' }).execute();
+      await db
+        .insertInto('locations')
+        .values({ id: nextId, tenant_id: 2, slug: 'own-conflict', name: 'first' })
+        .execute();
       const own = await db
         .insertInto('locations')
         .values({ id: nextId++, tenant_id: 2, slug: 'own-conflict', name: 'second' })
@@ -145,24 +210,33 @@ describe('tenant scope plugin', () => {
     it('write only rows of the scoped tenant, whatever tenant ids a batch names', async () => {
       let run = 0;
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: 2 }), fc.array(fc.constantFrom<number | undefined>(1, 2, undefined), { minLength: 1, maxLength: 5 }), async (scoped, tenantIds) => {
-          const prefix = `prop-${run++}-`;
-          const rows = tenantIds.map((tenantId, i) => ({ id: nextId++, slug: `${prefix}${i}`, name: 'p', ...(tenantId === undefined ? {} : { tenant_id: tenantId }) }));
-          const written = await tenantKysely(orm.em.fork(), scoped)
-            .insertInto('locations')
-            .values(rows as never)
-            .execute()
-            .then(
-              () => true,
-              (error: unknown) => {
-                expect(error).toBeInstanceOf(TenantScopeViolation);
-                return false;
-              },
-            );
-          const stored = await locationsNamed(prefix);
-          expect(written).toBe(tenantIds.every((tenantId) => tenantId === undefined || tenantId === scoped));
-          expect(stored.map((row) => row.tenant_id)).toEqual(written ? rows.map(() => scoped) : []);
-        }),
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 2 }),
+          fc.array(fc.constantFrom<number | undefined>(1, 2, undefined), { minLength: 1, maxLength: 5 }),
+          async (scoped, tenantIds) => {
+            const prefix = `prop-${run++}-`;
+            const rows = tenantIds.map((tenantId, i) => ({
+              id: nextId++,
+              slug: `${prefix}${i}`,
+              name: 'p',
+              ...(tenantId === undefined ? {} : { tenant_id: tenantId }),
+            }));
+            const written = await tenantKysely(orm.em.fork(), scoped)
+              .insertInto('locations')
+              .values(rows as never)
+              .execute()
+              .then(
+                () => true,
+                (error: unknown) => {
+                  expect(error).toBeInstanceOf(TenantScopeViolation);
+                  return false;
+                },
+              );
+            const stored = await locationsNamed(prefix);
+            expect(written).toBe(tenantIds.every((tenantId) => tenantId === undefined || tenantId === scoped));
+            expect(stored.map((row) => row.tenant_id)).toEqual(written ? rows.map(() => scoped) : []);
+          },
+        ),
         { numRuns: 40 },
       );
     });

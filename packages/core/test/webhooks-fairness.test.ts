@@ -9,7 +9,12 @@ import { createLogger } from '../src/lib/logger.ts';
 import { isAppError } from '../src/lib/errors.ts';
 import { webhookSecretKey } from '../src/env.ts';
 import { recordEvent } from '../src/modules/events/events.service.ts';
-import { FAILING_ENDPOINT_SLOTS, startWebhookRunner, tenantSlotsOf, type TWebhookRunner } from '../src/modules/webhooks/webhook-runner.ts';
+import {
+  FAILING_ENDPOINT_SLOTS,
+  startWebhookRunner,
+  tenantSlotsOf,
+  type TWebhookRunner,
+} from '../src/modules/webhooks/webhook-runner.ts';
 import { DEFAULT_DELIVERY_SETTINGS } from '../src/modules/webhooks/webhook-delivery.ts';
 import { postWebhook } from '../src/modules/webhooks/webhook-http.ts';
 import { publicDeliveryError } from '../src/modules/webhooks/webhook.dto.ts';
@@ -60,14 +65,21 @@ afterAll(async () => {
   await orm?.close();
 });
 
-const endpoint = (tenantId: number, url = receiver.url) => createWebhookEndpoint(serviceContext(orm.em.fork(), tenantId), { url, eventTypes: ['*'] });
+const endpoint = (tenantId: number, url = receiver.url) =>
+  createWebhookEndpoint(serviceContext(orm.em.fork(), tenantId), { url, eventTypes: ['*'] });
 
-async function codeOf(call: Promise<unknown>): Promise<{ code: string; fields?: string[]; headers?: Record<string, string> }> {
+async function codeOf(
+  call: Promise<unknown>,
+): Promise<{ code: string; fields?: string[]; headers?: Record<string, string> }> {
   try {
     await call;
   } catch (error) {
     if (!isAppError(error)) throw error;
-    return { code: error.code, fields: error.fieldErrors ? Object.keys(error.fieldErrors) : undefined, headers: error.headers() };
+    return {
+      code: error.code,
+      fields: error.fieldErrors ? Object.keys(error.fieldErrors) : undefined,
+      headers: error.headers(),
+    };
   }
   return { code: 'OK' };
 }
@@ -90,7 +102,11 @@ async function dueDeliveries(tenantId: number, endpointId: number, count: number
 }
 
 async function markFailing(endpointId: number): Promise<void> {
-  await kyselyOf(orm.em.fork()).updateTable('webhook_endpoints').set({ consecutive_failures: 3 } as never).where('id', '=', endpointId).execute();
+  await kyselyOf(orm.em.fork())
+    .updateTable('webhook_endpoints')
+    .set({ consecutive_failures: 3 } as never)
+    .where('id', '=', endpointId)
+    .execute();
 }
 
 const shares = (overrides: Partial<TClaimShares> = {}): TClaimShares => ({
@@ -110,12 +126,21 @@ const countBy = <T>(items: T[], key: (item: T) => number) => {
 
 describe('endpoints per tenant', () => {
   it(`allows ${MAX_ENDPOINTS_PER_TENANT} endpoints per tenant; the next is 422 on url, also when created at once`, async () => {
-    const made = await Promise.all(Array.from({ length: 14 }, () => codeOf(endpoint(NOISY, 'https://hooks.noisy.example/x'))));
+    const made = await Promise.all(
+      Array.from({ length: 14 }, () => codeOf(endpoint(NOISY, 'https://hooks.noisy.example/x'))),
+    );
     expect(made.filter((result) => result.code === 'OK')).toHaveLength(MAX_ENDPOINTS_PER_TENANT);
-    expect(made.filter((result) => result.code !== 'OK')).toEqual(Array.from({ length: 4 }, () => ({ code: 'VALIDATION_FAILED', fields: ['url'], headers: {} })));
+    expect(made.filter((result) => result.code !== 'OK')).toEqual(
+      Array.from({ length: 4 }, () => ({ code: 'VALIDATION_FAILED', fields: ['url'], headers: {} })),
+    );
     // Another tenant is not affected; a deleted endpoint frees its place.
     expect((await codeOf(endpoint(QUIET, 'https://hooks.quiet.example/x'))).code).toBe('OK');
-    const [first] = await kyselyOf(orm.em.fork()).selectFrom('webhook_endpoints').select('id').where('tenant_id', '=', NOISY).limit(1).execute();
+    const [first] = await kyselyOf(orm.em.fork())
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('tenant_id', '=', NOISY)
+      .limit(1)
+      .execute();
     await deleteWebhookEndpoint(serviceContext(orm.em.fork(), NOISY), { id: first!.id });
     expect((await codeOf(endpoint(NOISY, 'https://hooks.noisy.example/y'))).code).toBe('OK');
     expect((await codeOf(endpoint(NOISY, 'https://hooks.noisy.example/z'))).code).toBe('VALIDATION_FAILED');
@@ -131,7 +156,10 @@ describe('test events and replays', () => {
       if (i % 2) await replayWebhookDelivery(serviceContext(orm.em.fork(), NOISY), { id: first.id });
       else await sendTestEvent(serviceContext(orm.em.fork(), NOISY), { id: limited.id });
     }
-    for (const call of [() => sendTestEvent(serviceContext(orm.em.fork(), NOISY), { id: limited.id }), () => replayWebhookDelivery(serviceContext(orm.em.fork(), NOISY), { id: first.id })]) {
+    for (const call of [
+      () => sendTestEvent(serviceContext(orm.em.fork(), NOISY), { id: limited.id }),
+      () => replayWebhookDelivery(serviceContext(orm.em.fork(), NOISY), { id: first.id }),
+    ]) {
       const refused = await codeOf(call());
       expect(refused.code).toBe('TOO_MANY_ATTEMPTS');
       expect(refused.headers).toMatchObject({ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0' });
@@ -140,11 +168,19 @@ describe('test events and replays', () => {
       expect(Number(refused.headers?.['X-RateLimit-Reset'])).toBeGreaterThan(Date.now() / 1000);
     }
     // Refused sends queued nothing; the other endpoint has its own budget; another tenant's ids are still 404 first.
-    expect(await listWebhookDeliveries(serviceContext(orm.em.fork(), NOISY), { endpointId: limited.id })).toHaveLength(ENDPOINT_SENDS.limit / 2);
+    expect(await listWebhookDeliveries(serviceContext(orm.em.fork(), NOISY), { endpointId: limited.id })).toHaveLength(
+      ENDPOINT_SENDS.limit / 2,
+    );
     expect((await codeOf(sendTestEvent(serviceContext(orm.em.fork(), NOISY), { id: other.id }))).code).toBe('OK');
-    expect((await codeOf(sendTestEvent(serviceContext(orm.em.fork(), QUIET), { id: limited.id }))).code).toBe('NOT_FOUND');
+    expect((await codeOf(sendTestEvent(serviceContext(orm.em.fork(), QUIET), { id: limited.id }))).code).toBe(
+      'NOT_FOUND',
+    );
     // The window is shared by every process: it lives in PostgreSQL.
-    const [window] = await kyselyOf(orm.em.fork()).selectFrom('rate_limit_windows').select(['bucket', 'hits']).where('bucket', '=', `webhook-sends:${limited.id}`).execute();
+    const [window] = await kyselyOf(orm.em.fork())
+      .selectFrom('rate_limit_windows')
+      .select(['bucket', 'hits'])
+      .where('bucket', '=', `webhook-sends:${limited.id}`)
+      .execute();
     expect(window?.hits).toBe(ENDPOINT_SENDS.limit + 2);
   });
 });
@@ -164,7 +200,7 @@ describe('fair claiming of due deliveries', () => {
     expect(await claimDueDeliveries(orm.em.fork(), shares({ heldByTenant: new Map([[NOISY, 2]]) }))).toHaveLength(6);
   });
 
-  it('a tenant takes at most its share of the worker, and tenants (and a tenant\'s endpoints) take turns', async () => {
+  it("a tenant takes at most its share of the worker, and tenants (and a tenant's endpoints) take turns", async () => {
     const noisy = await Promise.all(Array.from({ length: 3 }, () => endpoint(NOISY)));
     for (const { endpoint: e } of noisy) await dueDeliveries(NOISY, e.id, 30);
     const { endpoint: quiet } = await endpoint(QUIET);
@@ -176,10 +212,26 @@ describe('fair claiming of due deliveries', () => {
     const few = await claimDueDeliveries(orm.em.fork(), shares({ limit: 4 }));
     expect(countBy(few, (d) => d.tenant_id)).toEqual({ [NOISY]: 2, [QUIET]: 1, [THIRD]: 1 });
     // Sixteen: the noisy tenant stops at half (8 with the 2 it holds), the others get everything due.
-    const many = await claimDueDeliveries(orm.em.fork(), shares({ heldByTenant: new Map([[NOISY, 2], [QUIET, 1], [THIRD, 1]]) }));
+    const many = await claimDueDeliveries(
+      orm.em.fork(),
+      shares({
+        heldByTenant: new Map([
+          [NOISY, 2],
+          [QUIET, 1],
+          [THIRD, 1],
+        ]),
+      }),
+    );
     expect(countBy(many, (d) => d.tenant_id)).toEqual({ [NOISY]: 6, [QUIET]: 2 });
     // Within the noisy tenant its three endpoints took turns.
-    expect(Object.values(countBy([...few, ...many].filter((d) => d.tenant_id === NOISY), (d) => d.endpoint_id)).sort()).toEqual([2, 3, 3]);
+    expect(
+      Object.values(
+        countBy(
+          [...few, ...many].filter((d) => d.tenant_id === NOISY),
+          (d) => d.endpoint_id,
+        ),
+      ).sort(),
+    ).toEqual([2, 3, 3]);
     // Leased deliveries are not due again before their lease ends.
     expect(await claimDueDeliveries(orm.em.fork(), shares({ heldByTenant: new Map([[NOISY, 8]]) }))).toEqual([]);
     expect(tenantSlotsOf(16)).toBe(8);
@@ -221,7 +273,10 @@ describe('fair claiming of due deliveries', () => {
         return rows as unknown as { tenant_id: number; endpoint_id: number }[];
       };
       const samples: { tenant_id: number; endpoint_id: number }[][] = [];
-      const { id } = await recordEvent({ db: kyselyOf(orm.em.fork()), tenant: { id: QUIET } }, { type: 'application.created', object: 'application', objectId: 7, data: {} });
+      const { id } = await recordEvent(
+        { db: kyselyOf(orm.em.fork()), tenant: { id: QUIET } },
+        { type: 'application.created', object: 'application', objectId: 7, data: {} },
+      );
       const { dispatchEvents } = await import('../src/modules/webhooks/webhook-dispatcher.ts');
       const started = Date.now();
       await dispatchEvents(orm.em.fork());
@@ -233,16 +288,22 @@ describe('fair claiming of due deliveries', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([id]);
-      console.log(`webhooks: another tenant's event delivered in ${Date.now() - started} ms while 10 endpoints time out`);
+      console.log(
+        `webhooks: another tenant's event delivered in ${Date.now() - started} ms while 10 endpoints time out`,
+      );
       for (const sample of [...samples, await held()]) {
         expect(sample.filter((row) => row.tenant_id === NOISY).length).toBeLessThanOrEqual(tenantSlotsOf(concurrency));
       }
       // Once failing, no endpoint holds more than 2.
       await new Promise((resolve) => setTimeout(resolve, 1600));
       const later = await held();
-      for (const count of Object.values(countBy(later, (row) => row.endpoint_id))) expect(count).toBeLessThanOrEqual(FAILING_ENDPOINT_SLOTS);
+      for (const count of Object.values(countBy(later, (row) => row.endpoint_id)))
+        expect(count).toBeLessThanOrEqual(FAILING_ENDPOINT_SLOTS);
       // The tenant is told the class of failure only.
-      const [timedOut] = await listWebhookDeliveries(serviceContext(orm.em.fork(), NOISY), { endpointId: noisy[0]!.id, limit: 100 }).then((list) => list.filter((d) => d.last_error !== null));
+      const [timedOut] = await listWebhookDeliveries(serviceContext(orm.em.fork(), NOISY), {
+        endpointId: noisy[0]!.id,
+        limit: 100,
+      }).then((list) => list.filter((d) => d.last_error !== null));
       expect(timedOut?.last_error).toBe('timeout');
     } finally {
       await Promise.all(runners.splice(0).map((runner) => runner.stop(500)));
@@ -254,13 +315,22 @@ describe('fair claiming of due deliveries', () => {
 describe('delivery errors shown to tenants', () => {
   it('name the class of failure: TLS, refused, timeout', async () => {
     // An https request to a plain-http server fails in the TLS handshake.
-    const tls = await postWebhook(`https://127.0.0.1:${receiver.port}/hooks`, {}, '{}', { allowInsecureLocal: true, timeoutMs: 2000 });
+    const tls = await postWebhook(`https://127.0.0.1:${receiver.port}/hooks`, {}, '{}', {
+      allowInsecureLocal: true,
+      timeoutMs: 2000,
+    });
     expect(tls).toMatchObject({ kind: 'failed', failure: 'TLS' });
     const closed = await startWebhookReceiver();
     await closed.close();
-    expect(await postWebhook(closed.url, {}, '{}', { allowInsecureLocal: true, timeoutMs: 2000 })).toMatchObject({ kind: 'failed', failure: 'refused' });
+    expect(await postWebhook(closed.url, {}, '{}', { allowInsecureLocal: true, timeoutMs: 2000 })).toMatchObject({
+      kind: 'failed',
+      failure: 'refused',
+    });
     const hanging = await startWebhookReceiver(() => 'hang');
-    expect(await postWebhook(hanging.url, {}, '{}', { allowInsecureLocal: true, timeoutMs: 200 })).toMatchObject({ kind: 'failed', failure: 'timeout' });
+    expect(await postWebhook(hanging.url, {}, '{}', { allowInsecureLocal: true, timeoutMs: 200 })).toMatchObject({
+      kind: 'failed',
+      failure: 'timeout',
+    });
     await hanging.close();
   });
 
@@ -277,7 +347,15 @@ describe('delivery errors shown to tenants', () => {
       ['ECONNRESET: socket hang up', 'connection'],
     ];
     for (const [stored, shown] of legacy) expect(publicDeliveryError(stored), stored).toBe(shown);
-    for (const current of ['timeout', 'refused', 'blocked address', 'TLS', 'HTTP 5xx', 'HTTP 5xx (retries used up)', 'HTTP 410: the endpoint is gone and was disabled']) {
+    for (const current of [
+      'timeout',
+      'refused',
+      'blocked address',
+      'TLS',
+      'HTTP 5xx',
+      'HTTP 5xx (retries used up)',
+      'HTTP 410: the endpoint is gone and was disabled',
+    ]) {
       expect(publicDeliveryError(current)).toBe(current);
     }
     expect(publicDeliveryError(null)).toBeNull();

@@ -12,8 +12,15 @@ import { createCoreServices, type TCoreServices } from '../src/services.ts';
 let orm: MikroORM;
 let services: TCoreServices;
 const createCaller = createCallerFactory(appRouter);
-const session = (tenantId: number, role = 'admin'): TAdminSession => ({ userId: tenantId, tenantId, role, sessionId: `s${tenantId}`, email: `admin${tenantId}@example.test` });
-const callerOf = (value: TAdminSession | undefined) => createCaller(createContext(services, { url: new URL('http://admin.test/trpc'), session: value }));
+const session = (tenantId: number, role = 'admin'): TAdminSession => ({
+  userId: tenantId,
+  tenantId,
+  role,
+  sessionId: `s${tenantId}`,
+  email: `admin${tenantId}@example.test`,
+});
+const callerOf = (value: TAdminSession | undefined) =>
+  createCaller(createContext(services, { url: new URL('http://admin.test/trpc'), session: value }));
 
 async function failure(call: Promise<unknown>): Promise<string> {
   try {
@@ -27,7 +34,13 @@ async function failure(call: Promise<unknown>): Promise<string> {
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
   services = createCoreServices(orm, pino({ level: 'silent' }), { flushIntervalMs: 60_000 });
-  await kyselyOf(orm.em.fork()).insertInto('tenants').values([{ id: 1, slug: 'acme', name: 'Acme' }, { id: 2, slug: 'globex', name: 'Globex' }]).execute();
+  await kyselyOf(orm.em.fork())
+    .insertInto('tenants')
+    .values([
+      { id: 1, slug: 'acme', name: 'Acme' },
+      { id: 2, slug: 'globex', name: 'Globex' },
+    ])
+    .execute();
 });
 afterAll(async () => {
   await services?.close();
@@ -43,7 +56,10 @@ describe('admin webhook procedures', () => {
   it("manage the session tenant's endpoints only; another tenant's are NOT_FOUND for every action", async () => {
     const acme = callerOf(session(1));
     const globex = callerOf(session(2));
-    const { endpoint, secret } = await acme.admin.webhooks.create({ url: 'https://hooks.acme.example/careers', event_types: ['vacancy.published'] });
+    const { endpoint, secret } = await acme.admin.webhooks.create({
+      url: 'https://hooks.acme.example/careers',
+      event_types: ['vacancy.published'],
+    });
     expect(secret).toMatch(/^whsec_/);
     const listed = await acme.admin.webhooks.list();
     expect(listed.data).toEqual([endpoint]);
@@ -64,19 +80,33 @@ describe('admin webhook procedures', () => {
       expect(await failure(call())).toBe('NOT_FOUND');
     }
 
-    expect((await acme.admin.webhooks.enable({ id: endpoint.id })).endpoint).toMatchObject({ id: endpoint.id, enabled: true });
+    expect((await acme.admin.webhooks.enable({ id: endpoint.id })).endpoint).toMatchObject({
+      id: endpoint.id,
+      enabled: true,
+    });
     const rotated = await acme.admin.webhooks.rotate({ id: endpoint.id });
     expect(rotated.secret).not.toBe(secret);
     expect(rotated.endpoint.previous_secret_expires_at).not.toBeNull();
-    expect((await acme.admin.webhooks.replay({ id: delivery.id })).delivery).toMatchObject({ id: delivery.id, state: 'pending' });
+    expect((await acme.admin.webhooks.replay({ id: delivery.id })).delivery).toMatchObject({
+      id: delivery.id,
+      state: 'pending',
+    });
     await acme.admin.webhooks.delete({ id: endpoint.id });
     expect((await acme.admin.webhooks.list()).data).toEqual([]);
   });
 
   it('refuse invalid URLs and event types with field errors', async () => {
     const acme = callerOf(session(1));
-    expect(await failure(acme.admin.webhooks.create({ url: 'http://hooks.acme.example/x', event_types: ['*'] }))).toBe('VALIDATION_FAILED');
-    expect(await failure(acme.admin.webhooks.create({ url: 'https://hooks.acme.example/x', event_types: [] }))).toBe('VALIDATION_FAILED');
-    expect(await failure(acme.admin.webhooks.create({ url: 'https://hooks.acme.example/x', event_types: ['vacancy.exploded'] }))).toBe('VALIDATION_FAILED');
+    expect(await failure(acme.admin.webhooks.create({ url: 'http://hooks.acme.example/x', event_types: ['*'] }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await failure(acme.admin.webhooks.create({ url: 'https://hooks.acme.example/x', event_types: [] }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(
+      await failure(
+        acme.admin.webhooks.create({ url: 'https://hooks.acme.example/x', event_types: ['vacancy.exploded'] }),
+      ),
+    ).toBe('VALIDATION_FAILED');
   });
 });

@@ -12,7 +12,11 @@ import { webhookSecretKey } from '../src/env.ts';
 import { recordEvent } from '../src/modules/events/events.service.ts';
 import { startWebhookRunner, type TWebhookRunner } from '../src/modules/webhooks/webhook-runner.ts';
 import { dispatchEvents } from '../src/modules/webhooks/webhook-dispatcher.ts';
-import { DEFAULT_DELIVERY_SETTINGS, outcomeOf, type TDeliverySettings } from '../src/modules/webhooks/webhook-delivery.ts';
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  outcomeOf,
+  type TDeliverySettings,
+} from '../src/modules/webhooks/webhook-delivery.ts';
 import { endpointUrlProblem, forbiddenAddressReason, postWebhook } from '../src/modules/webhooks/webhook-http.ts';
 import {
   createWebhookEndpoint,
@@ -41,7 +45,13 @@ const log = createLogger('webhooks-test');
 
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
-  await kyselyOf(orm.em.fork()).insertInto('tenants').values([{ id: TENANT, slug: 'acme', name: 'Acme' }, { id: OTHER_TENANT, slug: 'other', name: 'Other' }]).execute();
+  await kyselyOf(orm.em.fork())
+    .insertInto('tenants')
+    .values([
+      { id: TENANT, slug: 'acme', name: 'Acme' },
+      { id: OTHER_TENANT, slug: 'other', name: 'Other' },
+    ])
+    .execute();
   receiver = await startWebhookReceiver();
 });
 
@@ -82,14 +92,26 @@ async function endpoint(eventTypes: string[] = ['*'], url = receiver.url, tenant
 }
 
 async function event(type = 'application.created', tenantId = TENANT, objectId = 1) {
-  return recordEvent({ db: kyselyOf(orm.em.fork()), tenant: { id: tenantId } }, { type, object: type.split('.')[0] as 'application', objectId, data: {} });
+  return recordEvent(
+    { db: kyselyOf(orm.em.fork()), tenant: { id: tenantId } },
+    { type, object: type.split('.')[0] as 'application', objectId, data: {} },
+  );
 }
 
 /** An endpoint's failures in a row, and the delivery slots its deliveries hold now. */
 async function endpointState(endpointId: number) {
   const db = kyselyOf(orm.em.fork());
-  const endpoint = await db.selectFrom('webhook_endpoints').select('consecutive_failures').where('id', '=', endpointId).executeTakeFirstOrThrow();
-  const held = await db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).where('leased_until', 'is not', null).execute();
+  const endpoint = await db
+    .selectFrom('webhook_endpoints')
+    .select('consecutive_failures')
+    .where('id', '=', endpointId)
+    .executeTakeFirstOrThrow();
+  const held = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', endpointId)
+    .where('leased_until', 'is not', null)
+    .execute();
   return { consecutive_failures: endpoint.consecutive_failures, held: held.length };
 }
 
@@ -112,8 +134,16 @@ describe('webhook endpoints', () => {
     const { endpoint: created, secret } = await endpoint(['vacancy.published', 'application.created']);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
-    expect(created).toMatchObject({ url: receiver.url, event_types: ['vacancy.published', 'application.created'], enabled: true });
-    const row = await kyselyOf(orm.em.fork()).selectFrom('webhook_endpoints').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(created).toMatchObject({
+      url: receiver.url,
+      event_types: ['vacancy.published', 'application.created'],
+      enabled: true,
+    });
+    const row = await kyselyOf(orm.em.fork())
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
     const dump = JSON.stringify(row);
     expect(dump).not.toContain(secret.slice(6));
     expect(dump).not.toContain(Buffer.from(secret.slice(6), 'base64').toString('hex'));
@@ -122,8 +152,14 @@ describe('webhook endpoints', () => {
   });
 
   it('refuses unknown event types, URLs that are not https or point to private addresses', async () => {
-    await expect(endpoint(['vacancy.exploded'])).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: { 'event_types.0': expect.any(Array) } });
-    await expect(endpoint(['*'], 'not a url')).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: { url: expect.any(Array) } });
+    await expect(endpoint(['vacancy.exploded'])).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fieldErrors: { 'event_types.0': expect.any(Array) },
+    });
+    await expect(endpoint(['*'], 'not a url')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fieldErrors: { url: expect.any(Array) },
+    });
     expect(endpointUrlProblem('http://hooks.example.com/x', false)).toBe('The url must use https://.');
     expect(endpointUrlProblem('https://10.1.2.3/x', false)).toMatch(/private/);
     expect(endpointUrlProblem('https://localhost/x', false)).toMatch(/private/);
@@ -132,7 +168,9 @@ describe('webhook endpoints', () => {
 
   it('deletes an endpoint of its own tenant only', async () => {
     const { endpoint: created } = await endpoint();
-    await expect(deleteWebhookEndpoint(serviceContext(orm.em.fork(), OTHER_TENANT), { id: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      deleteWebhookEndpoint(serviceContext(orm.em.fork(), OTHER_TENANT), { id: created.id }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await deleteWebhookEndpoint(serviceContext(orm.em.fork(), TENANT), { id: created.id });
     expect(await listWebhookEndpoints(serviceContext(orm.em.fork(), TENANT))).toEqual([]);
   });
@@ -163,10 +201,25 @@ describe('webhook delivery', () => {
       });
       expect(verifiedWith).toHaveLength(1);
       const body = JSON.parse(request.body);
-      expect(body).toEqual({ id, type: 'application.created', occurred_at: expect.any(String), tenant: 'acme', data: { id: 1 } });
+      expect(body).toEqual({
+        id,
+        type: 'application.created',
+        occurred_at: expect.any(String),
+        tenant: 'acme',
+        data: { id: 1 },
+      });
     }
-    const [delivery] = await eventually(() => deliveriesOf(all.endpoint.id), (list) => list[0]?.state === 'delivered');
-    expect(delivery).toMatchObject({ event_id: id, event_type: 'application.created', attempts: 1, last_status_code: 200, next_attempt_at: null });
+    const [delivery] = await eventually(
+      () => deliveriesOf(all.endpoint.id),
+      (list) => list[0]?.state === 'delivered',
+    );
+    expect(delivery).toMatchObject({
+      event_id: id,
+      event_type: 'application.created',
+      attempts: 1,
+      last_status_code: 200,
+      next_attempt_at: null,
+    });
     expect(await deliveriesOf(vacancies.endpoint.id)).toEqual([]);
   });
 
@@ -178,10 +231,14 @@ describe('webhook delivery', () => {
     const received = await receiver.waitFor(3);
     expect(new Set(received.map((r) => r.headers['webhook-id']))).toEqual(new Set([id]));
     expect(new Set(received.map((r) => r.body)).size).toBe(1);
-    for (const request of received) expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
+    for (const request of received)
+      expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
     // The back-off (0.3 s ± 20 % in this test) separates the attempts.
     expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(200);
-    const [delivery] = await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered');
+    const [delivery] = await eventually(
+      () => deliveriesOf(created.id),
+      (list) => list[0]?.state === 'delivered',
+    );
     expect(delivery).toMatchObject({ attempts: 3, last_status_code: 200, last_error: null });
     // The run of failures (which limits a failing endpoint's slots) ended with the delivery; no slot is held.
     expect(await endpointState(created.id)).toEqual({ consecutive_failures: 0, held: 0 });
@@ -192,8 +249,16 @@ describe('webhook delivery', () => {
     receiver.setReply(() => ({ status: 502 }));
     runner({ retryScheduleSeconds: [0.1, 0.1] });
     await event();
-    const [delivery] = await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'failed');
-    expect(delivery).toMatchObject({ attempts: 3, last_status_code: 502, next_attempt_at: null, last_error: 'HTTP 5xx (retries used up)' });
+    const [delivery] = await eventually(
+      () => deliveriesOf(created.id),
+      (list) => list[0]?.state === 'failed',
+    );
+    expect(delivery).toMatchObject({
+      attempts: 3,
+      last_status_code: 502,
+      next_attempt_at: null,
+      last_error: 'HTTP 5xx (retries used up)',
+    });
     expect(receiver.received).toHaveLength(3);
     expect(await endpointState(created.id)).toEqual({ consecutive_failures: 3, held: 0 });
   });
@@ -203,7 +268,10 @@ describe('webhook delivery', () => {
     receiver.setReply(() => ({ status: 410 }));
     runner();
     await event();
-    const [disabled] = await eventually(() => listWebhookEndpoints(serviceContext(orm.em.fork(), TENANT)), (list) => list[0]?.enabled === false);
+    const [disabled] = await eventually(
+      () => listWebhookEndpoints(serviceContext(orm.em.fork(), TENANT)),
+      (list) => list[0]?.enabled === false,
+    );
     expect(disabled?.disabled_reason).toMatch(/410/);
     // Not retried, and later events create no deliveries for it.
     await event();
@@ -213,7 +281,10 @@ describe('webhook delivery', () => {
 
     // Enabled again (the receiver is back): later events are delivered.
     receiver.setReply(() => undefined);
-    expect(await enableWebhookEndpoint(serviceContext(orm.em.fork(), TENANT), { id: created.id })).toMatchObject({ enabled: true, disabled_reason: null });
+    expect(await enableWebhookEndpoint(serviceContext(orm.em.fork(), TENANT), { id: created.id })).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+    });
     const { id } = await event();
     const [, after] = await receiver.waitFor(2);
     expect(after!.headers['webhook-id']).toBe(id);
@@ -221,13 +292,23 @@ describe('webhook delivery', () => {
 
   it('honours Retry-After (bounded) over a shorter back-off', async () => {
     const { endpoint: created } = await endpoint();
-    receiver.setReply((_request, index) => (index === 0 ? { status: 503, headers: { 'retry-after': '2' } } : undefined));
+    receiver.setReply((_request, index) =>
+      index === 0 ? { status: 503, headers: { 'retry-after': '2' } } : undefined,
+    );
     runner();
     await event();
     const received = await receiver.waitFor(2, 10_000);
     expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(1900);
-    await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered');
-    const bounded = outcomeOf({ kind: 'response', status: 429, body: '', retryAfterSeconds: 10 ** 9 }, 1, { retryScheduleSeconds: [5], maxRetryAfterSeconds: 3600 }, new Date(0));
+    await eventually(
+      () => deliveriesOf(created.id),
+      (list) => list[0]?.state === 'delivered',
+    );
+    const bounded = outcomeOf(
+      { kind: 'response', status: 429, body: '', retryAfterSeconds: 10 ** 9 },
+      1,
+      { retryScheduleSeconds: [5], maxRetryAfterSeconds: 3600 },
+      new Date(0),
+    );
     expect(bounded).toMatchObject({ state: 'pending', nextAttemptAt: new Date(3600 * 1000) });
   });
 
@@ -238,7 +319,10 @@ describe('webhook delivery', () => {
     const { id } = await event();
     const received = await receiver.waitFor(2);
     expect(received.map((r) => r.headers['webhook-id'])).toEqual([id, id]);
-    const [delivery] = await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered');
+    const [delivery] = await eventually(
+      () => deliveriesOf(created.id),
+      (list) => list[0]?.state === 'delivered',
+    );
     expect(delivery?.attempts).toBe(2);
   });
 
@@ -249,7 +333,10 @@ describe('webhook delivery', () => {
     const { endpoint: created } = await endpoint(['*'], url);
     runner();
     await event();
-    const [delivery] = await eventually(() => deliveriesOf(created.id), (list) => (list[0]?.attempts ?? 0) >= 2);
+    const [delivery] = await eventually(
+      () => deliveriesOf(created.id),
+      (list) => (list[0]?.attempts ?? 0) >= 2,
+    );
     expect(delivery).toMatchObject({ state: 'pending', last_status_code: null });
     expect(delivery?.last_error).toBe('refused');
   });
@@ -264,10 +351,15 @@ describe('webhook delivery', () => {
     const [during] = await receiver.waitFor(1);
     const signatures = during!.headers['webhook-signature']!.split(' ');
     expect(signatures).toHaveLength(2);
-    for (const secret of [oldSecret, rotated.secret]) expect(() => new Webhook(secret).verify(during!.body, during!.headers)).not.toThrow();
+    for (const secret of [oldSecret, rotated.secret])
+      expect(() => new Webhook(secret).verify(during!.body, during!.headers)).not.toThrow();
 
     // 24 hours later the previous secret has expired.
-    await kyselyOf(orm.em.fork()).updateTable('webhook_endpoints').set({ previous_secret_expires_at: new Date(Date.now() - 1000) }).where('id', '=', created.id).execute();
+    await kyselyOf(orm.em.fork())
+      .updateTable('webhook_endpoints')
+      .set({ previous_secret_expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', created.id)
+      .execute();
     await event();
     const [, after] = await receiver.waitFor(2);
     expect(after!.headers['webhook-signature']!.split(' ')).toHaveLength(1);
@@ -284,15 +376,23 @@ describe('webhook delivery', () => {
     const [first] = await receiver.waitFor(1);
     expect(JSON.parse(first!.body)).toMatchObject({ id: test.event_id, type: 'webhook.test', tenant: 'acme' });
     expect(() => new Webhook(secret).verify(first!.body, first!.headers)).not.toThrow();
-    const delivered = await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered');
+    const delivered = await eventually(
+      () => deliveriesOf(created.id),
+      (list) => list[0]?.state === 'delivered',
+    );
 
     await replayWebhookDelivery(serviceContext(orm.em.fork(), TENANT), { id: delivered[0]!.id });
     const [, replayed] = await receiver.waitFor(2);
     expect(replayed!.headers['webhook-id']).toBe(test.event_id);
     expect(replayed!.body).toBe(first!.body);
-    await eventually(() => deliveriesOf(created.id), (list) => list[0]?.state === 'delivered' && list[0].attempts === 2);
+    await eventually(
+      () => deliveriesOf(created.id),
+      (list) => list[0]?.state === 'delivered' && list[0].attempts === 2,
+    );
     expect(await deliveriesOf(other.endpoint.id)).toEqual([]);
-    await expect(replayWebhookDelivery(serviceContext(orm.em.fork(), OTHER_TENANT), { id: delivered[0]!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      replayWebhookDelivery(serviceContext(orm.em.fork(), OTHER_TENANT), { id: delivered[0]!.id }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
 
@@ -301,8 +401,18 @@ describe('webhook dispatch', () => {
     const types: string[] = WEBHOOK_EVENT_TYPES.slice(0, 4);
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ tenant: fc.constantFrom(TENANT, OTHER_TENANT), types: fc.oneof(fc.constant<string[]>(['*']), fc.subarray(types, { minLength: 1 })), enabled: fc.boolean() }), { minLength: 1, maxLength: 4 }),
-        fc.array(fc.record({ tenant: fc.constantFrom(TENANT, OTHER_TENANT), type: fc.constantFrom(...types) }), { minLength: 1, maxLength: 12 }),
+        fc.array(
+          fc.record({
+            tenant: fc.constantFrom(TENANT, OTHER_TENANT),
+            types: fc.oneof(fc.constant<string[]>(['*']), fc.subarray(types, { minLength: 1 })),
+            enabled: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.array(fc.record({ tenant: fc.constantFrom(TENANT, OTHER_TENANT), type: fc.constantFrom(...types) }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         async (endpoints, events) => {
           const db = kyselyOf(orm.em.fork());
           await db.deleteFrom('webhook_endpoints').execute();
@@ -311,7 +421,12 @@ describe('webhook dispatch', () => {
           const created: { id: number; tenant: number; types: string[]; enabled: boolean }[] = [];
           for (const e of endpoints) {
             const { endpoint: row } = await endpoint(e.types, receiver.url, e.tenant);
-            if (!e.enabled) await db.updateTable('webhook_endpoints').set({ disabled_at: new Date(), disabled_reason: 'test' }).where('id', '=', row.id).execute();
+            if (!e.enabled)
+              await db
+                .updateTable('webhook_endpoints')
+                .set({ disabled_at: new Date(), disabled_reason: 'test' })
+                .where('id', '=', row.id)
+                .execute();
             created.push({ ...e, id: row.id });
           }
           const recorded: { id: string; tenant: number; type: string }[] = [];
@@ -319,9 +434,18 @@ describe('webhook dispatch', () => {
           await Promise.all([dispatchEvents(orm.em.fork(), 5), dispatchEvents(orm.em.fork(), 5)]);
           while ((await dispatchEvents(orm.em.fork(), 5)).events > 0);
           const expected = recorded
-            .flatMap((ev) => created.filter((ep) => ep.enabled && ep.tenant === ev.tenant && (ep.types.includes('*') || ep.types.includes(ev.type))).map((ep) => `${ep.id} ${ev.id}`))
+            .flatMap((ev) =>
+              created
+                .filter(
+                  (ep) =>
+                    ep.enabled && ep.tenant === ev.tenant && (ep.types.includes('*') || ep.types.includes(ev.type)),
+                )
+                .map((ep) => `${ep.id} ${ev.id}`),
+            )
             .sort();
-          const actual = (await db.selectFrom('webhook_deliveries').select(['endpoint_id', 'event_id']).execute()).map((d) => `${d.endpoint_id} ${d.event_id}`).sort();
+          const actual = (await db.selectFrom('webhook_deliveries').select(['endpoint_id', 'event_id']).execute())
+            .map((d) => `${d.endpoint_id} ${d.event_id}`)
+            .sort();
           expect(actual).toEqual(expected);
         },
       ),
@@ -335,13 +459,28 @@ describe('delivery log retention', () => {
     const { endpoint: created } = await endpoint();
     const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
     const rows = (['delivered', 'failed', 'pending'] as const).map((state, i) => ({
-      tenant_id: TENANT, endpoint_id: created.id, event_id: `evt_old_${i}`, event_type: 'application.created', payload: '{}', state, created_at: old,
+      tenant_id: TENANT,
+      endpoint_id: created.id,
+      event_id: `evt_old_${i}`,
+      event_type: 'application.created',
+      payload: '{}',
+      state,
+      created_at: old,
       next_attempt_at: state === 'pending' ? new Date(Date.now() + 3600 * 1000) : null,
     }));
-    await kyselyOf(orm.em.fork()).insertInto('webhook_deliveries').values(rows as never).execute();
-    await kyselyOf(orm.em.fork()).insertInto('webhook_deliveries').values({ ...rows[0]!, event_id: 'evt_recent', created_at: new Date() } as never).execute();
+    await kyselyOf(orm.em.fork())
+      .insertInto('webhook_deliveries')
+      .values(rows as never)
+      .execute();
+    await kyselyOf(orm.em.fork())
+      .insertInto('webhook_deliveries')
+      .values({ ...rows[0]!, event_id: 'evt_recent', created_at: new Date() } as never)
+      .execute();
     runner();
-    const left = await eventually(() => deliveriesOf(created.id), (list) => list.length === 2);
+    const left = await eventually(
+      () => deliveriesOf(created.id),
+      (list) => list.length === 2,
+    );
     expect(left.map((d) => d.event_id).sort()).toEqual(['evt_old_2', 'evt_recent']);
   });
 });
@@ -372,14 +511,29 @@ describe('SSRF protection', () => {
 
   it('checks the resolved address: a name resolving to 127.0.0.1 is refused without the flag, and reaches it with it', async () => {
     const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
-    const refused = await postWebhook(`https://hooks.example.com:${receiver.port}/hooks`, {}, '{}', { ...strict, resolve });
-    expect(refused).toMatchObject({ kind: 'refused', failure: 'blocked address', detail: expect.stringMatching(/loopback/) });
+    const refused = await postWebhook(`https://hooks.example.com:${receiver.port}/hooks`, {}, '{}', {
+      ...strict,
+      resolve,
+    });
+    expect(refused).toMatchObject({
+      kind: 'refused',
+      failure: 'blocked address',
+      detail: expect.stringMatching(/loopback/),
+    });
     // With the flag the request goes to the vetted address (plain http here: the receiver does not speak TLS).
-    const allowed = await postWebhook(`http://hooks.example.com:${receiver.port}/hooks`, {}, '{}', { allowInsecureLocal: true, timeoutMs: 2000, resolve });
+    const allowed = await postWebhook(`http://hooks.example.com:${receiver.port}/hooks`, {}, '{}', {
+      allowInsecureLocal: true,
+      timeoutMs: 2000,
+      resolve,
+    });
     expect(allowed).toMatchObject({ kind: 'response', status: 200 });
     expect(receiver.received).toHaveLength(1);
     // Private addresses stay refused even with the flag.
-    const privateName = await postWebhook(`http://hooks.example.com:${receiver.port}/hooks`, {}, '{}', { allowInsecureLocal: true, timeoutMs: 2000, resolve: async () => [{ address: '10.0.0.5', family: 4 }] });
+    const privateName = await postWebhook(`http://hooks.example.com:${receiver.port}/hooks`, {}, '{}', {
+      allowInsecureLocal: true,
+      timeoutMs: 2000,
+      resolve: async () => [{ address: '10.0.0.5', family: 4 }],
+    });
     expect(privateName).toMatchObject({ kind: 'refused' });
   });
 
@@ -387,9 +541,16 @@ describe('SSRF protection', () => {
     const { endpoint: created } = await endpoint(['*'], `https://vm.internal.example:${receiver.port}/hooks`);
     runner({ allowInsecureLocal: false, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
     await event();
-    const [delivery] = await eventually(() => deliveriesOf(created.id), (list) => (list[0]?.attempts ?? 0) >= 1 && list[0]?.last_error !== null);
+    const [delivery] = await eventually(
+      () => deliveriesOf(created.id),
+      (list) => (list[0]?.attempts ?? 0) >= 1 && list[0]?.last_error !== null,
+    );
     expect(delivery?.last_error).toBe('blocked address');
-    const stored = await kyselyOf(orm.em.fork()).selectFrom('webhook_deliveries').select(['last_error', 'last_response']).where('endpoint_id', '=', created.id).execute();
+    const stored = await kyselyOf(orm.em.fork())
+      .selectFrom('webhook_deliveries')
+      .select(['last_error', 'last_response'])
+      .where('endpoint_id', '=', created.id)
+      .execute();
     expect(JSON.stringify(stored)).not.toMatch(/vm\.internal|127\.0\.0\.1|loopback/);
     expect(receiver.received).toHaveLength(0);
   });
@@ -398,12 +559,20 @@ describe('SSRF protection', () => {
     const octet = fc.integer({ min: 0, max: 255 });
     fc.assert(
       fc.property(octet, octet, octet, (a, b, c) => {
-        for (const address of [`10.${a}.${b}.${c}`, `127.${a}.${b}.${c}`, `192.168.${b}.${c}`, `172.${16 + (a % 16)}.${b}.${c}`, `100.${64 + (a % 64)}.${b}.${c}`, `169.254.${b}.${c}`]) {
+        for (const address of [
+          `10.${a}.${b}.${c}`,
+          `127.${a}.${b}.${c}`,
+          `192.168.${b}.${c}`,
+          `172.${16 + (a % 16)}.${b}.${c}`,
+          `100.${64 + (a % 64)}.${b}.${c}`,
+          `169.254.${b}.${c}`,
+        ]) {
           expect(forbiddenAddressReason(address, false), address).toBeDefined();
         }
       }),
     );
-    for (const address of ['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111']) expect(forbiddenAddressReason(address, false)).toBeUndefined();
+    for (const address of ['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111'])
+      expect(forbiddenAddressReason(address, false)).toBeUndefined();
     expect(forbiddenAddressReason('127.0.0.1', true)).toBeUndefined();
   });
 });

@@ -7,7 +7,9 @@ export const PGBOUNCER = process.env.CLUSTER_PGBOUNCER ?? '/usr/sbin/pgbouncer';
 
 /** Whether the cluster can run here; the tests skip themselves (with this reason) when it cannot. */
 export function missingBinaries(): string | undefined {
-  const missing = [join(PG_BIN, 'postgres'), join(PG_BIN, 'initdb'), join(PG_BIN, 'pg_basebackup'), PGBOUNCER].filter((path) => !existsSync(path));
+  const missing = [join(PG_BIN, 'postgres'), join(PG_BIN, 'initdb'), join(PG_BIN, 'pg_basebackup'), PGBOUNCER].filter(
+    (path) => !existsSync(path),
+  );
   return missing.length === 0 ? undefined : `missing ${missing.join(', ')} (install postgresql-15 and pgbouncer)`;
 }
 
@@ -18,6 +20,10 @@ export const HAPROXY = '/usr/sbin/haproxy';
 
 /** Whether the Patroni cluster can run here (the failover tests skip themselves with this reason when it cannot). */
 export function missingFailoverBinaries(): string | undefined {
-  const missing = [join(PG_BIN, 'postgres'), join(PG_BIN, 'pg_rewind'), PATRONI, ETCD, HAPROXY].filter((path) => !existsSync(path));
-  return missing.length === 0 ? undefined : `missing ${missing.join(', ')} (install postgresql-15, patroni, etcd-server and haproxy)`;
+  const missing = [join(PG_BIN, 'postgres'), join(PG_BIN, 'pg_rewind'), PATRONI, ETCD, HAPROXY].filter(
+    (path) => !existsSync(path),
+  );
+  return missing.length === 0
+    ? undefined
+    : `missing ${missing.join(', ')} (install postgresql-15, patroni, etcd-server and haproxy)`;
 }

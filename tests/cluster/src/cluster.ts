@@ -27,7 +27,13 @@ const UNIT_ROLES_SQL = `
 /** The generated tenant (`careers demo-document --large`) and its all-scopes key. */
 export const TENANT = 'bench';
 export { LARGE_API_KEY as TENANT_KEY } from '@careers/core/bench';
-const WRITER_SCOPES = ['vacancies:read', 'vacancies:write', 'applications:write', 'candidates:read', 'candidates:write'];
+const WRITER_SCOPES = [
+  'vacancies:read',
+  'vacancies:write',
+  'applications:write',
+  'candidates:read',
+  'candidates:write',
+];
 /** A dashboard user of the generated tenant (its own admin has no password), for the admin process of the harness. */
 export const ADMIN_USER = { email: 'cluster-admin@bench.example', password: 'cluster-admin-correct-horse' };
 
@@ -93,7 +99,10 @@ export async function startCluster(options: TClusterOptions): Promise<TCluster> 
     }
     const bouncer = await startPgBouncer(
       root,
-      [{ name: DATABASE, port: primary.port }, ...(replica ? [{ name: REPLICA_DATABASE, port: replica.port, dbname: DATABASE }] : [])],
+      [
+        { name: DATABASE, port: primary.port },
+        ...(replica ? [{ name: REPLICA_DATABASE, port: replica.port, dbname: DATABASE }] : []),
+      ],
       primary.port,
       UNIT_ROLES,
     );
@@ -128,15 +137,37 @@ export async function startCluster(options: TClusterOptions): Promise<TCluster> 
  * The schema, a generated tenant and the writer keys, made the way operators do it (`careers migrate`, `careers import`,
  * `careers keys create` against the primary directly), and the units' roles. Returns the writer keys.
  */
-async function prepareDatabase(root: string, url: string, sql: (text: string) => Promise<unknown>, options: Pick<TClusterOptions, 'vacancies' | 'writerKeys'>): Promise<string[]> {
-  const writerKeys = Array.from({ length: options.writerKeys ?? 0 }, (_, i) => `ck_cluster_writer_${i + 1}_${randomBytes(16).toString('hex')}`);
+async function prepareDatabase(
+  root: string,
+  url: string,
+  sql: (text: string) => Promise<unknown>,
+  options: Pick<TClusterOptions, 'vacancies' | 'writerKeys'>,
+): Promise<string[]> {
+  const writerKeys = Array.from(
+    { length: options.writerKeys ?? 0 },
+    (_, i) => `ck_cluster_writer_${i + 1}_${randomBytes(16).toString('hex')}`,
+  );
   if (options.vacancies !== undefined) {
     const document = join(root, 'tenant.json');
     await careers(['demo-document', '--large', String(options.vacancies), '--seed', '7', '--out', document], {});
     // The writer keys travel in the imported document (one import instead of a `careers keys create` per key).
-    const tenants = (JSON.parse(readFileSync(document, 'utf8')) as { tenants: Array<{ api_keys: unknown[]; users?: unknown[] }> }).tenants;
-    tenants[0]?.api_keys.push(...writerKeys.map((key, i) => ({ id: 2_000_001 + i, name: `writer-${i + 1}`, key, scopes: WRITER_SCOPES, revoked: false })));
-    if (tenants[0]) tenants[0].users = [...(tenants[0].users ?? []), { id: 3_000_001, name: 'Cluster Admin', role: 'admin', ...ADMIN_USER }];
+    const tenants = (
+      JSON.parse(readFileSync(document, 'utf8')) as { tenants: Array<{ api_keys: unknown[]; users?: unknown[] }> }
+    ).tenants;
+    tenants[0]?.api_keys.push(
+      ...writerKeys.map((key, i) => ({
+        id: 2_000_001 + i,
+        name: `writer-${i + 1}`,
+        key,
+        scopes: WRITER_SCOPES,
+        revoked: false,
+      })),
+    );
+    if (tenants[0])
+      tenants[0].users = [
+        ...(tenants[0].users ?? []),
+        { id: 3_000_001, name: 'Cluster Admin', role: 'admin', ...ADMIN_USER },
+      ];
     writeFileSync(document, JSON.stringify({ tenants }));
     await careers(['migrate'], { DATABASE_URL: url });
     await careers(['import', document], { DATABASE_URL: url });
@@ -147,19 +178,27 @@ async function prepareDatabase(root: string, url: string, sql: (text: string) =>
   return writerKeys;
 }
 
-export type TFailoverCluster = Pick<TCluster, 'apiEnv' | 'workerEnv' | 'writerKeys' | 'stop'> & { patroni: TPatroniCluster; root: string };
+export type TFailoverCluster = Pick<TCluster, 'apiEnv' | 'workerEnv' | 'writerKeys' | 'stop'> & {
+  patroni: TPatroniCluster;
+  root: string;
+};
 
 /**
  * Patroni (a primary and a synchronous standby, etcd, HAProxy routing to the leader; see patroni.ts) with the schema
  * and a generated tenant. The units connect through HAProxy, each as its own role, with session connections
  * (no PgBouncer): their timeouts travel as startup parameters.
  */
-export async function startFailoverCluster(options: Pick<TClusterOptions, 'vacancies' | 'writerKeys' | 'poolSize'>): Promise<TFailoverCluster> {
+export async function startFailoverCluster(
+  options: Pick<TClusterOptions, 'vacancies' | 'writerKeys' | 'poolSize'>,
+): Promise<TFailoverCluster> {
   const { root, stops, stop } = serviceStack('careers-patroni-');
   try {
     const patroni = await startPatroniClusterRetried(root, stops);
     const writerKeys = await prepareDatabase(root, patroni.urlOf(), patroni.sql, options);
-    const unitEnv = (role: string): TUnitEnv => ({ DATABASE_URL: patroni.urlOf(role), DB_POOL_SIZE: String(options.poolSize ?? 5) });
+    const unitEnv = (role: string): TUnitEnv => ({
+      DATABASE_URL: patroni.urlOf(role),
+      DB_POOL_SIZE: String(options.poolSize ?? 5),
+    });
     return { patroni, root, apiEnv: unitEnv('careers_api'), workerEnv: unitEnv('careers_worker'), writerKeys, stop };
   } catch (error) {
     await stop();
@@ -175,9 +214,13 @@ async function startPatroniClusterRetried(root: string, stops: Array<() => Promi
   try {
     return await startPatroniCluster(root, stops);
   } catch (error) {
-    const stalled = error instanceof Error && (error.name === 'BootstrapFailed' || /^Patroni node\d (was not ready|exited)/.test(error.message));
+    const stalled =
+      error instanceof Error &&
+      (error.name === 'BootstrapFailed' || /^Patroni node\d (was not ready|exited)/.test(error.message));
     if (!stalled) throw error;
-    console.warn(`cluster: the Patroni bootstrap failed, starting it once more on fresh ports: ${(error as Error).message.split('\n')[0]}`);
+    console.warn(
+      `cluster: the Patroni bootstrap failed, starting it once more on fresh ports: ${(error as Error).message.split('\n')[0]}`,
+    );
     for (const step of stops.reverse()) await step().catch(() => {});
     stops.length = 0;
     for (const entry of readdirSync(root)) {
@@ -196,8 +239,12 @@ export async function startUnits(
 ): Promise<{ apis: TUnit[]; workers: TUnit[]; admins: TUnit[]; stop: () => Promise<void> }> {
   const launches = [
     ...Array.from({ length: counts.apis }, (_, i) => startApi(`api-${i + 1}`, { ...cluster.apiEnv, ...env })),
-    ...Array.from({ length: counts.workers }, (_, i) => startWorker(`worker-${i + 1}`, { ...cluster.workerEnv, ...env })),
-    ...Array.from({ length: counts.admins ?? 0 }, (_, i) => startAdmin(`admin-${i + 1}`, { ...cluster.apiEnv, ...env })),
+    ...Array.from({ length: counts.workers }, (_, i) =>
+      startWorker(`worker-${i + 1}`, { ...cluster.workerEnv, ...env }),
+    ),
+    ...Array.from({ length: counts.admins ?? 0 }, (_, i) =>
+      startAdmin(`admin-${i + 1}`, { ...cluster.apiEnv, ...env }),
+    ),
   ];
   // All settle before anything is judged, so a unit that failed to start leaves none of the others running.
   const settled = await Promise.allSettled(launches);

@@ -42,7 +42,11 @@ export function send(baseUrl: string, spec: TRequestSpec): Promise<TAnswer> {
       {
         method: spec.method ?? 'GET',
         agent: false,
-        headers: { authorization: `Bearer ${spec.key}`, ...(payload ? { 'content-type': 'application/json' } : {}), ...spec.headers },
+        headers: {
+          authorization: `Bearer ${spec.key}`,
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+          ...spec.headers,
+        },
         timeout: 15_000,
       },
       (res) => {
@@ -60,8 +64,21 @@ export function send(baseUrl: string, spec: TRequestSpec): Promise<TAnswer> {
 }
 
 /** `connections` loops sending `next()`'s requests until `stop` resolves. */
-export async function runLoad(baseUrl: string, connections: number, next: () => TRequestSpec, stop: Promise<unknown>): Promise<TLoadReport> {
-  const report: TLoadReport = { requests: 0, statuses: {}, failures: [], rate: 0, maxLatencyMs: 0, failureTimes: [], startedAt: Date.now() };
+export async function runLoad(
+  baseUrl: string,
+  connections: number,
+  next: () => TRequestSpec,
+  stop: Promise<unknown>,
+): Promise<TLoadReport> {
+  const report: TLoadReport = {
+    requests: 0,
+    statuses: {},
+    failures: [],
+    rate: 0,
+    maxLatencyMs: 0,
+    failureTimes: [],
+    startedAt: Date.now(),
+  };
   let running = true;
   void stop.then(() => (running = false));
   const started = report.startedAt;
@@ -78,7 +95,11 @@ export async function runLoad(baseUrl: string, connections: number, next: () => 
         const response = await send(baseUrl, spec);
         report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1;
         const retryAfter = response.headers['retry-after'];
-        if (response.status >= 500) fail(spec, `${response.status}${retryAfter === undefined ? '' : ` (Retry-After: ${retryAfter})`} ${response.body.slice(0, 200)}`);
+        if (response.status >= 500)
+          fail(
+            spec,
+            `${response.status}${retryAfter === undefined ? '' : ` (Retry-After: ${retryAfter})`} ${response.body.slice(0, 200)}`,
+          );
         else {
           answered = true;
           spec.onAnswer?.(response);

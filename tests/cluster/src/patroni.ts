@@ -12,7 +12,14 @@ import { startServerProcess, waitUntil, type TServerProcess } from './server-pro
  * a primary whose PostgreSQL crashed is failed over at once (to the synchronous standby, so nothing acknowledged is
  * lost) instead of being restarted in place. `synchronous_mode_strict` stays off: a lone survivor keeps taking writes.
  */
-const DCS = { ttl: 10, loop_wait: 1, retry_timeout: 4, maximum_lag_on_failover: 1048576, master_start_timeout: 0, synchronous_mode: true };
+const DCS = {
+  ttl: 10,
+  loop_wait: 1,
+  retry_timeout: 4,
+  maximum_lag_on_failover: 1048576,
+  master_start_timeout: 0,
+  synchronous_mode: true,
+};
 
 /** One PostgreSQL node under Patroni. */
 export type TPatroniNode = {
@@ -81,7 +88,16 @@ function patroniConfig(root: string, name: string, ports: { pg: number; rest: nu
           use_pg_rewind: true,
           use_slots: true,
           // pg_rewind needs full_page_writes and wal_log_hints; acknowledged writes need synchronous_commit on.
-          parameters: { wal_log_hints: 'on', full_page_writes: 'on', synchronous_commit: 'on', max_connections: 200, max_wal_senders: 5, max_replication_slots: 5, hot_standby: 'on', wal_keep_size: '128MB' },
+          parameters: {
+            wal_log_hints: 'on',
+            full_page_writes: 'on',
+            synchronous_commit: 'on',
+            max_connections: 200,
+            max_wal_senders: 5,
+            max_replication_slots: 5,
+            hot_standby: 'on',
+            wal_keep_size: '128MB',
+          },
         },
       },
       // --no-sync: initdb's final "syncing data to disk" flushes the whole new cluster, which waits behind every other
@@ -95,7 +111,11 @@ function patroniConfig(root: string, name: string, ports: { pg: number; rest: nu
       bin_dir: PG_BIN,
       pgpass: join(dir, 'pgpass'),
       // Trust on loopback: Patroni still wants names for its superuser, replication and rewind connections.
-      authentication: { superuser: { username: 'postgres', password: 'postgres' }, replication: { username: 'postgres', password: 'postgres' }, rewind: { username: 'postgres', password: 'postgres' } },
+      authentication: {
+        superuser: { username: 'postgres', password: 'postgres' },
+        replication: { username: 'postgres', password: 'postgres' },
+        rewind: { username: 'postgres', password: 'postgres' },
+      },
       pg_hba: ['host all all 127.0.0.1/32 trust', 'host replication all 127.0.0.1/32 trust', 'local all all trust'],
       // Throw-away disks: a killed process loses nothing the OS already has (fsync matters only when the machine dies).
       parameters: { unix_socket_directories: dir, fsync: 'off', shared_buffers: '128MB' },
@@ -136,14 +156,19 @@ async function patroniNode(root: string, name: string, etcdPort: number): Promis
       const logFile = join(root, `${name}.log`);
       patroni = startServerProcess(PATRONI, [config], logFile);
       const started = patroni;
-      await waitUntil(`Patroni ${name}`, started, async () => {
-        // A bootstrap that failed (its PostgreSQL could not start: a port taken meanwhile, …) is retried by Patroni
-        // forever; say so at once, with its log, instead of waiting out the limit.
-        const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
-        const failed = BOOTSTRAP_FAILED.exec(log);
-        if (failed) throw new BootstrapFailed(`Patroni ${name}: ${failed[0]}:\n${started.logTail()}`);
-        return (await status())?.state === 'running';
-      }, 90_000);
+      await waitUntil(
+        `Patroni ${name}`,
+        started,
+        async () => {
+          // A bootstrap that failed (its PostgreSQL could not start: a port taken meanwhile, …) is retried by Patroni
+          // forever; say so at once, with its log, instead of waiting out the limit.
+          const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+          const failed = BOOTSTRAP_FAILED.exec(log);
+          if (failed) throw new BootstrapFailed(`Patroni ${name}: ${failed[0]}:\n${started.logTail()}`);
+          return (await status())?.state === 'running';
+        },
+        90_000,
+      );
     },
     stopPatroni: async () => {
       await patroni?.stop('SIGTERM', 30_000);
@@ -155,7 +180,8 @@ async function patroniNode(root: string, name: string, etcdPort: number): Promis
 }
 
 /** Lines of Patroni's (and its PostgreSQL's) log that mean the bootstrap failed and will only be tried again. */
-const BOOTSTRAP_FAILED = /removing initialize key after failed attempt to bootstrap|could not bind IPv4 address|could not create any TCP\/IP sockets|FATAL: +(lock file|data directory)[^\n]*|initdb: error[^\n]*/;
+const BOOTSTRAP_FAILED =
+  /removing initialize key after failed attempt to bootstrap|could not bind IPv4 address|could not create any TCP\/IP sockets|FATAL: +(lock file|data directory)[^\n]*|initdb: error[^\n]*/;
 
 /** A node's bootstrap failed (see BOOTSTRAP_FAILED) or did not finish in time: worth one more try on fresh ports. */
 export class BootstrapFailed extends Error {
@@ -221,7 +247,8 @@ export async function startPatroniCluster(root: string, stops: Array<() => Promi
   const leader = async (timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      for (const node of nodes) if ((await roleOf(node)) === 'master' || (await roleOf(node)) === 'primary') return node;
+      for (const node of nodes)
+        if ((await roleOf(node)) === 'master' || (await roleOf(node)) === 'primary') return node;
       if (Date.now() > deadline) throw new Error(`no Patroni node became primary within ${timeoutMs} ms`);
       await sleep(200);
     }
@@ -231,10 +258,22 @@ export async function startPatroniCluster(root: string, stops: Array<() => Promi
     for (;;) {
       const primary = await leader(timeoutMs);
       const standby = nodes.find((node) => node !== primary) as TPatroniNode;
-      const sync = await fetch(`http://127.0.0.1:${standby.restPort}/sync`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok, () => false);
-      const routed = await runSql(`postgres://postgres@127.0.0.1:${haproxy.port}/postgres`, 'select not pg_is_in_recovery() as writable').then((rows) => rows[0]?.writable === true, () => false);
+      const sync = await fetch(`http://127.0.0.1:${standby.restPort}/sync`, {
+        signal: AbortSignal.timeout(1_000),
+      }).then(
+        (r) => r.ok,
+        () => false,
+      );
+      const routed = await runSql(
+        `postgres://postgres@127.0.0.1:${haproxy.port}/postgres`,
+        'select not pg_is_in_recovery() as writable',
+      ).then(
+        (rows) => rows[0]?.writable === true,
+        () => false,
+      );
       if (sync && routed) return { leader: primary, standby };
-      if (Date.now() > deadline) throw new Error(`the Patroni cluster was not healthy (primary + synchronous standby) within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`the Patroni cluster was not healthy (primary + synchronous standby) within ${timeoutMs} ms`);
       await sleep(250);
     }
   };
@@ -248,8 +287,12 @@ export async function startPatroniCluster(root: string, stops: Array<() => Promi
     leader,
     healthy,
     switchover: async (from, to) => {
-      const response = await fetch(`http://127.0.0.1:${from.restPort}/switchover`, { method: 'POST', body: JSON.stringify({ leader: from.name, candidate: to.name }) });
-      if (!response.ok) throw new Error(`switchover ${from.name} → ${to.name}: ${response.status} ${await response.text()}`);
+      const response = await fetch(`http://127.0.0.1:${from.restPort}/switchover`, {
+        method: 'POST',
+        body: JSON.stringify({ leader: from.name, candidate: to.name }),
+      });
+      if (!response.ok)
+        throw new Error(`switchover ${from.name} → ${to.name}: ${response.status} ${await response.text()}`);
     },
     sql: async (text) => runSql((await leader()).url, text),
     stop: async () => {},

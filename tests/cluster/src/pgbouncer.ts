@@ -26,7 +26,12 @@ export const POOL_SIZE = 20;
  * support (that came in 1.21), so only unnamed statements work, and nothing of a session survives a transaction.
  * `* =` forwards any other database name to `fallbackPort` (the API test suite creates a database per file).
  */
-export async function startPgBouncer(root: string, databases: TPgBouncerDatabase[], fallbackPort: number, roles: string[] = []): Promise<TPgBouncer> {
+export async function startPgBouncer(
+  root: string,
+  databases: TPgBouncerDatabase[],
+  fallbackPort: number,
+  roles: string[] = [],
+): Promise<TPgBouncer> {
   const port = await freePort();
   const { ini } = writePgBouncerConfig(root, { port, databases, fallbackPort, roles, poolSize: POOL_SIZE });
   const logFile = join(root, 'pgbouncer.log');

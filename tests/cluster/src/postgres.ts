@@ -39,9 +39,18 @@ const SETTINGS = {
   hot_standby_feedback: 'on',
 };
 
-function postgresServer(dataDir: string, port: number, root: string, name: string, settings: Record<string, string> = {}): TPostgresServer {
+function postgresServer(
+  dataDir: string,
+  port: number,
+  root: string,
+  name: string,
+  settings: Record<string, string> = {},
+): TPostgresServer {
   let server: TServerProcess | undefined;
-  const flags = Object.entries({ ...SETTINGS, ...settings, port: String(port) }).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const flags = Object.entries({ ...SETTINGS, ...settings, port: String(port) }).flatMap(([key, value]) => [
+    '-c',
+    `${key}=${value}`,
+  ]);
   return {
     port,
     dataDir,
@@ -61,7 +70,13 @@ function postgresServer(dataDir: string, port: number, root: string, name: strin
 
 /** Whether the server accepts a session on its `postgres` database. */
 async function accepts(port: number): Promise<boolean> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, database: 'postgres', connectionTimeoutMillis: 1_000 });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: USER,
+    database: 'postgres',
+    connectionTimeoutMillis: 1_000,
+  });
   try {
     await client.connect();
     await client.query('select 1');
@@ -79,7 +94,16 @@ async function accepts(port: number): Promise<boolean> {
  */
 export async function startPrimary(root: string): Promise<TPostgresServer> {
   const dataDir = serviceSubfolder(root, 'primary');
-  await runAsServiceUser(join(PG_BIN, 'initdb'), ['-D', dataDir, '-U', USER, '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
+  await runAsServiceUser(join(PG_BIN, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    USER,
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C.UTF-8',
+    '--no-sync',
+  ]);
   const primary = postgresServer(dataDir, await freePort(), root, 'primary');
   await primary.start();
   const admin = new pg.Client({ host: '127.0.0.1', port: primary.port, user: USER, database: 'postgres' });
@@ -92,14 +116,34 @@ export async function startPrimary(root: string): Promise<TPostgresServer> {
 /** A streaming replica of `primary`: pg_basebackup -R --checkpoint=fast (a spread checkpoint would take minutes; -R writes standby.signal and primary_conninfo), started. */
 export async function startReplica(root: string, primary: TPostgresServer, applyDelayMs = 0): Promise<TPostgresServer> {
   const dataDir = join(root, 'replica');
-  await runAsServiceUser(join(PG_BIN, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', USER, '-D', dataDir, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
-  const replica = postgresServer(dataDir, await freePort(), root, 'replica', { recovery_min_apply_delay: `${applyDelayMs}ms` });
+  await runAsServiceUser(join(PG_BIN, 'pg_basebackup'), [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    USER,
+    '-D',
+    dataDir,
+    '-R',
+    '-X',
+    'stream',
+    '--checkpoint=fast',
+    '--no-sync',
+  ]);
+  const replica = postgresServer(dataDir, await freePort(), root, 'replica', {
+    recovery_min_apply_delay: `${applyDelayMs}ms`,
+  });
   await replica.start();
   return replica;
 }
 
 /** Waits until the replica has replayed everything the primary has written so far. */
-export async function waitForReplay(primary: TPostgresServer, replica: TPostgresServer, timeoutMs = 30_000): Promise<void> {
+export async function waitForReplay(
+  primary: TPostgresServer,
+  replica: TPostgresServer,
+  timeoutMs = 30_000,
+): Promise<void> {
   const target = (await oneValue(primary.url, 'select pg_current_wal_lsn()::text as lsn')) as string;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -48,7 +48,12 @@ export function startServerProcess(command: string, args: string[], logFile: str
 }
 
 /** Polls `ready` until it is true; fails with the server's log when it ends or `timeoutMs` passes. */
-export async function waitUntil(what: string, server: TServerProcess, ready: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function waitUntil(
+  what: string,
+  server: TServerProcess,
+  ready: () => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!server.running()) throw new Error(`${what} exited:\n${server.logTail()}`);

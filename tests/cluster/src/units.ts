@@ -31,10 +31,23 @@ export type TUnitEnv = Record<string, string>;
 
 /** The environment every unit of a cluster shares: quiet, on loopback, no operations ports. */
 function unitEnv(env: TUnitEnv): NodeJS.ProcessEnv {
-  return { ...process.env, HOST: '127.0.0.1', METRICS_PORT: '0', WORKER_METRICS_PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...env };
+  return {
+    ...process.env,
+    HOST: '127.0.0.1',
+    METRICS_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ...env,
+  };
 }
 
-function launch(name: string, args: string[], env: NodeJS.ProcessEnv, ready: (output: string) => Promise<boolean>, port: number): Promise<TUnit> {
+function launch(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: (output: string) => Promise<boolean>,
+  port: number,
+): Promise<TUnit> {
   let child: ChildProcess;
   let output = '';
   const start = async () => {
@@ -80,7 +93,11 @@ function launch(name: string, args: string[], env: NodeJS.ProcessEnv, ready: (ou
 /** An API process on a free port, ready once /v1/livez answers. */
 export async function startApi(name: string, env: TUnitEnv): Promise<TUnit> {
   const port = await freePort();
-  const live = async () => fetch(`http://127.0.0.1:${port}/v1/livez`).then((response) => response.ok, () => false);
+  const live = async () =>
+    fetch(`http://127.0.0.1:${port}/v1/livez`).then(
+      (response) => response.ok,
+      () => false,
+    );
   return launch(name, [...API_NODE_FLAGS, API_MAIN], unitEnv({ ...env, PORT: String(port) }), live, port);
 }
 
@@ -97,7 +114,11 @@ export async function startWorker(name: string, env: TUnitEnv): Promise<TUnit> {
  */
 export async function startAdmin(name: string, env: TUnitEnv): Promise<TUnit> {
   const port = await freePort();
-  const healthy = async () => fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+  const healthy = async () =>
+    fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
   return launch(name, [ADMIN_MAIN], unitEnv({ ...env, ADMIN_PORT: String(port) }), healthy, port);
 }
 

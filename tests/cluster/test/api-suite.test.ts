@@ -38,7 +38,12 @@ describe.skipIf(missing)(`the API test suite through PgBouncer${missing ? ` (ski
   it('passes in transaction pooling', async () => {
     const files = process.env.API_SUITE_FILES === 'all' ? [] : SUBSET.map((file) => `test/${file}`);
     const child = spawn(process.execPath, [VITEST, 'run', '--config', CONFIG], {
-      env: { ...process.env, TEST_DATABASE_URL: cluster.bouncer.urlOf('postgres'), DB_TRANSACTION_POOLING: '1', API_SUITE_FILES: files.join(',') },
+      env: {
+        ...process.env,
+        TEST_DATABASE_URL: cluster.bouncer.urlOf('postgres'),
+        DB_TRANSACTION_POOLING: '1',
+        API_SUITE_FILES: files.join(','),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

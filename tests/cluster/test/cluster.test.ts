@@ -37,7 +37,12 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
     const response = await send(baseOf(unit), { path, key });
     return { status: response.status, json: JSON.parse(response.body) as TJson };
   };
-  const post = async (unit: TUnit, path: string, body: unknown, key: string): Promise<{ status: number; json: TJson }> => {
+  const post = async (
+    unit: TUnit,
+    path: string,
+    body: unknown,
+    key: string,
+  ): Promise<{ status: number; json: TJson }> => {
     const response = await send(baseOf(unit), { method: 'POST', path, body, key });
     return { status: response.status, json: JSON.parse(response.body) as TJson };
   };
@@ -93,7 +98,9 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
     proxy = await startProxy(apis.map((api) => api.port));
     for (const page of [1, 2, 3, 4, 5]) {
       const list = await get(reference, `/v1/vacancies?per_page=100&page=${page}`);
-      slugs.push(...(list.json.data as TJson[]).filter((v) => v.accepts_applications !== false).map((v) => v.slug as string));
+      slugs.push(
+        ...(list.json.data as TJson[]).filter((v) => v.accepts_applications !== false).map((v) => v.slug as string),
+      );
     }
     const facets = (await get(reference, '/v1/vacancies/facets')).json.data as Record<string, Array<{ id: number }>>;
     const locations = (facets.locations ?? []).map((entry) => entry.id);
@@ -148,7 +155,9 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
       expect(withoutViews(viaReplica.json), path).toEqual(withoutViews(fromPrimary.json));
     }
     // The replica did the work: its vacancy table was read (statistics reach the view within ~10 s).
-    await expect.poll(async () => (await vacancyScans(cluster)) - scansBefore, { timeout: 15_000, interval: 500 }).toBeGreaterThanOrEqual(paths.length);
+    await expect
+      .poll(async () => (await vacancyScans(cluster)) - scansBefore, { timeout: 15_000, interval: 500 })
+      .toBeGreaterThanOrEqual(paths.length);
   });
 
   it('shows a canonical URL reported on one API process at once on the others, although the replica is behind', async () => {
@@ -170,7 +179,12 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
   it('finds an application posted on one API process at once on another', async () => {
     for (let i = 0; i < 6; i++) {
       const email = `ryw.${i}.${Date.now()}@example.org`;
-      const applied = await post(apis[i % 3] as TUnit, '/v1/applications', { vacancy: slugs[200 + i], candidate: { given_name: 'Ada', family_name: `Lovelace ${i}`, email } }, cluster.writerKeys[i % cluster.writerKeys.length] as string);
+      const applied = await post(
+        apis[i % 3] as TUnit,
+        '/v1/applications',
+        { vacancy: slugs[200 + i], candidate: { given_name: 'Ada', family_name: `Lovelace ${i}`, email } },
+        cluster.writerKeys[i % cluster.writerKeys.length] as string,
+      );
       expect(applied.status, JSON.stringify(applied.json)).toBe(201);
       const candidate = await get(apis[(i + 1) % 3] as TUnit, `/v1/candidates/${applied.json.data.candidate.id}`);
       expect(candidate.status).toBe(200);
@@ -188,7 +202,13 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
       await cluster.replica!.start();
       await sleep(4_000);
     });
-    reportFigures('replica stop', { requests: report.requests, failures: report.failures.length, maxLatencyMs: report.maxLatencyMs, rate: report.rate, statuses: report.statuses });
+    reportFigures('replica stop', {
+      requests: report.requests,
+      failures: report.failures.length,
+      maxLatencyMs: report.maxLatencyMs,
+      rate: report.rate,
+      statuses: report.statuses,
+    });
     expect(stoppedAt).toBeGreaterThan(0);
     expect(report.failures).toEqual([]);
     expect(report.maxLatencyMs).toBeLessThan(5_000);
@@ -246,7 +266,13 @@ describe.skipIf(missing)(`a primary, a replica and PgBouncer${missing ? ` (skipp
         }
       },
     );
-    reportFigures('rolling restart', { requests: report.requests, failures: report.failures.length, refusedRetries: proxy.refusedRetries(), rate: report.rate, statuses: report.statuses });
+    reportFigures('rolling restart', {
+      requests: report.requests,
+      failures: report.failures.length,
+      refusedRetries: proxy.refusedRetries(),
+      rate: report.rate,
+      statuses: report.statuses,
+    });
     expect(exitCodes).toEqual([0, 0, 0]);
     expect(report.failures).toEqual([]);
     expect(report.requests).toBeGreaterThan(100);
@@ -266,28 +292,44 @@ function canonicalWrites(): TCanonicalWrites {
  * Vacancies whose stored URL is neither the last acknowledged report nor one of the failed reports (which may have been
  * stored without an answer reaching the client): acknowledged writes that were lost.
  */
-function lostWrites(writes: TCanonicalWrites, stored: Map<string, string>): Array<{ slug: string; acknowledged: string; stored: string | undefined }> {
+function lostWrites(
+  writes: TCanonicalWrites,
+  stored: Map<string, string>,
+): Array<{ slug: string; acknowledged: string; stored: string | undefined }> {
   return [...writes.acknowledged]
-    .filter(([slug, url]) => stored.get(slug) !== url && !(writes.possible.get(slug) ?? []).includes(stored.get(slug) as string))
+    .filter(
+      ([slug, url]) =>
+        stored.get(slug) !== url && !(writes.possible.get(slug) ?? []).includes(stored.get(slug) as string),
+    )
     .map(([slug, url]) => ({ slug, acknowledged: url, stored: stored.get(slug) }));
 }
 
 /** Views are counted by every detail read and flushed in batches: the one field two reads may rightly differ in. */
 function withoutViews(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutViews);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'views_count').map(([key, v]) => [key, withoutViews(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== 'views_count')
+        .map(([key, v]) => [key, withoutViews(v)]),
+    );
   return value;
 }
 
 /** The canonical URLs stored on the primary for these vacancies (what "no acknowledged write lost" is about). */
 async function storedUrls(cluster: TCluster, slugs: string[]): Promise<Map<string, string>> {
   const list = slugs.map((slug) => `'${slug.replaceAll("'", "''")}'`).join(',');
-  const rows = slugs.length === 0 ? [] : await cluster.primary.sql(`select slug, canonical_url from vacancies where slug in (${list})`);
+  const rows =
+    slugs.length === 0
+      ? []
+      : await cluster.primary.sql(`select slug, canonical_url from vacancies where slug in (${list})`);
   return new Map(rows.map((row) => [row.slug as string, row.canonical_url as string]));
 }
 
 /** Scans of the vacancy table on the replica so far (only the API reads it there). */
 async function vacancyScans(cluster: TCluster): Promise<number> {
-  const [row] = await cluster.replica!.sql(`select coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as scans from pg_stat_user_tables where relname = 'vacancies'`);
+  const [row] = await cluster.replica!.sql(
+    `select coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as scans from pg_stat_user_tables where relname = 'vacancies'`,
+  );
   return Number(row?.scans ?? 0);
 }

@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startWebhookReceiver, type TWebhookReceiver } from '@careers/core/testing';
 import { missingFailoverBinaries } from '../src/binaries.ts';
-import { ADMIN_USER, startFailoverCluster, startUnits, TENANT, TENANT_KEY, type TFailoverCluster } from '../src/cluster.ts';
+import {
+  ADMIN_USER,
+  startFailoverCluster,
+  startUnits,
+  TENANT,
+  TENANT_KEY,
+  type TFailoverCluster,
+} from '../src/cluster.ts';
 import { runLoad, send, sendRetrying, type TLoadReport, type TRequestSpec } from '../src/load.ts';
 import type { TPatroniNode } from '../src/patroni.ts';
 import { startProxy, type TProxy } from '../src/proxy.ts';
@@ -26,13 +33,23 @@ const READ_CONNECTIONS = 6;
 const SWITCHOVER_GAP_BUDGET_MS = 5_000;
 /** POST /applications and POST /candidates allow 10 a minute per key: enough keys that the load never meets the limit. */
 const WRITER_KEYS = 60;
-const RESUME = readFileSync(fileURLToPath(new URL('../../../packages/core/test/fixtures/resumes/jane-van-der-berg.pdf', import.meta.url))).toString('base64');
+const RESUME = readFileSync(
+  fileURLToPath(new URL('../../../packages/core/test/fixtures/resumes/jane-van-der-berg.pdf', import.meta.url)),
+).toString('base64');
 const BENCH_USER_ID = 1_000_001;
 
 type TJson = Record<string, any>;
 
 /** One logical write of the load: retried with its Idempotency-Key until answered. */
-type TWrite = { kind: 'application' | 'resume'; idempotencyKey: string; sentAt: number; answeredAt?: number; status?: number; json?: TJson; failures: Array<{ at: number; why: string }> };
+type TWrite = {
+  kind: 'application' | 'resume';
+  idempotencyKey: string;
+  sentAt: number;
+  answeredAt?: number;
+  status?: number;
+  json?: TJson;
+  failures: Array<{ at: number; why: string }>;
+};
 
 describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let cluster: TFailoverCluster;
@@ -72,7 +89,10 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
       path: '/v1/applications',
       key: nextKey(),
       headers: { 'idempotency-key': idempotencyKey },
-      body: { vacancy: pick(slugs), candidate: { given_name: 'Ada', family_name: `Failover ${n}`, email: `${idempotencyKey}@example.org` } },
+      body: {
+        vacancy: pick(slugs),
+        candidate: { given_name: 'Ada', family_name: `Failover ${n}`, email: `${idempotencyKey}@example.org` },
+      },
     };
   };
 
@@ -89,7 +109,13 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
   };
 
   /** A writer loop: one logical write after another, each retried until answered, `pauseMs` apart. */
-  const writer = async (make: () => TRequestSpec & { idempotencyKey: string }, kind: TWrite['kind'], writes: TWrite[], running: () => boolean, pauseMs: number) => {
+  const writer = async (
+    make: () => TRequestSpec & { idempotencyKey: string },
+    kind: TWrite['kind'],
+    writes: TWrite[],
+    running: () => boolean,
+    pauseMs: number,
+  ) => {
     while (running()) {
       const spec = make();
       const write: TWrite = { kind, idempotencyKey: spec.idempotencyKey, sentAt: Date.now(), failures: [] };
@@ -107,12 +133,24 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
   const adminAnswers = async () => {
     const base = `http://127.0.0.1:${(units.admins[0] as TUnit).port}`;
     const headers = { 'content-type': 'application/json', origin: base };
-    const signIn = await fetch(`${base}/trpc/admin.signIn`, { method: 'POST', headers, body: JSON.stringify(ADMIN_USER), signal: AbortSignal.timeout(15_000) });
+    const signIn = await fetch(`${base}/trpc/admin.signIn`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(ADMIN_USER),
+      signal: AbortSignal.timeout(15_000),
+    });
     const signInBody = await signIn.text();
     const cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
-    const overview = await fetch(`${base}/trpc/admin.overview`, { headers: { cookie, origin: base }, signal: AbortSignal.timeout(15_000) });
+    const overview = await fetch(`${base}/trpc/admin.overview`, {
+      headers: { cookie, origin: base },
+      signal: AbortSignal.timeout(15_000),
+    });
     const overviewBody = await overview.text();
-    return { signIn: signIn.status, overview: overview.status, detail: `${signInBody.slice(0, 200)} | ${overviewBody.slice(0, 200)}` };
+    return {
+      signIn: signIn.status,
+      overview: overview.status,
+      detail: `${signInBody.slice(0, 200)} | ${overviewBody.slice(0, 200)}`,
+    };
   };
 
   /** Polls the admin's overview (one signed-in session) while `running`: what an operator watching the dashboard saw. */
@@ -121,7 +159,11 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     // Signed in before the event (retried: the machine may be slow to answer the first time).
     let cookie = '';
     for (let attempt = 0; !cookie && attempt < 20; attempt++) {
-      const signIn = await fetch(`${base}/trpc/admin.signIn`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify(ADMIN_USER) }).catch(() => undefined);
+      const signIn = await fetch(`${base}/trpc/admin.signIn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base },
+        body: JSON.stringify(ADMIN_USER),
+      }).catch(() => undefined);
       if (signIn?.status === 200) cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
       else await sleep(250);
     }
@@ -129,7 +171,10 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     while (running()) {
       seen.requests++;
       try {
-        const response = await fetch(`${base}/trpc/admin.overview`, { headers: { cookie, origin: base }, signal: AbortSignal.timeout(15_000) });
+        const response = await fetch(`${base}/trpc/admin.overview`, {
+          headers: { cookie, origin: base },
+          signal: AbortSignal.timeout(15_000),
+        });
         const body = await response.text();
         if (response.status !== 200) seen.failures.push(`${response.status} ${body.slice(0, 120)}`);
       } catch (error) {
@@ -147,7 +192,10 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     let failures = 0;
     for (;;) {
       const stillRunning = running();
-      const page = await sendRetrying(proxy.url, { path: `/v1/changes?types[]=candidate&limit=100&after=${cursor}`, key: TENANT_KEY });
+      const page = await sendRetrying(proxy.url, {
+        path: `/v1/changes?types[]=candidate&limit=100&after=${cursor}`,
+        key: TENANT_KEY,
+      });
       failures += page.failures.length;
       const json = JSON.parse(page.answer?.body ?? '{}') as TJson;
       seen.push(...((json.data ?? []) as TJson[]).map((entry) => entry.event_id as string));
@@ -195,14 +243,21 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
       select c.email, count(a.id)::int as applications, min(a.id)::int as id
       from candidates c join applications a on a.candidate_id = c.id
       where c.email in (${keys}) group by c.email`);
-    const countOf = new Map(stored.map((row) => [String(row.email).replace('@example.org', ''), Number(row.applications)]));
+    const countOf = new Map(
+      stored.map((row) => [String(row.email).replace('@example.org', ''), Number(row.applications)]),
+    );
     const missingWrites = acknowledged.filter((w) => countOf.get(w.idempotencyKey) !== 1).map((w) => w.idempotencyKey);
     const duplicates = [...countOf].filter(([, count]) => count > 1).map(([key]) => key);
 
     // Every resume accepted (202) is processed: none of its jobs was lost.
     const resumes = writes.filter((w) => w.kind === 'resume' && w.status === 202);
     const processingIds = resumes.map((w) => `'${w.json?.processing_id as string}'`);
-    const statuses = async () => (processingIds.length === 0 ? [] : await cluster.patroni.sql(`select id, status, error from resume_processings where id in (${processingIds.join(',')})`));
+    const statuses = async () =>
+      processingIds.length === 0
+        ? []
+        : await cluster.patroni.sql(
+            `select id, status, error from resume_processings where id in (${processingIds.join(',')})`,
+          );
     const resumeDeadline = Date.now() + 60_000;
     let unfinished = (await statuses()).filter((row) => row.status === 'queued' || row.status === 'processing');
     while (unfinished.length > 0 && Date.now() < resumeDeadline) {
@@ -222,7 +277,10 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     // The follower reads on from where it stopped (the workers made candidates after the load), then the feed read
     // afresh from the start must hold nothing it did not see: a cursor never moved past an entry committed later.
     for (let cursor = feed.cursor; ; ) {
-      const page = JSON.parse((await send(proxy.url, { path: `/v1/changes?types[]=candidate&limit=100&after=${cursor}`, key: TENANT_KEY })).body) as TJson;
+      const page = JSON.parse(
+        (await send(proxy.url, { path: `/v1/changes?types[]=candidate&limit=100&after=${cursor}`, key: TENANT_KEY }))
+          .body,
+      ) as TJson;
       feed.seen.push(...(page.data as TJson[]).map((entry) => entry.event_id as string));
       cursor = page.next_cursor as string;
       if (!page.has_more) break;
@@ -230,7 +288,10 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     const fresh: string[] = [];
     let cursor = feedStart;
     for (;;) {
-      const page = JSON.parse((await send(proxy.url, { path: `/v1/changes?types[]=candidate&limit=100&after=${cursor}`, key: TENANT_KEY })).body) as TJson;
+      const page = JSON.parse(
+        (await send(proxy.url, { path: `/v1/changes?types[]=candidate&limit=100&after=${cursor}`, key: TENANT_KEY }))
+          .body,
+      ) as TJson;
       fresh.push(...(page.data as TJson[]).map((entry) => entry.event_id as string));
       cursor = page.next_cursor as string;
       if (!page.has_more) break;
@@ -255,20 +316,41 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
   beforeAll(async () => {
     cluster = await startFailoverCluster({ vacancies: 1000, writerKeys: WRITER_KEYS });
     receiver = await startWebhookReceiver();
-    await careers(['webhooks', 'create', '--tenant', TENANT, '--url', receiver.url, '--events', 'application.created'], { DATABASE_URL: cluster.patroni.urlOf(), WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_INSECURE_LOCAL: '1' });
-    units = await startUnits(cluster, { apis: 3, workers: 2, admins: 1 }, { PUBLIC_URL, WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_INSECURE_LOCAL: '1', WEBHOOK_POLL_INTERVAL_MS: '200' });
+    await careers(
+      ['webhooks', 'create', '--tenant', TENANT, '--url', receiver.url, '--events', 'application.created'],
+      { DATABASE_URL: cluster.patroni.urlOf(), WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_INSECURE_LOCAL: '1' },
+    );
+    units = await startUnits(
+      cluster,
+      { apis: 3, workers: 2, admins: 1 },
+      { PUBLIC_URL, WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_INSECURE_LOCAL: '1', WEBHOOK_POLL_INTERVAL_MS: '200' },
+    );
     proxy = await startProxy(units.apis.map((api) => api.port));
     const api = `http://127.0.0.1:${(units.apis[0] as TUnit).port}`;
     for (const page of [1, 2, 3]) {
-      const list = JSON.parse((await send(api, { path: `/v1/vacancies?per_page=100&page=${page}`, key: TENANT_KEY })).body) as TJson;
-      slugs.push(...(list.data as TJson[]).filter((v) => v.accepts_applications !== false).map((v) => v.slug as string));
+      const list = JSON.parse(
+        (await send(api, { path: `/v1/vacancies?per_page=100&page=${page}`, key: TENANT_KEY })).body,
+      ) as TJson;
+      slugs.push(
+        ...(list.data as TJson[]).filter((v) => v.accepts_applications !== false).map((v) => v.slug as string),
+      );
     }
-    const facets = JSON.parse((await send(api, { path: '/v1/vacancies/facets', key: TENANT_KEY })).body).data as Record<string, Array<{ id: number }>>;
+    const facets = JSON.parse((await send(api, { path: '/v1/vacancies/facets', key: TENANT_KEY })).body).data as Record<
+      string,
+      Array<{ id: number }>
+    >;
     locations = (facets.locations ?? []).map((entry) => entry.id);
     // The feed's position before the load.
     let cursor = '';
     for (;;) {
-      const page = JSON.parse((await send(api, { path: `/v1/changes?types[]=candidate&limit=100${cursor ? `&after=${cursor}` : ''}`, key: TENANT_KEY })).body) as TJson;
+      const page = JSON.parse(
+        (
+          await send(api, {
+            path: `/v1/changes?types[]=candidate&limit=100${cursor ? `&after=${cursor}` : ''}`,
+            key: TENANT_KEY,
+          })
+        ).body,
+      ) as TJson;
       cursor = page.next_cursor as string;
       if (!page.has_more) break;
     }
@@ -299,13 +381,19 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
       await sleep(12_000);
     });
     const checks = await checkWrites(load.writes, load.feed);
-    const firstWriteAt = Math.min(...load.writes.filter((w) => w.sentAt > killedAt && (w.status === 201 || w.status === 202)).map((w) => w.answeredAt as number));
+    const firstWriteAt = Math.min(
+      ...load.writes
+        .filter((w) => w.sentAt > killedAt && (w.status === 201 || w.status === 202))
+        .map((w) => w.answeredAt as number),
+    );
     const readFailureTimes = load.reads.failureTimes.map((t) => load.reads.startedAt + t - killedAt);
     const figures = {
       ...tableRow(load.reads, load.writes, killedAt),
       promotedAfterMs: promotedAt - killedAt,
       firstWriteAfterMs: firstWriteAt - killedAt,
-      readFailuresBetweenMs: readFailureTimes.length ? [Math.min(...readFailureTimes), Math.max(...readFailureTimes)] : [],
+      readFailuresBetweenMs: readFailureTimes.length
+        ? [Math.min(...readFailureTimes), Math.max(...readFailureTimes)]
+        : [],
       ...checks,
       adminPolls: load.admin.requests,
       adminFailures: load.admin.failures,
@@ -334,7 +422,13 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     expect(standby).toBe(oldPrimary);
     expect(leader).not.toBe(oldPrimary);
     const log = readFileSync(`${cluster.root}/${oldPrimary.name}.log`, 'utf8');
-    reportFigures('rejoin', { timeline: (await leader.status())?.timeline, rewindLog: log.split('\n').filter((line) => /rewind/i.test(line)).slice(0, 4) });
+    reportFigures('rejoin', {
+      timeline: (await leader.status())?.timeline,
+      rewindLog: log
+        .split('\n')
+        .filter((line) => /rewind/i.test(line))
+        .slice(0, 4),
+    });
   });
 
   it('switches over under load without a failed request: every write acknowledged once, nothing lost, the admin answers', async () => {
@@ -353,7 +447,16 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     const checks = await checkWrites(load.writes, load.feed);
     const admin = await adminAnswers();
     const row = tableRow(load.reads, load.writes, switchedAt);
-    reportFigures('switchover', { ...row, promotedAfterMs: promotedAt - switchedAt, ...checks, adminPolls: load.admin.requests, adminFailures: load.admin.failures, adminAfter: admin, readFailureCauses: load.reads.failures.slice(0, 5), apiErrors: apiErrors(units.apis) });
+    reportFigures('switchover', {
+      ...row,
+      promotedAfterMs: promotedAt - switchedAt,
+      ...checks,
+      adminPolls: load.admin.requests,
+      adminFailures: load.admin.failures,
+      adminAfter: admin,
+      readFailureCauses: load.reads.failures.slice(0, 5),
+      apiErrors: apiErrors(units.apis),
+    });
     // Issue #32: a planned switchover fails no request. Statements cut by the old primary's shutdown run again when
     // they may (reads, writes whose COMMIT was not sent: fresh-connection.ts); new connections wait for the new one
     // within the API's reconnect window (3 s, bounded by issue 7's 503 within 5 s). When Patroni leaves no primary
@@ -395,7 +498,9 @@ function tableRow(reads: TLoadReport, writes: TWrite[], eventAt: number) {
     resumeUploads: attempts('resume').length,
     resumeAttemptsFailed: failedAt(attempts('resume')).length,
     unanswered: writes.filter((w) => w.status === undefined).length,
-    otherStatuses: writes.filter((w) => w.status !== undefined && w.status !== 201 && w.status !== 202).map((w) => `${w.kind} ${w.status} ${JSON.stringify(w.json).slice(0, 120)}`),
+    otherStatuses: writes
+      .filter((w) => w.status !== undefined && w.status !== 201 && w.status !== 202)
+      .map((w) => `${w.kind} ${w.status} ${JSON.stringify(w.json).slice(0, 120)}`),
     maxReadLatencyMs: reads.maxLatencyMs,
   };
 }

@@ -12,7 +12,11 @@ export type TAdminAppOptions = {
 };
 
 /** What express's own failures (the JSON parser's above all) answer, in core's public words. */
-const PARSER_ERRORS: Partial<Record<number, TAppErrorCode>> = { 400: 'MALFORMED_JSON', 404: 'NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE' };
+const PARSER_ERRORS: Partial<Record<number, TAppErrorCode>> = {
+  400: 'MALFORMED_JSON',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+};
 
 /** One small server: the tRPC endpoint of the dashboard's procedures and the built app. */
 export function createAdminApp(services: TCoreServices, options: TAdminAppOptions): Express {
@@ -45,7 +49,10 @@ export function createAdminApp(services: TCoreServices, options: TAdminAppOption
     sendAppError(res, new AppError('NOT_FOUND'));
   });
   app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode ?? 500;
+    const status =
+      (error as { status?: number; statusCode?: number }).status ??
+      (error as { statusCode?: number }).statusCode ??
+      500;
     // A client's odd request (a path like /assets/..%2f.., a bad body) is answered 4xx and is no server error.
     const clientError = status >= 400 && status < 500;
     if (clientError) services.log.debug({ status, path: req.path }, 'request refused');

@@ -7,7 +7,10 @@ import { join } from 'node:path';
  */
 export function serveDashboard(distDir: string): Router {
   const files = express.Router();
-  files.use('/assets', express.static(join(distDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
+  files.use(
+    '/assets',
+    express.static(join(distDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
+  );
   files.use(express.static(distDir, { index: false }));
   files.get('/{*path}', (_req, res) => {
     res.set('Cache-Control', 'no-cache').sendFile(join(distDir, 'index.html'));

@@ -1,4 +1,12 @@
-import { partialMatchKey, type QueryKey, QueryCache, QueryClient, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  partialMatchKey,
+  type QueryKey,
+  QueryCache,
+  QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+} from '@tanstack/react-query';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { TAppRouter } from '@careers/core';
 import { errorStatus, trpc } from './trpc.ts';
@@ -11,7 +19,8 @@ function createQueryClient(): QueryClient {
     queryCache: new QueryCache({
       // A session that ends (expiry, sign-out elsewhere) sends the user back to sign-in.
       onError: (error, query) => {
-        if (errorStatus(error) === 401 && !isSessionQuery(query)) void client.invalidateQueries({ queryKey: api.admin.me.queryKey() });
+        if (errorStatus(error) === 401 && !isSessionQuery(query))
+          void client.invalidateQueries({ queryKey: api.admin.me.queryKey() });
       },
     }),
     defaultOptions: {
@@ -37,14 +46,16 @@ export const queryClient = createQueryClient();
 export const api = createTRPCOptionsProxy<TAppRouter>({ client: trpc, queryClient });
 
 /** The signed-in user's query (kept when the rest of the cache is dropped at sign-in and sign-out). */
-export const isSessionQuery = (query: { queryKey: QueryKey }): boolean => partialMatchKey(query.queryKey, api.admin.me.pathKey());
+export const isSessionQuery = (query: { queryKey: QueryKey }): boolean =>
+  partialMatchKey(query.queryKey, api.admin.me.pathKey());
 
 export const useMe = () => useQuery({ ...api.admin.me.queryOptions(), retry: false, staleTime: 60_000 });
 export const useKeys = () => useQuery(api.admin.keys.list.queryOptions());
 export const useOverview = () => useQuery({ ...api.admin.overview.queryOptions(), refetchInterval: 30_000 });
 export const useWebhooks = () => useQuery(api.admin.webhooks.list.queryOptions());
 /** Deliveries change as the worker sends them: refreshed every few seconds while shown. */
-export const useDeliveries = (endpointId: number) => useQuery({ ...api.admin.webhooks.deliveries.queryOptions({ endpoint_id: endpointId }), refetchInterval: 2_000 });
+export const useDeliveries = (endpointId: number) =>
+  useQuery({ ...api.admin.webhooks.deliveries.queryOptions({ endpoint_id: endpointId }), refetchInterval: 2_000 });
 
 /** What is held about the person of this email; nothing is asked until an email is given. */
 export function usePerson(email: string | undefined) {
@@ -63,7 +74,10 @@ export function usePerson(email: string | undefined) {
 export function useAuditLog() {
   return useInfiniteQuery({
     queryKey: api.admin.audit.list.pathKey(),
-    queryFn: ({ pageParam }) => trpc.admin.audit.list.query(pageParam === undefined ? { limit: AUDIT_PAGE_SIZE } : { before: pageParam, limit: AUDIT_PAGE_SIZE }),
+    queryFn: ({ pageParam }) =>
+      trpc.admin.audit.list.query(
+        pageParam === undefined ? { limit: AUDIT_PAGE_SIZE } : { before: pageParam, limit: AUDIT_PAGE_SIZE },
+      ),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => last.next_before ?? undefined,
   });

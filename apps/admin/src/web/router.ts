@@ -2,7 +2,13 @@ import { useEffect, useState } from 'react';
 
 export type TRoute = 'overview' | 'keys' | 'webhooks' | 'privacy' | 'audit';
 
-const PATHS: Record<TRoute, string> = { overview: '/', keys: '/keys', webhooks: '/webhooks', privacy: '/privacy', audit: '/audit' };
+const PATHS: Record<TRoute, string> = {
+  overview: '/',
+  keys: '/keys',
+  webhooks: '/webhooks',
+  privacy: '/privacy',
+  audit: '/audit',
+};
 
 function routeOf(pathname: string): TRoute {
   const path = pathname.replace(/\/+$/, '');

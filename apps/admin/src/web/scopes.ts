@@ -18,7 +18,11 @@ export const SCOPE_DESCRIPTIONS: Record<TScope, string> = {
 
 /** Scope sets (and key kinds) for the kinds of client most tenants run. */
 export const SCOPE_PRESETS: ReadonlyArray<{ name: string; kind: TKeyKind; scopes: readonly TScope[] }> = [
-  { name: 'Career Website', kind: 'secret', scopes: ['vacancies:read', 'applications:write', 'locations:read', 'team:read', 'articles:read'] },
+  {
+    name: 'Career Website',
+    kind: 'secret',
+    scopes: ['vacancies:read', 'applications:write', 'locations:read', 'team:read', 'articles:read'],
+  },
   { name: 'Career website (browser)', kind: 'publishable', scopes: [...PUBLISHABLE_SCOPES] },
   { name: 'Chrome Plugin', kind: 'secret', scopes: ['candidates:read', 'candidates:write', 'team:read'] },
   { name: 'Privacy requests (ATS)', kind: 'secret', scopes: ['candidates:read', 'candidates:delete'] },

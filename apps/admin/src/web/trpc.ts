@@ -1,7 +1,8 @@
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from '@trpc/client';
 import type { TAppRouter } from '@careers/core';
 
-const sameOriginFetch = (url: URL | RequestInfo, init?: RequestInit) => fetch(url, { ...init, credentials: 'same-origin' });
+const sameOriginFetch = (url: URL | RequestInfo, init?: RequestInit) =>
+  fetch(url, { ...init, credentials: 'same-origin' });
 
 /**
  * Reads whose input is a person's data (an email address): sent as POST with the input in the body, so that it never

@@ -21,13 +21,26 @@ export type TDashboardBrowser = {
  */
 export async function openDashboardBrowser(adminUrl: string): Promise<TDashboardBrowser> {
   // No skipping: without the browser the test must fail, loudly.
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC' });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: adminUrl });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();

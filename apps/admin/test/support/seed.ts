@@ -25,11 +25,23 @@ export function dashboardDocument(options: { seed: number; vacancies: number }) 
         default_language: 'en',
         api_keys: [
           { id: base + 1, name: 'Existing website', key: existingKey, scopes: ['vacancies:read', 'locations:read'] },
-          { id: base + 2, name: 'Old plugin', key: `ck_test_${slug}_revoked_00000000000`, scopes: ['candidates:read'], revoked: true },
+          {
+            id: base + 2,
+            name: 'Old plugin',
+            key: `ck_test_${slug}_revoked_00000000000`,
+            scopes: ['candidates:read'],
+            revoked: true,
+          },
         ],
         users: [
           { id: base + 1, name: 'Dana Admin', email: admin.email, role: 'admin', password: admin.password },
-          { id: base + 2, name: 'Rick Recruiter', email: recruiter.email, role: 'recruiter', password: recruiter.password },
+          {
+            id: base + 2,
+            name: 'Rick Recruiter',
+            email: recruiter.email,
+            role: 'recruiter',
+            password: recruiter.password,
+          },
         ],
         vacancies,
       },

@@ -14,14 +14,20 @@ import { buildDashboard } from '../../src/server/build.ts';
 
 type TRunning = { url: string; services: TCoreServices; close: () => Promise<void> };
 
-async function listen(app: { listen: (port: number, host: string, cb: () => void) => Server }): Promise<{ server: Server; url: string }> {
+async function listen(app: {
+  listen: (port: number, host: string, cb: () => void) => Server;
+}): Promise<{ server: Server; url: string }> {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-async function running(databaseUrl: string, make: (services: TCoreServices) => Parameters<typeof listen>[0], log = pino({ level: 'silent' })): Promise<TRunning> {
+async function running(
+  databaseUrl: string,
+  make: (services: TCoreServices) => Parameters<typeof listen>[0],
+  log = pino({ level: 'silent' }),
+): Promise<TRunning> {
   const orm = await openOrm(databaseUrl);
   // Each server is its own process in production: its own ORM, key cache and batched writes.
   const services = createCoreServices(orm, log, { flushIntervalMs: 100 });
@@ -46,7 +52,10 @@ export type TStack = {
   adminUrl: string;
   /** Another admin server on the same database and build (e.g. behind a proxy). */
   /** `log`: the server's logger (silent by default). */
-  startAdmin: (options: { trustProxy?: string; log?: pino.Logger }) => Promise<{ url: string; close: () => Promise<void> }>;
+  startAdmin: (options: {
+    trustProxy?: string;
+    log?: pino.Logger;
+  }) => Promise<{ url: string; close: () => Promise<void> }>;
   close: () => Promise<void>;
 };
 
@@ -70,7 +79,8 @@ export async function startStack(document: unknown): Promise<TStack> {
     databaseUrl,
     apiUrl: `${api.url}/v1`,
     adminUrl: admin.url,
-    startAdmin: ({ log, ...options }) => running(databaseUrl, (services) => createAdminApp(services, { distDir, ...options }), log),
+    startAdmin: ({ log, ...options }) =>
+      running(databaseUrl, (services) => createAdminApp(services, { distDir, ...options }), log),
     close: async () => {
       await Promise.all([api.close(), admin.close()]);
       rmSync(distDir, { recursive: true, force: true });

@@ -40,6 +40,6 @@ export const DOCUMENT_DESCRIPTION = [
     'GET /candidates/processing/{processing_id}, GET /vacancies/{slug}/application-form with `answers` on POST /applications, `validate_only` on ' +
     'POST /applications and POST /candidates, 409 `DUPLICATE_APPLICATION` (tenant setting `duplicate_applications`) and the operations endpoints ' +
     '(/openapi.json, /docs, /livez, /readyz; Prometheus metrics are served on a separate port, METRICS_PORT).',
-  'Every 422 lists every invalid field at once: unknown filter ids (GET) and answers checked against the named vacancy\'s questions (POST /applications) ' +
+  "Every 422 lists every invalid field at once: unknown filter ids (GET) and answers checked against the named vacancy's questions (POST /applications) " +
     'are reported together with the other invalid values.',
 ].join('\n\n');

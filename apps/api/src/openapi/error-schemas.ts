@@ -55,12 +55,17 @@ export function componentSchemas(): TJson {
         message: { type: 'string' },
         error: { type: 'string', description: 'Machine-readable code (some errors)' },
         required_scope: { type: 'string', description: 'With INSUFFICIENT_SCOPE' },
-        errors: { type: 'object', description: 'With 422: field path → messages', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        errors: {
+          type: 'object',
+          description: 'With 422: field path → messages',
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+        },
       },
     },
     ValidationError: {
       type: 'object',
-      description: 'An invalid query, path or body value. `errors` maps dotted field paths (`per_page`, `candidate.email`, `tags.0`, `body`) to messages.',
+      description:
+        'An invalid query, path or body value. `errors` maps dotted field paths (`per_page`, `candidate.email`, `tags.0`, `body`) to messages.',
       required: ['message', 'errors'],
       additionalProperties: false,
       properties: {
@@ -71,7 +76,10 @@ export function componentSchemas(): TJson {
           additionalProperties: { type: 'array', minItems: 1, items: { type: 'string' } },
         },
       },
-      example: { message: new AppError('VALIDATION_FAILED').message, errors: { per_page: ['The per page must not be greater than 100.'] } },
+      example: {
+        message: new AppError('VALIDATION_FAILED').message,
+        errors: { per_page: ['The per page must not be greater than 100.'] },
+      },
     },
   };
   for (const [name, code] of Object.entries(ERROR_SCHEMAS)) schemas[name] = errorBodySchema(code);
@@ -79,10 +87,14 @@ export function componentSchemas(): TJson {
   schemas.DuplicateApplicationError = {
     ...fixedBodySchema({ message: duplicate.message, error: duplicate.error! }),
     required: ['message', 'error', 'application_id'],
-    description: '(extension) The tenant rejects duplicate applications and this vacancy already has one with this email',
+    description:
+      '(extension) The tenant rejects duplicate applications and this vacancy already has one with this email',
     example: duplicate,
   };
-  schemas.DuplicateApplicationError.properties.application_id = { type: 'integer', description: 'The existing application' };
+  schemas.DuplicateApplicationError.properties.application_id = {
+    type: 'integer',
+    description: 'The existing application',
+  };
   schemas.Valid = {
     type: 'object',
     required: ['message'],
@@ -104,6 +116,8 @@ export const ref = (name: string): TJson => ({ $ref: `#/components/schemas/${nam
  * one body per scope the operation may name.
  */
 export function errorBodiesSchema(codes: TAppErrorCode[], scopes: string[]): TJson {
-  const schemas = codes.flatMap((code) => (code === 'INSUFFICIENT_SCOPE' ? scopes.map(insufficientScopeSchema) : [ref(SCHEMA_OF_CODE.get(code) ?? 'Error')]));
+  const schemas = codes.flatMap((code) =>
+    code === 'INSUFFICIENT_SCOPE' ? scopes.map(insufficientScopeSchema) : [ref(SCHEMA_OF_CODE.get(code) ?? 'Error')],
+  );
   return schemas.length === 1 ? (schemas[0] as TJson) : { oneOf: schemas };
 }

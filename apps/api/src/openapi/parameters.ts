@@ -72,12 +72,18 @@ function acceptedRange(field: ZodType | undefined): { minimum: number; maximum: 
 function queryValueSchema(schema: TJson, field: ZodType | undefined): TJson {
   const { type } = schema;
   const stringOrNumber = Array.isArray(type) && type.length === 2 && type.includes('string') && type.includes('number');
-  if (isDigitsString(schema) || stringOrNumber) return { ...(schema.description ? { description: schema.description } : {}), type: 'integer', ...acceptedRange(field) };
+  if (isDigitsString(schema) || stringOrNumber)
+    return {
+      ...(schema.description ? { description: schema.description } : {}),
+      type: 'integer',
+      ...acceptedRange(field),
+    };
   if (schema.type === 'string' && Array.isArray(schema.enum) && [...schema.enum].sort().join() === '0,1,false,true') {
     const { enum: _enum, ...rest } = schema;
     return { ...rest, type: 'boolean' };
   }
-  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: schema.anyOf.map((branch: TJson) => queryValueSchema(branch, undefined)) };
+  if (Array.isArray(schema.anyOf))
+    return { ...schema, anyOf: schema.anyOf.map((branch: TJson) => queryValueSchema(branch, undefined)) };
   if (schema.type === 'array' && schema.items) return { ...schema, items: queryValueSchema(schema.items, undefined) };
   return schema;
 }
@@ -98,7 +104,8 @@ export function fixParameters(op: TJson, input: TJson | undefined, meta: TMeta):
       continue;
     }
     const field = shape[parameter.name];
-    parameter.description ??= parameter.schema?.description ?? field?.description ?? PARAMETER_DESCRIPTIONS[parameter.name];
+    parameter.description ??=
+      parameter.schema?.description ?? field?.description ?? PARAMETER_DESCRIPTIONS[parameter.name];
     if (parameter.in === 'path') {
       parameter.required = true;
       // Any segment is looked up: one that names nothing (also an over-long slug) is 404, never 422. Ids say their
@@ -107,11 +114,14 @@ export function fixParameters(op: TJson, input: TJson | undefined, meta: TMeta):
     }
     if (parameter.in === 'query') {
       parameter.schema = queryValueSchema(parameter.schema ?? {}, field);
-      if (parameter.schema.type === 'boolean') parameter.description = `${parameter.description ?? ''} (\`true\`, \`false\`, \`1\` or \`0\`)`.trim();
+      if (parameter.schema.type === 'boolean')
+        parameter.description = `${parameter.description ?? ''} (\`true\`, \`false\`, \`1\` or \`0\`)`.trim();
       const fallback = defaultOf(field);
       if (fallback !== undefined && parameter.schema.default === undefined) parameter.schema.default = fallback;
       const arrayOnly = parameter.schema.type === 'array';
-      const oneOrMany = Array.isArray(parameter.schema.anyOf) && parameter.schema.anyOf.some((branch: TJson) => branch.type === 'array');
+      const oneOrMany =
+        Array.isArray(parameter.schema.anyOf) &&
+        parameter.schema.anyOf.some((branch: TJson) => branch.type === 'array');
       if (arrayOnly) parameter.name = `${parameter.name}[]`;
       if (arrayOnly || oneOrMany) {
         parameter.style = 'form';

@@ -3,7 +3,14 @@ import { RETRY_AFTER_SECONDS } from '@careers/core';
 import { MAX_JSON_VALUES } from '@careers/core';
 import { BODY_STALL_TIMEOUT_MS } from '../rest/request-body.ts';
 import { errorBodiesSchema, ref, type TJson } from './error-schemas.ts';
-import { ETAG_HEADER, jsonResponse, RATE_LIMIT_HEADERS, REPLAYED_HEADER, REQUEST_ID_HEADER, RETRY_HEADERS } from './headers.ts';
+import {
+  ETAG_HEADER,
+  jsonResponse,
+  RATE_LIMIT_HEADERS,
+  REPLAYED_HEADER,
+  REQUEST_ID_HEADER,
+  RETRY_HEADERS,
+} from './headers.ts';
 
 /** Adds the formats the generator cannot see (timestamps are ISO-8601 UTC, pagination links are absolute URLs). */
 export function addFormats(schema: unknown, key = '', parent = ''): void {
@@ -20,7 +27,8 @@ export function addFormats(schema: unknown, key = '', parent = ''): void {
   }
   for (const [childKey, child] of Object.entries(node)) {
     if (childKey === 'properties' && child && typeof child === 'object') {
-      for (const [property, propertySchema] of Object.entries(child as TJson)) addFormats(propertySchema, property, key);
+      for (const [property, propertySchema] of Object.entries(child as TJson))
+        addFormats(propertySchema, property, key);
     } else if (childKey === 'items') {
       // An array's items are not the object its name calls for: a profile's `links` array is not pagination links.
       addFormats(child, `${key}[]`, parent);
@@ -43,7 +51,9 @@ const ERROR_DESCRIPTIONS: Record<number, (answer: TErrorAnswer) => string> = {
       : 'Malformed JSON body',
   401: () => 'Missing, unknown, malformed or revoked API key (the same body in every case)',
   403: ({ codes }) =>
-    (codes.includes('INSUFFICIENT_SCOPE') ? 'The tenant has API access switched off, the key lacks the required scope' : 'The tenant has API access switched off') +
+    (codes.includes('INSUFFICIENT_SCOPE')
+      ? 'The tenant has API access switched off, the key lacks the required scope'
+      : 'The tenant has API access switched off') +
     ', or (`ORIGIN_NOT_ALLOWED`) the key is publishable and the request has no `Origin` or one the key does not allow',
   404: ({ codes }) =>
     codes.includes('VACANCY_NOT_FOUND')
@@ -65,7 +75,9 @@ const ERROR_DESCRIPTIONS: Record<number, (answer: TErrorAnswer) => string> = {
         (meta.expensiveRead === 'misses' ? 'answers not in the cache' : 'every read of this operation') +
         '); retry after `Retry-After` seconds',
   500: ({ codes }) =>
-    codes.includes('PROCESSING_FAILED') ? 'The resume could not be stored or queued (`PROCESSING_FAILED`), or an unexpected error' : 'Unexpected error',
+    codes.includes('PROCESSING_FAILED')
+      ? 'The resume could not be stored or queued (`PROCESSING_FAILED`), or an unexpected error'
+      : 'Unexpected error',
   503: ({ codes }) =>
     codes.includes('SERVER_BUSY')
       ? 'The database is unreachable, or (extension, `ServerBusyError`, before the scope check) the process holds as many request bodies as it may at once, ' +
@@ -111,7 +123,8 @@ function errorHeaders(status: number, { meta, codes }: TErrorAnswer): TJson {
 /** The success answer of an operation (200/201/202, with 200 `Valid.` for a dry run and 304 for a GET). */
 function successResponses(method: string, op: TJson, meta: TMeta): TJson {
   const success = String(meta.successStatus ?? 200);
-  if (success === '204') return { '204': { description: 'Done. No body.', headers: { 'X-Request-Id': REQUEST_ID_HEADER } } };
+  if (success === '204')
+    return { '204': { description: 'Done. No body.', headers: { 'X-Request-Id': REQUEST_ID_HEADER } } };
   const generated = op.responses?.['200'] ?? op.responses?.[success] ?? {};
   let successSchema = generated.content?.['application/json']?.schema ?? {};
   // With validate_only the output is a union of the real answer and `Valid.` (200, below).
@@ -121,7 +134,10 @@ function successResponses(method: string, op: TJson, meta: TMeta): TJson {
   const successHeaders: TJson = {};
   if (method === 'get') {
     successHeaders.ETag = ETAG_HEADER;
-    successHeaders['Cache-Control'] = { description: 'Always `private, max-age=0, must-revalidate`', schema: { type: 'string' } };
+    successHeaders['Cache-Control'] = {
+      description: 'Always `private, max-age=0, must-revalidate`',
+      schema: { type: 'string' },
+    };
   }
   if (meta.rateLimit !== undefined) Object.assign(successHeaders, RATE_LIMIT_HEADERS(true));
   if (meta.idempotent) successHeaders['Idempotent-Replayed'] = REPLAYED_HEADER;
@@ -129,7 +145,11 @@ function successResponses(method: string, op: TJson, meta: TMeta): TJson {
   const responses: TJson = { [success]: jsonResponse(successText, successSchema, successHeaders) };
   if (dryRun) {
     responses['200'] = {
-      ...jsonResponse('(extension) `validate_only=true`: every check passed; nothing was stored', ref('Valid'), successHeaders),
+      ...jsonResponse(
+        '(extension) `validate_only=true`: every check passed; nothing was stored',
+        ref('Valid'),
+        successHeaders,
+      ),
       'x-extension': true,
     };
   }
@@ -152,7 +172,9 @@ export function apiResponses(method: string, op: TJson, meta: TMeta, validatesIn
     const describe = ERROR_DESCRIPTIONS[status];
     if (!describe) throw new Error(`no OpenAPI description of error status ${status}`);
     const response = jsonResponse(describe(answer), errorBodiesSchema(codes, scopes), errorHeaders(status, answer));
-    responses[String(status)] = codes.every((code) => EXTENSION_CODES.has(code)) ? { ...response, 'x-extension': true } : response;
+    responses[String(status)] = codes.every((code) => EXTENSION_CODES.has(code))
+      ? { ...response, 'x-extension': true }
+      : response;
   }
   return responses;
 }

@@ -38,18 +38,27 @@ export function restRoutes(): TRoute[] {
     });
   }
   // Literal segments win over parameters: /vacancies/facets before /vacancies/:slug.
-  const weight = (path: string) => path.split('/').map((segment) => (segment.startsWith(':') ? '1' : '0')).join('');
+  const weight = (path: string) =>
+    path
+      .split('/')
+      .map((segment) => (segment.startsWith(':') ? '1' : '0'))
+      .join('');
   return routes.sort((a, b) => weight(a.path).localeCompare(weight(b.path)) || b.path.length - a.path.length);
 }
 
 /** Headers a browser script may read from an answer to a publishable key (CONTRACT "Career sites in the browser"). */
-export const CORS_EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id';
+export const CORS_EXPOSED_HEADERS =
+  'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id';
 export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** CORS headers of an actual answer to a publishable key's allowed origin (errors included, so the browser reads them). */
 function corsHeaders(origin: string): Record<string, string> {
-  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS };
+  return {
+    'Access-Control-Allow-Origin': origin,
+    Vary: 'Origin',
+    'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS,
+  };
 }
 
 /**
@@ -78,7 +87,10 @@ export function corsPreflight(): express.RequestHandler {
 function sendError(res: Response, error: AppError, headers: Record<string, string> = {}): void {
   // A stalled body is not waited for: the connection ends with the answer.
   const close = error.code === 'REQUEST_TIMEOUT' ? { Connection: 'close' } : {};
-  res.status(error.status).set({ ...headers, ...error.headers(), ...close }).json(error.toBody());
+  res
+    .status(error.status)
+    .set({ ...headers, ...error.headers(), ...close })
+    .json(error.toBody());
 }
 
 /** Answers that protect the process from load (not failures of the request): logged below error level. */
@@ -116,7 +128,10 @@ export function publicUrlOf(req: Request, publicUrl: string | undefined): URL {
  * and writes the documented bodies, statuses and headers for whatever the procedure returns or throws.
  * A body is read and checked here but parsed by the procedure, after its scope and rate-limit checks.
  */
-export function createRestFacade(services: TCoreServices, options: { publicUrl?: string; bodyStallTimeoutMs?: number } = {}): Router {
+export function createRestFacade(
+  services: TCoreServices,
+  options: { publicUrl?: string; bodyStallTimeoutMs?: number } = {},
+): Router {
   const facade = express.Router();
   const bodyBudget = new BodyBudget(BODY_BUDGET_BYTES);
   services.metrics.observeBodyBudget(bodyBudget);
@@ -146,8 +161,15 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
         let input: unknown;
         if (route.method === 'post') {
           // The operation's query parameters are always set (also to undefined), so the body cannot supply them.
-          const query = Object.fromEntries((route.meta.queryParameters ?? []).map((name) => [name, (req.query as Record<string, unknown>)[name]]));
-          const read = await readJsonBody(req, bodyBudget, { ...query, ...req.params }, { holders: bodyHolders(req, verifiedKey.apiKey.id), stallTimeoutMs });
+          const query = Object.fromEntries(
+            (route.meta.queryParameters ?? []).map((name) => [name, (req.query as Record<string, unknown>)[name]]),
+          );
+          const read = await readJsonBody(
+            req,
+            bodyBudget,
+            { ...query, ...req.params },
+            { holders: bodyHolders(req, verifiedKey.apiKey.id), stallTimeoutMs },
+          );
           releaseBody = read.release;
           input = read.body;
         } else {
@@ -167,7 +189,9 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
         });
         const call = route.procedurePath
           .split('.')
-          .reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], createCaller(ctx)) as (input: unknown) => Promise<unknown>;
+          .reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], createCaller(ctx)) as (
+          input: unknown,
+        ) => Promise<unknown>;
         try {
           // An Idempotency-Key's stored answer comes back thrown (see ReplayedAnswer): it is the success it was.
           const data = await call(input).catch((error: unknown) => {
@@ -194,7 +218,13 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
             }
           }
           // Written as is: the bytes are final, and express's send would only look them over again.
-          res.writeHead(status, { ...responseHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length }).end(body);
+          res
+            .writeHead(status, {
+              ...responseHeaders,
+              'Content-Type': 'application/json; charset=utf-8',
+              'Content-Length': body.length,
+            })
+            .end(body);
         } catch (error) {
           Object.assign(responseHeaders, ctx.response.headers);
           throw error;
@@ -207,7 +237,10 @@ export function createRestFacade(services: TCoreServices, options: { publicUrl?:
           req.log.warn({ code: appError.code }, 'request shed');
         } else if (appError.status >= 500) {
           // The request's logger, so the line carries the request id.
-          req.log.error({ err: appError.cause ?? error, code: appError.code, detail: appError.detail }, 'request failed');
+          req.log.error(
+            { err: appError.cause ?? error, code: appError.code, detail: appError.detail },
+            'request failed',
+          );
         }
         if (appError.code === 'TOO_MANY_ATTEMPTS' && route.meta.rateLimit) {
           services.metrics.rateLimitRejections.inc({ operation: route.meta.rateLimit });

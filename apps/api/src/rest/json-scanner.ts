@@ -84,7 +84,8 @@ const LITERALS: Record<number, Uint8Array> = {
 /** `"\/bfnrt` and `u` may follow a backslash. */
 const ESCAPABLE = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
-const isWhitespace = (byte: number) => byte === Byte.Space || byte === Byte.Newline || byte === Byte.Return || byte === Byte.Tab;
+const isWhitespace = (byte: number) =>
+  byte === Byte.Space || byte === Byte.Newline || byte === Byte.Return || byte === Byte.Tab;
 const isDigit = (byte: number) => byte >= Byte.Zero && byte <= Byte.Nine;
 const isHex = (byte: number) => isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
 

@@ -95,7 +95,12 @@ function isIdentityEncoding(header: string | undefined): boolean {
  * after the answer: the rest of that body is not waited for). A body nested too deep is kept as a marker (422 `errors.body` after the
  * rate-limit check, CONTRACT's place for validation).
  */
-export function readJsonBody(req: Request, budget: BodyBudget, params: Record<string, unknown>, options: TReadBodyOptions): Promise<TReadBody> {
+export function readJsonBody(
+  req: Request,
+  budget: BodyBudget,
+  params: Record<string, unknown>,
+  options: TReadBodyOptions,
+): Promise<TReadBody> {
   const { holders, stallTimeoutMs } = options;
   return new Promise((resolve, reject) => {
     const scanner = new JsonScanner({ maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES });
@@ -162,7 +167,10 @@ export function readJsonBody(req: Request, budget: BodyBudget, params: Record<st
 
     /** No byte for the stall timeout: answered 408 (if the client still reads) and the connection closed. */
     function onStall() {
-      refuse(new AppError('REQUEST_TIMEOUT', { detail: `no body bytes for ${stallTimeoutMs} ms after ${received} bytes` }), false);
+      refuse(
+        new AppError('REQUEST_TIMEOUT', { detail: `no body bytes for ${stallTimeoutMs} ms after ${received} bytes` }),
+        false,
+      );
     }
     function onData(chunk: Buffer) {
       awaitNextBytes(onStall);
@@ -188,7 +196,8 @@ export function readJsonBody(req: Request, budget: BodyBudget, params: Record<st
     }
     function onClose() {
       // The client went away before the end of its body: nobody will read the answer.
-      if (!settled && !req.complete) refuse(new AppError('MALFORMED_JSON', { detail: 'the client closed the connection during the body' }));
+      if (!settled && !req.complete)
+        refuse(new AppError('MALFORMED_JSON', { detail: 'the client closed the connection during the body' }));
     }
 
     // A reset connection also ends in 'close' (handled there); without a listener its 'error' would be thrown.

@@ -27,7 +27,9 @@ export class UndocumentedResponseError extends Error {
 }
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -45,14 +47,23 @@ export class DocumentValidator {
   private readonly ajv: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly basePath: string;
-  private readonly templates: Array<{ template: string; base: string; segments: string[]; item: TJson; weight: string }>;
+  private readonly templates: Array<{
+    template: string;
+    base: string;
+    segments: string[];
+    item: TJson;
+    weight: string;
+  }>;
 
   constructor(document: TJson) {
     this.document = document;
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, validateFormats: true });
     addFormats(this.ajv);
     // ajv-formats' `uri` regex backtracks for seconds on long links (ReDoS); an absolute ASCII URL the WHATWG parser accepts is the same promise.
-    this.ajv.addFormat('uri', (value: string) => /^[a-z][a-z0-9+.-]*:[\x21-\x7e]*$/i.test(value) && URL.canParse(value));
+    this.ajv.addFormat(
+      'uri',
+      (value: string) => /^[a-z][a-z0-9+.-]*:[\x21-\x7e]*$/i.test(value) && URL.canParse(value),
+    );
     this.ajv.addSchema(document, 'openapi.json');
     // The app mounts the interface at /v1; a PUBLIC_URL prefix in `servers` is a proxy's, not the app's.
     this.basePath = '/v1';
@@ -61,7 +72,13 @@ export class DocumentValidator {
         const segments = template.split('/').slice(1);
         // A path item with its own server lives at the root of the host.
         const base = (item as TJson).servers ? '' : this.basePath;
-        return { template, base, segments, item: item as TJson, weight: segments.map((s) => (s.startsWith('{') ? '1' : '0')).join('') };
+        return {
+          template,
+          base,
+          segments,
+          item: item as TJson,
+          weight: segments.map((s) => (s.startsWith('{') ? '1' : '0')).join(''),
+        };
       })
       // Literal segments win over parameters (/vacancies/facets before /vacancies/{slug}), as in the facade.
       .sort((a, b) => a.weight.localeCompare(b.weight));
@@ -77,7 +94,14 @@ export class DocumentValidator {
       return this.checkResponse(where, this.resolve({ $ref: pointer }), pointer, response, 431);
     }
     const match = this.match(pathname);
-    if (!match) return this.checkResponse(where, this.resolve({ $ref: '#/components/responses/NotFound' }), '#/components/responses/NotFound', response, 404);
+    if (!match)
+      return this.checkResponse(
+        where,
+        this.resolve({ $ref: '#/components/responses/NotFound' }),
+        '#/components/responses/NotFound',
+        response,
+        404,
+      );
     const operation = match.item[method.toLowerCase()] as TJson | undefined;
     if (!operation) {
       const pointer = '#/components/responses/MethodNotAllowed';
@@ -93,7 +117,12 @@ export class DocumentValidator {
       );
     }
     const pointer = `#/paths/${escapePointer(match.template)}/${method.toLowerCase()}/responses/${escapePointer(key)}`;
-    this.checkResponse(`${where} (${method.toLowerCase()} ${match.template})`, this.resolve(responses[key] as TJson), pointer, response);
+    this.checkResponse(
+      `${where} (${method.toLowerCase()} ${match.template})`,
+      this.resolve(responses[key] as TJson),
+      pointer,
+      response,
+    );
   }
 
   private match(pathname: string): TOperationMatch | undefined {
@@ -132,9 +161,17 @@ export class DocumentValidator {
     return validate;
   }
 
-  private checkResponse(where: string, documented: TJson, pointer: string, response: TResponse, expectedStatus?: number): void {
+  private checkResponse(
+    where: string,
+    documented: TJson,
+    pointer: string,
+    response: TResponse,
+    expectedStatus?: number,
+  ): void {
     const fail = (problem: string): never => {
-      throw new UndocumentedResponseError(`${where} → ${response.status}: ${problem}. Body: ${response.text.slice(0, 500)}`);
+      throw new UndocumentedResponseError(
+        `${where} → ${response.status}: ${problem}. Body: ${response.text.slice(0, 500)}`,
+      );
     };
     if (expectedStatus !== undefined && response.status !== expectedStatus) {
       fail(`no operation describes this request; the document only allows ${expectedStatus} here`);
@@ -148,7 +185,12 @@ export class DocumentValidator {
       }
       const headerPointer = `${pointer}/headers/${escapePointer(name)}/schema`;
       if (!spec.schema) continue;
-      const typed = spec.schema.type === 'integer' || spec.schema.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) : value;
+      const typed =
+        spec.schema.type === 'integer' || spec.schema.type === 'number'
+          ? /^-?\d+(\.\d+)?$/.test(value)
+            ? Number(value)
+            : value
+          : value;
       const validate = this.validatorAt(headerPointer);
       if (!validate(typed)) fail(`header ${name}: ${JSON.stringify(value)} ${this.ajv.errorsText(validate.errors)}`);
     }
@@ -159,7 +201,8 @@ export class DocumentValidator {
     }
     const contentType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const mediaType = Object.keys(content).find((type) => type.toLowerCase() === contentType);
-    if (!mediaType) fail(`content type ${JSON.stringify(contentType)} is not one of ${Object.keys(content).join(', ')}`);
+    if (!mediaType)
+      fail(`content type ${JSON.stringify(contentType)} is not one of ${Object.keys(content).join(', ')}`);
     const mediaPointer = `${pointer}/content/${escapePointer(mediaType as string)}/schema`;
     if (!(content[mediaType as string] as TJson).schema) return;
     let body: unknown = response.text;
@@ -171,7 +214,8 @@ export class DocumentValidator {
       }
     }
     const validate = this.validatorAt(mediaPointer);
-    if (!validate(body)) fail(`the body does not match the schema: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`);
+    if (!validate(body))
+      fail(`the body does not match the schema: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`);
   }
 }
 
@@ -238,22 +282,31 @@ export async function fetchChecked(url: string, init: RequestInit = {}): Promise
  * a process sees requests of several clients without trusting a proxy header. Plain node:http (fetch cannot pick the
  * source address); a string body only.
  */
-export async function fetchCheckedFrom(localAddress: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<TResponse> {
+export async function fetchCheckedFrom(
+  localAddress: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<TResponse> {
   const validator = await documentValidatorFor(url);
   const raw = await new Promise<Response>((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, localAddress, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
-        }
-        const status = res.statusCode ?? 0;
-        resolve(new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, headers }));
-      });
-    });
+    const req = httpRequest(
+      url,
+      { method: init.method ?? 'GET', headers: init.headers, localAddress, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+              headers.append(name, one);
+          }
+          const status = res.statusCode ?? 0;
+          resolve(new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, headers }));
+        });
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
@@ -272,7 +325,11 @@ export async function validatedFetch(url: string, init: RequestInit = {}): Promi
 /** The real API app on a free port, over the given database. Every answer is checked against its OpenAPI document. */
 export async function startTestApi(
   databaseUrl: string,
-  options: { publicUrl?: string; bodyStallTimeoutMs?: number; core?: Omit<NonNullable<Parameters<typeof createCoreServices>[2]>, 'flushIntervalMs'> } = {},
+  options: {
+    publicUrl?: string;
+    bodyStallTimeoutMs?: number;
+    core?: Omit<NonNullable<Parameters<typeof createCoreServices>[2]>, 'flushIntervalMs'>;
+  } = {},
 ): Promise<TTestApi> {
   const orm = await openOrm(databaseUrl);
   const services = createCoreServices(orm, createLogger('api-test'), { flushIntervalMs: 100, ...options.core });

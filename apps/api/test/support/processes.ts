@@ -34,7 +34,15 @@ export async function startApiProcess(databaseUrl: string, env: Record<string, s
   const metricsPort = await freePort();
   // process.execPath is the Node 24 running this test, not the shell wrapper that would swallow SIGTERM.
   const child: ChildProcess = spawn(process.execPath, [...API_NODE_FLAGS, MAIN], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -12,7 +12,9 @@ type TVocabulary = {
   dataTypes: Record<string, string[]>;
 };
 
-export const vocabulary: TVocabulary = JSON.parse(readFileSync(new URL('../fixtures/schema-org-job-posting.json', import.meta.url), 'utf8'));
+export const vocabulary: TVocabulary = JSON.parse(
+  readFileSync(new URL('../fixtures/schema-org-job-posting.json', import.meta.url), 'utf8'),
+);
 
 /** `type` and its superclasses. */
 function lineage(type: string): string[] {
@@ -50,7 +52,8 @@ export function vocabularyProblems(node: unknown, path = '$', expected?: string[
   const type = record['@type'];
   if (typeof type !== 'string' || !vocabulary.types[type]) return [`${path}: unknown @type ${JSON.stringify(type)}`];
   const problems: string[] = [];
-  if (expected && !expected.some((range) => lineage(type).includes(range))) problems.push(`${path}: a ${type} where ${expected.join('|')} is expected`);
+  if (expected && !expected.some((range) => lineage(type).includes(range)))
+    problems.push(`${path}: a ${type} where ${expected.join('|')} is expected`);
   const properties = vocabulary.types[type].properties;
   for (const [name, value] of Object.entries(record)) {
     if (name === '@type' || (name === '@context' && path === '$')) continue;
@@ -64,7 +67,13 @@ export function vocabularyProblems(node: unknown, path = '$', expected?: string[
     values.forEach((item, index) => {
       const where = Array.isArray(value) ? `${path}.${name}[${index}]` : `${path}.${name}`;
       if (item !== null && typeof item === 'object') problems.push(...vocabularyProblems(item, where, ranges));
-      else if (!ranges.some((range) => Object.keys(vocabulary.dataTypes).some((dataType) => lineage(dataType).includes(range) && literalFits(item, dataType)))) {
+      else if (
+        !ranges.some((range) =>
+          Object.keys(vocabulary.dataTypes).some(
+            (dataType) => lineage(dataType).includes(range) && literalFits(item, dataType),
+          ),
+        )
+      ) {
         problems.push(`${where}: ${JSON.stringify(item)} is none of ${ranges.join('|')}`);
       }
     });
@@ -76,6 +85,7 @@ export function vocabularyProblems(node: unknown, path = '$', expected?: string[
 export function nullPaths(value: unknown, path = '$'): string[] {
   if (value === null) return [path];
   if (Array.isArray(value)) return value.flatMap((item, index) => nullPaths(item, `${path}[${index}]`));
-  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => nullPaths(item, `${path}.${key}`));
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => nullPaths(item, `${path}.${key}`));
   return [];
 }

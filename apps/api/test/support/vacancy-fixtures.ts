@@ -43,8 +43,19 @@ export type TTenantDoc = {
   default_language: string;
   career_site?: { domain: string | null; url_pattern: string | null } | null;
   api_keys: Array<{ id: number; name: string; key: string; scopes: string[] }>;
-  locations: Array<{ id: number; slug: string; name: string; locality?: string | null; country_code?: string | null; created_at?: string }>;
-  companies: Array<{ id: number; name: string; locations: Array<{ id: number; name: string; city: string | null; country_code: string | null }> }>;
+  locations: Array<{
+    id: number;
+    slug: string;
+    name: string;
+    locality?: string | null;
+    country_code?: string | null;
+    created_at?: string;
+  }>;
+  companies: Array<{
+    id: number;
+    name: string;
+    locations: Array<{ id: number; name: string; city: string | null; country_code: string | null }>;
+  }>;
   departments: Array<{ id: number; name: TNames | string }>;
   job_types: Array<{ id: number; name: TNames }>;
   experience_levels: Array<{ id: number; name: TNames }>;
@@ -112,8 +123,10 @@ export function withDescendants(tenant: TTenantDoc, tagIds: number[]): Set<numbe
   return result;
 }
 
-const anyOf = (wanted: number[] | undefined, have: number[]) => !wanted || wanted.length === 0 || have.some((id) => wanted.includes(id));
-const oneOf = (wanted: number[] | undefined, have: number | null | undefined) => !wanted || wanted.length === 0 || (have != null && wanted.includes(have));
+const anyOf = (wanted: number[] | undefined, have: number[]) =>
+  !wanted || wanted.length === 0 || have.some((id) => wanted.includes(id));
+const oneOf = (wanted: number[] | undefined, have: number | null | undefined) =>
+  !wanted || wanted.length === 0 || (have != null && wanted.includes(have));
 
 export function matches(tenant: TTenantDoc, v: TVacancyDoc, f: TModelFilters, now: number): boolean {
   if (!isVisible(v, now)) return false;
@@ -123,7 +136,8 @@ export function matches(tenant: TTenantDoc, v: TVacancyDoc, f: TModelFilters, no
   if (!oneOf(f.company_location_id, v.company_location_id)) return false;
   const term = f.search?.trim().toLowerCase();
   if (term && !v.title.toLowerCase().includes(term) && !(v.summary ?? '').toLowerCase().includes(term)) return false;
-  if (f.workplace_types && f.workplace_types.length > 0 && !f.workplace_types.includes(v.workplace_type ?? 'on_site')) return false;
+  if (f.workplace_types && f.workplace_types.length > 0 && !f.workplace_types.includes(v.workplace_type ?? 'on_site'))
+    return false;
   if (!anyOf(f.job_types, v.job_type_ids ?? [])) return false;
   if (!anyOf(f.experience_levels, v.experience_level_ids ?? [])) return false;
   if (!anyOf(f.education_levels, v.education_level_ids ?? [])) return false;
@@ -137,7 +151,10 @@ export function matches(tenant: TTenantDoc, v: TVacancyDoc, f: TModelFilters, no
 export type TModelSort = { sort: 'published_at' | 'title' | 'created_at'; direction: 'asc' | 'desc' };
 
 export function sortVacancies(list: TVacancyDoc[], { sort, direction }: TModelSort): TVacancyDoc[] {
-  const key = (v: TVacancyDoc): string | number => (sort === 'title' ? v.title.toLowerCase() : Date.parse((sort === 'published_at' ? v.published_at : v.created_at) ?? ''));
+  const key = (v: TVacancyDoc): string | number =>
+    sort === 'title'
+      ? v.title.toLowerCase()
+      : Date.parse((sort === 'published_at' ? v.published_at : v.created_at) ?? '');
   const sign = direction === 'asc' ? 1 : -1;
   return [...list].sort((a, b) => {
     const ka = key(a);
@@ -155,7 +172,11 @@ export function listModel(tenant: TTenantDoc, f: TModelFilters, order: TModelSor
 }
 
 /** Facet counts of the model: group → id (or language code) → count (only counts ≥ 1). */
-export function facetCountsModel(tenant: TTenantDoc, f: TModelFilters, now: number): Record<string, Record<string, number>> {
+export function facetCountsModel(
+  tenant: TTenantDoc,
+  f: TModelFilters,
+  now: number,
+): Record<string, Record<string, number>> {
   const matching = tenant.vacancies.filter((v) => matches(tenant, v, f, now));
   const groups: Record<string, Record<string, number>> = {
     locations: {},
@@ -192,8 +213,17 @@ export function filterQuery(f: TModelFilters, extra: Record<string, string | num
   const params = new URLSearchParams();
   if (f.language !== undefined) params.append('language', f.language);
   if (f.search !== undefined) params.append('search', f.search);
-  const arrays: Array<keyof TModelFilters> = ['location_id', 'department_id', 'company_location_id', 'job_types', 'experience_levels', 'education_levels', 'tags'];
-  for (const name of arrays) for (const id of (f[name] as number[] | undefined) ?? []) params.append(`${name}[]`, String(id));
+  const arrays: Array<keyof TModelFilters> = [
+    'location_id',
+    'department_id',
+    'company_location_id',
+    'job_types',
+    'experience_levels',
+    'education_levels',
+    'tags',
+  ];
+  for (const name of arrays)
+    for (const id of (f[name] as number[] | undefined) ?? []) params.append(`${name}[]`, String(id));
   for (const type of f.workplace_types ?? []) params.append('workplace_types[]', type);
   for (const [key, value] of Object.entries(extra)) params.append(key, String(value));
   const text = params.toString();

@@ -1,4 +1,9 @@
-import { DEFAULT_DELIVERY_SETTINGS, startWebhookRunner, type TWebhookRunner, webhookSecretKey } from '@careers/core/worker';
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  startWebhookRunner,
+  type TWebhookRunner,
+  webhookSecretKey,
+} from '@careers/core/worker';
 import type { TTestApi } from './api.ts';
 
 /** The worker's webhook runner beside a test API: its database, quick polling, and local receivers allowed. */

@@ -61,7 +61,11 @@ export function applicationBody(vacancyRef: unknown, overrides: Record<string, u
 }
 
 /** One SQL statement against the test database (for setup and checks the API does not expose). */
-export async function query<T extends pg.QueryResultRow = Record<string, any>>(databaseUrl: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function query<T extends pg.QueryResultRow = Record<string, any>>(
+  databaseUrl: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -22,8 +22,11 @@ export function databaseCommands(io: TOutput): Command[] {
     const { importTenantDocument } = await operations();
     await withOrm(async (orm) => {
       const summary = await importTenantDocument(orm, document);
-      io.out(`Imported ${summary.tenants.length} tenant(s) from ${path} in ${(summary.duration_ms / 1000).toFixed(2)} s`);
-      for (const tenant of summary.tenants) io.out(`  ${tenant.slug} (id ${tenant.id}): ${formatCounts(tenant.counts) || 'no records'}`);
+      io.out(
+        `Imported ${summary.tenants.length} tenant(s) from ${path} in ${(summary.duration_ms / 1000).toFixed(2)} s`,
+      );
+      for (const tenant of summary.tenants)
+        io.out(`  ${tenant.slug} (id ${tenant.id}): ${formatCounts(tenant.counts) || 'no records'}`);
     });
   });
 

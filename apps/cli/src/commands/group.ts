@@ -12,7 +12,9 @@ export function commandGroup(name: string, actions: Command[]): Command {
     .action((action: string | undefined) => {
       const names = actions.map((command) => command.name());
       const list = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-      throw usageError(action ? `unknown ${name} action ${JSON.stringify(action)}` : `${name} needs an action: ${list}`);
+      throw usageError(
+        action ? `unknown ${name} action ${JSON.stringify(action)}` : `${name} needs an action: ${list}`,
+      );
     });
   for (const action of actions) group.addCommand(action);
   return group;

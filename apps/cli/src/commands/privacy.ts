@@ -12,12 +12,17 @@ export function privacyCommand(io: TOutput): Command {
       const asOfText = options.asOf;
       const asOf = asOfText === undefined ? undefined : new Date(asOfText);
       if (asOf !== undefined && (Number.isNaN(asOf.getTime()) || !/^\d{4}-\d\d-\d\d/.test(asOfText ?? ''))) {
-        throw usageError(`--as-of needs an ISO 8601 time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z (got ${JSON.stringify(asOfText)})`);
+        throw usageError(
+          `--as-of needs an ISO 8601 time, e.g. 2027-01-31 or 2027-01-31T12:00:00Z (got ${JSON.stringify(asOfText)})`,
+        );
       }
       const service = await operations();
       await withOrm(async (orm) => {
         if (options.tenant !== undefined) await tenantIdOf(orm, options.tenant);
-        const result = await service.sweepRetention({ em: orm.em.fork() }, { tenantSlug: options.tenant, asOf, dryRun: options.dryRun === true });
+        const result = await service.sweepRetention(
+          { em: orm.em.fork() },
+          { tenantSlug: options.tenant, asOf, dryRun: options.dryRun === true },
+        );
         if (options.dryRun) io.err('Dry run: nothing was erased; these are the counts a sweep would erase.');
         io.out(`erased_candidates: ${result.erased_candidates}`);
         io.out(`erased_applications: ${result.erased_applications}`);
@@ -35,7 +40,10 @@ export function privacyCommand(io: TOutput): Command {
       const service = await operations();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenant);
-        const result = await service.eraseByEmail(service.serviceContext(orm.em.fork(), tenantId), { email, actor: service.auditActor.cli() });
+        const result = await service.eraseByEmail(service.serviceContext(orm.em.fork(), tenantId), {
+          email,
+          actor: service.auditActor.cli(),
+        });
         io.out(`erased_candidates: ${result.erasedCandidates}`);
       });
     });

@@ -61,7 +61,10 @@ export function userPath(file: string): string {
 
 export async function withOrm<T>(run: (orm: MikroORM) => Promise<T>): Promise<T> {
   const url = cliEnv().DATABASE_URL;
-  if (!url) throw new CliError('DATABASE_URL is not set: point it at the PostgreSQL database, e.g. DATABASE_URL=postgres://user:pass@host:5432/careers');
+  if (!url)
+    throw new CliError(
+      'DATABASE_URL is not set: point it at the PostgreSQL database, e.g. DATABASE_URL=postgres://user:pass@host:5432/careers',
+    );
   const { openOrm } = await operations();
   let orm: MikroORM;
   try {
@@ -79,7 +82,11 @@ export async function withOrm<T>(run: (orm: MikroORM) => Promise<T>): Promise<T>
 
 export async function tenantIdOf(orm: MikroORM, slug: string): Promise<number> {
   const { kyselyOf } = await operations();
-  const row = await kyselyOf(orm.em.fork()).selectFrom('tenants').select('id').where('slug', '=', slug).executeTakeFirst();
+  const row = await kyselyOf(orm.em.fork())
+    .selectFrom('tenants')
+    .select('id')
+    .where('slug', '=', slug)
+    .executeTakeFirst();
   if (!row) throw new CliError(`no tenant with slug ${JSON.stringify(slug)}`);
   return row.id;
 }
@@ -90,17 +97,28 @@ export function parseScopes(value: string): string[] {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   const unknown = scopes.find((s) => !isKnownScope(s));
-  if (unknown !== undefined) throw new CliError(`unknown scope ${JSON.stringify(unknown)}; known scopes: ${SCOPES.join(', ')} (or ${LEGACY_FULL_ACCESS})`);
+  if (unknown !== undefined)
+    throw new CliError(
+      `unknown scope ${JSON.stringify(unknown)}; known scopes: ${SCOPES.join(', ')} (or ${LEGACY_FULL_ACCESS})`,
+    );
   return [...new Set(scopes)];
 }
 
 export function parseId(value: string | undefined, what: string): number {
   if (value === undefined) throw usageError(`missing ${what}`);
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new CliError(`${what} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647)
+    throw new CliError(`${what} must be a positive integer, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
 export function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

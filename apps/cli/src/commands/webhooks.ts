@@ -18,19 +18,26 @@ export function webhooksCommand(io: TOutput): Command {
       const service = await operations();
       await withOrm(async (orm) => {
         const tenantId = await tenantIdOf(orm, tenant);
-        const { endpoint, secret } = await onEndpoint(null, () => service.createWebhookEndpoint(service.serviceContext(orm.em.fork(), tenantId), { url, eventTypes }));
-        await service.recordOperatorAudit({ em: orm.em.fork() }, {
-          owner: { tenantId },
-          entry: {
-            actor: service.auditActor.cli(),
-            action: 'webhook.created',
-            subject: `webhook ${endpoint.id}`,
-            details: { event_types: endpoint.event_types },
+        const { endpoint, secret } = await onEndpoint(null, () =>
+          service.createWebhookEndpoint(service.serviceContext(orm.em.fork(), tenantId), { url, eventTypes }),
+        );
+        await service.recordOperatorAudit(
+          { em: orm.em.fork() },
+          {
+            owner: { tenantId },
+            entry: {
+              actor: service.auditActor.cli(),
+              action: 'webhook.created',
+              subject: `webhook ${endpoint.id}`,
+              details: { event_types: endpoint.event_types },
+            },
           },
-        });
+        );
         io.out(`id: ${endpoint.id}`);
         io.out(`secret: ${secret}`);
-        io.err(`Webhook endpoint for tenant ${tenant}: ${endpoint.url} (${endpoint.event_types.join(', ')}). The secret is shown only this once.`);
+        io.err(
+          `Webhook endpoint for tenant ${tenant}: ${endpoint.url} (${endpoint.event_types.join(', ')}). The secret is shown only this once.`,
+        );
       });
     });
 
@@ -42,14 +49,22 @@ export function webhooksCommand(io: TOutput): Command {
       const tenant = options.tenant;
       const service = await operations();
       await withOrm(async (orm) => {
-        const endpoints = await service.listWebhookEndpoints(service.serviceContext(orm.em.fork(), await tenantIdOf(orm, tenant)));
+        const endpoints = await service.listWebhookEndpoints(
+          service.serviceContext(orm.em.fork(), await tenantIdOf(orm, tenant)),
+        );
         if (options.json) io.out(JSON.stringify(endpoints));
         else if (endpoints.length === 0) io.out(`Tenant ${tenant} has no webhook endpoints.`);
         else
           io.out(
             table([
               ['ID', 'URL', 'EVENTS', 'STATE', 'CREATED'],
-              ...endpoints.map((e) => [String(e.id), e.url, e.event_types.join(','), e.enabled ? 'enabled' : `disabled: ${e.disabled_reason ?? ''}`, e.created_at]),
+              ...endpoints.map((e) => [
+                String(e.id),
+                e.url,
+                e.event_types.join(','),
+                e.enabled ? 'enabled' : `disabled: ${e.disabled_reason ?? ''}`,
+                e.created_at,
+              ]),
             ]),
           );
       });
@@ -66,7 +81,10 @@ export function webhooksCommand(io: TOutput): Command {
         if (tenantId === undefined) throw new CliError(`no webhook endpoint with id ${id}`);
         const ctx = service.serviceContext(em, tenantId);
         const audit = async (action: 'webhook.deleted' | 'webhook.rotated') => {
-          await service.recordOperatorAudit({ em: orm.em.fork() }, { owner: { tenantId }, entry: { actor: service.auditActor.cli(), action, subject: `webhook ${id}` } });
+          await service.recordOperatorAudit(
+            { em: orm.em.fork() },
+            { owner: { tenantId }, entry: { actor: service.auditActor.cli(), action, subject: `webhook ${id}` } },
+          );
         };
         if (name === 'delete') {
           const endpoint = await onEndpoint(id, () => service.deleteWebhookEndpoint(ctx, { id }));
@@ -79,19 +97,37 @@ export function webhooksCommand(io: TOutput): Command {
           const { endpoint, secret } = await onEndpoint(id, () => service.rotateWebhookSecret(ctx, { id }));
           await audit('webhook.rotated');
           io.out(`secret: ${secret}`);
-          io.err(`New secret for webhook endpoint ${endpoint.id}; the previous one keeps signing until ${endpoint.previous_secret_expires_at ?? '?'}.`);
+          io.err(
+            `New secret for webhook endpoint ${endpoint.id}; the previous one keeps signing until ${endpoint.previous_secret_expires_at ?? '?'}.`,
+          );
         } else {
           const delivery = await onEndpoint(id, () => service.sendTestEvent(ctx, { id }));
-          io.out(`Queued webhook.test event ${delivery.event_id} for endpoint ${id} (delivery ${delivery.id}); the worker sends it.`);
+          io.out(
+            `Queued webhook.test event ${delivery.event_id} for endpoint ${id} (delivery ${delivery.id}); the worker sends it.`,
+          );
         }
       });
     });
 
-  return commandGroup('webhooks', [create, list, onOneEndpoint('delete'), onOneEndpoint('enable'), onOneEndpoint('rotate'), onOneEndpoint('test')]);
+  return commandGroup('webhooks', [
+    create,
+    list,
+    onOneEndpoint('delete'),
+    onOneEndpoint('enable'),
+    onOneEndpoint('rotate'),
+    onOneEndpoint('test'),
+  ]);
 }
 
 function parseEventTypes(value: string): string[] {
-  return [...new Set(value.split(',').map((type) => type.trim()).filter((type) => type.length > 0))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((type) => type.trim())
+        .filter((type) => type.length > 0),
+    ),
+  ];
 }
 
 /** Maps NOT_FOUND of an endpoint id, the test-event limit and a missing WEBHOOK_SECRET_KEY to one-line CLI errors. */
@@ -99,12 +135,16 @@ async function onEndpoint<T>(id: number | null, run: () => Promise<T>): Promise<
   try {
     return await run();
   } catch (error) {
-    if (id !== null && isAppError(error) && error.code === 'NOT_FOUND') throw new CliError(`no webhook endpoint with id ${id}`);
+    if (id !== null && isAppError(error) && error.code === 'NOT_FOUND')
+      throw new CliError(`no webhook endpoint with id ${id}`);
     if (id !== null && isAppError(error) && error.code === 'TOO_MANY_ATTEMPTS') {
       const seconds = error.headers()['Retry-After'] ?? '60';
-      throw new CliError(`too many test events and replays for webhook endpoint ${id} (10 a minute); try again in ${seconds} s`);
+      throw new CliError(
+        `too many test events and replays for webhook endpoint ${id} (10 a minute); try again in ${seconds} s`,
+      );
     }
-    if (isAppError(error) && error.code === 'SERVICE_UNAVAILABLE' && error.cause instanceof Error) throw new CliError(error.cause.message);
+    if (isAppError(error) && error.code === 'SERVICE_UNAVAILABLE' && error.cause instanceof Error)
+      throw new CliError(error.cause.message);
     throw error;
   }
 }

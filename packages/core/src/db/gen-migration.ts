@@ -38,7 +38,12 @@ function keepEntityChanges(file: string): number {
   return statements;
 }
 
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), 'careers-migration-')), port: 0, database: 'scratch', ephemeral: true });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), 'careers-migration-')),
+  port: 0,
+  database: 'scratch',
+  ephemeral: true,
+});
 try {
   const orm = await openOrm(server.url);
   await orm.em.fork().execute('create extension if not exists pg_trgm');

@@ -18,7 +18,9 @@ export async function assertSchemaCurrent(orm: MikroORM): Promise<void> {
     await orm.em.fork().execute('select 1');
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new Error(`Cannot reach the database at DATABASE_URL${code ? ` (${code})` : ''}: ${(error as Error).message}`);
+    throw new Error(
+      `Cannot reach the database at DATABASE_URL${code ? ` (${code})` : ''}: ${(error as Error).message}`,
+    );
   }
   const pending = await orm.migrator.getPending();
   if (pending.length > 0) {

@@ -41,10 +41,21 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
  * API requests: a stopped or unreachable database answers 503 well within 5 s; a primary that is away for a
  * switchover (measured 2–4 s with Patroni) is waited for.
  */
-export const API_DB_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 3_000, queryTimeoutMs: 3_500, parallelWorkersPerQuery: 0, reconnectForMs: 3_000 } as const;
+export const API_DB_TIMEOUTS = {
+  connectTimeoutMs: 3_000,
+  statementTimeoutMs: 3_000,
+  queryTimeoutMs: 3_500,
+  parallelWorkersPerQuery: 0,
+  reconnectForMs: 3_000,
+} as const;
 
 /** Resume jobs: nobody waits on them, but a frozen database must not hold a job until its expiry; a failover is waited out. */
-export const WORKER_DB_TIMEOUTS = { connectTimeoutMs: 5_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000, reconnectForMs: 30_000 } as const;
+export const WORKER_DB_TIMEOUTS = {
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 60_000,
+  queryTimeoutMs: 65_000,
+  reconnectForMs: 30_000,
+} as const;
 
 /**
  * node-postgres options of a pool. The server-side settings travel as startup parameters, which a
@@ -52,7 +63,10 @@ export const WORKER_DB_TIMEOUTS = { connectTimeoutMs: 5_000, statementTimeoutMs:
  * they are left out and the role carries them (`ALTER ROLE … SET`); the client-side query timeout still holds.
  * A `SET` on connect is no substitute there: it would stick to whichever server connection ran it.
  */
-export function driverOptions(timeouts: TDbTimeouts, transactionPooling = coreEnv().DB_TRANSACTION_POOLING): Record<string, unknown> {
+export function driverOptions(
+  timeouts: TDbTimeouts,
+  transactionPooling = coreEnv().DB_TRANSACTION_POOLING,
+): Record<string, unknown> {
   return {
     connectionTimeoutMillis: timeouts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     // Notices a peer that vanished without closing the connection.
@@ -72,7 +86,9 @@ export function driverOptions(timeouts: TDbTimeouts, transactionPooling = coreEn
 function sessionSettings(timeouts: TDbTimeouts): Record<string, unknown> {
   return {
     ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
-    ...(timeouts.parallelWorkersPerQuery !== undefined ? { options: `-c max_parallel_workers_per_gather=${timeouts.parallelWorkersPerQuery}` } : {}),
+    ...(timeouts.parallelWorkersPerQuery !== undefined
+      ? { options: `-c max_parallel_workers_per_gather=${timeouts.parallelWorkersPerQuery}` }
+      : {}),
   };
 }
 
@@ -104,7 +120,11 @@ export function ormConfig(databaseUrl: string, overrides: Partial<Options> = {},
 
 export type TOrm = MikroORM;
 
-export async function openOrm(databaseUrl: string, overrides: Partial<Options> = {}, timeouts: TDbTimeouts = {}): Promise<MikroORM> {
+export async function openOrm(
+  databaseUrl: string,
+  overrides: Partial<Options> = {},
+  timeouts: TDbTimeouts = {},
+): Promise<MikroORM> {
   return MikroORM.init(ormConfig(databaseUrl, overrides, timeouts));
 }
 
@@ -116,4 +136,3 @@ export async function poolOf(orm: MikroORM): Promise<TPoolStats | undefined> {
     return undefined;
   }
 }
-

@@ -22,6 +22,8 @@ export async function findPageWithTotal<DB, TB extends keyof DB, O>(
     .execute();
   const first = rows[0];
   if (first) return { rows: rows as O[], total: (first as { total: number }).total };
-  const counted = (await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst()) as { total: number } | undefined;
+  const counted = (await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirst()) as
+    | { total: number }
+    | undefined;
   return { rows: [], total: counted?.total ?? 0 };
 }

@@ -13,7 +13,12 @@ import type { TReplicaStats } from '../lib/metrics.ts';
  * Replica work must give way fast: a replica that is down refuses at once, one that is frozen or unreachable
  * costs at most the connect timeout (new connection) or the query timeout (open one) before the read falls back.
  */
-export const REPLICA_DB_TIMEOUTS = { connectTimeoutMs: 1_000, statementTimeoutMs: 3_000, queryTimeoutMs: 3_500, parallelWorkersPerQuery: 0 } as const;
+export const REPLICA_DB_TIMEOUTS = {
+  connectTimeoutMs: 1_000,
+  statementTimeoutMs: 3_000,
+  queryTimeoutMs: 3_500,
+  parallelWorkersPerQuery: 0,
+} as const;
 
 /** After the replica failed as unavailable, reads go to the primary this long before one read tries it again. */
 export const REPLICA_BREAK_MS = 5_000;
@@ -70,7 +75,11 @@ export class ReadReplica {
    * the caller needs; otherwise (lagging, down, slow, in conflict with replay) runs it on the primary. Errors of
    * the answer itself (AppError) are the answer; any other failure on the replica is retried on the primary.
    */
-  async run<T>(tenantId: number, shows: (db: TDb) => Promise<boolean>, compute: () => Promise<T>): Promise<{ value: T; onReplica: boolean }> {
+  async run<T>(
+    tenantId: number,
+    shows: (db: TDb) => Promise<boolean>,
+    compute: () => Promise<T>,
+  ): Promise<{ value: T; onReplica: boolean }> {
     if (this.#admits()) {
       const probe = this.#openUntil !== 0;
       try {
@@ -98,7 +107,11 @@ export class ReadReplica {
     await (await db?.catch(() => undefined))?.destroy();
   }
 
-  async #inSnapshot<T>(tenantId: number, shows: (db: TDb) => Promise<boolean>, compute: () => Promise<T>): Promise<{ value: T } | undefined> {
+  async #inSnapshot<T>(
+    tenantId: number,
+    shows: (db: TDb) => Promise<boolean>,
+    compute: () => Promise<T>,
+  ): Promise<{ value: T } | undefined> {
     const replica = await this.#connection();
     return replica
       .transaction()
@@ -150,6 +163,7 @@ export class ReadReplica {
 /** The settings a read on the replica runs with, as `SET LOCAL`s (startup parameters would not pass PgBouncer). */
 function localSettings(timeouts: TDbTimeouts) {
   const settings: Array<[string, number]> = [['statement_timeout', timeouts.statementTimeoutMs ?? 0]];
-  if (timeouts.parallelWorkersPerQuery !== undefined) settings.push(['max_parallel_workers_per_gather', timeouts.parallelWorkersPerQuery]);
+  if (timeouts.parallelWorkersPerQuery !== undefined)
+    settings.push(['max_parallel_workers_per_gather', timeouts.parallelWorkersPerQuery]);
   return sql`select ${sql.join(settings.map(([name, value]) => sql`set_config(${name}, ${String(value)}, true)`))}`;
 }

@@ -108,19 +108,25 @@ class TenantScopeTransformer extends OperationNodeTransformer {
       const ref = tableRef(join.table);
       const condition = ref && this.#condition(ref);
       if (!condition) return join;
-      return join.on ? { ...join, on: OnNode.cloneWithOperation(join.on, 'And', condition) } : JoinNode.cloneWithOn(join, condition);
+      return join.on
+        ? { ...join, on: OnNode.cloneWithOperation(join.on, 'And', condition) }
+        : JoinNode.cloneWithOn(join, condition);
     });
   }
 
   #isTenant(value: unknown): boolean {
-    return (typeof value === 'number' || typeof value === 'string' || typeof value === 'bigint') && String(value) === String(this.#tenantId);
+    return (
+      (typeof value === 'number' || typeof value === 'string' || typeof value === 'bigint') &&
+      String(value) === String(this.#tenantId)
+    );
   }
 
   /** Every `tenant_id = …` of an UPDATE (or ON CONFLICT DO UPDATE) of a scoped table must keep the tenant. */
   #checkUpdates(table: string, updates: readonly ColumnUpdateNode[] | undefined): void {
     for (const update of updates ?? []) {
       if (!ColumnNode.is(update.column) || update.column.column.name !== TENANT_COLUMN) continue;
-      if (!ValueNode.is(update.value) || !this.#isTenant(update.value.value)) throw new TenantScopeViolation(table, 'an update of tenant_id');
+      if (!ValueNode.is(update.value) || !this.#isTenant(update.value.value))
+        throw new TenantScopeViolation(table, 'an update of tenant_id');
     }
   }
 
@@ -137,7 +143,10 @@ class TenantScopeTransformer extends OperationNodeTransformer {
       // A cast keeps the value (a UNION needs one: its parameters have no type of their own).
       const value = selected && CastNode.is(selected) ? selected.expression : selected;
       if (!value || !ValueNode.is(value) || !this.#isTenant(value.value)) {
-        throw new TenantScopeViolation(table, "an insert … select that does not select the tenant's id as its tenant_id");
+        throw new TenantScopeViolation(
+          table,
+          "an insert … select that does not select the tenant's id as its tenant_id",
+        );
       }
     }
   }
@@ -149,7 +158,8 @@ class TenantScopeTransformer extends OperationNodeTransformer {
       this.#checkSelectedRows(table, columns, node.values);
       return { columns: node.columns, values: node.values };
     }
-    if (!node.values || !ValuesNode.is(node.values)) throw new TenantScopeViolation(table, 'an insert without a VALUES list');
+    if (!node.values || !ValuesNode.is(node.values))
+      throw new TenantScopeViolation(table, 'an insert without a VALUES list');
     const index = columns.findIndex((column) => column.column.name === TENANT_COLUMN);
     if (index < 0) {
       const rows: ValuesItemNode[] = node.values.values.map((row) =>
@@ -166,7 +176,8 @@ class TenantScopeTransformer extends OperationNodeTransformer {
       }
       const value = row.values[index];
       // A row of a batch that leaves the column out (the others name it) gets the tenant too.
-      if (value && DefaultInsertValueNode.is(value)) return ValueListNode.create(row.values.map((v, i) => (i === index ? ValueNode.create(this.#tenantId) : v)));
+      if (value && DefaultInsertValueNode.is(value))
+        return ValueListNode.create(row.values.map((v, i) => (i === index ? ValueNode.create(this.#tenantId) : v)));
       if (!value || !ValueNode.is(value) || !this.#isTenant(value.value)) {
         throw new TenantScopeViolation(table, 'an insert for another tenant (or a tenant_id that cannot be checked)');
       }
@@ -210,7 +221,11 @@ class TenantScopeTransformer extends OperationNodeTransformer {
 
   protected override transformDeleteQuery(node: DeleteQueryNode): DeleteQueryNode {
     const transformed = super.transformDeleteQuery(node);
-    return { ...transformed, where: this.#where(transformed.where, transformed.from.froms), joins: this.#joins(transformed.joins) };
+    return {
+      ...transformed,
+      where: this.#where(transformed.where, transformed.from.froms),
+      joins: this.#joins(transformed.joins),
+    };
   }
 }
 

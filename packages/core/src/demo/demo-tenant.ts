@@ -106,17 +106,137 @@ type TLocationSeed = {
 };
 
 const LOCATIONS: TLocationSeed[] = [
-  { id: 1, slug: 'amsterdam-hq', name: 'Amsterdam HQ', street: 'Keizersgracht 100', locality: 'Amsterdam', area: 'North Holland', postal: '1015 AA', country: 'NL', lat: 52.3676, lng: 4.9041, weight: 6 },
-  { id: 2, slug: 'rotterdam-port-office', name: 'Rotterdam Port Office', street: 'Wilhelminakade 55', locality: 'Rotterdam', area: 'South Holland', postal: '3072 AP', country: 'NL', lat: 51.9074, lng: 4.4884, weight: 3 },
-  { id: 3, slug: 'utrecht-campus', name: 'Utrecht Campus', street: 'Stationsplein 12', locality: 'Utrecht', area: 'Utrecht', postal: '3511 ED', country: 'NL', lat: 52.0894, lng: 5.1101, weight: 2 },
-  { id: 4, slug: 'antwerp-office', name: 'Antwerp Office', street: 'Meir 24', locality: 'Antwerpen', area: 'Antwerp', postal: '2000', country: 'BE', lat: 51.2184, lng: 4.4086, weight: 2 },
-  { id: 5, slug: 'berlin-hub', name: 'Berlin Hub', street: 'Friedrichstraße 68', locality: 'Berlin', area: 'Berlin', postal: '10117', country: 'DE', lat: 52.5116, lng: 13.3892, weight: 3 },
-  { id: 6, slug: 'london-office', name: 'London Office', street: '20 Shoreditch High Street', locality: 'London', area: 'Greater London', postal: 'E1 6PG', country: 'GB', lat: 51.5246, lng: -0.0781, weight: 2 },
-  { id: 7, slug: 'barcelona-studio', name: 'Barcelona Studio', street: 'Carrer de Pallars 193', locality: 'Barcelona', area: 'Catalonia', postal: '08005', country: 'ES', lat: 41.4036, lng: 2.1944, weight: 1 },
-  { id: 8, slug: 'zurich-office', name: 'Zürich Office', street: 'Bahnhofstrasse 1', locality: 'Zürich', area: 'Zürich', postal: '8001', country: 'CH', lat: 47.3686, lng: 8.5392, weight: 1 },
-  { id: 9, slug: 'remote-europe', name: 'Remote (Europe)', street: '', locality: 'Remote', area: null, postal: '', country: null, lat: null, lng: null, weight: 2 },
+  {
+    id: 1,
+    slug: 'amsterdam-hq',
+    name: 'Amsterdam HQ',
+    street: 'Keizersgracht 100',
+    locality: 'Amsterdam',
+    area: 'North Holland',
+    postal: '1015 AA',
+    country: 'NL',
+    lat: 52.3676,
+    lng: 4.9041,
+    weight: 6,
+  },
+  {
+    id: 2,
+    slug: 'rotterdam-port-office',
+    name: 'Rotterdam Port Office',
+    street: 'Wilhelminakade 55',
+    locality: 'Rotterdam',
+    area: 'South Holland',
+    postal: '3072 AP',
+    country: 'NL',
+    lat: 51.9074,
+    lng: 4.4884,
+    weight: 3,
+  },
+  {
+    id: 3,
+    slug: 'utrecht-campus',
+    name: 'Utrecht Campus',
+    street: 'Stationsplein 12',
+    locality: 'Utrecht',
+    area: 'Utrecht',
+    postal: '3511 ED',
+    country: 'NL',
+    lat: 52.0894,
+    lng: 5.1101,
+    weight: 2,
+  },
+  {
+    id: 4,
+    slug: 'antwerp-office',
+    name: 'Antwerp Office',
+    street: 'Meir 24',
+    locality: 'Antwerpen',
+    area: 'Antwerp',
+    postal: '2000',
+    country: 'BE',
+    lat: 51.2184,
+    lng: 4.4086,
+    weight: 2,
+  },
+  {
+    id: 5,
+    slug: 'berlin-hub',
+    name: 'Berlin Hub',
+    street: 'Friedrichstraße 68',
+    locality: 'Berlin',
+    area: 'Berlin',
+    postal: '10117',
+    country: 'DE',
+    lat: 52.5116,
+    lng: 13.3892,
+    weight: 3,
+  },
+  {
+    id: 6,
+    slug: 'london-office',
+    name: 'London Office',
+    street: '20 Shoreditch High Street',
+    locality: 'London',
+    area: 'Greater London',
+    postal: 'E1 6PG',
+    country: 'GB',
+    lat: 51.5246,
+    lng: -0.0781,
+    weight: 2,
+  },
+  {
+    id: 7,
+    slug: 'barcelona-studio',
+    name: 'Barcelona Studio',
+    street: 'Carrer de Pallars 193',
+    locality: 'Barcelona',
+    area: 'Catalonia',
+    postal: '08005',
+    country: 'ES',
+    lat: 41.4036,
+    lng: 2.1944,
+    weight: 1,
+  },
+  {
+    id: 8,
+    slug: 'zurich-office',
+    name: 'Zürich Office',
+    street: 'Bahnhofstrasse 1',
+    locality: 'Zürich',
+    area: 'Zürich',
+    postal: '8001',
+    country: 'CH',
+    lat: 47.3686,
+    lng: 8.5392,
+    weight: 1,
+  },
+  {
+    id: 9,
+    slug: 'remote-europe',
+    name: 'Remote (Europe)',
+    street: '',
+    locality: 'Remote',
+    area: null,
+    postal: '',
+    country: null,
+    lat: null,
+    lng: null,
+    weight: 2,
+  },
   // Only draft vacancies here: a location with a vacancy count of 0.
-  { id: 10, slug: 'eindhoven-lab', name: 'Eindhoven Lab', street: 'Torenallee 20', locality: 'Eindhoven', area: 'North Brabant', postal: '5617 BC', country: 'NL', lat: 51.4478, lng: 5.4572, weight: 0 },
+  {
+    id: 10,
+    slug: 'eindhoven-lab',
+    name: 'Eindhoven Lab',
+    street: 'Torenallee 20',
+    locality: 'Eindhoven',
+    area: 'North Brabant',
+    postal: '5617 BC',
+    country: 'NL',
+    lat: 51.4478,
+    lng: 5.4572,
+    weight: 0,
+  },
 ];
 
 const COMPANIES = [
@@ -128,36 +248,215 @@ const COMPANIES = [
       { id: 2, name: 'Northwind Logistics Ghent', city: 'Gent', country_code: 'BE' },
     ],
   },
-  { id: 2, name: 'Contoso Retail', locations: [{ id: 3, name: 'Contoso Retail Rotterdam', city: 'Rotterdam', country_code: 'NL' }] },
+  {
+    id: 2,
+    name: 'Contoso Retail',
+    locations: [{ id: 3, name: 'Contoso Retail Rotterdam', city: 'Rotterdam', country_code: 'NL' }],
+  },
 ];
 
-type TRoleSeed = { department: number; title: TL; tags: number[]; levels: number[]; education: number[]; pay: [number, number] };
+type TRoleSeed = {
+  department: number;
+  title: TL;
+  tags: number[];
+  levels: number[];
+  education: number[];
+  pay: [number, number];
+};
 
 const ROLES: TRoleSeed[] = [
-  { department: 1, title: tl('Backend Engineer', 'Backend-ontwikkelaar'), tags: [2, 13], levels: [2, 3, 4], education: [2, 3], pay: [3800, 6800] },
-  { department: 1, title: tl('Frontend Engineer', 'Frontend-ontwikkelaar'), tags: [3, 12], levels: [2, 3, 4], education: [2, 3], pay: [3600, 6400] },
-  { department: 1, title: tl('Full-stack Developer', 'Full-stack developer'), tags: [2, 3, 13], levels: [3, 4], education: [2, 3], pay: [4000, 6900] },
-  { department: 1, title: tl('Data Engineer', 'Data engineer'), tags: [4, 2], levels: [3, 4], education: [3, 4], pay: [4200, 7200] },
-  { department: 1, title: tl('Site Reliability Engineer', 'Site reliability engineer'), tags: [5, 12], levels: [3, 4, 5], education: [2, 3], pay: [4500, 7600] },
-  { department: 1, title: tl('Security Specialist', 'Securityspecialist'), tags: [6, 14], levels: [4, 5], education: [3, 4], pay: [4800, 8000] },
-  { department: 1, title: tl('Engineering Manager', 'Engineering manager'), tags: [2, 13], levels: [5], education: [3, 4], pay: [6500, 9500] },
-  { department: 2, title: tl('Product Manager', 'Productmanager'), tags: [13], levels: [3, 4], education: [3, 4], pay: [4600, 7400] },
-  { department: 2, title: tl('Product Owner', 'Product owner'), tags: [13], levels: [3, 4], education: [2, 3], pay: [4200, 6600] },
-  { department: 3, title: tl('UX Designer', 'UX-ontwerper'), tags: [3, 12], levels: [2, 3, 4], education: [2, 3], pay: [3400, 5800] },
-  { department: 3, title: tl('Visual Designer', 'Visueel ontwerper'), tags: [12], levels: [1, 2, 3], education: [1, 2], pay: [3000, 5000] },
-  { department: 4, title: tl('Account Executive', 'Accountmanager'), tags: [8, 14], levels: [2, 3, 4], education: [2, 3], pay: [3200, 6000] },
-  { department: 4, title: tl('Sales Development Representative', 'Sales development representative'), tags: [8], levels: [1, 2], education: [1, 2], pay: [2600, 3800] },
-  { department: 5, title: tl('Content Marketer', 'Contentmarketeer'), tags: [9, 12], levels: [2, 3], education: [2, 3], pay: [3000, 4800] },
-  { department: 5, title: tl('Growth Marketing Lead', 'Lead growth marketing'), tags: [9, 4], levels: [4, 5], education: [3, 4], pay: [5200, 7800] },
-  { department: 6, title: tl('Customer Success Manager', 'Customer success manager'), tags: [8, 13], levels: [2, 3, 4], education: [2, 3], pay: [3200, 5200] },
-  { department: 6, title: tl('Support Specialist', 'Supportmedewerker'), tags: [14], levels: [1, 2], education: [1, 2], pay: [2400, 3400] },
-  { department: 7, title: tl('Financial Controller', 'Financieel controller'), tags: [10, 14], levels: [3, 4], education: [3, 4], pay: [4400, 6800] },
-  { department: 7, title: tl('Accounts Payable Clerk', 'Crediteurenadministrateur'), tags: [10], levels: [1, 2], education: [1, 2], pay: [2400, 3300] },
-  { department: 8, title: tl('Recruiter', 'Recruiter'), tags: [13], levels: [2, 3], education: [2, 3], pay: [3000, 4600] },
-  { department: 8, title: tl('HR Business Partner', 'HR business partner'), tags: [13], levels: [4], education: [3, 4], pay: [4600, 6400] },
-  { department: 9, title: tl('Warehouse Operator', 'Magazijnmedewerker'), tags: [14], levels: [1, 2], education: [1], pay: [2200, 2900] },
-  { department: 9, title: tl('Logistics Planner', 'Logistiek planner'), tags: [14], levels: [2, 3], education: [1, 2], pay: [2800, 4000] },
-  { department: 10, title: tl('Legal Counsel', 'Juridisch adviseur'), tags: [13], levels: [4, 5], education: [4], pay: [5500, 8200] },
+  {
+    department: 1,
+    title: tl('Backend Engineer', 'Backend-ontwikkelaar'),
+    tags: [2, 13],
+    levels: [2, 3, 4],
+    education: [2, 3],
+    pay: [3800, 6800],
+  },
+  {
+    department: 1,
+    title: tl('Frontend Engineer', 'Frontend-ontwikkelaar'),
+    tags: [3, 12],
+    levels: [2, 3, 4],
+    education: [2, 3],
+    pay: [3600, 6400],
+  },
+  {
+    department: 1,
+    title: tl('Full-stack Developer', 'Full-stack developer'),
+    tags: [2, 3, 13],
+    levels: [3, 4],
+    education: [2, 3],
+    pay: [4000, 6900],
+  },
+  {
+    department: 1,
+    title: tl('Data Engineer', 'Data engineer'),
+    tags: [4, 2],
+    levels: [3, 4],
+    education: [3, 4],
+    pay: [4200, 7200],
+  },
+  {
+    department: 1,
+    title: tl('Site Reliability Engineer', 'Site reliability engineer'),
+    tags: [5, 12],
+    levels: [3, 4, 5],
+    education: [2, 3],
+    pay: [4500, 7600],
+  },
+  {
+    department: 1,
+    title: tl('Security Specialist', 'Securityspecialist'),
+    tags: [6, 14],
+    levels: [4, 5],
+    education: [3, 4],
+    pay: [4800, 8000],
+  },
+  {
+    department: 1,
+    title: tl('Engineering Manager', 'Engineering manager'),
+    tags: [2, 13],
+    levels: [5],
+    education: [3, 4],
+    pay: [6500, 9500],
+  },
+  {
+    department: 2,
+    title: tl('Product Manager', 'Productmanager'),
+    tags: [13],
+    levels: [3, 4],
+    education: [3, 4],
+    pay: [4600, 7400],
+  },
+  {
+    department: 2,
+    title: tl('Product Owner', 'Product owner'),
+    tags: [13],
+    levels: [3, 4],
+    education: [2, 3],
+    pay: [4200, 6600],
+  },
+  {
+    department: 3,
+    title: tl('UX Designer', 'UX-ontwerper'),
+    tags: [3, 12],
+    levels: [2, 3, 4],
+    education: [2, 3],
+    pay: [3400, 5800],
+  },
+  {
+    department: 3,
+    title: tl('Visual Designer', 'Visueel ontwerper'),
+    tags: [12],
+    levels: [1, 2, 3],
+    education: [1, 2],
+    pay: [3000, 5000],
+  },
+  {
+    department: 4,
+    title: tl('Account Executive', 'Accountmanager'),
+    tags: [8, 14],
+    levels: [2, 3, 4],
+    education: [2, 3],
+    pay: [3200, 6000],
+  },
+  {
+    department: 4,
+    title: tl('Sales Development Representative', 'Sales development representative'),
+    tags: [8],
+    levels: [1, 2],
+    education: [1, 2],
+    pay: [2600, 3800],
+  },
+  {
+    department: 5,
+    title: tl('Content Marketer', 'Contentmarketeer'),
+    tags: [9, 12],
+    levels: [2, 3],
+    education: [2, 3],
+    pay: [3000, 4800],
+  },
+  {
+    department: 5,
+    title: tl('Growth Marketing Lead', 'Lead growth marketing'),
+    tags: [9, 4],
+    levels: [4, 5],
+    education: [3, 4],
+    pay: [5200, 7800],
+  },
+  {
+    department: 6,
+    title: tl('Customer Success Manager', 'Customer success manager'),
+    tags: [8, 13],
+    levels: [2, 3, 4],
+    education: [2, 3],
+    pay: [3200, 5200],
+  },
+  {
+    department: 6,
+    title: tl('Support Specialist', 'Supportmedewerker'),
+    tags: [14],
+    levels: [1, 2],
+    education: [1, 2],
+    pay: [2400, 3400],
+  },
+  {
+    department: 7,
+    title: tl('Financial Controller', 'Financieel controller'),
+    tags: [10, 14],
+    levels: [3, 4],
+    education: [3, 4],
+    pay: [4400, 6800],
+  },
+  {
+    department: 7,
+    title: tl('Accounts Payable Clerk', 'Crediteurenadministrateur'),
+    tags: [10],
+    levels: [1, 2],
+    education: [1, 2],
+    pay: [2400, 3300],
+  },
+  {
+    department: 8,
+    title: tl('Recruiter', 'Recruiter'),
+    tags: [13],
+    levels: [2, 3],
+    education: [2, 3],
+    pay: [3000, 4600],
+  },
+  {
+    department: 8,
+    title: tl('HR Business Partner', 'HR business partner'),
+    tags: [13],
+    levels: [4],
+    education: [3, 4],
+    pay: [4600, 6400],
+  },
+  {
+    department: 9,
+    title: tl('Warehouse Operator', 'Magazijnmedewerker'),
+    tags: [14],
+    levels: [1, 2],
+    education: [1],
+    pay: [2200, 2900],
+  },
+  {
+    department: 9,
+    title: tl('Logistics Planner', 'Logistiek planner'),
+    tags: [14],
+    levels: [2, 3],
+    education: [1, 2],
+    pay: [2800, 4000],
+  },
+  {
+    department: 10,
+    title: tl('Legal Counsel', 'Juridisch adviseur'),
+    tags: [13],
+    levels: [4, 5],
+    education: [4],
+    pay: [5500, 8200],
+  },
 ];
 
 const LEVEL_PREFIX: Record<number, TL> = {
@@ -261,23 +560,59 @@ const image = (kind: string, slug: string) => ({
 type TVacancy = NonNullable<TTenantDocumentTenant['vacancies']>[number];
 
 /** What makes a vacancy special; most are plain, visible ones. */
-type TVariant = 'visible' | 'closed' | 'draft' | 'unpublished' | 'expired' | 'website_only' | 'scheduled' | 'ending_later';
+type TVariant =
+  | 'visible'
+  | 'closed'
+  | 'draft'
+  | 'unpublished'
+  | 'expired'
+  | 'website_only'
+  | 'scheduled'
+  | 'ending_later';
 
 /** Questions of the demo's application forms (GET /vacancies/{slug}/application-form). */
 const DEMO_QUESTIONS = [
-  { key: 'notice_period', label: { en: 'Notice period', nl: 'Opzegtermijn' }, type: 'single_select', required: false, options: [
-    { value: 'none', label: { en: 'Available now', nl: 'Direct beschikbaar' } },
-    { value: 'one_month', label: { en: 'One month', nl: 'Eén maand' } },
-    { value: 'two_months_or_more', label: { en: 'Two months or more', nl: 'Twee maanden of meer' } },
-  ] },
-  { key: 'salary_expectation', label: { en: 'Gross monthly salary you expect (EUR)', nl: 'Verwacht bruto maandsalaris (EUR)' }, type: 'number', required: false },
-  { key: 'work_permit', label: { en: 'Do you have a permit to work in the EU?', nl: 'Heb je een werkvergunning voor de EU?' }, type: 'boolean', required: false },
-  { key: 'languages', label: { en: 'Languages you work in', nl: 'Talen waarin je werkt' }, type: 'multi_select', required: false, options: [
-    { value: 'en', label: { en: 'English', nl: 'Engels' } },
-    { value: 'nl', label: { en: 'Dutch', nl: 'Nederlands' } },
-    { value: 'de', label: { en: 'German', nl: 'Duits' } },
-  ] },
-  { key: 'motivation', label: { en: 'Why Acme?', nl: 'Waarom Acme?' }, type: 'textarea', required: false, max_length: 2000 },
+  {
+    key: 'notice_period',
+    label: { en: 'Notice period', nl: 'Opzegtermijn' },
+    type: 'single_select',
+    required: false,
+    options: [
+      { value: 'none', label: { en: 'Available now', nl: 'Direct beschikbaar' } },
+      { value: 'one_month', label: { en: 'One month', nl: 'Eén maand' } },
+      { value: 'two_months_or_more', label: { en: 'Two months or more', nl: 'Twee maanden of meer' } },
+    ],
+  },
+  {
+    key: 'salary_expectation',
+    label: { en: 'Gross monthly salary you expect (EUR)', nl: 'Verwacht bruto maandsalaris (EUR)' },
+    type: 'number',
+    required: false,
+  },
+  {
+    key: 'work_permit',
+    label: { en: 'Do you have a permit to work in the EU?', nl: 'Heb je een werkvergunning voor de EU?' },
+    type: 'boolean',
+    required: false,
+  },
+  {
+    key: 'languages',
+    label: { en: 'Languages you work in', nl: 'Talen waarin je werkt' },
+    type: 'multi_select',
+    required: false,
+    options: [
+      { value: 'en', label: { en: 'English', nl: 'Engels' } },
+      { value: 'nl', label: { en: 'Dutch', nl: 'Nederlands' } },
+      { value: 'de', label: { en: 'German', nl: 'Duits' } },
+    ],
+  },
+  {
+    key: 'motivation',
+    label: { en: 'Why Acme?', nl: 'Waarom Acme?' },
+    type: 'textarea',
+    required: false,
+    max_length: 2000,
+  },
 ] satisfies TVacancy['questions'];
 
 function acmeVacancies(random: TRandom): TVacancy[] {
@@ -298,7 +633,8 @@ function acmeVacancies(random: TRandom): TVacancy[] {
     const id = index + 1;
     const role = ROLES[index % ROLES.length] as TRoleSeed;
     const location = variant === 'draft' && index % 2 === 0 ? eindhoven : random.pick(weighted);
-    const language: 'en' | 'nl' = (location.country === 'NL' || location.country === 'BE') && random.chance(0.45) ? 'nl' : 'en';
+    const language: 'en' | 'nl' =
+      (location.country === 'NL' || location.country === 'BE') && random.chance(0.45) ? 'nl' : 'en';
     const level = random.pick(role.levels);
     const prefix = level === 3 ? '' : `${LEVEL_PREFIX[level]?.[language] ?? ''} `;
     const title = `${prefix}${role.title[language]}`;
@@ -308,7 +644,14 @@ function acmeVacancies(random: TRandom): TVacancy[] {
     const publishedDaysAgo = random.int(1, 200);
     const publishedAt = daysBefore(DEMO_ANCHOR, publishedDaysAgo, random.int(0, 600));
     const content = vacancyContent(random, language, title, location.locality);
-    const jobTypes = role.department === 9 && random.chance(0.5) ? [1, 6] : random.chance(0.15) ? [2] : random.chance(0.08) ? [3, 5] : [1];
+    const jobTypes =
+      role.department === 9 && random.chance(0.5)
+        ? [1, 6]
+        : random.chance(0.15)
+          ? [2]
+          : random.chance(0.08)
+            ? [3, 5]
+            : [1];
     const agency = role.department === 9 || (role.department === 6 && random.chance(0.3));
     const [minPay, maxPay] = role.pay;
     const low = Math.round((minPay + (maxPay - minPay) * 0.2 * (level - 1)) / 100) * 100;
@@ -364,21 +707,125 @@ const ROLE_LABELS = {
 } as const;
 type TRoleName = keyof typeof ROLE_LABELS;
 
-const TEAM: { given: string; family: string; title: string | null; role: TRoleName | null; phone: string | null; avatar: boolean; employed: boolean }[] = [
-  { given: 'Sanne', family: 'de Vries', title: 'Head of People', role: 'hr_manager', phone: '+31201234501', avatar: true, employed: true },
-  { given: 'Daan', family: 'Bakker', title: 'Senior Recruiter', role: 'recruiter', phone: '+31201234502', avatar: true, employed: true },
-  { given: 'Amira', family: 'El Amrani', title: 'Technical Recruiter', role: 'recruiter', phone: '+31201234503', avatar: true, employed: true },
-  { given: 'Lukas', family: 'Schmidt', title: 'Engineering Manager', role: 'hiring_manager', phone: '+4930123456704', avatar: true, employed: true },
-  { given: 'Chloé', family: 'Dubois', title: 'Design Lead', role: 'hiring_manager', phone: null, avatar: true, employed: true },
-  { given: 'Oliver', family: 'Hughes', title: 'Sales Director UK', role: 'hiring_manager', phone: '+442071234506', avatar: false, employed: true },
-  { given: 'Femke', family: 'Janssens', title: 'Office Manager Antwerp', role: 'administrator', phone: '+3231234507', avatar: true, employed: true },
-  { given: 'Mehmet', family: 'Yılmaz', title: 'Backend Engineer', role: 'ambassador', phone: null, avatar: true, employed: true },
-  { given: 'Lucía', family: 'García', title: 'UX Designer', role: 'ambassador', phone: '+34931234509', avatar: false, employed: true },
-  { given: 'Noah', family: 'Visser', title: 'Platform Administrator', role: 'administrator', phone: '+31201234510', avatar: true, employed: true },
+const TEAM: {
+  given: string;
+  family: string;
+  title: string | null;
+  role: TRoleName | null;
+  phone: string | null;
+  avatar: boolean;
+  employed: boolean;
+}[] = [
+  {
+    given: 'Sanne',
+    family: 'de Vries',
+    title: 'Head of People',
+    role: 'hr_manager',
+    phone: '+31201234501',
+    avatar: true,
+    employed: true,
+  },
+  {
+    given: 'Daan',
+    family: 'Bakker',
+    title: 'Senior Recruiter',
+    role: 'recruiter',
+    phone: '+31201234502',
+    avatar: true,
+    employed: true,
+  },
+  {
+    given: 'Amira',
+    family: 'El Amrani',
+    title: 'Technical Recruiter',
+    role: 'recruiter',
+    phone: '+31201234503',
+    avatar: true,
+    employed: true,
+  },
+  {
+    given: 'Lukas',
+    family: 'Schmidt',
+    title: 'Engineering Manager',
+    role: 'hiring_manager',
+    phone: '+4930123456704',
+    avatar: true,
+    employed: true,
+  },
+  {
+    given: 'Chloé',
+    family: 'Dubois',
+    title: 'Design Lead',
+    role: 'hiring_manager',
+    phone: null,
+    avatar: true,
+    employed: true,
+  },
+  {
+    given: 'Oliver',
+    family: 'Hughes',
+    title: 'Sales Director UK',
+    role: 'hiring_manager',
+    phone: '+442071234506',
+    avatar: false,
+    employed: true,
+  },
+  {
+    given: 'Femke',
+    family: 'Janssens',
+    title: 'Office Manager Antwerp',
+    role: 'administrator',
+    phone: '+3231234507',
+    avatar: true,
+    employed: true,
+  },
+  {
+    given: 'Mehmet',
+    family: 'Yılmaz',
+    title: 'Backend Engineer',
+    role: 'ambassador',
+    phone: null,
+    avatar: true,
+    employed: true,
+  },
+  {
+    given: 'Lucía',
+    family: 'García',
+    title: 'UX Designer',
+    role: 'ambassador',
+    phone: '+34931234509',
+    avatar: false,
+    employed: true,
+  },
+  {
+    given: 'Noah',
+    family: 'Visser',
+    title: 'Platform Administrator',
+    role: 'administrator',
+    phone: '+31201234510',
+    avatar: true,
+    employed: true,
+  },
   { given: 'Emma', family: 'Müller', title: 'Data Engineer', role: null, phone: null, avatar: true, employed: true },
   { given: 'Sophie', family: 'Peeters', title: null, role: null, phone: null, avatar: false, employed: true },
-  { given: 'Thomas', family: 'Jansen', title: 'Former Recruiter', role: 'recruiter', phone: '+31201234513', avatar: true, employed: false },
-  { given: 'Ingrid', family: 'Larsen', title: 'Former Sales Manager', role: 'hiring_manager', phone: null, avatar: false, employed: false },
+  {
+    given: 'Thomas',
+    family: 'Jansen',
+    title: 'Former Recruiter',
+    role: 'recruiter',
+    phone: '+31201234513',
+    avatar: true,
+    employed: false,
+  },
+  {
+    given: 'Ingrid',
+    family: 'Larsen',
+    title: 'Former Sales Manager',
+    role: 'hiring_manager',
+    phone: null,
+    avatar: false,
+    employed: false,
+  },
 ];
 
 function acmeTeam(): NonNullable<TTenantDocumentTenant['team_members']> {
@@ -441,28 +888,125 @@ type TArticleSeed = {
 };
 
 const ARTICLES: TArticleSeed[] = [
-  { type: 'news', en: 'Acme opens a new office in Barcelona', nl: 'Acme opent een nieuw kantoor in Barcelona', featured: true, tags: [15], paragraphs: 4, image: true },
-  { type: 'company_update', en: 'Our results for the first half of 2026', nl: 'Onze resultaten over het eerste halfjaar van 2026', tags: [7, 10], paragraphs: 6, image: true },
-  { type: 'event', en: 'Meet us at the Amsterdam Tech Career Fair', nl: 'Ontmoet ons op de Amsterdam Tech Career Fair', featured: true, tags: [16, 1], paragraphs: 3, image: true },
-  { type: 'blog_post', en: 'How we run hybrid teams across nine offices', nl: null, tags: [13, 15], paragraphs: 8, image: false },
-  { type: 'blog_post', en: 'A day in the life of a site reliability engineer', nl: 'Een dag uit het leven van een site reliability engineer', featured: true, tags: [5, 1], paragraphs: 7, image: true },
-  { type: 'news', en: 'Acme is carbon neutral for the second year running', nl: 'Acme is voor het tweede jaar op rij CO2-neutraal', tags: [17], paragraphs: 5, image: true },
+  {
+    type: 'news',
+    en: 'Acme opens a new office in Barcelona',
+    nl: 'Acme opent een nieuw kantoor in Barcelona',
+    featured: true,
+    tags: [15],
+    paragraphs: 4,
+    image: true,
+  },
+  {
+    type: 'company_update',
+    en: 'Our results for the first half of 2026',
+    nl: 'Onze resultaten over het eerste halfjaar van 2026',
+    tags: [7, 10],
+    paragraphs: 6,
+    image: true,
+  },
+  {
+    type: 'event',
+    en: 'Meet us at the Amsterdam Tech Career Fair',
+    nl: 'Ontmoet ons op de Amsterdam Tech Career Fair',
+    featured: true,
+    tags: [16, 1],
+    paragraphs: 3,
+    image: true,
+  },
+  {
+    type: 'blog_post',
+    en: 'How we run hybrid teams across nine offices',
+    nl: null,
+    tags: [13, 15],
+    paragraphs: 8,
+    image: false,
+  },
+  {
+    type: 'blog_post',
+    en: 'A day in the life of a site reliability engineer',
+    nl: 'Een dag uit het leven van een site reliability engineer',
+    featured: true,
+    tags: [5, 1],
+    paragraphs: 7,
+    image: true,
+  },
+  {
+    type: 'news',
+    en: 'Acme is carbon neutral for the second year running',
+    nl: 'Acme is voor het tweede jaar op rij CO2-neutraal',
+    tags: [17],
+    paragraphs: 5,
+    image: true,
+  },
   { type: 'event', en: 'Open house at the Berlin Hub', nl: null, tags: [16], paragraphs: 3, image: false },
-  { type: 'company_update', en: 'New parental leave policy for all countries', nl: 'Nieuw beleid voor ouderschapsverlof in alle landen', tags: [15], paragraphs: 4, image: false },
-  { type: 'blog_post', en: null, nl: 'Waarom wij elke sprint een dag vrij experimenteren', tags: [1, 2], paragraphs: 5, image: true },
-  { type: 'news', en: 'Acme wins the Dutch Employer Award', nl: 'Acme wint de Nederlandse Werkgeversprijs', tags: [15], paragraphs: 3, image: true },
-  { type: 'blog_post', en: 'What our interview process looks like', nl: 'Zo ziet ons sollicitatieproces eruit', tags: [15], paragraphs: 6, image: false },
-  { type: 'event', en: 'Data meetup: streaming at scale', nl: null, tags: [4, 16], paragraphs: 2, image: true, expired: true },
-  { type: 'news', en: 'Upcoming: our 2027 graduate programme', nl: 'Binnenkort: ons traineeprogramma 2027', tags: [15], paragraphs: 3, image: true, scheduled: true },
+  {
+    type: 'company_update',
+    en: 'New parental leave policy for all countries',
+    nl: 'Nieuw beleid voor ouderschapsverlof in alle landen',
+    tags: [15],
+    paragraphs: 4,
+    image: false,
+  },
+  {
+    type: 'blog_post',
+    en: null,
+    nl: 'Waarom wij elke sprint een dag vrij experimenteren',
+    tags: [1, 2],
+    paragraphs: 5,
+    image: true,
+  },
+  {
+    type: 'news',
+    en: 'Acme wins the Dutch Employer Award',
+    nl: 'Acme wint de Nederlandse Werkgeversprijs',
+    tags: [15],
+    paragraphs: 3,
+    image: true,
+  },
+  {
+    type: 'blog_post',
+    en: 'What our interview process looks like',
+    nl: 'Zo ziet ons sollicitatieproces eruit',
+    tags: [15],
+    paragraphs: 6,
+    image: false,
+  },
+  {
+    type: 'event',
+    en: 'Data meetup: streaming at scale',
+    nl: null,
+    tags: [4, 16],
+    paragraphs: 2,
+    image: true,
+    expired: true,
+  },
+  {
+    type: 'news',
+    en: 'Upcoming: our 2027 graduate programme',
+    nl: 'Binnenkort: ons traineeprogramma 2027',
+    tags: [15],
+    paragraphs: 3,
+    image: true,
+    scheduled: true,
+  },
   { type: 'company_update', en: 'Draft: new office in Zürich', nl: null, tags: [15], paragraphs: 2, status: 'draft' },
-  { type: 'blog_post', en: 'Draft: lessons from our platform migration', nl: 'Concept: lessen uit onze platformmigratie', tags: [5], paragraphs: 5, status: 'draft' },
+  {
+    type: 'blog_post',
+    en: 'Draft: lessons from our platform migration',
+    nl: 'Concept: lessen uit onze platformmigratie',
+    tags: [5],
+    paragraphs: 5,
+    status: 'draft',
+  },
 ];
 
 function articleBody(random: TRandom, language: 'en' | 'nl', paragraphs: number): string {
   const pool = PARAGRAPHS[language];
   const parts: string[] = [];
   for (let i = 0; i < paragraphs; i++) parts.push(`<p>${pool[(i + random.int(0, pool.length - 1)) % pool.length]}</p>`);
-  if (paragraphs > 4) parts.splice(2, 0, language === 'en' ? '<h2>What this means for you</h2>' : '<h2>Wat dit voor jou betekent</h2>');
+  if (paragraphs > 4)
+    parts.splice(2, 0, language === 'en' ? '<h2>What this means for you</h2>' : '<h2>Wat dit voor jou betekent</h2>');
   return parts.join('\n');
 }
 
@@ -470,12 +1014,21 @@ function acmeArticles(random: TRandom): NonNullable<TTenantDocumentTenant['artic
   return ARTICLES.map((a, i) => {
     const slug = slugify((a.en ?? a.nl ?? `article-${i + 1}`).replace(/^(Draft|Concept|Upcoming|Binnenkort): /, ''));
     const daysAgo = 5 + i * 9 + random.int(0, 6);
-    const translations: Record<string, { title: string; excerpt: string | null; body_html: string; seo: { title: string; description: string } }> = {};
+    const translations: Record<
+      string,
+      { title: string; excerpt: string | null; body_html: string; seo: { title: string; description: string } }
+    > = {};
     for (const language of ['en', 'nl'] as const) {
       const title = a[language];
       if (!title) continue;
       const body = articleBody(random, language, a.paragraphs);
-      const excerpt = i % 5 === 4 && language === 'nl' ? null : body.replace(/<[^>]+>/g, ' ').trim().split(/(?<=\.)\s/)[0] ?? null;
+      const excerpt =
+        i % 5 === 4 && language === 'nl'
+          ? null
+          : (body
+              .replace(/<[^>]+>/g, ' ')
+              .trim()
+              .split(/(?<=\.)\s/)[0] ?? null);
       translations[language] = {
         title,
         excerpt,
@@ -490,7 +1043,8 @@ function acmeArticles(random: TRandom): NonNullable<TTenantDocumentTenant['artic
       status: a.status ?? 'published',
       is_featured: a.featured ?? false,
       views_count: a.status === 'draft' ? 0 : random.int(20, 4000),
-      published_at: a.status === 'draft' ? null : a.scheduled ? FAR_FUTURE : daysBefore(DEMO_ANCHOR, daysAgo, random.int(0, 600)),
+      published_at:
+        a.status === 'draft' ? null : a.scheduled ? FAR_FUTURE : daysBefore(DEMO_ANCHOR, daysAgo, random.int(0, 600)),
       expires_at: a.expired ? daysBefore(DEMO_ANCHOR, 2) : a.type === 'event' ? FAR_FUTURE : null,
       created_at: daysBefore(DEMO_ANCHOR, daysAgo + random.int(1, 5)),
       tag_ids: a.tags,
@@ -513,12 +1067,30 @@ function acmeTenant(): TTenantDocumentTenant {
     domains: ['acme.example', 'jobs.acme.example'],
     api_keys: [
       { id: 1, name: 'Demo key (all scopes)', key: DEMO_API_KEY, scopes: [...SCOPES], revoked: false },
-      { id: 2, name: 'Job board widget (vacancies only)', key: DEMO_READ_ONLY_API_KEY, scopes: ['vacancies:read'], revoked: false },
-      { id: 3, name: 'Old website (revoked)', key: DEMO_REVOKED_API_KEY, scopes: ['vacancies:read', 'applications:write'], revoked: true },
+      {
+        id: 2,
+        name: 'Job board widget (vacancies only)',
+        key: DEMO_READ_ONLY_API_KEY,
+        scopes: ['vacancies:read'],
+        revoked: false,
+      },
+      {
+        id: 3,
+        name: 'Old website (revoked)',
+        key: DEMO_REVOKED_API_KEY,
+        scopes: ['vacancies:read', 'applications:write'],
+        revoked: true,
+      },
     ],
     users: [
       { id: 1, name: 'Alex Admin', email: DEMO_ADMIN.email, role: 'admin', password: DEMO_ADMIN.password },
-      { id: 2, name: 'Rita Recruiter', email: 'rita.recruiter@acme.example', role: 'recruiter', password: 'acme-demo-recruiter-2026' },
+      {
+        id: 2,
+        name: 'Rita Recruiter',
+        email: 'rita.recruiter@acme.example',
+        role: 'recruiter',
+        password: 'acme-demo-recruiter-2026',
+      },
       { id: 3, name: 'Henk Hiring', email: 'henk.hiring@acme.example', role: 'hiring_manager', password: null },
     ],
     locations: LOCATIONS.map((l, i) => ({
@@ -546,12 +1118,72 @@ function acmeTenant(): TTenantDocumentTenant {
     team_members: acmeTeam(),
     articles: acmeArticles(random),
     candidates: [
-      { id: 1, slug: 'jan-de-boer', user_id: 1, first_name: 'Jan', last_name: 'de Boer', email: 'jan.deboer@example.com', phone: '+31612345678', status: 'potential', created_at: daysBefore(DEMO_ANCHOR, 40) },
-      { id: 2, slug: 'maria-lopez', user_id: 1, first_name: 'María', last_name: 'López', email: 'maria.lopez@example.com', phone: null, status: 'intake_scheduled', created_at: daysBefore(DEMO_ANCHOR, 32) },
-      { id: 3, slug: 'kevin-obrien', user_id: 2, first_name: 'Kevin', last_name: "O'Brien", email: 'kevin.obrien@example.com', phone: '+447700900123', status: 'active_mediation', created_at: daysBefore(DEMO_ANCHOR, 25) },
-      { id: 4, slug: 'fatima-zahra', user_id: 2, first_name: 'Fatima', last_name: 'Zahra', email: 'fatima.zahra@example.com', phone: null, status: 'waiting_for_intake', created_at: daysBefore(DEMO_ANCHOR, 12) },
-      { id: 5, slug: 'pieter-smit', user_id: 1, first_name: 'Pieter', last_name: 'Smit', email: 'pieter.smit@example.com', phone: '+31687654321', status: 'employee', created_at: daysBefore(DEMO_ANCHOR, 300) },
-      { id: 6, slug: 'anna-kowalska', user_id: null, first_name: 'Anna', last_name: 'Kowalska', email: 'anna.kowalska@example.com', phone: null, status: 'do_not_contact', created_at: daysBefore(DEMO_ANCHOR, 150) },
+      {
+        id: 1,
+        slug: 'jan-de-boer',
+        user_id: 1,
+        first_name: 'Jan',
+        last_name: 'de Boer',
+        email: 'jan.deboer@example.com',
+        phone: '+31612345678',
+        status: 'potential',
+        created_at: daysBefore(DEMO_ANCHOR, 40),
+      },
+      {
+        id: 2,
+        slug: 'maria-lopez',
+        user_id: 1,
+        first_name: 'María',
+        last_name: 'López',
+        email: 'maria.lopez@example.com',
+        phone: null,
+        status: 'intake_scheduled',
+        created_at: daysBefore(DEMO_ANCHOR, 32),
+      },
+      {
+        id: 3,
+        slug: 'kevin-obrien',
+        user_id: 2,
+        first_name: 'Kevin',
+        last_name: "O'Brien",
+        email: 'kevin.obrien@example.com',
+        phone: '+447700900123',
+        status: 'active_mediation',
+        created_at: daysBefore(DEMO_ANCHOR, 25),
+      },
+      {
+        id: 4,
+        slug: 'fatima-zahra',
+        user_id: 2,
+        first_name: 'Fatima',
+        last_name: 'Zahra',
+        email: 'fatima.zahra@example.com',
+        phone: null,
+        status: 'waiting_for_intake',
+        created_at: daysBefore(DEMO_ANCHOR, 12),
+      },
+      {
+        id: 5,
+        slug: 'pieter-smit',
+        user_id: 1,
+        first_name: 'Pieter',
+        last_name: 'Smit',
+        email: 'pieter.smit@example.com',
+        phone: '+31687654321',
+        status: 'employee',
+        created_at: daysBefore(DEMO_ANCHOR, 300),
+      },
+      {
+        id: 6,
+        slug: 'anna-kowalska',
+        user_id: null,
+        first_name: 'Anna',
+        last_name: 'Kowalska',
+        email: 'anna.kowalska@example.com',
+        phone: null,
+        status: 'do_not_contact',
+        created_at: daysBefore(DEMO_ANCHOR, 150),
+      },
     ],
   };
 }
@@ -561,7 +1193,13 @@ const GLOBEX = 1000;
 
 function globexTenant(sharedVacancySlug: string): TTenantDocumentTenant {
   const random = seededRandom(1_989);
-  const vacancy = (n: number, slug: string, title: string, location: number, extra: Partial<TVacancy> = {}): TVacancy => ({
+  const vacancy = (
+    n: number,
+    slug: string,
+    title: string,
+    location: number,
+    extra: Partial<TVacancy> = {},
+  ): TVacancy => ({
     id: GLOBEX + n,
     slug,
     title,
@@ -596,11 +1234,45 @@ function globexTenant(sharedVacancySlug: string): TTenantDocumentTenant {
     api_enabled: true,
     career_site: { domain: 'jobs.globex.example', url_pattern: 'https://jobs.globex.example/openings/{id}-{slug}' },
     domains: ['globex.example'],
-    api_keys: [{ id: GLOBEX + 1, name: 'Globex demo key', key: DEMO_GLOBEX_API_KEY, scopes: [...SCOPES], revoked: false }],
-    users: [{ id: GLOBEX + 1, name: 'Hank Scorpio', email: 'hank@globex.example', role: 'admin', password: 'globex-demo-admin-2026' }],
+    api_keys: [
+      { id: GLOBEX + 1, name: 'Globex demo key', key: DEMO_GLOBEX_API_KEY, scopes: [...SCOPES], revoked: false },
+    ],
+    users: [
+      {
+        id: GLOBEX + 1,
+        name: 'Hank Scorpio',
+        email: 'hank@globex.example',
+        role: 'admin',
+        password: 'globex-demo-admin-2026',
+      },
+    ],
     locations: [
-      { id: GLOBEX + 1, slug: 'springfield', name: 'Springfield Campus', address_line_1: '1 Globex Way', locality: 'Springfield', administrative_area: 'Oregon', postal_code: '97477', country_code: 'US', latitude: 44.0462, longitude: -123.022, created_at: daysBefore(DEMO_ANCHOR, 500) },
-      { id: GLOBEX + 2, slug: 'toronto', name: 'Toronto Office', address_line_1: '100 King Street West', locality: 'Toronto', administrative_area: 'Ontario', postal_code: 'M5X 1A9', country_code: 'CA', latitude: 43.6487, longitude: -79.3817, created_at: daysBefore(DEMO_ANCHOR, 400) },
+      {
+        id: GLOBEX + 1,
+        slug: 'springfield',
+        name: 'Springfield Campus',
+        address_line_1: '1 Globex Way',
+        locality: 'Springfield',
+        administrative_area: 'Oregon',
+        postal_code: '97477',
+        country_code: 'US',
+        latitude: 44.0462,
+        longitude: -123.022,
+        created_at: daysBefore(DEMO_ANCHOR, 500),
+      },
+      {
+        id: GLOBEX + 2,
+        slug: 'toronto',
+        name: 'Toronto Office',
+        address_line_1: '100 King Street West',
+        locality: 'Toronto',
+        administrative_area: 'Ontario',
+        postal_code: 'M5X 1A9',
+        country_code: 'CA',
+        latitude: 43.6487,
+        longitude: -79.3817,
+        created_at: daysBefore(DEMO_ANCHOR, 400),
+      },
     ],
     departments: [
       { id: GLOBEX + 1, name: { en: 'Research & Development' } },
@@ -620,12 +1292,45 @@ function globexTenant(sharedVacancySlug: string): TTenantDocumentTenant {
       vacancy(3, 'hammock-quality-inspector', 'Hammock Quality Inspector', GLOBEX + 1, { accepts_applications: false }),
       vacancy(4, 'research-scientist-toronto', 'Research Scientist', GLOBEX + 2),
       vacancy(5, 'facilities-coordinator', 'Facilities Coordinator', GLOBEX + 2),
-      vacancy(6, 'volcano-lair-architect', 'Volcano Lair Architect', GLOBEX + 1, { status: 'draft', published_at: null }),
+      vacancy(6, 'volcano-lair-architect', 'Volcano Lair Architect', GLOBEX + 1, {
+        status: 'draft',
+        published_at: null,
+      }),
     ],
     team_members: [
-      { id: GLOBEX + 1, given_name: 'Hank', family_name: 'Scorpio', email: 'hank@globex.example', job_title: 'Chief Executive Officer', phone: '+15415550100', role: { name: 'administrator', label: { en: 'Administrator' } }, avatar: null, employed: true },
-      { id: GLOBEX + 2, given_name: 'Homer', family_name: 'Simpson', email: 'homer@globex.example', job_title: 'Motivational Consultant', phone: null, role: null, avatar: null, employed: false },
-      { id: GLOBEX + 3, given_name: 'Bart', family_name: 'Simpson', email: 'bart@globex.example', job_title: 'Intern', phone: null, role: null, avatar: null, employed: true },
+      {
+        id: GLOBEX + 1,
+        given_name: 'Hank',
+        family_name: 'Scorpio',
+        email: 'hank@globex.example',
+        job_title: 'Chief Executive Officer',
+        phone: '+15415550100',
+        role: { name: 'administrator', label: { en: 'Administrator' } },
+        avatar: null,
+        employed: true,
+      },
+      {
+        id: GLOBEX + 2,
+        given_name: 'Homer',
+        family_name: 'Simpson',
+        email: 'homer@globex.example',
+        job_title: 'Motivational Consultant',
+        phone: null,
+        role: null,
+        avatar: null,
+        employed: false,
+      },
+      {
+        id: GLOBEX + 3,
+        given_name: 'Bart',
+        family_name: 'Simpson',
+        email: 'bart@globex.example',
+        job_title: 'Intern',
+        phone: null,
+        role: null,
+        avatar: null,
+        employed: true,
+      },
     ],
     articles: [
       {
@@ -636,7 +1341,14 @@ function globexTenant(sharedVacancySlug: string): TTenantDocumentTenant {
         is_featured: true,
         published_at: daysBefore(DEMO_ANCHOR, 3),
         created_at: daysBefore(DEMO_ANCHOR, 4),
-        translations: { en: { title: 'Globex opens a campus in Springfield', excerpt: 'Hammocks included.', body_html: '<p>Globex opens a campus in Springfield. Hammocks included.</p>', seo: null } },
+        translations: {
+          en: {
+            title: 'Globex opens a campus in Springfield',
+            excerpt: 'Hammocks included.',
+            body_html: '<p>Globex opens a campus in Springfield. Hammocks included.</p>',
+            seo: null,
+          },
+        },
       },
       {
         id: GLOBEX + 2,
@@ -645,11 +1357,23 @@ function globexTenant(sharedVacancySlug: string): TTenantDocumentTenant {
         status: 'published',
         published_at: daysBefore(DEMO_ANCHOR, 10),
         created_at: daysBefore(DEMO_ANCHOR, 12),
-        translations: { en: { title: 'Company picnic', excerpt: null, body_html: '<p>Bring your family.</p>', seo: null } },
+        translations: {
+          en: { title: 'Company picnic', excerpt: null, body_html: '<p>Bring your family.</p>', seo: null },
+        },
       },
     ],
     candidates: [
-      { id: GLOBEX + 1, slug: 'jan-de-boer', user_id: GLOBEX + 1, first_name: 'Frank', last_name: 'Grimes', email: 'frank.grimes@example.com', phone: null, status: 'ex_employee', created_at: daysBefore(DEMO_ANCHOR, 60) },
+      {
+        id: GLOBEX + 1,
+        slug: 'jan-de-boer',
+        user_id: GLOBEX + 1,
+        first_name: 'Frank',
+        last_name: 'Grimes',
+        email: 'frank.grimes@example.com',
+        phone: null,
+        status: 'ex_employee',
+        created_at: daysBefore(DEMO_ANCHOR, 60),
+      },
     ],
   };
 }

@@ -24,9 +24,30 @@ export const LARGE_API_KEY = 'ck_bench_all_scopes_0d5b8e2f6a9c4137';
 export const LARGE_ANCHOR = Date.UTC(2026, 8, 1, 9, 0, 0);
 
 const COUNTRIES: { code: string; cities: string[]; currency: string; language: 'en' | 'nl' }[] = [
-  { code: 'NL', cities: ['Amsterdam', 'Rotterdam', 'Utrecht', 'Eindhoven', 'Groningen', 'Den Haag', 'Zwolle', 'Maastricht', 'Arnhem', 'Breda'], currency: 'EUR', language: 'nl' },
+  {
+    code: 'NL',
+    cities: [
+      'Amsterdam',
+      'Rotterdam',
+      'Utrecht',
+      'Eindhoven',
+      'Groningen',
+      'Den Haag',
+      'Zwolle',
+      'Maastricht',
+      'Arnhem',
+      'Breda',
+    ],
+    currency: 'EUR',
+    language: 'nl',
+  },
   { code: 'BE', cities: ['Antwerpen', 'Gent', 'Brussel', 'Leuven', 'Brugge'], currency: 'EUR', language: 'nl' },
-  { code: 'DE', cities: ['Berlin', 'Hamburg', 'München', 'Köln', 'Frankfurt', 'Düsseldorf', 'Leipzig'], currency: 'EUR', language: 'en' },
+  {
+    code: 'DE',
+    cities: ['Berlin', 'Hamburg', 'München', 'Köln', 'Frankfurt', 'Düsseldorf', 'Leipzig'],
+    currency: 'EUR',
+    language: 'en',
+  },
   { code: 'GB', cities: ['London', 'Manchester', 'Bristol', 'Leeds', 'Edinburgh'], currency: 'GBP', language: 'en' },
   { code: 'FR', cities: ['Paris', 'Lyon', 'Lille', 'Toulouse', 'Nantes'], currency: 'EUR', language: 'en' },
   { code: 'ES', cities: ['Madrid', 'Barcelona', 'Valencia', 'Sevilla'], currency: 'EUR', language: 'en' },
@@ -39,28 +60,98 @@ const COUNTRIES: { code: string; cities: string[]; currency: string; language: '
 ];
 
 const DEPARTMENT_NAMES: [string, string][] = [
-  ['Engineering', 'Techniek'], ['Product', 'Product'], ['Design', 'Ontwerp'], ['Sales', 'Verkoop'], ['Marketing', 'Marketing'],
-  ['Customer Success', 'Klantsucces'], ['Finance', 'Financiën'], ['People', 'HR'], ['Operations', 'Operaties'], ['Legal', 'Juridisch'],
-  ['Logistics', 'Logistiek'], ['Procurement', 'Inkoop'], ['Quality', 'Kwaliteit'], ['Research', 'Onderzoek'], ['Data', 'Data'],
-  ['Security', 'Beveiliging'], ['Facilities', 'Facilitair'], ['Communications', 'Communicatie'], ['Healthcare', 'Zorg'], ['Education', 'Onderwijs'],
-  ['Hospitality', 'Horeca'], ['Retail', 'Retail'], ['Manufacturing', 'Productie'], ['Maintenance', 'Onderhoud'], ['Transport', 'Transport'],
-  ['Construction', 'Bouw'], ['Energy', 'Energie'], ['Administration', 'Administratie'], ['Management', 'Management'], ['Support', 'Ondersteuning'],
+  ['Engineering', 'Techniek'],
+  ['Product', 'Product'],
+  ['Design', 'Ontwerp'],
+  ['Sales', 'Verkoop'],
+  ['Marketing', 'Marketing'],
+  ['Customer Success', 'Klantsucces'],
+  ['Finance', 'Financiën'],
+  ['People', 'HR'],
+  ['Operations', 'Operaties'],
+  ['Legal', 'Juridisch'],
+  ['Logistics', 'Logistiek'],
+  ['Procurement', 'Inkoop'],
+  ['Quality', 'Kwaliteit'],
+  ['Research', 'Onderzoek'],
+  ['Data', 'Data'],
+  ['Security', 'Beveiliging'],
+  ['Facilities', 'Facilitair'],
+  ['Communications', 'Communicatie'],
+  ['Healthcare', 'Zorg'],
+  ['Education', 'Onderwijs'],
+  ['Hospitality', 'Horeca'],
+  ['Retail', 'Retail'],
+  ['Manufacturing', 'Productie'],
+  ['Maintenance', 'Onderhoud'],
+  ['Transport', 'Transport'],
+  ['Construction', 'Bouw'],
+  ['Energy', 'Energie'],
+  ['Administration', 'Administratie'],
+  ['Management', 'Management'],
+  ['Support', 'Ondersteuning'],
 ];
 
-const JOB_TYPES: [string, string][] = [['Full-time', 'Voltijd'], ['Part-time', 'Deeltijd'], ['Contract', 'Contract'], ['Internship', 'Stage'], ['Freelance', 'Freelance'], ['Temporary', 'Tijdelijk']];
-const EXPERIENCE: [string, string][] = [['Entry level', 'Starter'], ['Junior', 'Junior'], ['Medior', 'Medior'], ['Senior', 'Senior'], ['Lead', 'Lead']];
-const EDUCATION: [string, string][] = [['Secondary', 'MBO'], ['Higher vocational', 'HBO'], ['Bachelor', 'Bachelor'], ['Master', 'Master'], ['Doctorate', 'Promotie']];
-const MAIN_TAGS: [string, string][] = [
-  ['Technology', 'Technologie'], ['Business', 'Business'], ['Creative', 'Creatief'], ['Care', 'Zorg'], ['Logistics', 'Logistiek'], ['Finance', 'Financiën'],
-  ['Engineering', 'Engineering'], ['Hospitality', 'Gastvrijheid'], ['Public sector', 'Publieke sector'], ['Way of working', 'Werkwijze'], ['Benefits', 'Voordelen'], ['Skills', 'Vaardigheden'],
+const JOB_TYPES: [string, string][] = [
+  ['Full-time', 'Voltijd'],
+  ['Part-time', 'Deeltijd'],
+  ['Contract', 'Contract'],
+  ['Internship', 'Stage'],
+  ['Freelance', 'Freelance'],
+  ['Temporary', 'Tijdelijk'],
 ];
-const SUB_TAGS = [['A', 'A'], ['B', 'B'], ['C', 'C'], ['D', 'D']] as const;
+const EXPERIENCE: [string, string][] = [
+  ['Entry level', 'Starter'],
+  ['Junior', 'Junior'],
+  ['Medior', 'Medior'],
+  ['Senior', 'Senior'],
+  ['Lead', 'Lead'],
+];
+const EDUCATION: [string, string][] = [
+  ['Secondary', 'MBO'],
+  ['Higher vocational', 'HBO'],
+  ['Bachelor', 'Bachelor'],
+  ['Master', 'Master'],
+  ['Doctorate', 'Promotie'],
+];
+const MAIN_TAGS: [string, string][] = [
+  ['Technology', 'Technologie'],
+  ['Business', 'Business'],
+  ['Creative', 'Creatief'],
+  ['Care', 'Zorg'],
+  ['Logistics', 'Logistiek'],
+  ['Finance', 'Financiën'],
+  ['Engineering', 'Engineering'],
+  ['Hospitality', 'Gastvrijheid'],
+  ['Public sector', 'Publieke sector'],
+  ['Way of working', 'Werkwijze'],
+  ['Benefits', 'Voordelen'],
+  ['Skills', 'Vaardigheden'],
+];
+const SUB_TAGS = [
+  ['A', 'A'],
+  ['B', 'B'],
+  ['C', 'C'],
+  ['D', 'D'],
+] as const;
 
 const TITLES: [string, string][] = [
-  ['Software Engineer', 'Software-ontwikkelaar'], ['Data Analyst', 'Data-analist'], ['Account Manager', 'Accountmanager'], ['Nurse', 'Verpleegkundige'],
-  ['Warehouse Operator', 'Magazijnmedewerker'], ['Financial Controller', 'Financieel controller'], ['Mechanical Engineer', 'Werktuigbouwkundige'],
-  ['Chef', 'Kok'], ['Policy Advisor', 'Beleidsadviseur'], ['Customer Service Agent', 'Klantenservicemedewerker'], ['Project Manager', 'Projectmanager'],
-  ['Electrician', 'Elektricien'], ['Teacher', 'Docent'], ['Truck Driver', 'Vrachtwagenchauffeur'], ['Designer', 'Ontwerper'], ['Recruiter', 'Recruiter'],
+  ['Software Engineer', 'Software-ontwikkelaar'],
+  ['Data Analyst', 'Data-analist'],
+  ['Account Manager', 'Accountmanager'],
+  ['Nurse', 'Verpleegkundige'],
+  ['Warehouse Operator', 'Magazijnmedewerker'],
+  ['Financial Controller', 'Financieel controller'],
+  ['Mechanical Engineer', 'Werktuigbouwkundige'],
+  ['Chef', 'Kok'],
+  ['Policy Advisor', 'Beleidsadviseur'],
+  ['Customer Service Agent', 'Klantenservicemedewerker'],
+  ['Project Manager', 'Projectmanager'],
+  ['Electrician', 'Elektricien'],
+  ['Teacher', 'Docent'],
+  ['Truck Driver', 'Vrachtwagenchauffeur'],
+  ['Designer', 'Ontwerper'],
+  ['Recruiter', 'Recruiter'],
 ];
 
 const SENTENCES = {
@@ -136,7 +227,9 @@ export function buildLargeDocument(options: TLargeDocumentOptions): TTenantDocum
   const vacancies: NonNullable<TTenantDocumentTenant['vacancies']> = [];
   for (let i = 0; i < options.vacancies; i++) {
     // Skewed location choice: a few big sites, a long tail.
-    const location = locationMeta[Math.floor(Math.pow(random.next(), 2) * locationMeta.length)] as (typeof locationMeta)[number];
+    const location = locationMeta[
+      Math.floor(Math.pow(random.next(), 2) * locationMeta.length)
+    ] as (typeof locationMeta)[number];
     const language = location.country.language === 'nl' && random.chance(0.6) ? 'nl' : 'en';
     const titlePair = random.pick(TITLES);
     const level = random.int(0, EXPERIENCE.length - 1);
@@ -154,7 +247,9 @@ export function buildLargeDocument(options: TLargeDocumentOptions): TTenantDocum
       title,
       summary: `<p>${random.pick(sentences)}</p>`,
       description: `<p>${random.pick(sentences)} ${random.pick(sentences)}</p><ul><li>${random.pick(sentences)}</li><li>${random.pick(sentences)}</li><li>${random.pick(sentences)}</li></ul><p>${random.pick(sentences)}</p>`,
-      requirements: random.chance(0.7) ? `<ul><li>${random.pick(sentences)}</li><li>${random.pick(sentences)}</li></ul>` : null,
+      requirements: random.chance(0.7)
+        ? `<ul><li>${random.pick(sentences)}</li><li>${random.pick(sentences)}</li></ul>`
+        : null,
       offer: random.chance(0.6) ? `<p>${random.pick(sentences)}</p>` : null,
       language,
       status,
@@ -165,14 +260,25 @@ export function buildLargeDocument(options: TLargeDocumentOptions): TTenantDocum
       ends_at: random.chance(0.05) ? daysBefore(LARGE_ANCHOR, random.int(0, 30)) : null,
       views_count: random.int(0, 5000),
       location_id: random.chance(0.97) ? location.id : null,
-      department_id: random.chance(0.95) ? (departments[Math.floor(Math.pow(random.next(), 1.5) * departments.length)]?.id ?? null) : null,
+      department_id: random.chance(0.95)
+        ? (departments[Math.floor(Math.pow(random.next(), 1.5) * departments.length)]?.id ?? null)
+        : null,
       company_location_id: null,
-      job_type_ids: random.chance(0.2) ? random.sample(jobTypes, 2).map((x) => x.id) : [(jobTypes[random.chance(0.75) ? 0 : random.int(1, jobTypes.length - 1)] as { id: number }).id],
+      job_type_ids: random.chance(0.2)
+        ? random.sample(jobTypes, 2).map((x) => x.id)
+        : [(jobTypes[random.chance(0.75) ? 0 : random.int(1, jobTypes.length - 1)] as { id: number }).id],
       experience_level_ids: [(experience[level] as { id: number }).id],
       education_level_ids: random.sample(education, random.int(0, 2)).map((x) => x.id),
-      tag_ids: random.chance(0.1) ? [base + 1 + mainTag * (SUB_TAGS.length + 1)] : random.sample(subs, random.int(1, 3)),
+      tag_ids: random.chance(0.1)
+        ? [base + 1 + mainTag * (SUB_TAGS.length + 1)]
+        : random.sample(subs, random.int(1, 3)),
       compensation: random.chance(0.6)
-        ? { min: random.int(25, 45) * 100, max: random.int(46, 90) * 100, currency: location.country.currency, period: 'month' }
+        ? {
+            min: random.int(25, 45) * 100,
+            max: random.int(46, 90) * 100,
+            currency: location.country.currency,
+            period: 'month',
+          }
         : null,
       header_image: random.chance(0.3)
         ? {
@@ -192,9 +298,20 @@ export function buildLargeDocument(options: TLargeDocumentOptions): TTenantDocum
         name: 'Bench Corporation',
         default_language: 'en',
         api_enabled: true,
-        career_site: { domain: `careers.${slug}.example`, url_pattern: `https://careers.${slug}.example/vacancies/{slug}` },
+        career_site: {
+          domain: `careers.${slug}.example`,
+          url_pattern: `https://careers.${slug}.example/vacancies/{slug}`,
+        },
         domains: [`${slug}.example`],
-        api_keys: [{ id: base + 1, name: 'Benchmark key', key: options.slug ? `${LARGE_API_KEY}_${slug}` : LARGE_API_KEY, scopes: [...SCOPES], revoked: false }],
+        api_keys: [
+          {
+            id: base + 1,
+            name: 'Benchmark key',
+            key: options.slug ? `${LARGE_API_KEY}_${slug}` : LARGE_API_KEY,
+            scopes: [...SCOPES],
+            revoked: false,
+          },
+        ],
         users: [{ id: base + 1, name: 'Bench Admin', email: `admin@${slug}.example`, role: 'admin', password: null }],
         locations,
         departments,
@@ -224,8 +341,14 @@ export function buildLargeDocument(options: TLargeDocumentOptions): TTenantDocum
           created_at: daysBefore(LARGE_ANCHOR, i * 3 + 1),
           tag_ids: [base + 1],
           translations: {
-            en: { title: `Article ${i + 1}`, excerpt: SENTENCES.en[i % SENTENCES.en.length] ?? null, body_html: `<p>${SENTENCES.en.join(' ')}</p>` },
-            ...(i % 2 === 0 ? { nl: { title: `Artikel ${i + 1}`, excerpt: null, body_html: `<p>${SENTENCES.nl.join(' ')}</p>` } } : {}),
+            en: {
+              title: `Article ${i + 1}`,
+              excerpt: SENTENCES.en[i % SENTENCES.en.length] ?? null,
+              body_html: `<p>${SENTENCES.en.join(' ')}</p>`,
+            },
+            ...(i % 2 === 0
+              ? { nl: { title: `Artikel ${i + 1}`, excerpt: null, body_html: `<p>${SENTENCES.nl.join(' ')}</p>` } }
+              : {}),
           },
         })),
         candidates: [],

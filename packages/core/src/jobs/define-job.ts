@@ -23,7 +23,11 @@ export type TJobDefinition<TPayload> = {
 };
 
 /** One job: its queue, its payload (ids only, never contents) and how it is retried. */
-export function defineJob<TPayload>(definition: { name: string; payload: z.ZodType<TPayload>; queue: TQueueSettings }): TJobDefinition<TPayload> {
+export function defineJob<TPayload>(definition: {
+  name: string;
+  payload: z.ZodType<TPayload>;
+  queue: TQueueSettings;
+}): TJobDefinition<TPayload> {
   return { ...definition, deadLetter: `${definition.name}.dead` };
 }
 
@@ -42,13 +46,23 @@ export function queueOptions(definition: TJobDefinition<unknown>, overrides: Par
 }
 
 /** Dead letters are only marked and kept; a few quick retries cover a passing database hiccup. */
-const DEAD_LETTER_OPTIONS = { expireInSeconds: 60, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 120 };
+const DEAD_LETTER_OPTIONS = {
+  expireInSeconds: 60,
+  retryLimit: 5,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 120,
+};
 
 /**
  * Creates the queues of the definitions (dead-letter queue first: pg-boss requires it to exist) and brings their
  * options up to date. Idempotent; run by `careers migrate` and at worker start.
  */
-export async function ensureQueues(boss: PgBoss, definitions: readonly TJobDefinition<unknown>[], overrides: Partial<TQueueSettings> = {}): Promise<void> {
+export async function ensureQueues(
+  boss: PgBoss,
+  definitions: readonly TJobDefinition<unknown>[],
+  overrides: Partial<TQueueSettings> = {},
+): Promise<void> {
   for (const definition of definitions) {
     await boss.createQueue(definition.deadLetter, DEAD_LETTER_OPTIONS);
     await boss.updateQueue(definition.deadLetter, DEAD_LETTER_OPTIONS);
@@ -69,7 +83,10 @@ export async function sendJob<TPayload extends object>(
   options: { db?: Db; id?: string } = {},
 ): Promise<string> {
   const data = definition.payload.parse(payload);
-  const id = await boss.send(definition.name, data, { ...(options.db ? { db: options.db } : {}), ...(options.id ? { id: options.id } : {}) });
+  const id = await boss.send(definition.name, data, {
+    ...(options.db ? { db: options.db } : {}),
+    ...(options.id ? { id: options.id } : {}),
+  });
   if (id === null) throw new Error(`job ${definition.name} was not created`);
   return id;
 }

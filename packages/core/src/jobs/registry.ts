@@ -3,4 +3,9 @@ import { processResumeJob } from './process-resume.job.ts';
 import { announceVisibilityJob, pruneEventsJob, sweepRetentionJob } from './events.jobs.ts';
 
 /** Every job of the product (their queues are created by `careers migrate` and at worker start). */
-export const jobDefinitions: readonly TJobDefinition<any>[] = [processResumeJob, announceVisibilityJob, pruneEventsJob, sweepRetentionJob];
+export const jobDefinitions: readonly TJobDefinition<any>[] = [
+  processResumeJob,
+  announceVisibilityJob,
+  pruneEventsJob,
+  sweepRetentionJob,
+];

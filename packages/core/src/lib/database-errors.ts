@@ -30,7 +30,12 @@ const UNAVAILABLE_MESSAGE =
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== 'object' || error === null) return false;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;

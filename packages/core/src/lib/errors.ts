@@ -62,7 +62,15 @@ const DEFAULT_MESSAGES: Record<TAppErrorCode, string> = {
 export const RETRY_AFTER_SECONDS: Partial<Record<TAppErrorCode, number>> = { SERVER_BUSY: 2, SERVICE_UNAVAILABLE: 2 };
 
 /** Codes whose public body carries the machine-readable `error` field. */
-const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>(['ORIGIN_NOT_ALLOWED', 'INSUFFICIENT_SCOPE', 'VACANCY_CLOSED', 'VACANCY_NOT_FOUND', 'DUPLICATE_APPLICATION', 'PROCESSING_FAILED', 'CURSOR_EXPIRED']);
+const CODES_WITH_ERROR_FIELD = new Set<TAppErrorCode>([
+  'ORIGIN_NOT_ALLOWED',
+  'INSUFFICIENT_SCOPE',
+  'VACANCY_CLOSED',
+  'VACANCY_NOT_FOUND',
+  'DUPLICATE_APPLICATION',
+  'PROCESSING_FAILED',
+  'CURSOR_EXPIRED',
+]);
 
 export type TErrorBody = {
   message: string;

@@ -2,7 +2,11 @@
  * A label from names stored per language: the request's language, else the tenant's default
  * language, else the alphabetically first stored language.
  */
-export function pickTranslation(names: Record<string, string> | null | undefined, language: string | undefined, defaultLanguage: string): string | null {
+export function pickTranslation(
+  names: Record<string, string> | null | undefined,
+  language: string | undefined,
+  defaultLanguage: string,
+): string | null {
   if (!names) return null;
   if (language && names[language] !== undefined) return names[language];
   if (names[defaultLanguage] !== undefined) return names[defaultLanguage];

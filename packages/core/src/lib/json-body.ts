@@ -27,7 +27,8 @@ export class UnparsedJsonBody {
 
   /** The body's value (an object body with the path parameters). Parsing twice is a programming error. */
   parse(): unknown {
-    if (this.tooDeep) throw AppError.validation({ body: [`The body must not be nested more than ${MAX_JSON_DEPTH} levels deep.`] });
+    if (this.tooDeep)
+      throw AppError.validation({ body: [`The body must not be nested more than ${MAX_JSON_DEPTH} levels deep.`] });
     let text = this.#takeText();
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     // An absent body is an empty object (the fields are then reported as required).

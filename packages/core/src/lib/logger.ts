@@ -11,7 +11,9 @@ export type { Logger };
 function terminalStream(): DestinationStream | undefined {
   if (!process.stdout.isTTY || coreEnv().NODE_ENV === 'production') return undefined;
   // Loaded only here: a deployment never needs it.
-  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (
+    options: Record<string, unknown>,
+  ) => DestinationStream;
   return pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
 }
 
@@ -65,7 +67,9 @@ export function describeError(error: unknown): Record<string, unknown> {
   return {
     ...(typeof name === 'string' ? { type: name } : {}),
     ...(code === undefined ? {} : { code }),
-    message: withoutContactDetails(typeof message === 'string' ? message.replace(SQL_IN_MESSAGE, '').slice(0, 500) : String(error)),
+    message: withoutContactDetails(
+      typeof message === 'string' ? message.replace(SQL_IN_MESSAGE, '').slice(0, 500) : String(error),
+    ),
   };
 }
 

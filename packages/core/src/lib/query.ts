@@ -15,7 +15,10 @@ function toText(value: unknown): unknown {
 /** A non-negative integer given as digits only. */
 export const zQueryInt = z.preprocess(
   toText,
-  z.string({ error: 'The :attribute must be an integer.' }).regex(DIGITS, { error: 'The :attribute must be an integer.' }).transform(Number),
+  z
+    .string({ error: 'The :attribute must be an integer.' })
+    .regex(DIGITS, { error: 'The :attribute must be an integer.' })
+    .transform(Number),
 );
 
 export function zIntInRange(min: number, max: number) {
@@ -30,7 +33,9 @@ export function zIntInRange(min: number, max: number) {
 /** `true`, `false`, `1`, `0` (and JSON booleans from tRPC callers); anything else is 422. */
 export const zQueryBool = z.preprocess(
   (value) => (typeof value === 'boolean' ? String(value) : value),
-  z.enum(['true', 'false', '1', '0'], { error: 'The :attribute field must be true or false.' }).transform((v) => v === 'true' || v === '1'),
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'The :attribute field must be true or false.' })
+    .transform((v) => v === 'true' || v === '1'),
 );
 
 /** A flag that defaults to false. */
@@ -57,18 +62,25 @@ export const zSearch = z
   .transform((v) => v.trim() || undefined);
 
 /** A plain (non-array) text filter. */
-export const zText = z.string({ error: 'The :attribute must be a string.' }).max(255, { error: 'The :attribute must not be greater than 255 characters.' });
+export const zText = z
+  .string({ error: 'The :attribute must be a string.' })
+  .max(255, { error: 'The :attribute must not be greater than 255 characters.' });
 
 /** `name[]=1&name[]=2` (or a lone `name=1`): a list of ids; errors are reported as `name.N`. */
 export const zIdArray = z.preprocess(
   (value) => (Array.isArray(value) ? value : value === undefined ? undefined : [value]),
-  z.array(zQueryInt, { error: 'The :attribute must be an array.' }).max(100, { error: 'The :attribute must not have more than 100 items.' }),
+  z
+    .array(zQueryInt, { error: 'The :attribute must be an array.' })
+    .max(100, { error: 'The :attribute must not have more than 100 items.' }),
 );
 
 /** One id or an array of ids (`location_id=1` or `location_id[]=1&location_id[]=2`). */
-export const zIdOrIds = z.union([zQueryInt, z.array(zQueryInt).max(100, { error: 'The :attribute must not have more than 100 items.' })], {
-  error: 'The :attribute must be an integer.',
-});
+export const zIdOrIds = z.union(
+  [zQueryInt, z.array(zQueryInt).max(100, { error: 'The :attribute must not have more than 100 items.' })],
+  {
+    error: 'The :attribute must be an integer.',
+  },
+);
 
 /** The ids of a one-or-many filter, and the field path each id is reported on when it refers to nothing. */
 export function idsWithPaths(field: string, value: number | number[] | undefined): Array<{ id: number; path: string }> {
@@ -85,8 +97,12 @@ export function zSort<const T extends readonly [string, ...string[]]>(values: T)
 
 /** page ≥ 1, per_page 1..100 (default 20). */
 export const zPagination = {
-  page: zIntInRange(1, 1_000_000).optional().transform((v) => v ?? 1),
-  per_page: zIntInRange(1, 100).optional().transform((v) => v ?? 20),
+  page: zIntInRange(1, 1_000_000)
+    .optional()
+    .transform((v) => v ?? 1),
+  per_page: zIntInRange(1, 100)
+    .optional()
+    .transform((v) => v ?? 20),
 };
 
 /** Path ids that are not integers are 404, not 422 (`/team/abc`). */
@@ -95,10 +111,12 @@ export function parsePathId(value: string): number | undefined {
 }
 
 /** An OpenAPI override (zod-openapi meta): the parameter's schema is `schema`, whatever zod accepts besides. */
-const documentedAs = (schema: Record<string, unknown>) => ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-  for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
-  Object.assign(jsonSchema, schema);
-};
+const documentedAs =
+  (schema: Record<string, unknown>) =>
+  ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
+    Object.assign(jsonSchema, schema);
+  };
 
 /**
  * A path segment that names a row by its integer id. Any string is accepted — one that is not an integer names
@@ -109,12 +127,20 @@ export function zPathIntegerId(description: string) {
   return z
     .union([z.string(), z.number()])
     .transform(String)
-    .meta({ description, override: documentedAs({ type: 'integer', minimum: 0 }), param: { description: `${description}. A value that is not an integer is 404.` } });
+    .meta({
+      description,
+      override: documentedAs({ type: 'integer', minimum: 0 }),
+      param: { description: `${description}. A value that is not an integer is 404.` },
+    });
 }
 
 /** A path segment that names a row by its UUID; any other string names nothing (404, never 422). */
 export function zPathUuid(description: string) {
-  return z.string().meta({ description, override: { format: 'uuid' }, param: { description: `${description}. A value that is not a UUID is 404.` } });
+  return z.string().meta({
+    description,
+    override: { format: 'uuid' },
+    param: { description: `${description}. A value that is not a UUID is 404.` },
+  });
 }
 
 /** The largest id a PostgreSQL integer column holds; larger ids name nothing and must not reach a query. */

@@ -26,7 +26,9 @@ const TENANT_HTML: sanitizeHtml.IOptions = {
   transformTags: {
     // A link that opens a new window must not hand that window a reference to the career site.
     a: (tagName, attribs) =>
-      attribs.target === '_blank' ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs },
+      attribs.target === '_blank'
+        ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } }
+        : { tagName, attribs },
   },
 };
 
@@ -37,4 +39,3 @@ const PLAIN_TEXT = /^[^<>&"]*$/;
 export function sanitizeTenantHtml(html: string): string {
   return PLAIN_TEXT.test(html) ? html : sanitizeHtml(html, TENANT_HTML);
 }
-

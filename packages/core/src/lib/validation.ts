@@ -30,13 +30,16 @@ function laravelTemplate(issue: z.core.$ZodRawIssue): string | undefined {
     case 'too_big': {
       const max = String(issue.maximum);
       if (issue.origin === 'string') return `The :attribute must not be greater than ${max} characters.`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `The :attribute must not have more than ${max} items.`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `The :attribute must not have more than ${max} items.`;
       return `The :attribute must not be greater than ${max}.`;
     }
     case 'too_small': {
       const min = String(issue.minimum);
       if (issue.origin === 'string') {
-        return issue.minimum === 1 ? 'The :attribute field is required.' : `The :attribute must be at least ${min} characters.`;
+        return issue.minimum === 1
+          ? 'The :attribute field is required.'
+          : `The :attribute must be at least ${min} characters.`;
       }
       if (issue.origin === 'array' || issue.origin === 'set') return `The :attribute must have at least ${min} items.`;
       return `The :attribute must be at least ${min}.`;

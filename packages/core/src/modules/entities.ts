@@ -3,9 +3,19 @@ import { ApiKeySchema } from '../modules/api-keys/api-key.entity.ts';
 import { UserSchema } from '../modules/users/user.entity.ts';
 import { LocationSchema } from '../modules/locations/location.entity.ts';
 import { CompanyLocationSchema, CompanySchema } from '../modules/companies/company.entity.ts';
-import { Department, EducationLevel, ExperienceLevel, JobType, TagSchema } from '../modules/taxonomies/taxonomy.entity.ts';
+import {
+  Department,
+  EducationLevel,
+  ExperienceLevel,
+  JobType,
+  TagSchema,
+} from '../modules/taxonomies/taxonomy.entity.ts';
 import { VacancySchema } from '../modules/vacancies/vacancy.entity.ts';
-import { SearchSynonymsSchema, SearchWordSchema, VacancySearchDocumentSchema } from '../modules/vacancies/vacancy-search.entity.ts';
+import {
+  SearchSynonymsSchema,
+  SearchWordSchema,
+  VacancySearchDocumentSchema,
+} from '../modules/vacancies/vacancy-search.entity.ts';
 import { TeamMemberSchema, TeamRoleSchema } from '../modules/team/team-member.entity.ts';
 import { ArticleSchema, ArticleTranslationSchema } from '../modules/articles/article.entity.ts';
 import { CandidateSchema, IntakeSchema } from '../modules/candidates/candidate.entity.ts';
@@ -18,7 +28,11 @@ import { KnownSignInAddressSchema } from '../modules/admin/known-sign-in-address
 import { AnnouncedVisibilitySchema, EventRetentionSchema, EventSchema } from '../modules/events/event.entity.ts';
 import { AuditLogEntrySchema } from '../modules/privacy/audit-log.entity.ts';
 import { ServerSecretSchema } from '../modules/server-secrets/server-secret.entity.ts';
-import { WebhookDeliverySchema, WebhookDispatchCursorSchema, WebhookEndpointSchema } from '../modules/webhooks/webhook.entity.ts';
+import {
+  WebhookDeliverySchema,
+  WebhookDispatchCursorSchema,
+  WebhookEndpointSchema,
+} from '../modules/webhooks/webhook.entity.ts';
 
 export const entities = [
   TenantSchema,

@@ -18,7 +18,11 @@ export async function openDeploymentOrm(
     log.fatal('DATABASE_URL is not set (use `pnpm start` for the embedded development database)');
     process.exit(1);
   }
-  const orm = await openOrm(databaseUrl, { pool: { min: 0, max: options.poolSize ?? coreEnv().DB_POOL_SIZE } }, options.timeouts);
+  const orm = await openOrm(
+    databaseUrl,
+    { pool: { min: 0, max: options.poolSize ?? coreEnv().DB_POOL_SIZE } },
+    options.timeouts,
+  );
   try {
     await assertSchemaCurrent(orm);
   } catch (error) {
@@ -42,7 +46,12 @@ export function announceListening(server: Server, log: Logger, label: string, pa
  * Graceful stop of an HTTP unit on SIGTERM/SIGINT: stop accepting, let in-flight requests finish (at most
  * `timeoutMs`), then run `close` (flush batched writes, close pools) and exit 0.
  */
-export function stopGracefullyOnSignal(server: Server, log: Logger, timeoutMs: number, close: () => Promise<void>): void {
+export function stopGracefullyOnSignal(
+  server: Server,
+  log: Logger,
+  timeoutMs: number,
+  close: () => Promise<void>,
+): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -51,10 +60,13 @@ export function stopGracefullyOnSignal(server: Server, log: Logger, timeoutMs: n
     const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
     force.unref();
     // Whatever happens below, the process ends: a unit that never exits is worse than one that exits late.
-    setTimeout(() => {
-      log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, timeoutMs * 2 + 5_000).unref();
+    setTimeout(
+      () => {
+        log.error('shutdown took too long; exiting');
+        process.exit(1);
+      },
+      timeoutMs * 2 + 5_000,
+    ).unref();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await close();

@@ -14,7 +14,9 @@ export async function createAdminContext(
   input: { url: URL; cookie?: string; clientIp: string; requestId?: string },
 ): Promise<TContext & TClientAddress> {
   const ctx = createContext(services, { url: input.url, requestId: input.requestId });
-  const session = await resolveAdminSession(ctx, { token: sessionTokenFromCookies(input.cookie, isSecureRequest(input.url)) });
+  const session = await resolveAdminSession(ctx, {
+    token: sessionTokenFromCookies(input.cookie, isSecureRequest(input.url)),
+  });
   return { ...ctx, session, clientIp: input.clientIp };
 }
 

@@ -13,7 +13,16 @@ const adminMiddleware = middleware(async ({ ctx, next }) => {
   if (!session) throw new AppError('UNAUTHENTICATED');
   if (session.role !== ADMIN_ROLE) throw new AppError('FORBIDDEN');
   const log = ctx.log.child({ tenant_id: session.tenantId, admin_user_id: session.userId });
-  return next({ ctx: { ...ctx, log, session, tenantId: session.tenantId, tenant: { id: session.tenantId }, db: tenantKysely(ctx.em, session.tenantId) } });
+  return next({
+    ctx: {
+      ...ctx,
+      log,
+      session,
+      tenantId: session.tenantId,
+      tenant: { id: session.tenantId },
+      db: tenantKysely(ctx.em, session.tenantId),
+    },
+  });
 });
 
 export const adminProcedure = publicProcedure.use(adminMiddleware);

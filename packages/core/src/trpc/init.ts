@@ -7,8 +7,6 @@ import type { TMeta } from '../modules/operation-meta.ts';
 
 export type { TMeta };
 
-
-
 const t = initTRPC
   .context<TContext>()
   .meta<TMeta>()
@@ -18,7 +16,13 @@ const t = initTRPC
       return {
         ...shape,
         message: appError.message,
-        data: { ...shape.data, stack: undefined, httpStatus: appError.status, appCode: appError.code, body: appError.toBody() },
+        data: {
+          ...shape.data,
+          stack: undefined,
+          httpStatus: appError.status,
+          appCode: appError.code,
+          body: appError.toBody(),
+        },
       };
     },
   });

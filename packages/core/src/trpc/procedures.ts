@@ -24,14 +24,19 @@ import type { IdempotencyClaim } from '../modules/idempotency/idempotency-claim.
 async function checkApiKey(ctx: TContext, meta: TMeta | undefined) {
   const scope = meta?.scope;
   const rateLimit = meta?.rateLimit;
-  const { tenant, apiKey } = ctx.verifiedKey ?? requireActiveKey(await ctx.services.keys.verify(ctx.authorization), ctx.origin);
+  const { tenant, apiKey } =
+    ctx.verifiedKey ?? requireActiveKey(await ctx.services.keys.verify(ctx.authorization), ctx.origin);
   // `otherScopes`: the operation serves keys with any of the scopes (the procedure decides what each one may read).
   const accepted = scope ? [scope, ...(meta?.otherScopes ?? [])] : [];
-  if (scope && !accepted.some((candidate) => hasScope(apiKey.scopes, candidate))) throw AppError.insufficientScope(scope);
+  if (scope && !accepted.some((candidate) => hasScope(apiKey.scopes, candidate)))
+    throw AppError.insufficientScope(scope);
   let giveBackRateLimit: (() => Promise<void>) | undefined;
   if (rateLimit) {
     // A publishable key is public (it sits in a web page): its writes count per client address, and per key only when stored.
-    const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit, { kind: apiKey.kind, clientAddress: apiKey.kind === 'publishable' ? ctx.clientIp : undefined });
+    const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit, {
+      kind: apiKey.kind,
+      clientAddress: apiKey.kind === 'publishable' ? ctx.clientIp : undefined,
+    });
     ctx.response.headers['X-RateLimit-Limit'] = String(state.limit);
     ctx.response.headers['X-RateLimit-Remaining'] = String(state.remaining);
     if (state.exceeded) {
@@ -104,7 +109,10 @@ function isValidateOnly(raw: unknown): boolean {
  * vacancy) for the parts of the raw input that are valid, and they join the syntax errors. Call it on the result of
  * `next()` in a middleware placed before `.input()`.
  */
-export async function withDatabaseFieldErrors<TResult extends { ok: boolean }>(result: TResult, collect: () => Promise<TFieldErrors>): Promise<TResult> {
+export async function withDatabaseFieldErrors<TResult extends { ok: boolean }>(
+  result: TResult,
+  collect: () => Promise<TFieldErrors>,
+): Promise<TResult> {
   if (result.ok) return result;
   const error = (result as unknown as { error: unknown }).error;
   if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') return result;

@@ -18,8 +18,17 @@ export { requestHash } from '../../src/modules/idempotency/request-hash.ts';
 export { toLocationDto } from '../../src/modules/locations/location.dto.ts';
 export { importTenantDocument } from '../../src/modules/tenants/import/tenant-import.service.ts';
 export type { TVacancyFilters } from '../../src/modules/vacancies/vacancy-filters.ts';
-export { toVacancyDetail, toVacancyFacets, toVacancyListItem, type TVacancyView } from '../../src/modules/vacancies/vacancy.dto.ts';
-export type { TTaxonomyRef, TVacancyBaseDetailRow, TVacancyReferences } from '../../src/modules/vacancies/vacancy.repository.ts';
+export {
+  toVacancyDetail,
+  toVacancyFacets,
+  toVacancyListItem,
+  type TVacancyView,
+} from '../../src/modules/vacancies/vacancy.dto.ts';
+export type {
+  TTaxonomyRef,
+  TVacancyBaseDetailRow,
+  TVacancyReferences,
+} from '../../src/modules/vacancies/vacancy.repository.ts';
 export type { TFacetCountRow } from '../../src/modules/vacancies/vacancy-facets.repository.ts';
 export * from './search-judgements.ts';
 export { seededRandom, type TRandom } from '../../src/demo/random.ts';

@@ -107,7 +107,11 @@ function zipArchive(entries: TZipEntry[]): Uint8Array {
     record.writeUInt16LE(name.length, 28);
     record.writeUInt32LE(offset, 42); // offset of the local header
     central.push(record, name);
-    parts.push(local, name, Buffer.from(entry.compressed.buffer, entry.compressed.byteOffset, entry.compressed.byteLength));
+    parts.push(
+      local,
+      name,
+      Buffer.from(entry.compressed.buffer, entry.compressed.byteOffset, entry.compressed.byteLength),
+    );
     offset += local.length + name.length + entry.compressed.length;
   }
   const centralBytes = Buffer.concat(central);
@@ -126,7 +130,12 @@ function zipArchive(entries: TZipEntry[]): Uint8Array {
  * once, ending in a full flush (byte-aligned, no reference to earlier data), so its compressed bytes can simply be
  * repeated; an empty final block ends the stream. Also gives the CRC-32 of the whole inflated content.
  */
-function repeatedDeflate(prefix: Buffer, chunk: Buffer, times: number, suffix: Buffer): { data: Buffer; crc: number; size: number } {
+function repeatedDeflate(
+  prefix: Buffer,
+  chunk: Buffer,
+  times: number,
+  suffix: Buffer,
+): { data: Buffer; crc: number; size: number } {
   const flushed = (bytes: Buffer) => deflateRawSync(bytes, { level: 9, finishFlush: constants.Z_FULL_FLUSH });
   const head = flushed(prefix);
   const body = flushed(chunk);
@@ -229,8 +238,14 @@ export function pdfBomb(inflatedMb = 512): Uint8Array {
   const objects: Buffer[] = [
     Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
     Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
-    Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>'),
-    Buffer.concat([Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`), stream, Buffer.from('\nendstream')]),
+    Buffer.from(
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    ),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
+      stream,
+      Buffer.from('\nendstream'),
+    ]),
     Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'),
   ];
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
@@ -270,14 +285,35 @@ export function pngBomb(side = 50_000): Uint8Array {
   header.writeUInt8(8, 8); // bit depth
   header.writeUInt8(0, 9); // greyscale
   const rows = deflateSync(Buffer.alloc(64 * 1024));
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', rows),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
   return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
 }
 
 /** A JPEG whose frame header declares `side` × `side` pixels (at most 65 535), followed by no real image data. */
 export function jpegBomb(side = 50_000): Uint8Array {
-  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, side >> 8, side & 0xff, side >> 8, side & 0xff, 0x01, 0x01, 0x11, 0x00]);
+  const app0 = Buffer.from([
+    0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+  ]);
+  const sof = Buffer.from([
+    0xff,
+    0xc0,
+    0x00,
+    0x0b,
+    0x08,
+    side >> 8,
+    side & 0xff,
+    side >> 8,
+    side & 0xff,
+    0x01,
+    0x01,
+    0x11,
+    0x00,
+  ]);
   const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.alloc(256), Buffer.from([0xff, 0xd9])]);
   return new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
 }

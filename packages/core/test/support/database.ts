@@ -21,7 +21,11 @@ export async function createTestDatabase(): Promise<string> {
 }
 
 /** Runs one query on a connection of its own and returns the rows (to check what a request stored). */
-export async function queryRows(databaseUrl: string, text: string, values: unknown[] = []): Promise<Record<string, any>[]> {
+export async function queryRows(
+  databaseUrl: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<Record<string, any>[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -52,7 +52,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // sessions cannot serve as a template: end them (the pooler reconnects when asked, which it never is).
   const release = new pg.Client({ connectionString: serverUrl });
   await release.connect();
-  await release.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [TEMPLATE]);
+  await release.query(
+    'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    [TEMPLATE],
+  );
   await release.end();
   project.provide('pgServerUrl', serverUrl);
   project.provide('pgTemplateDatabase', TEMPLATE);

@@ -31,7 +31,11 @@ export { ocrUnavailableReason } from '../../src/modules/resumes/resume-ocr.ts';
 export { acceptResume, type TAcceptResume } from '../../src/modules/resumes/resume-intake.service.ts';
 export { serviceContext } from '../../src/modules/service-context.ts';
 export type { TTenantDocument } from '../../src/modules/tenants/import/tenant-document.schema.ts';
-export { findVacancyPageAnchors, vacancyPageQuery, type TVacancySort } from '../../src/modules/vacancies/vacancy.repository.ts';
+export {
+  findVacancyPageAnchors,
+  vacancyPageQuery,
+  type TVacancySort,
+} from '../../src/modules/vacancies/vacancy.repository.ts';
 export { NO_VACANCY_FILTERS } from '../../src/modules/vacancies/vacancy-filters.ts';
 export { ANCHOR_SPACING, DEEP_OFFSET } from '../../src/modules/vacancies/vacancy.service.ts';
 export { listWebhookDeliveries, replayWebhookDelivery } from '../../src/modules/webhooks/webhook.service.ts';

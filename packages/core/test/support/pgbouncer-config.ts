@@ -27,7 +27,9 @@ export function writePgBouncerConfig(root: string, config: TPgBouncerConfig): { 
     ini,
     [
       '[databases]',
-      ...(config.databases ?? []).map(({ name, port, dbname }) => `${name} = host=127.0.0.1 port=${port} dbname=${dbname ?? name}`),
+      ...(config.databases ?? []).map(
+        ({ name, port, dbname }) => `${name} = host=127.0.0.1 port=${port} dbname=${dbname ?? name}`,
+      ),
       `* = host=127.0.0.1 port=${config.fallbackPort}`,
       '[pgbouncer]',
       'listen_addr = 127.0.0.1',

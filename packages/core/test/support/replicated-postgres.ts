@@ -50,7 +50,16 @@ export type TReplicatedPostgres = {
   stop: () => Promise<void>;
 };
 
-const SERVER_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'full_page_writes=off'];
+const SERVER_FLAGS = [
+  '-c',
+  'listen_addresses=127.0.0.1',
+  '-c',
+  'unix_socket_directories=',
+  '-c',
+  'fsync=off',
+  '-c',
+  'full_page_writes=off',
+];
 
 /**
  * A throw-away PostgreSQL 15 primary with a streaming replica (`pg_basebackup -R`), each on a free port,
@@ -85,7 +94,8 @@ export async function startReplicatedPostgres(database = 'careers'): Promise<TRe
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGINT');
-    if ((await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)])) === false) child.kill('SIGKILL');
+    if ((await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)])) === false)
+      child.kill('SIGKILL');
   };
   const onExit = () => children.forEach((child) => child.exitCode === null && child.kill('SIGINT'));
   process.on('exit', onExit);
@@ -100,17 +110,67 @@ export async function startReplicatedPostgres(database = 'careers'): Promise<TRe
   };
   const primaryDir = join(root, 'primary');
   const replicaDir = join(root, 'replica');
-  run(join(PG15_BIN, 'initdb'), ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
-  const primaryArgs = ['-D', primaryDir, '-c', `port=${primaryPort}`, '-c', 'wal_level=replica', '-c', 'max_wal_senders=4', '-c', 'max_connections=200', ...SERVER_FLAGS];
+  run(join(PG15_BIN, 'initdb'), [
+    '-D',
+    primaryDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C.UTF-8',
+    '--no-sync',
+  ]);
+  const primaryArgs = [
+    '-D',
+    primaryDir,
+    '-c',
+    `port=${primaryPort}`,
+    '-c',
+    'wal_level=replica',
+    '-c',
+    'max_wal_senders=4',
+    '-c',
+    'max_connections=200',
+    ...SERVER_FLAGS,
+  ];
   const primary = await start(join(PG15_BIN, 'postgres'), primaryArgs, 'primary', answers(primaryPort, 'postgres'));
   const admin = new pg.Client({ connectionString: url(primaryPort, 'postgres') });
   await admin.connect();
   await admin.query(`create database "${database.replaceAll('"', '')}"`);
   await admin.end();
   // The default pg_hba.conf of initdb lets 127.0.0.1 replicate with the auth method given (trust).
-  run(join(PG15_BIN, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
-  const replicaArgs = ['-D', replicaDir, '-c', `port=${replicaPort}`, '-c', 'hot_standby=on', '-c', 'max_connections=200', ...SERVER_FLAGS];
-  let replica: ChildProcess | undefined = await start(join(PG15_BIN, 'postgres'), replicaArgs, 'replica', answers(replicaPort, database));
+  run(join(PG15_BIN, 'pg_basebackup'), [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primaryPort),
+    '-U',
+    'postgres',
+    '-D',
+    replicaDir,
+    '-R',
+    '-X',
+    'stream',
+    '--checkpoint=fast',
+    '--no-sync',
+  ]);
+  const replicaArgs = [
+    '-D',
+    replicaDir,
+    '-c',
+    `port=${replicaPort}`,
+    '-c',
+    'hot_standby=on',
+    '-c',
+    'max_connections=200',
+    ...SERVER_FLAGS,
+  ];
+  let replica: ChildProcess | undefined = await start(
+    join(PG15_BIN, 'postgres'),
+    replicaArgs,
+    'replica',
+    answers(replicaPort, database),
+  );
   let bouncer: { child: ChildProcess; url: string } | undefined;
 
   const onReplica = async (statement: string) => {

@@ -8,12 +8,26 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DOC_MIME, DOCX_MIME, JPEG_MIME, PDF_MIME, PNG_MIME, detectResumeType, type TResumeKind } from '../../src/modules/resumes/resume-file.ts';
+import {
+  DOC_MIME,
+  DOCX_MIME,
+  JPEG_MIME,
+  PDF_MIME,
+  PNG_MIME,
+  detectResumeType,
+  type TResumeKind,
+} from '../../src/modules/resumes/resume-file.ts';
 import { parseResume } from '../../src/modules/resumes/resume-parse.ts';
 import type { TResumeProfile } from '../../src/modules/resumes/resume-profile/profile.ts';
 import { ZCorpusProfile, scoreProfile, type TProfileScore } from './resume-profile-score.ts';
 
-export { CORPUS_PROFILE_SECTIONS, ZCorpusProfile, formatProfileReport, profileAccuracy, type TCorpusProfile } from './resume-profile-score.ts';
+export {
+  CORPUS_PROFILE_SECTIONS,
+  ZCorpusProfile,
+  formatProfileReport,
+  profileAccuracy,
+  type TCorpusProfile,
+} from './resume-profile-score.ts';
 
 export const RESUME_CORPUS_DIR = fileURLToPath(new URL('../fixtures/resume-corpus/', import.meta.url));
 export const RESUME_CORPUS_TRUTH_FILE = 'truth.json';
@@ -49,7 +63,13 @@ export type TCorpusTruthEntry = z.infer<typeof ZCorpusTruthEntry>;
 export const ZCorpusTruth = z.record(z.string().regex(/^[\w.-]+\.(?:pdf|docx|doc|png|jpg)$/u), ZCorpusTruthEntry);
 export type TCorpusTruth = z.infer<typeof ZCorpusTruth>;
 
-const MIME_BY_EXTENSION: Readonly<Record<string, string>> = { '.pdf': PDF_MIME, '.docx': DOCX_MIME, '.doc': DOC_MIME, '.png': PNG_MIME, '.jpg': JPEG_MIME };
+const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
+  '.pdf': PDF_MIME,
+  '.docx': DOCX_MIME,
+  '.doc': DOC_MIME,
+  '.png': PNG_MIME,
+  '.jpg': JPEG_MIME,
+};
 
 export type TCorpusOutcome = {
   file: string;
@@ -89,7 +109,15 @@ export async function evaluateCorpusFile(dir: string, file: string, truth: TCorp
   const declaredFormat = (extname(file) === '.jpg' ? 'jpeg' : extname(file).slice(1)) as TResumeKind;
   const empty: Record<TCorpusField, string | null> = { first_name: null, last_name: null, email: null, phone: null };
   const failed = (error: string): TCorpusOutcome => ({
-    file, format: declaredFormat, truth, got: empty, error, wrong: [...CORPUS_FIELDS], profile: null, profileScore: scoreProfile(truth.profile, null), ms: 0,
+    file,
+    format: declaredFormat,
+    truth,
+    got: empty,
+    error,
+    wrong: [...CORPUS_FIELDS],
+    profile: null,
+    profileScore: scoreProfile(truth.profile, null),
+    ms: 0,
   });
   if (mime === undefined) return failed(`unknown extension of ${file}`);
 
@@ -111,14 +139,27 @@ export async function evaluateCorpusFile(dir: string, file: string, truth: TCorp
   };
   const wrong = CORPUS_FIELDS.filter((field) => !sameField(truth[field], got[field]));
   const ms = performance.now() - started;
-  return { file, format: type.kind, truth, got, error: null, wrong, profile: fields.profile, profileScore: scoreProfile(truth.profile, fields.profile), ms };
+  return {
+    file,
+    format: type.kind,
+    truth,
+    got,
+    error: null,
+    wrong,
+    profile: fields.profile,
+    profileScore: scoreProfile(truth.profile, fields.profile),
+    ms,
+  };
 }
 
 /**
  * Every file of the corpus, in file-name order; `scanned` keeps only the scans (true) or only the files with text
  * (false): OCR takes seconds per file.
  */
-export async function evaluateCorpus(dir: string = RESUME_CORPUS_DIR, options: { scanned?: boolean } = {}): Promise<TCorpusOutcome[]> {
+export async function evaluateCorpus(
+  dir: string = RESUME_CORPUS_DIR,
+  options: { scanned?: boolean } = {},
+): Promise<TCorpusOutcome[]> {
   const truth = readCorpusTruth(dir);
   const outcomes: TCorpusOutcome[] = [];
   for (const file of Object.keys(truth).sort()) {
@@ -158,7 +199,11 @@ export function accuracyBy(
     const group = key(outcome);
     groups.set(group, [...(groups.get(group) ?? []), outcome]);
   }
-  return new Map([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([group, members]) => [group, fieldAccuracy(members)]));
+  return new Map(
+    [...groups.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([group, members]) => [group, fieldAccuracy(members)]),
+  );
 }
 
 export type TCorpusMiss = { file: string; field: TCorpusField; expected: string; got: string | null };
@@ -199,7 +244,9 @@ export function formatCorpusReport(outcomes: readonly TCorpusOutcome[], options:
   const shown = misses.slice(0, options.worst ?? 40);
   lines.push('', `worst cases (${shown.length} of ${misses.length} wrong fields; files with most wrong fields first)`);
   for (const miss of shown) {
-    lines.push(`  ${miss.file.padEnd(40)} ${miss.field.padEnd(10)} expected ${JSON.stringify(miss.expected)}, got ${JSON.stringify(miss.got)}`);
+    lines.push(
+      `  ${miss.file.padEnd(40)} ${miss.field.padEnd(10)} expected ${JSON.stringify(miss.expected)}, got ${JSON.stringify(miss.got)}`,
+    );
   }
   return lines.join('\n');
 }

@@ -6,16 +6,34 @@
 import { z } from 'zod';
 import type { TResumeProfile } from '../../src/modules/resumes/resume-profile/profile.ts';
 
-const ZDate = z.string().regex(/^\d{4}(?:-\d{2})?$/u).nullable();
+const ZDate = z
+  .string()
+  .regex(/^\d{4}(?:-\d{2})?$/u)
+  .nullable();
 
 export const ZCorpusProfile = z.strictObject({
   headline: z.string().nullable(),
-  location: z.strictObject({ city: z.string().nullable(), country_code: z.string().regex(/^[A-Z]{2}$/u).nullable() }).nullable(),
+  location: z
+    .strictObject({
+      city: z.string().nullable(),
+      country_code: z
+        .string()
+        .regex(/^[A-Z]{2}$/u)
+        .nullable(),
+    })
+    .nullable(),
   links: z.array(z.strictObject({ type: z.enum(['linkedin', 'github', 'website']), url: z.string() })),
-  experience: z.array(z.strictObject({ title: z.string(), employer: z.string(), start: ZDate, end: ZDate, current: z.boolean() })),
+  experience: z.array(
+    z.strictObject({ title: z.string(), employer: z.string(), start: ZDate, end: ZDate, current: z.boolean() }),
+  ),
   education: z.array(z.strictObject({ degree: z.string(), institution: z.string(), start: ZDate, end: ZDate })),
   skills: z.array(z.string()),
-  languages: z.array(z.strictObject({ language: z.string().regex(/^[a-z]{2}$/u), level: z.enum(['native', 'fluent', 'professional', 'basic']).nullable() })),
+  languages: z.array(
+    z.strictObject({
+      language: z.string().regex(/^[a-z]{2}$/u),
+      level: z.enum(['native', 'fluent', 'professional', 'basic']).nullable(),
+    }),
+  ),
 });
 export type TCorpusProfile = z.infer<typeof ZCorpusProfile>;
 
@@ -39,8 +57,13 @@ function text(value: string | null | undefined): string {
 }
 
 const KEYS: Record<TEntrySection, (entry: never) => string> = {
-  experience: (entry: { title: string | null; employer: string | null; start: string | null; end: string | null; current: boolean }) =>
-    [text(entry.title), text(entry.employer), entry.start, entry.end, entry.current].join(' | '),
+  experience: (entry: {
+    title: string | null;
+    employer: string | null;
+    start: string | null;
+    end: string | null;
+    current: boolean;
+  }) => [text(entry.title), text(entry.employer), entry.start, entry.end, entry.current].join(' | '),
   education: (entry: { degree: string | null; institution: string | null; start: string | null; end: string | null }) =>
     [text(entry.degree), text(entry.institution), entry.start, entry.end].join(' | '),
   skills: (entry: string) => text(entry),
@@ -69,9 +92,14 @@ export function scoreProfile(truth: TCorpusProfile, got: TResumeProfile | null):
     if (!same) misses.push(`${section}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(found)}`);
     return same;
   };
-  const location = (value: TCorpusProfile['location']) => (value === null ? null : { city: text(value.city) || null, country_code: value.country_code });
+  const location = (value: TCorpusProfile['location']) =>
+    value === null ? null : { city: text(value.city) || null, country_code: value.country_code };
   const exact = {
-    headline: exactly('headline', truth.headline === null ? null : text(truth.headline), got?.headline === null || got === null ? null : text(got.headline)),
+    headline: exactly(
+      'headline',
+      truth.headline === null ? null : text(truth.headline),
+      got?.headline === null || got === null ? null : text(got.headline),
+    ),
     location: exactly('location', location(truth.location), got === null ? null : location(got.location)),
     links: exactly('links', truth.links, got?.links ?? []),
   };
@@ -113,17 +141,25 @@ export function profileAccuracy(scores: readonly TProfileScore[]): TProfileAccur
 }
 
 function cell(section: (typeof CORPUS_PROFILE_SECTIONS)[number], value: number): string {
-  return ((EXACT_SECTIONS as readonly string[]).includes(section) ? `${(value * 100).toFixed(1)} %` : value.toFixed(3)).padStart(11);
+  return (
+    (EXACT_SECTIONS as readonly string[]).includes(section) ? `${(value * 100).toFixed(1)} %` : value.toFixed(3)
+  ).padStart(11);
 }
 
 /** Rows of the profile table: one per group, exact sections as percentages, entry sections as F1. */
-export function formatProfileReport(groups: readonly [label: string, scores: readonly TProfileScore[], contact: number][]): string {
+export function formatProfileReport(
+  groups: readonly [label: string, scores: readonly TProfileScore[], contact: number][],
+): string {
   const width = 26;
-  const lines = [`${''.padEnd(width)} files    contact${CORPUS_PROFILE_SECTIONS.map((section) => section.padStart(11)).join('')}`];
+  const lines = [
+    `${''.padEnd(width)} files    contact${CORPUS_PROFILE_SECTIONS.map((section) => section.padStart(11)).join('')}`,
+  ];
   for (const [label, scores, contact] of groups) {
     if (scores.length === 0) continue;
     const accuracy = profileAccuracy(scores);
-    lines.push(`${label.padEnd(width)} ${String(scores.length).padStart(5)}  ${`${(contact * 100).toFixed(1)} %`.padStart(9)}${CORPUS_PROFILE_SECTIONS.map((section) => cell(section, accuracy[section])).join('')}`);
+    lines.push(
+      `${label.padEnd(width)} ${String(scores.length).padStart(5)}  ${`${(contact * 100).toFixed(1)} %`.padStart(9)}${CORPUS_PROFILE_SECTIONS.map((section) => cell(section, accuracy[section])).join('')}`,
+    );
   }
   return lines.join('\n');
 }

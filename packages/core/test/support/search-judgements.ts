@@ -7,29 +7,177 @@
 
 export const JUDGED_API_KEY = 'ck_test_judged_search_read_000001';
 
-type TJudgedVacancy = { id: number; title: string; language: string; summary: string; department_id?: number; location_id?: number; tag_ids?: number[] };
+type TJudgedVacancy = {
+  id: number;
+  title: string;
+  language: string;
+  summary: string;
+  department_id?: number;
+  location_id?: number;
+  tag_ids?: number[];
+};
 
 const VACANCIES: TJudgedVacancy[] = [
-  { id: 9001, title: 'Senior Backend Engineer', language: 'en', summary: '<p>Design APIs in Go and PostgreSQL for our payments platform.</p>', department_id: 9001, location_id: 9001 },
-  { id: 9002, title: 'Frontend Developer', language: 'en', summary: '<p>Build interfaces with React and TypeScript.</p>', department_id: 9001, location_id: 9002 },
-  { id: 9003, title: 'Data Scientist', language: 'en', summary: '<p>Machine learning models in Python; statistics background.</p>', department_id: 9002, location_id: 9001 },
-  { id: 9004, title: 'Project Manager', language: 'en', summary: '<p>Lead the management of infrastructure projects.</p>', department_id: 9003, location_id: 9003 },
-  { id: 9005, title: 'Registered Nurse', language: 'en', summary: '<p>Care for patients on the cardiology ward.</p>', department_id: 9004, location_id: 9002 },
-  { id: 9006, title: 'Warehouse Operative', language: 'en', summary: '<p>Picking and packing orders; forklift licence a plus.</p>', department_id: 9005, location_id: 9003 },
-  { id: 9007, title: 'Accountant', language: 'en', summary: '<p>Monthly closing, audits and financial reporting.</p>', department_id: 9006, location_id: 9001 },
-  { id: 9008, title: 'Customer Support Agent', language: 'en', summary: '<p>Help customers by phone and chat.</p>', department_id: 9007, location_id: 9002 },
-  { id: 9009, title: 'Java Ontwikkelaar', language: 'nl', summary: '<p>Wij zoeken een ervaren ontwikkelaar voor onze webapplicaties.</p>', department_id: 9001, location_id: 9002 },
-  { id: 9010, title: 'Verpleegkundige', language: 'nl', summary: '<p>Zorg voor patiënten op de afdeling cardiologie.</p>', department_id: 9004, location_id: 9002 },
-  { id: 9011, title: 'Magazijnmedewerker', language: 'nl', summary: '<p>Orders verzamelen en inpakken in ons magazijn.</p>', department_id: 9005, location_id: 9003 },
-  { id: 9012, title: 'Boekhouder', language: 'nl', summary: '<p>Financiële administratie en rapportages.</p>', department_id: 9006, location_id: 9002 },
-  { id: 9013, title: 'Projectleider Infrastructuur', language: 'nl', summary: '<p>Je leidt projecten in de wegenbouw.</p>', department_id: 9003, location_id: 9003 },
-  { id: 9014, title: 'Softwareentwickler Backend', language: 'de', summary: '<p>Entwicklung von Microservices mit Kotlin.</p>', department_id: 9001, location_id: 9004 },
-  { id: 9015, title: 'Pflegefachkraft', language: 'de', summary: '<p>Betreuung von Patienten in der Kardiologie.</p>', department_id: 9004, location_id: 9004 },
-  { id: 9016, title: 'Lagermitarbeiter', language: 'de', summary: '<p>Kommissionierung und Verpackung im Lager.</p>', department_id: 9005, location_id: 9004 },
-  { id: 9017, title: 'Buchhalterin', language: 'de', summary: '<p>Finanzbuchhaltung und Jahresabschlüsse.</p>', department_id: 9006, location_id: 9004 },
-  { id: 9018, title: 'Ingénieur DevOps', language: 'en', summary: '<p>Kubernetes, Terraform and cloud infrastructure.</p>', department_id: 9001, location_id: 9001 },
-  { id: 9019, title: 'Machine Learning Engineer', language: 'en', summary: '<p>Train and ship models to production.</p>', department_id: 9002, location_id: 9001 },
-  { id: 9020, title: 'Sales Manager', language: 'en', summary: '<p>Grow our accounts in Benelux.</p>', department_id: 9008, location_id: 9002 },
+  {
+    id: 9001,
+    title: 'Senior Backend Engineer',
+    language: 'en',
+    summary: '<p>Design APIs in Go and PostgreSQL for our payments platform.</p>',
+    department_id: 9001,
+    location_id: 9001,
+  },
+  {
+    id: 9002,
+    title: 'Frontend Developer',
+    language: 'en',
+    summary: '<p>Build interfaces with React and TypeScript.</p>',
+    department_id: 9001,
+    location_id: 9002,
+  },
+  {
+    id: 9003,
+    title: 'Data Scientist',
+    language: 'en',
+    summary: '<p>Machine learning models in Python; statistics background.</p>',
+    department_id: 9002,
+    location_id: 9001,
+  },
+  {
+    id: 9004,
+    title: 'Project Manager',
+    language: 'en',
+    summary: '<p>Lead the management of infrastructure projects.</p>',
+    department_id: 9003,
+    location_id: 9003,
+  },
+  {
+    id: 9005,
+    title: 'Registered Nurse',
+    language: 'en',
+    summary: '<p>Care for patients on the cardiology ward.</p>',
+    department_id: 9004,
+    location_id: 9002,
+  },
+  {
+    id: 9006,
+    title: 'Warehouse Operative',
+    language: 'en',
+    summary: '<p>Picking and packing orders; forklift licence a plus.</p>',
+    department_id: 9005,
+    location_id: 9003,
+  },
+  {
+    id: 9007,
+    title: 'Accountant',
+    language: 'en',
+    summary: '<p>Monthly closing, audits and financial reporting.</p>',
+    department_id: 9006,
+    location_id: 9001,
+  },
+  {
+    id: 9008,
+    title: 'Customer Support Agent',
+    language: 'en',
+    summary: '<p>Help customers by phone and chat.</p>',
+    department_id: 9007,
+    location_id: 9002,
+  },
+  {
+    id: 9009,
+    title: 'Java Ontwikkelaar',
+    language: 'nl',
+    summary: '<p>Wij zoeken een ervaren ontwikkelaar voor onze webapplicaties.</p>',
+    department_id: 9001,
+    location_id: 9002,
+  },
+  {
+    id: 9010,
+    title: 'Verpleegkundige',
+    language: 'nl',
+    summary: '<p>Zorg voor patiënten op de afdeling cardiologie.</p>',
+    department_id: 9004,
+    location_id: 9002,
+  },
+  {
+    id: 9011,
+    title: 'Magazijnmedewerker',
+    language: 'nl',
+    summary: '<p>Orders verzamelen en inpakken in ons magazijn.</p>',
+    department_id: 9005,
+    location_id: 9003,
+  },
+  {
+    id: 9012,
+    title: 'Boekhouder',
+    language: 'nl',
+    summary: '<p>Financiële administratie en rapportages.</p>',
+    department_id: 9006,
+    location_id: 9002,
+  },
+  {
+    id: 9013,
+    title: 'Projectleider Infrastructuur',
+    language: 'nl',
+    summary: '<p>Je leidt projecten in de wegenbouw.</p>',
+    department_id: 9003,
+    location_id: 9003,
+  },
+  {
+    id: 9014,
+    title: 'Softwareentwickler Backend',
+    language: 'de',
+    summary: '<p>Entwicklung von Microservices mit Kotlin.</p>',
+    department_id: 9001,
+    location_id: 9004,
+  },
+  {
+    id: 9015,
+    title: 'Pflegefachkraft',
+    language: 'de',
+    summary: '<p>Betreuung von Patienten in der Kardiologie.</p>',
+    department_id: 9004,
+    location_id: 9004,
+  },
+  {
+    id: 9016,
+    title: 'Lagermitarbeiter',
+    language: 'de',
+    summary: '<p>Kommissionierung und Verpackung im Lager.</p>',
+    department_id: 9005,
+    location_id: 9004,
+  },
+  {
+    id: 9017,
+    title: 'Buchhalterin',
+    language: 'de',
+    summary: '<p>Finanzbuchhaltung und Jahresabschlüsse.</p>',
+    department_id: 9006,
+    location_id: 9004,
+  },
+  {
+    id: 9018,
+    title: 'Ingénieur DevOps',
+    language: 'en',
+    summary: '<p>Kubernetes, Terraform and cloud infrastructure.</p>',
+    department_id: 9001,
+    location_id: 9001,
+  },
+  {
+    id: 9019,
+    title: 'Machine Learning Engineer',
+    language: 'en',
+    summary: '<p>Train and ship models to production.</p>',
+    department_id: 9002,
+    location_id: 9001,
+  },
+  {
+    id: 9020,
+    title: 'Sales Manager',
+    language: 'en',
+    summary: '<p>Grow our accounts in Benelux.</p>',
+    department_id: 9008,
+    location_id: 9002,
+  },
 ];
 
 export type TJudgement = { q: string; rule: string; relevant?: number[]; absent?: number[] };
@@ -42,7 +190,11 @@ export const JUDGEMENTS: TJudgement[] = [
   { q: 'acountant', rule: 'typo, one edit', relevant: [9007] },
   { q: 'developer', rule: 'synonym group developer/engineer/ontwikkelaar', relevant: [9002, 9001, 9009] },
   { q: 'programmer', rule: 'synonym never typed in any vacancy', relevant: [9001, 9002] },
-  { q: 'nurse', rule: 'synonym across languages (nurse/verpleegkundige/pflegefachkraft)', relevant: [9005, 9010, 9015] },
+  {
+    q: 'nurse',
+    rule: 'synonym across languages (nurse/verpleegkundige/pflegefachkraft)',
+    relevant: [9005, 9010, 9015],
+  },
   { q: 'ontwikkelaars', rule: 'plural (nl stem)', relevant: [9009] },
   { q: 'ontwikelaar', rule: 'typo (nl)', relevant: [9009] },
   { q: 'verpleegkundigen', rule: 'plural (nl)', relevant: [9010] },
@@ -110,7 +262,12 @@ export function judgedTenantDocument(): { tenants: unknown[] } {
   };
 }
 
-export type TJudgementOutcome = TJudgement & { found: number[]; success: boolean | null; recall: number | null; wrong: number[] };
+export type TJudgementOutcome = TJudgement & {
+  found: number[];
+  success: boolean | null;
+  recall: number | null;
+  wrong: number[];
+};
 
 /** Each judgement against the ids a query found (in order): success@3, recall, and wrongly found `absent` ids. */
 export function judge(judgement: TJudgement, found: number[]): TJudgementOutcome {
@@ -123,7 +280,12 @@ export function judge(judgement: TJudgement, found: number[]): TJudgementOutcome
 }
 
 /** success@3 and recall over the judgements that name relevant vacancies; negatives passed over those that name absent ones. */
-export function summarizeJudgements(outcomes: TJudgementOutcome[]): { successAt3: number; recall: number; negativesPassed: number; negatives: number } {
+export function summarizeJudgements(outcomes: TJudgementOutcome[]): {
+  successAt3: number;
+  recall: number;
+  negativesPassed: number;
+  negatives: number;
+} {
   const positive = outcomes.filter((o) => o.success !== null);
   const negative = outcomes.filter((o) => (o.absent ?? []).length > 0);
   return {

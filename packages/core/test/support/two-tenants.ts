@@ -12,10 +12,20 @@ type TLocation = { id: number; tenant_id: number; slug: string; name: string };
 export async function openTwoTenantDatabase(moreLocations: TLocation[] = []): Promise<MikroORM> {
   const orm = await openOrm(await createTestDatabase());
   const db = kyselyOf(orm.em.fork());
-  await db.insertInto('tenants').values([{ id: 1, slug: 'a', name: 'A' }, { id: 2, slug: 'b', name: 'B' }]).execute();
+  await db
+    .insertInto('tenants')
+    .values([
+      { id: 1, slug: 'a', name: 'A' },
+      { id: 2, slug: 'b', name: 'B' },
+    ])
+    .execute();
   await db
     .insertInto('locations')
-    .values([{ id: 1, tenant_id: 1, slug: 'same', name: 'A office' }, { id: 2, tenant_id: 2, slug: 'same', name: 'B office' }, ...moreLocations])
+    .values([
+      { id: 1, tenant_id: 1, slug: 'same', name: 'A office' },
+      { id: 2, tenant_id: 2, slug: 'same', name: 'B office' },
+      ...moreLocations,
+    ])
     .execute();
   return orm;
 }

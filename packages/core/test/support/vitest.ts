@@ -7,7 +7,11 @@ type TTestSettings = { testTimeout?: number; hookTimeout?: number; logLevel?: 's
  * The test settings every package shares: one throw-away PostgreSQL for the run (global setup), test files in
  * test/, forks, timeouts sized for a busy 2-core machine, and quiet logs (LOG_LEVEL=info pnpm test shows them).
  */
-export function careersTestConfig({ testTimeout = 60_000, hookTimeout = 120_000, logLevel = 'silent' }: TTestSettings = {}) {
+export function careersTestConfig({
+  testTimeout = 60_000,
+  hookTimeout = 120_000,
+  logLevel = 'silent',
+}: TTestSettings = {}) {
   return defineConfig({
     test: {
       env: { LOG_LEVEL: process.env.LOG_LEVEL ?? logLevel },

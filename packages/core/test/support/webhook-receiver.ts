@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 export type TReceivedWebhook = { headers: Record<string, string>; body: string; at: number };
-export type TReceiverReply = (request: TReceivedWebhook, index: number) => undefined | { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+export type TReceiverReply = (
+  request: TReceivedWebhook,
+  index: number,
+) => undefined | { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /**
  * A real HTTP receiver for webhook tests: records every POST and answers as `reply` says (200 by default;
@@ -46,7 +49,8 @@ export async function startWebhookReceiver(reply: TReceiverReply = () => undefin
     waitFor: async (count: number, timeoutMs = 15_000) => {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 100);
           waiters.push(() => {

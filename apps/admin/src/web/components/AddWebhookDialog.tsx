@@ -7,7 +7,15 @@ import { api, useCreateWebhook } from '../queries.ts';
 import { errorMessage, fieldErrors } from '../trpc.ts';
 
 /** Add an endpoint: URL and event types (or all), then its signing secret, once. */
-export function AddWebhookDialog({ open, eventTypes, onClose }: { open: boolean; eventTypes: readonly string[]; onClose: () => void }) {
+export function AddWebhookDialog({
+  open,
+  eventTypes,
+  onClose,
+}: {
+  open: boolean;
+  eventTypes: readonly string[];
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const create = useCreateWebhook();
   const [url, setUrl] = useState('');
@@ -54,22 +62,44 @@ export function AddWebhookDialog({ open, eventTypes, onClose }: { open: boolean;
     <Dialog open={open} title={secret ? 'Webhook endpoint added' : 'Add webhook endpoint'} onClose={close}>
       {secret ? (
         <div className="created-key">
-          <SecretOutput label="Signing secret" value={secret} warning="It will not be shown again: it is stored encrypted." />
+          <SecretOutput
+            label="Signing secret"
+            value={secret}
+            warning="It will not be shown again: it is stored encrypted."
+          />
           <DoneAction onDone={close} />
         </div>
       ) : (
         <form onSubmit={submit} noValidate>
-          <TextField label="Endpoint URL" type="url" value={url} maxLength={2048} placeholder="https://example.com/webhooks/careers" error={urlError} onChange={setUrl} />
+          <TextField
+            label="Endpoint URL"
+            type="url"
+            value={url}
+            maxLength={2048}
+            placeholder="https://example.com/webhooks/careers"
+            error={urlError}
+            onChange={setUrl}
+          />
           <fieldset className="scopes">
             <legend>Events</legend>
             <div className="scope">
-              <input id={`${eventsId}-all`} type="checkbox" checked={all} onChange={(event) => setAll(event.target.checked)} />
+              <input
+                id={`${eventsId}-all`}
+                type="checkbox"
+                checked={all}
+                onChange={(event) => setAll(event.target.checked)}
+              />
               <label htmlFor={`${eventsId}-all`}>All events</label>
             </div>
             {!all &&
               eventTypes.map((type) => (
                 <div key={type} className="scope">
-                  <input id={`${eventsId}-${type}`} type="checkbox" checked={selected.has(type)} onChange={(event) => toggle(type, event.target.checked)} />
+                  <input
+                    id={`${eventsId}-${type}`}
+                    type="checkbox"
+                    checked={selected.has(type)}
+                    onChange={(event) => toggle(type, event.target.checked)}
+                  />
                   <label htmlFor={`${eventsId}-${type}`} className="mono">
                     {type}
                   </label>

@@ -13,15 +13,18 @@ export function ApiAccessSwitch({ enabled }: { enabled: boolean }) {
   const descriptionId = useId();
 
   const apply = (next: boolean) => {
-    setApiAccess.mutate({ enabled: next }, {
-      onSuccess: async () => {
-        setConfirming(false);
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: api.admin.me.queryKey() }),
-          queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() }),
-        ]);
+    setApiAccess.mutate(
+      { enabled: next },
+      {
+        onSuccess: async () => {
+          setConfirming(false);
+          await Promise.all([
+            queryClient.invalidateQueries({ queryKey: api.admin.me.queryKey() }),
+            queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() }),
+          ]);
+        },
       },
-    });
+    );
   };
 
   return (

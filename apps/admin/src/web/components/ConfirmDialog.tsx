@@ -15,7 +15,17 @@ type TConfirmDialogProps = {
 };
 
 /** "Are you sure?" for actions that cannot be undone; Cancel has the focus, so Enter never destroys by accident. */
-export function ConfirmDialog({ open, title, children, confirmLabel, pending, confirmDisabled = false, error, onConfirm, onCancel }: TConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  pending,
+  confirmDisabled = false,
+  error,
+  onConfirm,
+  onCancel,
+}: TConfirmDialogProps) {
   return (
     <Dialog open={open} title={title} onClose={onCancel} role="alertdialog">
       <div className="dialog-body">{children}</div>
@@ -28,7 +38,13 @@ export function ConfirmDialog({ open, title, children, confirmLabel, pending, co
         <button type="button" className="button" onClick={onCancel} autoFocus>
           Cancel
         </button>
-        <button type="button" className="button button-danger" onClick={onConfirm} disabled={pending || confirmDisabled} aria-busy={pending}>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={onConfirm}
+          disabled={pending || confirmDisabled}
+          aria-busy={pending}
+        >
           {confirmLabel}
         </button>
       </div>

@@ -5,7 +5,15 @@ import { DoneAction, FormActions, TextField } from './DialogForm.tsx';
 import { SecretOutput } from './SecretOutput.tsx';
 import { api, useCreateKey } from '../queries.ts';
 import { errorMessage, fieldErrors } from '../trpc.ts';
-import { isPublishableScope, normalizeOrigin, SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES, type TKeyKind, type TScope } from '../scopes.ts';
+import {
+  isPublishableScope,
+  normalizeOrigin,
+  SCOPE_DESCRIPTIONS,
+  SCOPE_PRESETS,
+  SCOPES,
+  type TKeyKind,
+  type TScope,
+} from '../scopes.ts';
 
 type TCreated = { name: string; plaintext: string; kind: TKeyKind };
 
@@ -61,18 +69,20 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
     const ordered = SCOPES.filter((scope) => scopes.has(scope));
     const input =
       kind === 'publishable'
-        ? { name, scopes: ordered, kind, origins: origins.map((origin) => origin.trim()).filter((origin) => origin !== '') }
+        ? {
+            name,
+            scopes: ordered,
+            kind,
+            origins: origins.map((origin) => origin.trim()).filter((origin) => origin !== ''),
+          }
         : { name, scopes: ordered, kind };
-    createKey.mutate(
-      input,
-      {
-        onSuccess: async (result) => {
-          setCreated({ name: result.key.name, plaintext: result.plaintext, kind: result.key.kind });
-          await queryClient.invalidateQueries({ queryKey: api.admin.keys.list.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
-        },
+    createKey.mutate(input, {
+      onSuccess: async (result) => {
+        setCreated({ name: result.key.name, plaintext: result.plaintext, kind: result.key.kind });
+        await queryClient.invalidateQueries({ queryKey: api.admin.keys.list.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
       },
-    );
+    });
   };
 
   const errors = createKey.error ? fieldErrors(createKey.error) : {};
@@ -86,9 +96,18 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
     const fromServer = sent >= 0 ? errors[`origins.${sent}`]?.[0] : undefined;
     if (fromServer) return fromServer;
     const value = origins[row]?.trim() ?? '';
-    return value !== '' && normalizeOrigin(value) === null ? 'Not an origin: scheme, host and optional port, e.g. https://careers.example.com' : undefined;
+    return value !== '' && normalizeOrigin(value) === null
+      ? 'Not an origin: scheme, host and optional port, e.g. https://careers.example.com'
+      : undefined;
   };
-  const otherError = createKey.error && !nameError && !originsError && !scopesError && !Object.keys(errors).some((f) => f.startsWith('origins.')) ? errorMessage(createKey.error) : undefined;
+  const otherError =
+    createKey.error &&
+    !nameError &&
+    !originsError &&
+    !scopesError &&
+    !Object.keys(errors).some((f) => f.startsWith('origins.'))
+      ? errorMessage(createKey.error)
+      : undefined;
 
   return (
     <Dialog open={open} title={created ? 'API key created' : 'Create API key'} onClose={close}>
@@ -105,7 +124,15 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
         </div>
       ) : (
         <form onSubmit={submit} noValidate>
-          <TextField label="Name" type="text" value={name} maxLength={255} placeholder="e.g. Career website (production)" error={nameError} onChange={setName} />
+          <TextField
+            label="Name"
+            type="text"
+            value={name}
+            maxLength={255}
+            placeholder="e.g. Career website (production)"
+            error={nameError}
+            onChange={setName}
+          />
           <div className="presets" role="group" aria-label="Presets">
             <span className="presets-label" aria-hidden="true">
               Presets
@@ -115,7 +142,11 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
                 key={preset.name}
                 type="button"
                 className="button button-small"
-                aria-pressed={preset.kind === kind && preset.scopes.length === scopes.size && preset.scopes.every((scope) => scopes.has(scope))}
+                aria-pressed={
+                  preset.kind === kind &&
+                  preset.scopes.length === scopes.size &&
+                  preset.scopes.every((scope) => scopes.has(scope))
+                }
                 onClick={() => {
                   setKind(preset.kind);
                   setScopes(new Set(preset.scopes));
@@ -128,14 +159,28 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
           <fieldset className="scopes key-kind">
             <legend>Kind</legend>
             <div className="scope">
-              <input id={`${nameId}-secret`} type="radio" name={`${nameId}-kind`} checked={kind === 'secret'} onChange={() => chooseKind('secret')} />
+              <input
+                id={`${nameId}-secret`}
+                type="radio"
+                name={`${nameId}-kind`}
+                checked={kind === 'secret'}
+                onChange={() => chooseKind('secret')}
+              />
               <label htmlFor={`${nameId}-secret`}>Secret</label>
               <span className="muted scope-description">For servers (ck_live_…); never put it in a web page</span>
             </div>
             <div className="scope">
-              <input id={`${nameId}-publishable`} type="radio" name={`${nameId}-kind`} checked={kind === 'publishable'} onChange={() => chooseKind('publishable')} />
+              <input
+                id={`${nameId}-publishable`}
+                type="radio"
+                name={`${nameId}-kind`}
+                checked={kind === 'publishable'}
+                onChange={() => chooseKind('publishable')}
+              />
               <label htmlFor={`${nameId}-publishable`}>Publishable</label>
-              <span className="muted scope-description">For a career site in the browser (pk_live_…): only from its origins, public scopes only</span>
+              <span className="muted scope-description">
+                For a career site in the browser (pk_live_…): only from its origins, public scopes only
+              </span>
             </div>
           </fieldset>
           {kind === 'publishable' && (
@@ -157,7 +202,12 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
                       aria-describedby={error ? `${inputId}-error` : undefined}
                       onChange={(event) => setOrigin(row, event.target.value)}
                     />
-                    <button type="button" className="button button-small" aria-label={`Remove origin ${row + 1}`} onClick={() => removeOrigin(row)}>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      aria-label={`Remove origin ${row + 1}`}
+                      onClick={() => removeOrigin(row)}
+                    >
                       Remove
                     </button>
                     {error && (
@@ -172,7 +222,10 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
                 Add origin
               </button>
               {originsError && <p className="field-error">{originsError}</p>}
-              <p className="muted hint">Scheme, host and port as the browser sends them, e.g. https://careers.example.com or http://localhost:5173.</p>
+              <p className="muted hint">
+                Scheme, host and port as the browser sends them, e.g. https://careers.example.com or
+                http://localhost:5173.
+              </p>
             </fieldset>
           )}
           <fieldset className="scopes">

@@ -47,7 +47,17 @@ export function TextField({
 }
 
 /** The foot of a dialog's form: an error no field owns, then Cancel and the submit button (busy while pending). */
-export function FormActions({ error, pending, submitLabel, onCancel }: { error: string | undefined; pending: boolean; submitLabel: string; onCancel: () => void }) {
+export function FormActions({
+  error,
+  pending,
+  submitLabel,
+  onCancel,
+}: {
+  error: string | undefined;
+  pending: boolean;
+  submitLabel: string;
+  onCancel: () => void;
+}) {
   return (
     <>
       {error && (

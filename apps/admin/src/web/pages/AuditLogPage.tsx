@@ -16,7 +16,11 @@ const ACTION_LABELS: Record<string, string> = {
 };
 
 function listOf(value: unknown): string | undefined {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value.length === 0 ? 'none' : value.join(', ')) : undefined;
+  return Array.isArray(value) && value.every((item) => typeof item === 'string')
+    ? value.length === 0
+      ? 'none'
+      : value.join(', ')
+    : undefined;
 }
 
 function valueText(value: unknown): string {
@@ -31,7 +35,11 @@ export function summarizeDetails(action: string, details: Record<string, unknown
     case 'api_key.created': {
       const kind = details.kind === 'publishable' ? 'publishable' : 'secret';
       const scopes = listOf(details.scopes);
-      return [typeof details.name === 'string' ? `“${details.name}”` : undefined, `${kind} key`, scopes && `scopes: ${scopes === '*' ? 'all' : scopes}`]
+      return [
+        typeof details.name === 'string' ? `“${details.name}”` : undefined,
+        `${kind} key`,
+        scopes && `scopes: ${scopes === '*' ? 'all' : scopes}`,
+      ]
         .filter(Boolean)
         .join(', ');
     }
@@ -43,7 +51,9 @@ export function summarizeDetails(action: string, details: Record<string, unknown
     }
     case 'retention.swept': {
       const count = (value: unknown, noun: string) => `${valueText(value)} ${noun}${value === 1 ? '' : 's'}`;
-      const parts = [`${count(details.erased_candidates, 'candidate')} and ${count(details.erased_applications, 'application')} erased`];
+      const parts = [
+        `${count(details.erased_candidates, 'candidate')} and ${count(details.erased_applications, 'application')} erased`,
+      ];
       if (typeof details.as_of === 'string') parts.push(`as of ${formatDateTime(details.as_of)}`);
       return parts.join(', ');
     }
@@ -64,10 +74,17 @@ export function AuditLogPage() {
         <div>
           <h1>Audit log</h1>
           <p className="muted">
-            Who changed keys, API access and webhooks, and who exported or erased a person’s data. Candidates are named by id only.
+            Who changed keys, API access and webhooks, and who exported or erased a person’s data. Candidates are named
+            by id only.
           </p>
         </div>
-        <button type="button" className="button" onClick={() => void audit.refetch()} disabled={audit.isFetching} aria-busy={audit.isFetching}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void audit.refetch()}
+          disabled={audit.isFetching}
+          aria-busy={audit.isFetching}
+        >
           Refresh
         </button>
       </div>
@@ -79,7 +96,12 @@ export function AuditLogPage() {
           </h2>
           <span className="muted">{audit.data ? `${entries.length} shown, newest first` : ''}</span>
         </div>
-        <QueryStates query={audit} loading="Loading the audit log…" empty="Nothing recorded yet." isEmpty={entries.length === 0}>
+        <QueryStates
+          query={audit}
+          loading="Loading the audit log…"
+          empty="Nothing recorded yet."
+          isEmpty={entries.length === 0}
+        >
           <DataTable columns={['When', 'Who', 'What', 'Subject', 'Details']} labelledBy="audit-heading">
             {entries.map((entry) => (
               <tr key={entry.id}>
@@ -94,7 +116,9 @@ export function AuditLogPage() {
                   <span className="small muted mono audit-action"> {entry.action}</span>
                 </th>
                 <td>{entry.subject ?? <span className="muted">tenant</span>}</td>
-                <td className="audit-details">{summarizeDetails(entry.action, entry.details) || <span className="muted">–</span>}</td>
+                <td className="audit-details">
+                  {summarizeDetails(entry.action, entry.details) || <span className="muted">–</span>}
+                </td>
               </tr>
             ))}
           </DataTable>
@@ -105,7 +129,13 @@ export function AuditLogPage() {
               </p>
             )}
             {audit.hasNextPage ? (
-              <button type="button" className="button" onClick={() => void audit.fetchNextPage()} disabled={audit.isFetchingNextPage} aria-busy={audit.isFetchingNextPage}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => void audit.fetchNextPage()}
+                disabled={audit.isFetchingNextPage}
+                aria-busy={audit.isFetchingNextPage}
+              >
                 Show older entries
               </button>
             ) : (

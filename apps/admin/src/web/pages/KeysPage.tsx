@@ -20,13 +20,16 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
 
   const confirmRevoke = () => {
     if (!revoking.target) return;
-    revoke.mutate({ id: revoking.target.id }, {
-      onSuccess: async () => {
-        revoking.dismiss();
-        await queryClient.invalidateQueries({ queryKey: api.admin.keys.list.queryKey() });
-        void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
+    revoke.mutate(
+      { id: revoking.target.id },
+      {
+        onSuccess: async () => {
+          revoking.dismiss();
+          await queryClient.invalidateQueries({ queryKey: api.admin.keys.list.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
+        },
       },
-    });
+    );
   };
 
   const rows = keys.data?.data ?? [];
@@ -37,7 +40,8 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
         <div>
           <h1>API keys</h1>
           <p className="muted">
-            Keys let your career website and integrations call the Careers API. Each key has only the scopes you give it.
+            Keys let your career website and integrations call the Careers API. Each key has only the scopes you give
+            it.
           </p>
         </div>
         <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
@@ -54,7 +58,12 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
           </h2>
           <span className="muted">{keys.data ? `${active} active, ${rows.length - active} revoked` : ''}</span>
         </div>
-        <QueryStates query={keys} loading="Loading keys…" empty="No keys yet. Create one for your career website to start." isEmpty={rows.length === 0}>
+        <QueryStates
+          query={keys}
+          loading="Loading keys…"
+          empty="No keys yet. Create one for your career website to start."
+          isEmpty={rows.length === 0}
+        >
           <DataTable columns={['Name', 'Key', 'Kind', 'Scopes', 'Created', 'Last used', 'Status']} actions>
             {rows.map((key) => (
               <tr key={key.id} className={key.revoked_at ? 'revoked' : undefined}>
@@ -117,7 +126,11 @@ export function KeysPage({ apiEnabled }: { apiEnabled: boolean }) {
                 </td>
                 <td className="actions">
                   {!key.revoked_at && (
-                    <button type="button" className="button button-small button-danger-outline" onClick={() => revoking.ask({ id: key.id, name: key.name })}>
+                    <button
+                      type="button"
+                      className="button button-small button-danger-outline"
+                      onClick={() => revoking.ask({ id: key.id, name: key.name })}
+                    >
                       Revoke
                     </button>
                   )}

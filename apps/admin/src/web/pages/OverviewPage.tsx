@@ -43,7 +43,8 @@ export function OverviewPage({ onOpenKeys }: { onOpenKeys: () => void }) {
         <div>
           <h1>Overview</h1>
           <p className="muted">
-            As of <time dateTime={data.generated_at}>{formatDateTime(data.generated_at)}</time>; refreshes every 30 seconds.
+            As of <time dateTime={data.generated_at}>{formatDateTime(data.generated_at)}</time>; refreshes every 30
+            seconds.
           </p>
         </div>
       </div>
@@ -66,7 +67,11 @@ export function OverviewPage({ onOpenKeys }: { onOpenKeys: () => void }) {
       <section className="stats" aria-label="Key figures">
         <Stat label="Visible vacancies" value={data.visible_vacancies} note="published on the API channel" />
         <Stat label="Applications" value={data.applications_last_7_days} note="in the last 7 days" />
-        <Stat label="Active API keys" value={data.active_api_keys} note={`API access ${data.api_enabled ? 'on' : 'off'}`} />
+        <Stat
+          label="Active API keys"
+          value={data.active_api_keys}
+          note={`API access ${data.api_enabled ? 'on' : 'off'}`}
+        />
       </section>
 
       <section className="card" aria-labelledby="vacancy-applications-heading">
@@ -83,7 +88,10 @@ export function OverviewPage({ onOpenKeys }: { onOpenKeys: () => void }) {
         {data.applications_per_vacancy.length === 0 ? (
           <p className="empty">No vacancies yet.</p>
         ) : (
-          <DataTable columns={['Vacancy', 'Status', 'Applications', 'Last 7 days']} labelledBy="vacancy-applications-heading">
+          <DataTable
+            columns={['Vacancy', 'Status', 'Applications', 'Last 7 days']}
+            labelledBy="vacancy-applications-heading"
+          >
             {data.applications_per_vacancy.map((vacancy) => (
               <tr key={vacancy.id}>
                 <th scope="row" className="key-name">
@@ -108,7 +116,10 @@ export function OverviewPage({ onOpenKeys }: { onOpenKeys: () => void }) {
         </div>
         <dl className="status-counts">
           {statuses.map((status) => (
-            <div key={status} className={`status-count status-${status}${data.resume_processings[status] === 0 ? ' is-zero' : ''}`}>
+            <div
+              key={status}
+              className={`status-count status-${status}${data.resume_processings[status] === 0 ? ' is-zero' : ''}`}
+            >
               <dt>{STATUS_LABELS[status]}</dt>
               <dd>{data.resume_processings[status]}</dd>
             </div>

@@ -8,7 +8,15 @@ import { downloadJson } from '../download.ts';
 import { errorMessage } from '../trpc.ts';
 import { formatDateTime } from '../format.ts';
 
-type THeld = { id: number; first_name: string; last_name: string; email: string | null; applications: number; documents: number; resumes: number };
+type THeld = {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  applications: number;
+  documents: number;
+  resumes: number;
+};
 
 function nameOf(candidate: THeld): string {
   return `${candidate.first_name} ${candidate.last_name}`.trim() || `Candidate ${candidate.id}`;
@@ -52,13 +60,16 @@ export function PrivacyPage() {
 
   const download = (candidate: THeld) => {
     setNotice(undefined);
-    exportPerson.mutate({ candidate_id: candidate.id }, {
-      onSuccess: (result) => {
-        downloadJson(`candidate-${candidate.id}-export.json`, result);
-        setNotice(`Export of candidate ${candidate.id} downloaded as candidate-${candidate.id}-export.json.`);
-        void queryClient.invalidateQueries({ queryKey: api.admin.audit.list.pathKey() });
+    exportPerson.mutate(
+      { candidate_id: candidate.id },
+      {
+        onSuccess: (result) => {
+          downloadJson(`candidate-${candidate.id}-export.json`, result);
+          setNotice(`Export of candidate ${candidate.id} downloaded as candidate-${candidate.id}-export.json.`);
+          void queryClient.invalidateQueries({ queryKey: api.admin.audit.list.pathKey() });
+        },
       },
-    });
+    );
   };
 
   const askErase = (candidate: THeld) => {
@@ -71,19 +82,22 @@ export function PrivacyPage() {
   const confirmed = target !== undefined && typed.trim().toLowerCase() === confirmationPhrase(target).toLowerCase();
   const confirmErase = () => {
     if (!target || !confirmed) return;
-    erase.mutate({ candidate_id: target.id }, {
-      onSuccess: async (result) => {
-        erasing.dismiss();
-        setTyped('');
-        setNotice(
-          `Candidate ${target.id} erased: ${plural(result.erased_candidates, 'candidate')} and ${plural(result.erased_applications, 'application')} ` +
-            'with their documents are gone.',
-        );
-        await queryClient.invalidateQueries({ queryKey: api.admin.privacy.pathKey() });
-        void queryClient.invalidateQueries({ queryKey: api.admin.audit.list.pathKey() });
-        void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
+    erase.mutate(
+      { candidate_id: target.id },
+      {
+        onSuccess: async (result) => {
+          erasing.dismiss();
+          setTyped('');
+          setNotice(
+            `Candidate ${target.id} erased: ${plural(result.erased_candidates, 'candidate')} and ${plural(result.erased_applications, 'application')} ` +
+              'with their documents are gone.',
+          );
+          await queryClient.invalidateQueries({ queryKey: api.admin.privacy.pathKey() });
+          void queryClient.invalidateQueries({ queryKey: api.admin.audit.list.pathKey() });
+          void queryClient.invalidateQueries({ queryKey: api.admin.overview.queryKey() });
+        },
       },
-    });
+    );
   };
 
   const rows = person.data?.candidates ?? [];
@@ -93,7 +107,8 @@ export function PrivacyPage() {
         <div>
           <h1>Privacy</h1>
           <p className="muted">
-            When someone asks what you hold about them, or asks to be forgotten: find them by email, export their data, or erase it.
+            When someone asks what you hold about them, or asks to be forgotten: find them by email, export their data,
+            or erase it.
           </p>
         </div>
       </div>
@@ -121,12 +136,19 @@ export function PrivacyPage() {
                 onChange={(event) => setDraft(event.target.value)}
               />
             </div>
-            <button type="submit" className="button button-primary" disabled={person.isFetching} aria-busy={person.isFetching}>
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={person.isFetching}
+              aria-busy={person.isFetching}
+            >
               Find
             </button>
           </form>
         </search>
-        <p className="hint muted">Every candidate with this email address (in any letter case) is listed, with what is held about them.</p>
+        <p className="hint muted">
+          Every candidate with this email address (in any letter case) is listed, with what is held about them.
+        </p>
       </section>
 
       {notice && (
@@ -157,7 +179,11 @@ export function PrivacyPage() {
               Nothing is held about {email}.
             </p>
           ) : (
-            <DataTable columns={['Name', 'Email', 'Phone', 'Created', 'Applications', 'Documents', 'Resumes']} labelledBy="held-heading" actions>
+            <DataTable
+              columns={['Name', 'Email', 'Phone', 'Created', 'Applications', 'Documents', 'Resumes']}
+              labelledBy="held-heading"
+              actions
+            >
               {rows.map((candidate) => (
                 <tr key={candidate.id}>
                   <th scope="row">
@@ -183,7 +209,11 @@ export function PrivacyPage() {
                       >
                         Export
                       </button>
-                      <button type="button" className="button button-small button-danger-outline" onClick={() => askErase(candidate)}>
+                      <button
+                        type="button"
+                        className="button button-small button-danger-outline"
+                        onClick={() => askErase(candidate)}
+                      >
                         Erase
                       </button>
                     </div>
@@ -208,9 +238,9 @@ export function PrivacyPage() {
         {target && (
           <>
             <p>
-              Everything held about candidate {target.id} is deleted: {plural(target.applications, 'application')}, {plural(target.documents, 'document')},{' '}
-              {plural(target.resumes, 'resume upload')} and every stored copy of them. Webhooks and the change feed are told the id only.
-              This cannot be undone.
+              Everything held about candidate {target.id} is deleted: {plural(target.applications, 'application')},{' '}
+              {plural(target.documents, 'document')}, {plural(target.resumes, 'resume upload')} and every stored copy of
+              them. Webhooks and the change feed are told the id only. This cannot be undone.
             </p>
             <div className="field">
               <label htmlFor={confirmId}>

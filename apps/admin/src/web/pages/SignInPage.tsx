@@ -67,7 +67,12 @@ export function SignInPage() {
             {error}
           </p>
         )}
-        <button type="submit" className="button button-primary button-block" disabled={signIn.isPending} aria-busy={signIn.isPending}>
+        <button
+          type="submit"
+          className="button button-primary button-block"
+          disabled={signIn.isPending}
+          aria-busy={signIn.isPending}
+        >
           Sign in
         </button>
       </form>

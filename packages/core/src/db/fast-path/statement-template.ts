@@ -31,7 +31,10 @@ export class StatementTemplate<TArgs, TRow> {
   readonly #tenantScoped: boolean;
   #compiled: { sql: string; parameters: readonly unknown[] } | undefined;
 
-  constructor(build: (db: TDb, arg: TArg<TArgs>, tenantId: number) => Compilable<TRow>, options: { tenantScoped: boolean } = { tenantScoped: true }) {
+  constructor(
+    build: (db: TDb, arg: TArg<TArgs>, tenantId: number) => Compilable<TRow>,
+    options: { tenantScoped: boolean } = { tenantScoped: true },
+  ) {
     this.#build = build;
     this.#tenantScoped = options.tenantScoped;
   }
@@ -46,7 +49,11 @@ export class StatementTemplate<TArgs, TRow> {
     if (this.#tenantScoped && tenantId === undefined) throw new Error('a tenant-scoped statement needs the tenant');
     this.#compiled ??= this.#compile(db);
     const parameters = this.#compiled.parameters.map((parameter) =>
-      parameter instanceof Slot ? parameter.pick(args) : this.#tenantScoped && parameter === TEMPLATE_TENANT_ID ? tenantId : parameter,
+      parameter instanceof Slot
+        ? parameter.pick(args)
+        : this.#tenantScoped && parameter === TEMPLATE_TENANT_ID
+          ? tenantId
+          : parameter,
     );
     const { rows } = await db.executeQuery<TRow>(CompiledQuery.raw(this.#compiled.sql, parameters));
     return rows;

@@ -41,7 +41,9 @@ export class Migration20261122121051 extends Migration {
   override up(): void | Promise<void> {
     this.addSql(`alter table "tenants" add "content_version" bigint not null default '0';`);
     // Readers ask for the next time a vacancy's visibility changes by time alone (published_at / ends_at passing).
-    this.addSql(`create index "vacancies_visible_ends_idx" on "vacancies" ("tenant_id", "ends_at") where status = 'published' and 'api' = any(channels);`);
+    this.addSql(
+      `create index "vacancies_visible_ends_idx" on "vacancies" ("tenant_id", "ends_at") where status = 'published' and 'api' = any(channels);`,
+    );
     this.addSql(`create function careers_bump_content_version() returns trigger language plpgsql as $$
 begin
   -- Transition tables exist only for the operations that define them: previous_rows only in UPDATE.
@@ -67,21 +69,34 @@ begin
   return null;
 end $$;`);
     for (const table of CONTENT_TABLES) {
-      this.addSql(`create trigger "${table}_content_insert" after insert on "${table}" referencing new table as changed_rows for each statement execute function careers_bump_content_version();`);
-      this.addSql(`create trigger "${table}_content_update" after update on "${table}" referencing old table as previous_rows new table as changed_rows for each statement execute function careers_bump_content_version();`);
-      this.addSql(`create trigger "${table}_content_delete" after delete on "${table}" referencing old table as changed_rows for each statement execute function careers_bump_content_version();`);
+      this.addSql(
+        `create trigger "${table}_content_insert" after insert on "${table}" referencing new table as changed_rows for each statement execute function careers_bump_content_version();`,
+      );
+      this.addSql(
+        `create trigger "${table}_content_update" after update on "${table}" referencing old table as previous_rows new table as changed_rows for each statement execute function careers_bump_content_version();`,
+      );
+      this.addSql(
+        `create trigger "${table}_content_delete" after delete on "${table}" referencing old table as changed_rows for each statement execute function careers_bump_content_version();`,
+      );
     }
     for (const [table, column, owner] of LINK_TABLES) {
       const args = `'${column}', '${owner}'`;
-      this.addSql(`create trigger "${table}_content_insert" after insert on "${table}" referencing new table as changed_rows for each statement execute function careers_bump_content_version_via_owner(${args});`);
-      this.addSql(`create trigger "${table}_content_update" after update on "${table}" referencing new table as changed_rows for each statement execute function careers_bump_content_version_via_owner(${args});`);
-      this.addSql(`create trigger "${table}_content_delete" after delete on "${table}" referencing old table as changed_rows for each statement execute function careers_bump_content_version_via_owner(${args});`);
+      this.addSql(
+        `create trigger "${table}_content_insert" after insert on "${table}" referencing new table as changed_rows for each statement execute function careers_bump_content_version_via_owner(${args});`,
+      );
+      this.addSql(
+        `create trigger "${table}_content_update" after update on "${table}" referencing new table as changed_rows for each statement execute function careers_bump_content_version_via_owner(${args});`,
+      );
+      this.addSql(
+        `create trigger "${table}_content_delete" after delete on "${table}" referencing old table as changed_rows for each statement execute function careers_bump_content_version_via_owner(${args});`,
+      );
     }
   }
 
   override down(): void | Promise<void> {
     for (const table of [...CONTENT_TABLES, ...LINK_TABLES.map(([name]) => name)]) {
-      for (const operation of ['insert', 'update', 'delete']) this.addSql(`drop trigger "${table}_content_${operation}" on "${table}";`);
+      for (const operation of ['insert', 'update', 'delete'])
+        this.addSql(`drop trigger "${table}_content_${operation}" on "${table}";`);
     }
     this.addSql(`drop function careers_bump_content_version_via_owner();`);
     this.addSql(`drop index "vacancies_visible_ends_idx";`);

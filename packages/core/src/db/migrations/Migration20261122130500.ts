@@ -31,7 +31,9 @@ export class Migration20261122130500 extends Migration {
     // (OFFSET) by an index-only scan and only its own rows are read (page 2 000 of the benchmark tenant: 90 ms → see the issue note).
     for (const [name, key] of SORT_INDEXES) {
       this.addSql(`drop index "${name}";`);
-      this.addSql(`create index "${name}" on "vacancies" (${key}) include ("ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels");`);
+      this.addSql(
+        `create index "${name}" on "vacancies" (${key}) include ("ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels");`,
+      );
     }
   }
 
@@ -39,7 +41,9 @@ export class Migration20261122130500 extends Migration {
     for (const [table, column] of FILTER_LINKS) this.addSql(`drop index "${table}_${column}_vacancy_id_index";`);
     for (const [name, key] of SORT_INDEXES) {
       this.addSql(`drop index "${name}";`);
-      this.addSql(`create index "${name}" on "vacancies" (${key}) where "status" = 'published' and 'api' = any("channels");`);
+      this.addSql(
+        `create index "${name}" on "vacancies" (${key}) where "status" = 'published' and 'api' = any("channels");`,
+      );
     }
   }
 }

@@ -31,7 +31,9 @@ begin
   perform set_config('careers.events_sequenced', pg_current_xact_id()::text, true);
   return null;
 end $$;`);
-    this.addSql(`create constraint trigger "events_sequence_at_commit" after insert on "events" deferrable initially deferred for each row execute function careers_sequence_events();`);
+    this.addSql(
+      `create constraint trigger "events_sequence_at_commit" after insert on "events" deferrable initially deferred for each row execute function careers_sequence_events();`,
+    );
   }
 
   override down(): void | Promise<void> {

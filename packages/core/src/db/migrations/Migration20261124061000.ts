@@ -40,7 +40,8 @@ const RELATED: Array<[table: string, column: string, object: TKind['object'], ke
   ['article_translations', 'article_id', 'article', 'id'],
 ];
 
-const liveless = (alias: string, kind: TKind) => `(to_jsonb(${alias})${kind.liveColumns.map((column) => ` - '${column}'`).join('')})`;
+const liveless = (alias: string, kind: TKind) =>
+  `(to_jsonb(${alias})${kind.liveColumns.map((column) => ` - '${column}'`).join('')})`;
 
 /**
  * Vacancy and article events, recorded in the transaction of the change by statement-level triggers (like the
@@ -125,9 +126,15 @@ begin
   end if;
   return null;
 end $$;`);
-      this.addSql(`create trigger "${table}_events_insert" after insert on "${table}" referencing new table as changed_rows for each statement execute function careers_${table}_events();`);
-      this.addSql(`create trigger "${table}_events_update" after update on "${table}" referencing old table as previous_rows new table as changed_rows for each statement execute function careers_${table}_events();`);
-      this.addSql(`create trigger "${table}_events_delete" after delete on "${table}" referencing old table as changed_rows for each statement execute function careers_${table}_events();`);
+      this.addSql(
+        `create trigger "${table}_events_insert" after insert on "${table}" referencing new table as changed_rows for each statement execute function careers_${table}_events();`,
+      );
+      this.addSql(
+        `create trigger "${table}_events_update" after update on "${table}" referencing old table as previous_rows new table as changed_rows for each statement execute function careers_${table}_events();`,
+      );
+      this.addSql(
+        `create trigger "${table}_events_delete" after delete on "${table}" referencing old table as changed_rows for each statement execute function careers_${table}_events();`,
+      );
     }
     // Link and translation rows: their owners' content changed (an update compares rows by key when there is one).
     this.addSql(`create function careers_related_content_events() returns trigger language plpgsql as $$
@@ -152,9 +159,15 @@ begin
 end $$;`);
     for (const [table, column, object, key] of RELATED) {
       const args = `'${column}', '${object}', '${key ?? ''}'`;
-      this.addSql(`create trigger "${table}_events_insert" after insert on "${table}" referencing new table as changed_rows for each statement execute function careers_related_content_events(${args});`);
-      this.addSql(`create trigger "${table}_events_update" after update on "${table}" referencing old table as previous_rows new table as changed_rows for each statement execute function careers_related_content_events(${args});`);
-      this.addSql(`create trigger "${table}_events_delete" after delete on "${table}" referencing old table as changed_rows for each statement execute function careers_related_content_events(${args});`);
+      this.addSql(
+        `create trigger "${table}_events_insert" after insert on "${table}" referencing new table as changed_rows for each statement execute function careers_related_content_events(${args});`,
+      );
+      this.addSql(
+        `create trigger "${table}_events_update" after update on "${table}" referencing old table as previous_rows new table as changed_rows for each statement execute function careers_related_content_events(${args});`,
+      );
+      this.addSql(
+        `create trigger "${table}_events_delete" after delete on "${table}" referencing old table as changed_rows for each statement execute function careers_related_content_events(${args});`,
+      );
     }
     // The scheduled job: rows whose visibility changed by time alone (published_at or ends_at / expires_at
     // passing). Rows being written are skipped: their writer's trigger announces them.
@@ -163,7 +176,8 @@ declare
   announced int := 0;
   ids int[];
 begin
-${KINDS.map((kind) => `  ids := array(
+${KINDS.map(
+  (kind) => `  ids := array(
     select r.id from ${kind.table} r
     where r.id in (
       select r.id from ${kind.table} r
@@ -175,7 +189,8 @@ ${KINDS.map((kind) => `  ids := array(
     )
     order by r.id
     for no key update of r skip locked);
-  announced := announced + (select count(*) from careers_announce_${kind.object}_events(ids));`).join('\n')}
+  announced := announced + (select count(*) from careers_announce_${kind.object}_events(ids));`,
+).join('\n')}
   return announced;
 end $$;`);
   }
@@ -183,11 +198,13 @@ end $$;`);
   override down(): void | Promise<void> {
     this.addSql(`drop function careers_announce_time_passing();`);
     for (const [table] of RELATED) {
-      for (const operation of ['insert', 'update', 'delete']) this.addSql(`drop trigger "${table}_events_${operation}" on "${table}";`);
+      for (const operation of ['insert', 'update', 'delete'])
+        this.addSql(`drop trigger "${table}_events_${operation}" on "${table}";`);
     }
     this.addSql(`drop function careers_related_content_events();`);
     for (const { object, table } of KINDS) {
-      for (const operation of ['insert', 'update', 'delete']) this.addSql(`drop trigger "${table}_events_${operation}" on "${table}";`);
+      for (const operation of ['insert', 'update', 'delete'])
+        this.addSql(`drop trigger "${table}_events_${operation}" on "${table}";`);
       this.addSql(`drop function careers_${table}_events();`);
       this.addSql(`drop function careers_${object}_events_for(int[], boolean);`);
       this.addSql(`drop function careers_announce_${object}_events(int[]);`);

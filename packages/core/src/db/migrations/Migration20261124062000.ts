@@ -17,7 +17,9 @@ begin
   order by c.id;
   return null;
 end $$;`);
-    this.addSql(`create trigger "resume_processings_events_update" after update on "resume_processings" referencing old table as previous_rows new table as changed_rows for each statement execute function careers_resume_failed_events();`);
+    this.addSql(
+      `create trigger "resume_processings_events_update" after update on "resume_processings" referencing old table as previous_rows new table as changed_rows for each statement execute function careers_resume_failed_events();`,
+    );
   }
 
   override down(): void | Promise<void> {

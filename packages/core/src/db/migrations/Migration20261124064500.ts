@@ -1,6 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-const BODY = (comparison: string) => `create or replace function careers_bump_content_version() returns trigger language plpgsql as $$
+const BODY = (
+  comparison: string,
+) => `create or replace function careers_bump_content_version() returns trigger language plpgsql as $$
 begin
   -- Transition tables exist only for the operations that define them: previous_rows only in UPDATE.
   -- An update that changes nothing but live fields — view counts, a vacancy's reported canonical URL — or nothing
@@ -26,16 +28,20 @@ export class Migration20261124064500 extends Migration {
   override name = 'Migration20261124064500';
 
   override up(): void | Promise<void> {
-    this.addSql(BODY(`(
+    this.addSql(
+      BODY(`(
       select count(*) from previous_rows p join changed_rows c on c.id = p.id
       where (to_jsonb(p) - 'views_count' - 'canonical_url') is distinct from (to_jsonb(c) - 'views_count' - 'canonical_url')
-    ) = 0`));
+    ) = 0`),
+    );
   }
 
   override down(): void | Promise<void> {
-    this.addSql(BODY(`not exists (
+    this.addSql(
+      BODY(`not exists (
       select 1 from previous_rows p join changed_rows c on c.id = p.id
       where (to_jsonb(p) - 'views_count' - 'canonical_url') is distinct from (to_jsonb(c) - 'views_count' - 'canonical_url')
-    )`));
+    )`),
+    );
   }
 }

@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261124064606 extends Migration {
-
   override name = 'Migration20261124064606';
 
   override up(): void | Promise<void> {
@@ -11,5 +10,4 @@ export class Migration20261124064606 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "api_keys" drop column "kind", drop column "origins";`);
   }
-
 }

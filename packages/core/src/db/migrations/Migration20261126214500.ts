@@ -8,13 +8,23 @@ import { rewriteFunctions, type TFunctionRewrite } from './support/rewrite-funct
  * runs once per statement and calls it inline.
  */
 const OWN_EVENT_LOOKUPS: TFunctionRewrite[] = [
-  ['careers_sequence_events()', '\nbegin\n  -- Fired once per event row', '\ndeclare\n  own_xact xid8 := pg_current_xact_id();\nbegin\n  -- Fired once per event row'],
-  ['careers_sequence_events()', 'from events where position is null order by seq', 'from events where writer_xact = own_xact and position is null order by seq'],
-  ...['careers_vacancy_events_for(int[], boolean)', 'careers_article_events_for(int[], boolean)'].map((signature): [string, string, string] => [
-    signature,
-    'e.position is null and e.object =',
-    'e.writer_xact = pg_current_xact_id() and e.position is null and e.object =',
-  ]),
+  [
+    'careers_sequence_events()',
+    '\nbegin\n  -- Fired once per event row',
+    '\ndeclare\n  own_xact xid8 := pg_current_xact_id();\nbegin\n  -- Fired once per event row',
+  ],
+  [
+    'careers_sequence_events()',
+    'from events where position is null order by seq',
+    'from events where writer_xact = own_xact and position is null order by seq',
+  ],
+  ...['careers_vacancy_events_for(int[], boolean)', 'careers_article_events_for(int[], boolean)'].map(
+    (signature): [string, string, string] => [
+      signature,
+      'e.position is null and e.object =',
+      'e.writer_xact = pg_current_xact_id() and e.position is null and e.object =',
+    ],
+  ),
 ];
 
 /**
@@ -37,7 +47,9 @@ export class Migration20261126214500 extends Migration {
     this.addSql(`alter table "events" add column "writer_xact" xid8 null;`);
     this.addSql(`alter table "events" alter column "writer_xact" set default pg_current_xact_id();`);
     this.addSql(`drop index "events_unsequenced_idx";`);
-    this.addSql(`create index "events_unsequenced_idx" on "events" ("writer_xact", "object") where "position" is null;`);
+    this.addSql(
+      `create index "events_unsequenced_idx" on "events" ("writer_xact", "object") where "position" is null;`,
+    );
     this.addSql(rewriteFunctions(OWN_EVENT_LOOKUPS, 'forward'));
   }
 

@@ -9,11 +9,17 @@ export class Migration20261127223622 extends Migration {
   override name = 'Migration20261127223622';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table "server_secrets" ("name" varchar(64) not null, "secret" varchar(64) not null, "created_at" timestamptz not null default now(), primary key ("name"));`);
+    this.addSql(
+      `create table "server_secrets" ("name" varchar(64) not null, "secret" varchar(64) not null, "created_at" timestamptz not null default now(), primary key ("name"));`,
+    );
     this.addSql(`alter table "webhook_endpoints" add "consecutive_failures" int not null default 0;`);
     this.addSql(`alter table "webhook_deliveries" add "leased_until" timestamptz null;`);
-    this.addSql(`create index "webhook_deliveries_endpoint_due_idx" on "webhook_deliveries" ("endpoint_id", "next_attempt_at", "id") where "state" = 'pending';`);
-    this.addSql(`create index "webhook_deliveries_leased_idx" on "webhook_deliveries" ("endpoint_id") where "leased_until" is not null;`);
+    this.addSql(
+      `create index "webhook_deliveries_endpoint_due_idx" on "webhook_deliveries" ("endpoint_id", "next_attempt_at", "id") where "state" = 'pending';`,
+    );
+    this.addSql(
+      `create index "webhook_deliveries_leased_idx" on "webhook_deliveries" ("endpoint_id") where "leased_until" is not null;`,
+    );
   }
 
   override down(): void | Promise<void> {

@@ -24,13 +24,29 @@ export class Migration20261127230000 extends Migration {
          where id > ? and (concat(summary, description, requirements, offer) ~ '[<>&"]' or canonical_url is not null)
          order by id limit ?`,
         [after, PAGE],
-      )) as Array<{ id: number; summary: string | null; description: string | null; requirements: string | null; offer: string | null; canonical_url: string | null }>;
+      )) as Array<{
+        id: number;
+        summary: string | null;
+        description: string | null;
+        requirements: string | null;
+        offer: string | null;
+        canonical_url: string | null;
+      }>;
       for (const row of rows) {
         const html = (value: string | null) => (value === null ? null : sanitizeTenantHtml(value));
-        const next = [html(row.summary), html(row.description), html(row.requirements), html(row.offer), row.canonical_url === null ? null : normalizedUrl(row.canonical_url)];
+        const next = [
+          html(row.summary),
+          html(row.description),
+          html(row.requirements),
+          html(row.offer),
+          row.canonical_url === null ? null : normalizedUrl(row.canonical_url),
+        ];
         const before = [row.summary, row.description, row.requirements, row.offer, row.canonical_url];
         if (next.some((value, i) => value !== before[i])) {
-          await this.execute('update vacancies set summary = ?, description = ?, requirements = ?, offer = ?, canonical_url = ? where id = ?', [...next, row.id]);
+          await this.execute(
+            'update vacancies set summary = ?, description = ?, requirements = ?, offer = ?, canonical_url = ? where id = ?',
+            [...next, row.id],
+          );
         }
       }
       if (rows.length < PAGE) return;

@@ -1,7 +1,14 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** Languages whose words are stemmed (PostgreSQL's snowball stemmers); every other language is matched word for word. */
-const STEMMED_LANGUAGES = { en: 'english', nl: 'dutch', de: 'german', fr: 'french', es: 'spanish', it: 'italian' } as const;
+const STEMMED_LANGUAGES = {
+  en: 'english',
+  nl: 'dutch',
+  de: 'german',
+  fr: 'french',
+  es: 'spanish',
+  it: 'italian',
+} as const;
 
 /** The parser's token types that are words (and numbers); hyphenated words are matched by their parts. */
 const WORD_TOKENS = 'asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart';
@@ -26,12 +33,17 @@ export class Migration20261127232000 extends Migration {
   override name = 'Migration20261127232000';
 
   override up(): void | Promise<void> {
-    for (const extension of ['unaccent', 'fuzzystrmatch', 'btree_gin']) this.addSql(`create extension if not exists ${extension};`);
+    for (const extension of ['unaccent', 'fuzzystrmatch', 'btree_gin'])
+      this.addSql(`create extension if not exists ${extension};`);
     this.addSql(`create text search configuration careers_simple (copy = simple);`);
-    this.addSql(`alter text search configuration careers_simple alter mapping for ${WORD_TOKENS} with unaccent, simple;`);
+    this.addSql(
+      `alter text search configuration careers_simple alter mapping for ${WORD_TOKENS} with unaccent, simple;`,
+    );
     for (const [code, name] of Object.entries(STEMMED_LANGUAGES)) {
       this.addSql(`create text search configuration careers_${code} (copy = ${name});`);
-      this.addSql(`alter text search configuration careers_${code} alter mapping for ${WORD_TOKENS} with unaccent, ${name}_stem;`);
+      this.addSql(
+        `alter text search configuration careers_${code} alter mapping for ${WORD_TOKENS} with unaccent, ${name}_stem;`,
+      );
     }
     const configCases = Object.keys(STEMMED_LANGUAGES)
       .map((code) => `when '${code}' then 'careers_${code}'::regconfig`)
@@ -60,12 +72,16 @@ as $$ select array_to_tsvector(array(
 as $$ select array(
   select l from unnest(tsvector_to_array(to_tsvector('careers_simple', word))) l
   union
-  select '~' || c.code || '~' || l from unnest(array[${Object.keys(STEMMED_LANGUAGES).map((c) => `'${c}'`).join(', ')}]) c(code),
+  select '~' || c.code || '~' || l from unnest(array[${Object.keys(STEMMED_LANGUAGES)
+    .map((c) => `'${c}'`)
+    .join(', ')}]) c(code),
     unnest(tsvector_to_array(to_tsvector(careers_search_config(c.code), word))) l
 ) $$;`);
     this.addSql(`create function careers_search_is_stop_word(word text) returns boolean language sql immutable parallel safe
 as $$ select exists (
-  select 1 from unnest(array[${Object.keys(STEMMED_LANGUAGES).map((c) => `'${c}'`).join(', ')}]) c(code)
+  select 1 from unnest(array[${Object.keys(STEMMED_LANGUAGES)
+    .map((c) => `'${c}'`)
+    .join(', ')}]) c(code)
   where to_tsvector(careers_search_config(c.code), word) = ''::tsvector
 ) $$;`);
 
@@ -77,7 +93,9 @@ as $$ select exists (
   constraint "vacancy_search_documents_vacancy_id_fkey" foreign key ("vacancy_id") references "vacancies" ("id") on update cascade on delete cascade,
   constraint "vacancy_search_documents_tenant_id_foreign" foreign key ("tenant_id") references "tenants" ("id") on delete cascade
 );`);
-    this.addSql(`create index "vacancy_search_documents_document_idx" on "vacancy_search_documents" using gin ("tenant_id", "document");`);
+    this.addSql(
+      `create index "vacancy_search_documents_document_idx" on "vacancy_search_documents" using gin ("tenant_id", "document");`,
+    );
     this.addSql(`create table "search_words" (
   "tenant_id" int not null,
   "word" text not null,
@@ -94,7 +112,9 @@ as $$ select exists (
 );`);
     for (const operation of ['insert', 'update', 'delete']) {
       const transition =
-        operation === 'update' ? 'referencing old table as previous_rows new table as changed_rows' : `referencing ${operation === 'insert' ? 'new' : 'old'} table as changed_rows`;
+        operation === 'update'
+          ? 'referencing old table as previous_rows new table as changed_rows'
+          : `referencing ${operation === 'insert' ? 'new' : 'old'} table as changed_rows`;
       this.addSql(
         `create trigger "search_synonyms_content_${operation}" after ${operation} on "search_synonyms" ${transition} for each statement execute function careers_bump_content_version();`,
       );
@@ -140,9 +160,17 @@ $$;`);
     this.addSql(`drop table "search_synonyms";`);
     this.addSql(`drop table "search_words";`);
     this.addSql(`drop table "vacancy_search_documents";`);
-    for (const fn of ['careers_search_is_stop_word(text)', 'careers_search_word_lexemes(text)', 'careers_search_document(text, text, text)', 'careers_search_lexemes(text, text)', 'careers_search_text(text)', 'careers_search_config(text)']) {
+    for (const fn of [
+      'careers_search_is_stop_word(text)',
+      'careers_search_word_lexemes(text)',
+      'careers_search_document(text, text, text)',
+      'careers_search_lexemes(text, text)',
+      'careers_search_text(text)',
+      'careers_search_config(text)',
+    ]) {
       this.addSql(`drop function ${fn};`);
     }
-    for (const code of ['simple', ...Object.keys(STEMMED_LANGUAGES)]) this.addSql(`drop text search configuration careers_${code};`);
+    for (const code of ['simple', ...Object.keys(STEMMED_LANGUAGES)])
+      this.addSql(`drop text search configuration careers_${code};`);
   }
 }

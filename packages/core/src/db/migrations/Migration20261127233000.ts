@@ -13,7 +13,9 @@ export class Migration20261127233000 extends Migration {
   override name = 'Migration20261127233000';
 
   override up(): void | Promise<void> {
-    this.addSql(`alter table "vacancies" add column "workplace_type" text not null default 'on_site', add column "remote_countries" text[] not null default '{}';`);
+    this.addSql(
+      `alter table "vacancies" add column "workplace_type" text not null default 'on_site', add column "remote_countries" text[] not null default '{}';`,
+    );
     this.addSql(`alter table "tenants" add column "default_country" varchar(2) null;`);
     const changed = ANSWER_COLUMNS.map((column) => `new."${column}" is distinct from old."${column}"`).join(' or ');
     this.addSql(`create function careers_bump_tenant_answers() returns trigger language plpgsql as $$
@@ -23,7 +25,9 @@ begin
   end if;
   return new;
 end $$;`);
-    this.addSql(`create trigger "tenants_answers_update" before update on "tenants" for each row execute function careers_bump_tenant_answers();`);
+    this.addSql(
+      `create trigger "tenants_answers_update" before update on "tenants" for each row execute function careers_bump_tenant_answers();`,
+    );
   }
 
   override down(): void | Promise<void> {

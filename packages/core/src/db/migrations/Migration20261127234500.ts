@@ -5,7 +5,9 @@ export class Migration20261127234500 extends Migration {
   override name = 'Migration20261127234500';
 
   override up(): void | Promise<void> {
-    this.addSql(`create index "locations_tenant_coordinates_idx" on "locations" ("tenant_id", "latitude", "longitude") where "latitude" is not null;`);
+    this.addSql(
+      `create index "locations_tenant_coordinates_idx" on "locations" ("tenant_id", "latitude", "longitude") where "latitude" is not null;`,
+    );
   }
 
   override down(): void | Promise<void> {

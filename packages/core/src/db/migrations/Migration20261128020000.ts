@@ -8,7 +8,11 @@ import { rewriteFunctions, type TFunctionRewrite } from './support/rewrite-funct
 const COMMITTING = 716_001;
 
 const OWN_BACKEND_LOCK: TFunctionRewrite[] = [
-  ['careers_sequence_events()', "perform pg_advisory_xact_lock(hashtextextended('careers.events.position', 0));", `perform pg_advisory_xact_lock(${COMMITTING}, pg_backend_pid());`],
+  [
+    'careers_sequence_events()',
+    "perform pg_advisory_xact_lock(hashtextextended('careers.events.position', 0));",
+    `perform pg_advisory_xact_lock(${COMMITTING}, pg_backend_pid());`,
+  ],
 ];
 
 /**

@@ -18,11 +18,14 @@ export class Migration20261128043000 extends Migration {
   override up(): void | Promise<void> {
     this.addSql(`create function careers_search_title(document tsvector) returns tsvector language sql immutable parallel safe
 as $$ select array_to_tsvector(array(select l from unnest(tsvector_to_array(document)) l where left(l, 1) = '^')) $$;`);
-    this.addSql(`alter table "vacancy_search_documents" add column "title" tsvector generated always as (careers_search_title("document")) stored;`);
+    this.addSql(
+      `alter table "vacancy_search_documents" add column "title" tsvector generated always as (careers_search_title("document")) stored;`,
+    );
     this.addSql(`alter table "vacancy_search_documents" alter column "title" set storage plain;`);
     // Two shapes of one scan: the ids (a filter), and the ids with their title lexemes (ranking). The matches of a
     // common word at 100 000 vacancies are a few MB: kept in memory, not spilled to a temporary file.
-    const bitmapOnly = "language sql stable rows 10000 set enable_seqscan = off set enable_indexscan = off set work_mem = '16MB'";
+    const bitmapOnly =
+      "language sql stable rows 10000 set enable_seqscan = off set enable_indexscan = off set work_mem = '16MB'";
     const matching = 'from vacancy_search_documents d where d.tenant_id = p_tenant and d.document @@ p_query';
     this.addSql(`create function careers_search_matches(p_tenant int, p_query tsquery) returns setof int ${bitmapOnly}
 as $$ select d.vacancy_id ${matching} $$;`);

@@ -9,7 +9,13 @@ import { countSignInAttempt, forgiveSignInAttempt, PasswordCheckSlots } from './
 export const ADMIN_ROLE = 'admin';
 
 export type TSignedInUser = { id: number; name: string; email: string; role: string };
-export type TSignedInTenant = { id: number; slug: string; name: string; default_language: string; api_enabled: boolean };
+export type TSignedInTenant = {
+  id: number;
+  slug: string;
+  name: string;
+  default_language: string;
+  api_enabled: boolean;
+};
 
 export type TSignInResult =
   | { ok: true; token: string; expiresAt: Date; user: TSignedInUser; tenant: TSignedInTenant }

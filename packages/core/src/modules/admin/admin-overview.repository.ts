@@ -10,7 +10,14 @@ export type TOverviewCounts = {
   processingsByStatus: Record<TProcessingStatus, number>;
 };
 
-export type TProcessingFailure = { id: string; filename: string; error: string | null; attempts: number; updatedAt: Date; createdAt: Date };
+export type TProcessingFailure = {
+  id: string;
+  filename: string;
+  error: string | null;
+  attempts: number;
+  updatedAt: Date;
+  createdAt: Date;
+};
 
 /** Counts for the dashboard's overview; `db` must be tenant-scoped. */
 export async function overviewCounts(db: TDb, now: Date): Promise<TOverviewCounts> {
@@ -32,7 +39,10 @@ export async function overviewCounts(db: TDb, now: Date): Promise<TOverviewCount
       .groupBy('status')
       .execute(),
   ]);
-  const processingsByStatus = Object.fromEntries(PROCESSING_STATUSES.map((status) => [status, 0])) as Record<TProcessingStatus, number>;
+  const processingsByStatus = Object.fromEntries(PROCESSING_STATUSES.map((status) => [status, 0])) as Record<
+    TProcessingStatus,
+    number
+  >;
   for (const row of processings) processingsByStatus[row.status] = Number(row.n);
   return {
     visibleVacancies: Number(vacancies.n),
@@ -41,13 +51,24 @@ export async function overviewCounts(db: TDb, now: Date): Promise<TOverviewCount
   };
 }
 
-export type TVacancyApplications = { id: number; slug: string; title: string; status: string; applications: number; applicationsLast7Days: number };
+export type TVacancyApplications = {
+  id: number;
+  slug: string;
+  title: string;
+  status: string;
+  applications: number;
+  applicationsLast7Days: number;
+};
 
 /**
  * The tenant's vacancies with their application counts, most applied-to first (then newest), at most `limit`;
  * `total` is how many vacancies the tenant has. `db` must be tenant-scoped.
  */
-export async function applicationsPerVacancy(db: TDb, now: Date, limit: number): Promise<{ rows: TVacancyApplications[]; total: number }> {
+export async function applicationsPerVacancy(
+  db: TDb,
+  now: Date,
+  limit: number,
+): Promise<{ rows: TVacancyApplications[]; total: number }> {
   const since = new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000);
   const [rows, total] = await Promise.all([
     db
@@ -66,7 +87,10 @@ export async function applicationsPerVacancy(db: TDb, now: Date, limit: number):
       .orderBy('vacancies.id', 'desc')
       .limit(limit)
       .execute(),
-    db.selectFrom('vacancies').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('vacancies')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     rows: rows.map((row) => ({

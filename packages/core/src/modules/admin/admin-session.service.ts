@@ -4,7 +4,13 @@ import { insertAdminSession, revokeAdminSessionRow } from './admin-session.repos
 import { findLiveSession } from './admin-sign-in.repository.ts';
 
 /** A signed-in dashboard user, as the admin procedures see it. */
-export type TAdminSession = { userId: number; tenantId: number; role: string; sessionId: string; /** The administrator's email: who acts, in the audit log. */ email: string };
+export type TAdminSession = {
+  userId: number;
+  tenantId: number;
+  role: string;
+  sessionId: string /** The administrator's email: who acts, in the audit log. */;
+  email: string;
+};
 
 /** How long a dashboard session lasts after sign-in (a working day). */
 export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -17,7 +23,10 @@ function hashToken(token: string): string {
 }
 
 /** Starts a session of a user of the context's tenant; the returned token goes into the cookie and is stored only as its SHA-256. */
-export async function createAdminSession(ctx: TServiceContext, input: { userId: number }): Promise<{ token: string; expiresAt: Date }> {
+export async function createAdminSession(
+  ctx: TServiceContext,
+  input: { userId: number },
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ADMIN_SESSION_TTL_MS);
   await insertAdminSession(ctx.db, { tokenHash: hashToken(token), userId: input.userId, expiresAt });
@@ -28,7 +37,10 @@ export async function createAdminSession(ctx: TServiceContext, input: { userId: 
  * The session a cookie token stands for, or undefined when it is unknown, expired or signed out.
  * The role is read from the user on every request, so a demoted administrator loses access at once.
  */
-export async function resolveAdminSession(ctx: TOperatorContext, input: { token: string | undefined }): Promise<TAdminSession | undefined> {
+export async function resolveAdminSession(
+  ctx: TOperatorContext,
+  input: { token: string | undefined },
+): Promise<TAdminSession | undefined> {
   const { token } = input;
   if (!token || !TOKEN_SHAPE.test(token)) return undefined;
   const row = await findLiveSession(ctx.em, hashToken(token));

@@ -12,7 +12,18 @@ export async function findAccountsByEmail(em: EntityManager, email: string, limi
   return crossTenantDb(em)
     .selectFrom('users as u')
     .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-    .select(['u.id', 'u.name', 'u.email', 'u.role', 'u.password_hash', 't.id as tenant_id', 't.slug as tenant_slug', 't.name as tenant_name', 't.default_language', 't.api_enabled'])
+    .select([
+      'u.id',
+      'u.name',
+      'u.email',
+      'u.role',
+      'u.password_hash',
+      't.id as tenant_id',
+      't.slug as tenant_slug',
+      't.name as tenant_name',
+      't.default_language',
+      't.api_enabled',
+    ])
     .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.trim().toLowerCase()))
     .orderBy('u.id')
     .limit(limit)

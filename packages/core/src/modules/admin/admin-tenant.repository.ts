@@ -13,7 +13,11 @@ export async function findAdminUserAndTenant(db: TDb, userId: number) {
 export async function findApiAccess(db: TDb): Promise<{ apiEnabled: boolean; activeKeys: number } | undefined> {
   const [tenant, keys] = await Promise.all([
     db.selectFrom('tenants').select('api_enabled').executeTakeFirst(),
-    db.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('n')).where('revoked_at', 'is', null).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow(),
   ]);
   return tenant ? { apiEnabled: tenant.api_enabled, activeKeys: Number(keys.n) } : undefined;
 }

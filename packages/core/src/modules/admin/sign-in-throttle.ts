@@ -62,9 +62,12 @@ export async function countSignInAttempt(em: EntityManager, email: string, clien
     on conflict (bucket) do update set
       window_start = case when w.window_start <= clock_timestamp() - make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) then clock_timestamp() else w.window_start end,
       hits = case when w.window_start <= clock_timestamp() - make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) then 1 else w.hits + 1 end
-    returning w.hits, ceil(extract(epoch from (w.window_start + make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) - clock_timestamp())))::int as retry_after`.execute(db);
+    returning w.hits, ceil(extract(epoch from (w.window_start + make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) - clock_timestamp())))::int as retry_after`.execute(
+    db,
+  );
   if (!address) throw new Error('sign-in throttle upsert returned no row');
-  if (Number(address.hits) > SIGN_IN_ATTEMPTS_PER_ADDRESS) return { blocked: true, retryAfter: Math.min(SIGN_IN_WINDOW_SECONDS, Math.max(1, Number(address.retry_after))) };
+  if (Number(address.hits) > SIGN_IN_ATTEMPTS_PER_ADDRESS)
+    return { blocked: true, retryAfter: Math.min(SIGN_IN_WINDOW_SECONDS, Math.max(1, Number(address.retry_after))) };
 
   if (await isKnownAddress(em, email, clientIp)) return { blocked: false, retryAfter: 0 };
   // The account's row holds its failures in a row (hits) and when the last one was counted (window_start).
@@ -84,13 +87,17 @@ export async function countSignInAttempt(em: EntityManager, email: string, clien
   } = await sql<{ retry_after: number }>`
     select ceil(extract(epoch from (w.window_start + make_interval(secs => ${DELAY_SQL}) - clock_timestamp())))::int as retry_after
     from rate_limit_windows w where w.bucket = ${bucket}`.execute(db);
-  return { blocked: true, retryAfter: Math.min(SIGN_IN_MAX_DELAY_SECONDS, Math.max(1, Number(waiting?.retry_after ?? 1))) };
+  return {
+    blocked: true,
+    retryAfter: Math.min(SIGN_IN_MAX_DELAY_SECONDS, Math.max(1, Number(waiting?.retry_after ?? 1))),
+  };
 }
 
 async function isKnownAddress(em: EntityManager, email: string, clientIp: string): Promise<boolean> {
-  const { rows } = await sql`select 1 from known_sign_in_addresses where account_hash = ${accountDigest(email)} and address_hash = ${addressDigest(clientIp)}`.execute(
-    crossTenantDb(em),
-  );
+  const { rows } =
+    await sql`select 1 from known_sign_in_addresses where account_hash = ${accountDigest(email)} and address_hash = ${addressDigest(clientIp)}`.execute(
+      crossTenantDb(em),
+    );
   return rows.length > 0;
 }
 
@@ -102,7 +109,9 @@ async function isKnownAddress(em: EntityManager, email: string, clientIp: string
 export async function forgiveSignInAttempt(em: EntityManager, email: string, clientIp: string): Promise<void> {
   const db = crossTenantDb(em);
   await sql`delete from rate_limit_windows where bucket = ${accountBucket(email)}`.execute(db);
-  await sql`update rate_limit_windows set hits = greatest(hits - 1, 0) where bucket = ${addressBucket(clientIp)}`.execute(db);
+  await sql`update rate_limit_windows set hits = greatest(hits - 1, 0) where bucket = ${addressBucket(clientIp)}`.execute(
+    db,
+  );
   await sql`
     insert into known_sign_in_addresses (account_hash, address_hash, last_signed_in_at) values (${accountDigest(email)}, ${addressDigest(clientIp)}, now())
     on conflict (account_hash, address_hash) do update set last_signed_in_at = now()`.execute(db);

@@ -20,7 +20,10 @@ export function displayStart(key: string): string {
 }
 
 /** A new key: prefix + 192 random bits, base64url. A publishable key is `pk_live_…` (or `pk_test_…`). */
-export function generateApiKey(kind: TApiKeyKind = 'secret', mode: keyof typeof PUBLISHABLE_KEY_PREFIXES = 'live'): string {
+export function generateApiKey(
+  kind: TApiKeyKind = 'secret',
+  mode: keyof typeof PUBLISHABLE_KEY_PREFIXES = 'live',
+): string {
   const prefix = kind === 'publishable' ? PUBLISHABLE_KEY_PREFIXES[mode] : API_KEY_PREFIX;
   return prefix + randomBytes(24).toString('base64url');
 }

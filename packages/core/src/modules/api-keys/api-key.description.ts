@@ -5,7 +5,11 @@ import { z } from 'zod';
 const ZBudget = z.object({
   limit: z.number().int().min(1).describe('Requests allowed per window'),
   remaining: z.number().int().min(0).describe('Requests left in the current window'),
-  reset: z.number().int().min(0).describe('Unix time (seconds) at which the window resets (one window from now when none is running)'),
+  reset: z
+    .number()
+    .int()
+    .min(0)
+    .describe('Unix time (seconds) at which the window resets (one window from now when none is running)'),
 });
 
 export const ZApiKeyDescription = z.object({
@@ -13,7 +17,9 @@ export const ZApiKeyDescription = z.object({
   key: z.object({
     id: z.number().int(),
     name: z.string(),
-    kind: z.enum(['secret', 'publishable']).describe('`secret` (ck_…, servers only) or `publishable` (pk_…, career sites in the browser)'),
+    kind: z
+      .enum(['secret', 'publishable'])
+      .describe('`secret` (ck_…, servers only) or `publishable` (pk_…, career sites in the browser)'),
     prefix: z.string().describe('The first 12 characters of the key'),
     scopes: z.array(z.string()),
     origins: z.array(z.string()).nullable().describe('Allowed origins of a publishable key; null for a secret key'),

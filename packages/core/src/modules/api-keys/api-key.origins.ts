@@ -1,7 +1,13 @@
 import type { TScope } from '../../lib/scopes.ts';
 
 /** Scopes a publishable key may carry: what a public career site reads, and applying. Never a candidates:* scope. */
-export const PUBLISHABLE_SCOPES = ['vacancies:read', 'locations:read', 'team:read', 'articles:read', 'applications:write'] as const satisfies readonly TScope[];
+export const PUBLISHABLE_SCOPES = [
+  'vacancies:read',
+  'locations:read',
+  'team:read',
+  'articles:read',
+  'applications:write',
+] as const satisfies readonly TScope[];
 /** Origins one publishable key may list. */
 export const MAX_ORIGINS = 50;
 

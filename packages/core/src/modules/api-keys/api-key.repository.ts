@@ -15,7 +15,17 @@ export type TApiKeyRow = {
   revoked_at: string | Date | null;
 };
 
-const COLUMNS = ['id', 'name', 'start', 'kind', 'scopes', 'origins', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'start',
+  'kind',
+  'scopes',
+  'origins',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
 
 /** Whether the handle's tenant exists. */
 export async function tenantExists(db: TDb): Promise<boolean> {
@@ -29,7 +39,14 @@ export async function insertApiKey(
   const row = await db
     .insertInto('api_keys')
     // The inferred insert type asks for `id`, which the serial column generates; the plugin adds tenant_id.
-    .values({ name: key.name, key_hash: key.keyHash, start: key.start, kind: key.kind, scopes: key.scopes, origins: key.origins } as never)
+    .values({
+      name: key.name,
+      key_hash: key.keyHash,
+      start: key.start,
+      kind: key.kind,
+      scopes: key.scopes,
+      origins: key.origins,
+    } as never)
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
   return row as unknown as TApiKeyRow;
@@ -42,7 +59,9 @@ export async function selectApiKeys(db: TDb): Promise<TApiKeyRow[]> {
 }
 
 export async function selectApiKey(db: TDb, id: number): Promise<TApiKeyRow | undefined> {
-  return (await db.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as unknown as TApiKeyRow | undefined;
+  return (await db.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as unknown as
+    | TApiKeyRow
+    | undefined;
 }
 
 /** Marks a key revoked now, unless it already is (then undefined: its first revocation time stays). */

@@ -9,7 +9,14 @@ import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } 
 import { iso } from '../../lib/dates.ts';
 import { isStorableId } from '../../lib/query.ts';
 import type { TServiceContext, TServiceContextWithEm } from '../service-context.ts';
-import { insertApiKey, revokeApiKeyRow, selectApiKey, selectApiKeys, tenantExists, type TApiKeyRow } from './api-key.repository.ts';
+import {
+  insertApiKey,
+  revokeApiKeyRow,
+  selectApiKey,
+  selectApiKeys,
+  tenantExists,
+  type TApiKeyRow,
+} from './api-key.repository.ts';
 
 /** An API key as administrators see it: never the key itself, only its first characters. */
 export type TApiKeyDto = {
@@ -54,7 +61,10 @@ export type TCreateApiKeyInput = {
  * can read it) may only have the public scopes and must list its allowed origins; they are stored normalised.
  * The dashboard and the CLI both create keys here, so both refuse the same things.
  */
-export async function createApiKey(ctx: TServiceContext, input: TCreateApiKeyInput): Promise<{ apiKey: TApiKeyDto; plaintext: string }> {
+export async function createApiKey(
+  ctx: TServiceContext,
+  input: TCreateApiKeyInput,
+): Promise<{ apiKey: TApiKeyDto; plaintext: string }> {
   const errors: TFieldErrors = {};
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) errors.name = ['The name field is required.'];
@@ -62,7 +72,8 @@ export async function createApiKey(ctx: TServiceContext, input: TCreateApiKeyInp
   if (!Array.isArray(input.scopes)) errors.scopes = ['The scopes must be an array.'];
   else {
     input.scopes.forEach((scope, i) => {
-      if (typeof scope !== 'string' || !isKnownScope(scope)) errors[`scopes.${i}`] = [`The selected scopes.${i} is invalid.`];
+      if (typeof scope !== 'string' || !isKnownScope(scope))
+        errors[`scopes.${i}`] = [`The selected scopes.${i} is invalid.`];
     });
   }
   const kind = input.kind ?? 'secret';
@@ -77,13 +88,17 @@ export async function createApiKey(ctx: TServiceContext, input: TCreateApiKeyInp
       });
     }
     const given = input.origins ?? [];
-    if (!Array.isArray(given) || given.length === 0) errors.origins = ['A publishable key needs at least one allowed origin.'];
+    if (!Array.isArray(given) || given.length === 0)
+      errors.origins = ['A publishable key needs at least one allowed origin.'];
     else if (given.length > MAX_ORIGINS) errors.origins = [`A key may have at most ${MAX_ORIGINS} origins.`];
     else {
       origins = [];
       given.forEach((value, i) => {
         const origin = typeof value === 'string' ? normalizeOrigin(value) : null;
-        if (origin === null) errors[`origins.${i}`] = [`The origins.${i} must be an origin such as https://careers.example.com (scheme, host, optional port; no path).`];
+        if (origin === null)
+          errors[`origins.${i}`] = [
+            `The origins.${i} must be an origin such as https://careers.example.com (scheme, host, optional port; no path).`,
+          ];
         else if (!origins?.includes(origin)) origins?.push(origin);
       });
     }
@@ -95,7 +110,14 @@ export async function createApiKey(ctx: TServiceContext, input: TCreateApiKeyInp
   const { db } = ctx;
   if (!(await tenantExists(db))) throw new AppError('NOT_FOUND');
   const plaintext = generateApiKey(kind);
-  const row = await insertApiKey(db, { name, keyHash: hashApiKey(plaintext), start: displayStart(plaintext), kind, scopes: [...new Set(input.scopes)], origins });
+  const row = await insertApiKey(db, {
+    name,
+    keyHash: hashApiKey(plaintext),
+    start: displayStart(plaintext),
+    kind,
+    scopes: [...new Set(input.scopes)],
+    origins,
+  });
   return { apiKey: toDto(row), plaintext };
 }
 

@@ -86,7 +86,11 @@ const keyByHash = StatementTemplate.unscoped((db, arg: TArg<{ digest: string }>)
       't.domains',
       't.privacy',
     ])
-    .where('k.key_hash', '=', arg((args) => args.digest)),
+    .where(
+      'k.key_hash',
+      '=',
+      arg((args) => args.digest),
+    ),
 );
 
 /**
@@ -244,7 +248,11 @@ export type TActiveKey = Extract<TKeyVerification, { ok: true }>;
 
 /** Whether the browser may read the answers to this key from this origin (a publishable key and an allowed origin). */
 export function corsAllowed(verification: TKeyVerification, origin: string | undefined): boolean {
-  return verification.ok && verification.apiKey.kind === 'publishable' && isOriginAllowed(verification.apiKey.origins, origin);
+  return (
+    verification.ok &&
+    verification.apiKey.kind === 'publishable' &&
+    isOriginAllowed(verification.apiKey.origins, origin)
+  );
 }
 
 /**
@@ -256,6 +264,7 @@ export function corsAllowed(verification: TKeyVerification, origin: string | und
 export function requireActiveKey(verification: TKeyVerification, origin: string | undefined): TActiveKey {
   if (!verification.ok) throw new AppError('UNAUTHENTICATED');
   if (!verification.tenant.apiEnabled) throw new AppError('API_ACCESS_DISABLED');
-  if (verification.apiKey.kind === 'publishable' && !isOriginAllowed(verification.apiKey.origins, origin)) throw new AppError('ORIGIN_NOT_ALLOWED');
+  if (verification.apiKey.kind === 'publishable' && !isOriginAllowed(verification.apiKey.origins, origin))
+    throw new AppError('ORIGIN_NOT_ALLOWED');
   return verification;
 }

@@ -26,20 +26,34 @@ function answerSchema(question: TVacancyQuestion): z.ZodType<TAnswer> {
     case 'boolean':
       return z.boolean({ error: 'The :attribute field must be true or false.' });
     case 'single_select':
-      return zString({ error: 'The :attribute must be a string.' }).refine((value) => offered.has(value), { error: INVALID_OPTION });
+      return zString({ error: 'The :attribute must be a string.' }).refine((value) => offered.has(value), {
+        error: INVALID_OPTION,
+      });
     case 'multi_select':
       return z
-        .array(zString({ error: 'The :attribute must be a string.' }).refine((value) => offered.has(value), { error: INVALID_OPTION }), {
-          error: 'The :attribute must be an array.',
-        })
+        .array(
+          zString({ error: 'The :attribute must be a string.' }).refine((value) => offered.has(value), {
+            error: INVALID_OPTION,
+          }),
+          {
+            error: 'The :attribute must be an array.',
+          },
+        )
         .max(offered.size, { error: `The :attribute must not have more than ${offered.size} items.` })
-        .refine((values) => new Set(values).size === values.length, { error: 'The :attribute field has a duplicate value.' });
+        .refine((values) => new Set(values).size === values.length, {
+          error: 'The :attribute field has a duplicate value.',
+        });
   }
 }
 
 /** Whether an answer counts as not given (Laravel: null, an empty string and an empty array fail `required`). */
 function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }
 
 /**
@@ -47,7 +61,10 @@ function isBlank(value: unknown): boolean {
  * question's type (an offered option for selects, at most `max_length` characters for text), no unknown key.
  * Errors are keyed `answers.<key>` (and `answers.<key>.N` for one value of a multi_select).
  */
-export function checkAnswers(questions: readonly TVacancyQuestion[], answers: Readonly<Record<string, unknown>> | null | undefined): { answers: TAnswers; errors: TFieldErrors } {
+export function checkAnswers(
+  questions: readonly TVacancyQuestion[],
+  answers: Readonly<Record<string, unknown>> | null | undefined,
+): { answers: TAnswers; errors: TFieldErrors } {
   const given = answers ?? {};
   const known = new Map(questions.map((question) => [question.key, question]));
   const issues: z.core.$ZodIssue[] = [];
@@ -55,15 +72,30 @@ export function checkAnswers(questions: readonly TVacancyQuestion[], answers: Re
   for (const question of questions) {
     const value = given[question.key];
     if (isBlank(value)) {
-      if (question.required) issues.push({ code: 'custom', path: ['answers', question.key], message: 'The :attribute field is required.', input: value });
+      if (question.required)
+        issues.push({
+          code: 'custom',
+          path: ['answers', question.key],
+          message: 'The :attribute field is required.',
+          input: value,
+        });
       continue;
     }
     const parsed = answerSchema(question).safeParse(value);
     if (parsed.success) valid[question.key] = parsed.data;
-    else issues.push(...parsed.error.issues.map((issue) => ({ ...issue, path: ['answers', question.key, ...issue.path] })));
+    else
+      issues.push(
+        ...parsed.error.issues.map((issue) => ({ ...issue, path: ['answers', question.key, ...issue.path] })),
+      );
   }
   for (const key of Object.keys(given)) {
-    if (!known.has(key)) issues.push({ code: 'custom', path: ['answers', key], message: 'The :attribute field is not a question of this vacancy.', input: given[key] });
+    if (!known.has(key))
+      issues.push({
+        code: 'custom',
+        path: ['answers', key],
+        message: 'The :attribute field is not a question of this vacancy.',
+        input: given[key],
+      });
   }
   return { answers: valid, errors: fieldErrorsFromZod({ issues }) };
 }

@@ -42,9 +42,18 @@ function selectVisibleVacancy(db: TDb, reference: TVacancyReference) {
   return db
     .selectFrom('vacancies')
     .innerJoin('tenants', 'tenants.id', 'vacancies.tenant_id')
-    .select(['vacancies.id', 'vacancies.slug', 'vacancies.title', 'vacancies.accepts_applications', 'vacancies.questions', 'tenants.duplicate_applications'])
+    .select([
+      'vacancies.id',
+      'vacancies.slug',
+      'vacancies.title',
+      'vacancies.accepts_applications',
+      'vacancies.questions',
+      'tenants.duplicate_applications',
+    ])
     .where(visibleVacancy('vacancies'))
-    .where((eb) => eb.or([eb('vacancies.slug', '=', reference.slug as string), eb('vacancies.id', '=', reference.id as number)]))
+    .where((eb) =>
+      eb.or([eb('vacancies.slug', '=', reference.slug as string), eb('vacancies.id', '=', reference.id as number)]),
+    )
     .orderBy(sql`(${sql.ref('vacancies.slug')} = ${reference.slug}) is true`, 'desc')
     .limit(1);
 }
@@ -54,7 +63,11 @@ const visibleVacancyByReference = new StatementTemplate<TVacancyReference, TVaca
 );
 
 /** The visible vacancy an application names (see vacancyReference), in one query. */
-export async function findVisibleVacancy(db: TDb, tenantId: number, vacancy: number | string): Promise<TVacancyRef | undefined> {
+export async function findVisibleVacancy(
+  db: TDb,
+  tenantId: number,
+  vacancy: number | string,
+): Promise<TVacancyRef | undefined> {
   const reference = vacancyReference(vacancy);
   return reference ? (await visibleVacancyByReference.execute(db, reference, tenantId))[0] : undefined;
 }
@@ -138,7 +151,11 @@ export type TNewApplication = {
 export type TStoredApplication = { id: number; created_at: Date; candidate_id: number };
 
 /** What the one-statement submission returns: the vacancy it found, and the stored application when it could store one. */
-export type TOpenStoreRow = TVacancyRef & { application_id: number | null; created_at: Date | null; candidate_id: number | null };
+export type TOpenStoreRow = TVacancyRef & {
+  application_id: number | null;
+  created_at: Date | null;
+  candidate_id: number | null;
+};
 
 /**
  * Where the store statement takes its vacancy: `checked`, the one the caller found and checked (its id); `open`, the
@@ -187,8 +204,12 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
     const field = <T>(pick: (application: TStoreArgs['application']) => T) => arg((args) => pick(args.application));
     const candidate = <T>(pick: (candidate: TNewCandidate) => T) => field((application) => pick(application.candidate));
     const accepted = field((application) => application.privacyPolicyAccepted);
-    const reference = { slug: arg((args) => args.reference?.slug ?? null), id: arg((args) => args.reference?.id ?? null) };
-    const claimValue = <K extends keyof TClaimValues>(name: K) => arg((args) => (args.claimed as TClaimedResponse).values[name]);
+    const reference = {
+      slug: arg((args) => args.reference?.slug ?? null),
+      id: arg((args) => args.reference?.id ?? null),
+    };
+    const claimValue = <K extends keyof TClaimValues>(name: K) =>
+      arg((args) => (args.claimed as TClaimedResponse).values[name]);
     const claim: TClaimValues = {
       apiKeyId: claimValue('apiKeyId'),
       operation: claimValue('operation'),
@@ -199,12 +220,15 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
     };
     const openVacancy = () =>
       selectVisibleVacancy(db, reference).select(
-        sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow' and ${claimed ? recordAbsent(db, claim) : sql`true`}`.as('open'),
+        sql<boolean>`${sql.ref('vacancies.accepts_applications')} and ${sql.ref('vacancies.questions')} = '[]'::jsonb and ${sql.ref('tenants.duplicate_applications')} = 'allow' and ${claimed ? recordAbsent(db, claim) : sql`true`}`.as(
+          'open',
+        ),
       );
     const checkedVacancy = () =>
-      db.selectNoFrom((eb) => [eb.cast<number>(eb.val(arg((args) => args.vacancyId)), 'integer').as('id'), sql<boolean>`true`.as('open')]) as unknown as ReturnType<
-        typeof openVacancy
-      >;
+      db.selectNoFrom((eb) => [
+        eb.cast<number>(eb.val(arg((args) => args.vacancyId)), 'integer').as('id'),
+        sql<boolean>`true`.as('open'),
+      ]) as unknown as ReturnType<typeof openVacancy>;
     let statement = db
       .with('vacancy', () => (source === 'open' ? openVacancy() : checkedVacancy()))
       .with('candidate', (qc) =>
@@ -218,7 +242,18 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
                 eb.val(tenantId).as('tenant_id'),
                 eb
                   .case()
-                  .when(eb.exists(eb.selectFrom('candidates').select('candidates.id').where('candidates.slug', '=', arg((args) => args.firstSlug))))
+                  .when(
+                    eb.exists(
+                      eb
+                        .selectFrom('candidates')
+                        .select('candidates.id')
+                        .where(
+                          'candidates.slug',
+                          '=',
+                          arg((args) => args.firstSlug),
+                        ),
+                    ),
+                  )
                   .then(arg((args) => args.secondSlug))
                   .else(arg((args) => args.firstSlug))
                   .end()
@@ -233,7 +268,9 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
               .where('vacancy.open', '=', true),
           )
           // An existing candidate is found, not changed (the update writes the email it already has).
-          .onConflict((oc) => oc.expression(sql`tenant_id, lower(email)`).doUpdateSet({ email: (eb) => eb.ref('candidates.email') }))
+          .onConflict((oc) =>
+            oc.expression(sql`tenant_id, lower(email)`).doUpdateSet({ email: (eb) => eb.ref('candidates.email') }),
+          )
           .returning('candidates.id'),
       )
       .with('application', (qc) =>
@@ -255,26 +292,29 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
             'answers',
           ])
           .expression((eb) =>
-            eb
-              .selectFrom(['vacancy', 'candidate'])
-              .select([
-                eb.val(tenantId).as('tenant_id'),
-                'vacancy.id as vacancy_id',
-                'candidate.id as candidate_id',
-                eb.val(field((application) => application.apiKeyId)).as('api_key_id'),
-                eb.val(accepted).as('privacy_policy_accepted'),
-                // The moment of consent is the moment the application was made (same transaction clock).
-                sql<Date | null>`case when ${accepted}::boolean then now() end`.as('privacy_policy_accepted_at'),
-                eb.val(field((application) => application.consents.processing)).as('consent_processing'),
-                eb.val(field((application) => application.consents.talentPool)).as('consent_talent_pool'),
-                eb.val(field((application) => application.consents.policyVersion)).as('consent_policy_version'),
-                eb.val(field((application) => application.ipAddress)).as('tracking_ip_address'),
-                eb.val(field((application) => application.userAgent)).as('tracking_user_agent'),
-                eb.val(field((application) => application.referrer)).as('tracking_referrer'),
-                eb.val(field((application) => application.answers)).as('answers'),
-              ]),
+            eb.selectFrom(['vacancy', 'candidate']).select([
+              eb.val(tenantId).as('tenant_id'),
+              'vacancy.id as vacancy_id',
+              'candidate.id as candidate_id',
+              eb.val(field((application) => application.apiKeyId)).as('api_key_id'),
+              eb.val(accepted).as('privacy_policy_accepted'),
+              // The moment of consent is the moment the application was made (same transaction clock).
+              sql<Date | null>`case when ${accepted}::boolean then now() end`.as('privacy_policy_accepted_at'),
+              eb.val(field((application) => application.consents.processing)).as('consent_processing'),
+              eb.val(field((application) => application.consents.talentPool)).as('consent_talent_pool'),
+              eb.val(field((application) => application.consents.policyVersion)).as('consent_policy_version'),
+              eb.val(field((application) => application.ipAddress)).as('tracking_ip_address'),
+              eb.val(field((application) => application.userAgent)).as('tracking_user_agent'),
+              eb.val(field((application) => application.referrer)).as('tracking_referrer'),
+              eb.val(field((application) => application.answers)).as('answers'),
+            ]),
           )
-          .returning(['applications.id', 'applications.created_at', 'applications.candidate_id', 'applications.vacancy_id']),
+          .returning([
+            'applications.id',
+            'applications.created_at',
+            'applications.candidate_id',
+            'applications.vacancy_id',
+          ]),
       )
       // recordEvent's shape: `data` carries the object's id beside the event's own fields. seq, id and occurred_at
       // come from their column defaults.
@@ -290,7 +330,11 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
                 eb.val('application.created').as('type'),
                 eb.val('application').as('object'),
                 sql<string>`application.id::text`.as('object_id'),
-                sql<Record<string, unknown>>`jsonb_build_object('id', application.id, 'vacancy_id', application.vacancy_id, 'candidate_id', application.candidate_id)`.as('data'),
+                sql<
+                  Record<string, unknown>
+                >`jsonb_build_object('id', application.id, 'vacancy_id', application.vacancy_id, 'candidate_id', application.candidate_id)`.as(
+                  'data',
+                ),
               ]),
           ),
       );
@@ -302,7 +346,8 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
           .columns(['tenant_id', 'application_id', 'type', 'position', 'filename', 'mime_type', 'size', 'content'])
           .expression((eb) => {
             const row = (index: number) => {
-              const document = <T>(pick: (document: TNewDocument) => T) => field((application) => pick(application.documents[index] as TNewDocument));
+              const document = <T>(pick: (document: TNewDocument) => T) =>
+                field((application) => pick(application.documents[index] as TNewDocument));
               return (
                 eb
                   .selectFrom('application')
@@ -326,7 +371,14 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
       ) as unknown as typeof statement;
     }
     const stored = ['application.id as application_id', 'application.created_at', 'application.candidate_id'] as const;
-    const found = ['vacancy.id', 'vacancy.slug', 'vacancy.title', 'vacancy.accepts_applications', 'vacancy.questions', 'vacancy.duplicate_applications'] as const;
+    const found = [
+      'vacancy.id',
+      'vacancy.slug',
+      'vacancy.title',
+      'vacancy.accepts_applications',
+      'vacancy.questions',
+      'vacancy.duplicate_applications',
+    ] as const;
     const withRecord = statement
       // Without a claim, `record` is empty: the statement has one shape either way.
       .with('record', (qc) => {
@@ -350,7 +402,12 @@ function storeStatement(documentCount: number, source: TVacancySource, claimed: 
 /** Store statements by vacancy source and document count (a handful: a resume, a cover letter, a few additional documents). */
 const storeStatements = new Map<string, ReturnType<typeof storeStatement>>();
 
-function runStoreStatement(db: TDb, tenantId: number, source: TVacancySource, args: Omit<TStoreArgs, 'firstSlug' | 'secondSlug'>) {
+function runStoreStatement(
+  db: TDb,
+  tenantId: number,
+  source: TVacancySource,
+  args: Omit<TStoreArgs, 'firstSlug' | 'secondSlug'>,
+) {
   const count = args.application.documents.length;
   const claimed = args.claimed !== undefined;
   const name = `${source}:${count}:${claimed}`;
@@ -369,8 +426,12 @@ function runStoreStatement(db: TDb, tenantId: number, source: TVacancySource, ar
  * takes a second random suffix when the first is taken (a clash of both is not a practical concern).
  */
 export async function storeApplication(db: TDb, application: TNewApplication): Promise<TStoredApplication> {
-  const [row] = await runStoreStatement(db, application.tenantId, 'checked', { application, vacancyId: application.vacancyId });
-  if (!row || row.application_id === null || row.created_at === null || row.candidate_id === null) throw new Error('the application statement returned no row');
+  const [row] = await runStoreStatement(db, application.tenantId, 'checked', {
+    application,
+    vacancyId: application.vacancyId,
+  });
+  if (!row || row.application_id === null || row.created_at === null || row.candidate_id === null)
+    throw new Error('the application statement returned no row');
   return { id: row.application_id, created_at: row.created_at, candidate_id: row.candidate_id };
 }
 
@@ -385,7 +446,10 @@ export async function storeApplicationIfOpen(
   reference: TVacancyReference,
   application: Omit<TNewApplication, 'vacancyId' | 'answers'>,
 ): Promise<TOpenStoreRow | undefined> {
-  const [row] = await runStoreStatement(db, tenantId, 'open', { application: { ...application, answers: {} }, reference });
+  const [row] = await runStoreStatement(db, tenantId, 'open', {
+    application: { ...application, answers: {} },
+    reference,
+  });
   if (!row) return undefined;
   const { response_body: _none, ...stored } = row;
   return stored;
@@ -404,6 +468,10 @@ export async function storeClaimedApplicationIfOpen(
   application: Omit<TNewApplication, 'vacancyId' | 'answers'>,
   claimed: TClaimedResponse,
 ): Promise<string | undefined> {
-  const [row] = await runStoreStatement(db, tenantId, 'open', { application: { ...application, answers: {} }, reference, claimed });
+  const [row] = await runStoreStatement(db, tenantId, 'open', {
+    application: { ...application, answers: {} },
+    reference,
+    claimed,
+  });
   return row?.response_body ?? undefined;
 }

@@ -13,7 +13,8 @@ export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_ADDITIONAL_DOCUMENTS = 5;
 
 /** Laravel's `required` also fails on null (zod's wording would be "must be a string/object"). */
-const requiredOnNull = (issue: { input?: unknown }) => (issue.input === null ? 'The :attribute field is required.' : undefined);
+const requiredOnNull = (issue: { input?: unknown }) =>
+  issue.input === null ? 'The :attribute field is required.' : undefined;
 
 // Laravel trims strings and treats an empty one as absent: '' fails `required`, and optional fields ignore it.
 const zRequiredText = (max: number) => zString({ error: requiredOnNull }).trim().min(1).max(max);
@@ -43,7 +44,10 @@ const zBase64File = zString({ error: requiredOnNull })
   .transform((text, ctx) => {
     const size = base64DecodedLength(text);
     if (size !== undefined && size > MAX_DOCUMENT_BYTES) {
-      ctx.addIssue({ code: 'custom', message: `The :attribute must not be greater than ${MAX_DOCUMENT_BYTES / 1024} kilobytes.` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `The :attribute must not be greater than ${MAX_DOCUMENT_BYTES / 1024} kilobytes.`,
+      });
       return z.NEVER;
     }
     const bytes = decodeBase64Strict(text);
@@ -60,7 +64,9 @@ const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-
 const ZDocument = z.object({
   filename: zRequiredText(255),
   content: zBase64File,
-  mime_type: zRequiredText(255).regex(MIME_TYPE, { message: 'The :attribute format is invalid.' }).describe('e.g. application/pdf'),
+  mime_type: zRequiredText(255)
+    .regex(MIME_TYPE, { message: 'The :attribute format is invalid.' })
+    .describe('e.g. application/pdf'),
 });
 
 export const ZCreateApplicationInput = z.object({
@@ -68,7 +74,9 @@ export const ZCreateApplicationInput = z.object({
   vacancy: z
     .union([z.number().int(), z.string({ error: requiredOnNull }).trim().min(1).max(255)], {
       error: (issue) =>
-        issue.input === undefined || issue.input === null ? 'The :attribute field is required.' : 'The :attribute must be a string or an integer.',
+        issue.input === undefined || issue.input === null
+          ? 'The :attribute field is required.'
+          : 'The :attribute must be a string or an integer.',
     })
     .describe('The vacancy slug (string) or id (integer)'),
   candidate: z.object(
@@ -110,7 +118,9 @@ export const ZCreateApplicationInput = z.object({
   answers: z
     .record(z.string(), z.unknown(), { error: 'The :attribute must be an object.' })
     .nullish()
-    .describe('Extension: answers to the vacancy\'s questions by key: a string (text, textarea, single_select), a number, a boolean, or an array of option values (multi_select)'),
+    .describe(
+      "Extension: answers to the vacancy's questions by key: a string (text, textarea, single_select), a number, a boolean, or an array of option values (multi_select)",
+    ),
   validate_only: zValidateOnly,
 });
 export type TCreateApplicationInput = z.output<typeof ZCreateApplicationInput>;
@@ -122,7 +132,12 @@ export const ZApplicationCreated = z.object({
   data: z.object({
     id: z.number().int(),
     vacancy: z.object({ id: z.number().int(), slug: z.string(), title: z.string() }),
-    candidate: z.object({ id: z.number().int(), given_name: z.string(), family_name: z.string(), email: z.string().nullable() }),
+    candidate: z.object({
+      id: z.number().int(),
+      given_name: z.string(),
+      family_name: z.string(),
+      email: z.string().nullable(),
+    }),
     documents: z.array(
       z.object({
         type: z.enum(DOCUMENT_TYPES),
@@ -132,8 +147,12 @@ export const ZApplicationCreated = z.object({
       }),
     ),
     privacy_policy_accepted: z.boolean(),
-    consents: ZConsents.describe('Extension (privacy): the consents as stored, with when they were given and under which policy version'),
-    answers: z.record(z.string(), ZAnswer).describe('Extension: the answers as validated (only the questions answered)'),
+    consents: ZConsents.describe(
+      'Extension (privacy): the consents as stored, with when they were given and under which policy version',
+    ),
+    answers: z
+      .record(z.string(), ZAnswer)
+      .describe('Extension: the answers as validated (only the questions answered)'),
     created_at: z.string().describe('ISO-8601, UTC'),
   }),
 });

@@ -1,7 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantKysely, type TDb } from '../../db/kysely.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
-import { ZCreateApplicationInput, type TApplicationDocumentInput, type TApplicationResponse, type TCreateApplicationInput } from './application.schema.ts';
+import {
+  ZCreateApplicationInput,
+  type TApplicationDocumentInput,
+  type TApplicationResponse,
+  type TCreateApplicationInput,
+} from './application.schema.ts';
 import {
   findApplicationByEmail,
   findVisibleVacancy,
@@ -28,11 +33,16 @@ import type { TPrivacySettings } from '../privacy/privacy-settings.ts';
 async function checkConsent(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<void> {
   const errors = consentErrors(key.privacy.require_processing_consent, input.consents);
   // One 422 lists every invalid field: the answers' errors join the consent's.
-  if (Object.keys(errors).length > 0) throw AppError.validation({ ...errors, ...(await questionErrorsOf(em, key.tenantId, input)) });
+  if (Object.keys(errors).length > 0)
+    throw AppError.validation({ ...errors, ...(await questionErrorsOf(em, key.tenantId, input)) });
 }
 
 function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[] {
-  const toDocument = (type: TNewDocument['type'], position: number, document: TApplicationDocumentInput): TNewDocument => ({
+  const toDocument = (
+    type: TNewDocument['type'],
+    position: number,
+    document: TApplicationDocumentInput,
+  ): TNewDocument => ({
     type,
     position,
     filename: document.filename,
@@ -56,7 +66,10 @@ export type TApplicant = {
 /**
  * The checks of a found vacancy, in CONTRACT's order: the answers fit its questions (422), it accepts applications (400).
  */
-function checkVacancy(vacancy: TVacancyRef, input: TCreateApplicationInput): { vacancy: TVacancyRef; answers: TAnswers } {
+function checkVacancy(
+  vacancy: TVacancyRef,
+  input: TCreateApplicationInput,
+): { vacancy: TVacancyRef; answers: TAnswers } {
   const checked = checkAnswers(vacancy.questions, input.answers);
   if (Object.keys(checked.errors).length > 0) throw AppError.validation(checked.errors);
   if (!vacancy.accepts_applications) throw new AppError('VACANCY_CLOSED');
@@ -64,7 +77,11 @@ function checkVacancy(vacancy: TVacancyRef, input: TCreateApplicationInput): { v
 }
 
 /** The checks that need the database, in CONTRACT's order: the vacancy is visible (404), then checkVacancy's. */
-async function checkVacancyAndAnswers(db: TDb, tenantId: number, input: TCreateApplicationInput): Promise<{ vacancy: TVacancyRef; answers: TAnswers }> {
+async function checkVacancyAndAnswers(
+  db: TDb,
+  tenantId: number,
+  input: TCreateApplicationInput,
+): Promise<{ vacancy: TVacancyRef; answers: TAnswers }> {
   const vacancy = await findVisibleVacancy(db, tenantId, input.vacancy);
   if (!vacancy) throw new AppError('VACANCY_NOT_FOUND');
   return checkVacancy(vacancy, input);
@@ -81,12 +98,20 @@ async function rejectDuplicate(db: TDb, vacancyId: number, email: string): Promi
  * here: a missing or closed vacancy is answered after the body is valid.
  */
 export async function answerErrorsOf(em: EntityManager, key: TApplicant, rawInput: unknown): Promise<TFieldErrors> {
-  if (typeof rawInput !== 'object' || rawInput === null) return consentErrors(key.privacy.require_processing_consent, undefined);
+  if (typeof rawInput !== 'object' || rawInput === null)
+    return consentErrors(key.privacy.require_processing_consent, undefined);
   const raw = rawInput as Record<string, unknown>;
-  return { ...consentErrors(key.privacy.require_processing_consent, raw.consents), ...(await questionErrorsOf(em, key.tenantId, raw)) };
+  return {
+    ...consentErrors(key.privacy.require_processing_consent, raw.consents),
+    ...(await questionErrorsOf(em, key.tenantId, raw)),
+  };
 }
 
-async function questionErrorsOf(em: EntityManager, tenantId: number, raw: { vacancy?: unknown; answers?: unknown }): Promise<TFieldErrors> {
+async function questionErrorsOf(
+  em: EntityManager,
+  tenantId: number,
+  raw: { vacancy?: unknown; answers?: unknown },
+): Promise<TFieldErrors> {
   const reference = ZCreateApplicationInput.shape.vacancy.safeParse(raw.vacancy);
   if (!reference.success) return {};
   const answers = raw.answers;
@@ -97,7 +122,11 @@ async function questionErrorsOf(em: EntityManager, tenantId: number, raw: { vaca
 }
 
 /** Everything a submission checks (`validate_only`), without storing anything and without taking a lock. */
-export async function validateApplication(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<void> {
+export async function validateApplication(
+  em: EntityManager,
+  key: TApplicant,
+  input: TCreateApplicationInput,
+): Promise<void> {
   await checkConsent(em, key, input);
   const db = tenantKysely(em, key.tenantId);
   const { vacancy } = await checkVacancyAndAnswers(db, key.tenantId, input);
@@ -130,7 +159,11 @@ function draftOf(key: TApplicant, input: TCreateApplicationInput): TApplicationD
     apiKeyId: key.apiKeyId,
     candidate: candidateOf(input),
     privacyPolicyAccepted: input.privacy_policy_accepted,
-    consents: { processing: input.consents.processing, talentPool: input.consents.talent_pool, policyVersion: key.privacy.policy_version },
+    consents: {
+      processing: input.consents.processing,
+      talentPool: input.consents.talent_pool,
+      policyVersion: key.privacy.policy_version,
+    },
     ipAddress: input.tracking?.ip_address ?? null,
     userAgent: input.tracking?.user_agent ?? null,
     referrer: input.tracking?.referrer ?? null,
@@ -139,13 +172,24 @@ function draftOf(key: TApplicant, input: TCreateApplicationInput): TApplicationD
 }
 
 /** The response: what was submitted, with what storing it gave (ids, the time). */
-function responseOf(input: TCreateApplicationInput, draft: TApplicationDraft, vacancy: TVacancyRef, answers: TAnswers, stored: TStoredApplication): TApplicationResponse {
+function responseOf(
+  input: TCreateApplicationInput,
+  draft: TApplicationDraft,
+  vacancy: TVacancyRef,
+  answers: TAnswers,
+  stored: TStoredApplication,
+): TApplicationResponse {
   return toApplicationResponse({
     application: { id: stored.id, created_at: stored.created_at },
     vacancy,
     // Echo what was submitted: answering with the stored names of a matched candidate would let any key
     // holding applications:write look people up by email.
-    candidate: { id: stored.candidate_id, first_name: input.candidate.given_name, last_name: input.candidate.family_name, email: input.candidate.email },
+    candidate: {
+      id: stored.candidate_id,
+      first_name: input.candidate.given_name,
+      last_name: input.candidate.family_name,
+      email: input.candidate.email,
+    },
     documents: draft.documents,
     privacyPolicyAccepted: input.privacy_policy_accepted,
     consents: draft.consents,
@@ -220,11 +264,25 @@ async function submitWithClaimedKey(
 ): Promise<TApplicationResponse> {
   if (!reference || !answersNothing(input)) return idempotency.decline();
   const marker = <K extends keyof TOpenStoreRow>(name: K) => idempotency.marker<NonNullable<TOpenStoreRow[K]>>(name);
-  const vacancy: TVacancyRef = { id: marker('id'), slug: marker('slug'), title: marker('title'), accepts_applications: true, questions: [], duplicate_applications: 'allow' };
-  const stored = { id: marker('application_id'), created_at: idempotency.dateMarker('created_at'), candidate_id: marker('candidate_id') };
-  const claimed = { values: idempotency.values, template: idempotency.render(responseOf(input, draft, vacancy, {}, stored)) };
-  const body = await storeClaimedApplicationIfOpen(db, key.tenantId, reference, draft, claimed).catch((error: unknown) =>
-    isClaimConflict(error) ? idempotency.decline() : Promise.reject(error),
+  const vacancy: TVacancyRef = {
+    id: marker('id'),
+    slug: marker('slug'),
+    title: marker('title'),
+    accepts_applications: true,
+    questions: [],
+    duplicate_applications: 'allow',
+  };
+  const stored = {
+    id: marker('application_id'),
+    created_at: idempotency.dateMarker('created_at'),
+    candidate_id: marker('candidate_id'),
+  };
+  const claimed = {
+    values: idempotency.values,
+    template: idempotency.render(responseOf(input, draft, vacancy, {}, stored)),
+  };
+  const body = await storeClaimedApplicationIfOpen(db, key.tenantId, reference, draft, claimed).catch(
+    (error: unknown) => (isClaimConflict(error) ? idempotency.decline() : Promise.reject(error)),
   );
   return body === undefined ? idempotency.decline() : (idempotency.accept(body) as TApplicationResponse);
 }

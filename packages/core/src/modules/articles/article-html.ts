@@ -1,5 +1,6 @@
 const INVISIBLE = /<(script|style|template|noscript|iframe|textarea|title)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;
-const INLINE_TAG = /<\/?(a|abbr|b|bdi|bdo|cite|code|data|dfn|em|i|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|u|var)\b[^>]*>/gi;
+const INLINE_TAG =
+  /<\/?(a|abbr|b|bdi|bdo|cite|code|data|dfn|em|i|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|u|var)\b[^>]*>/gi;
 const ANY_TAG = /<[^>]*>/g;
 const WORD = /[^\s\u00a0]+/g;
 

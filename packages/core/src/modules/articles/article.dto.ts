@@ -12,7 +12,11 @@ export const ZArticleTag = z.object({
   parent_id: z.number().int().nullable(),
 });
 
-export const ZImageSet = z.object({ default: z.string().nullable(), small: z.string().nullable(), large: z.string().nullable() });
+export const ZImageSet = z.object({
+  default: z.string().nullable(),
+  small: z.string().nullable(),
+  large: z.string().nullable(),
+});
 
 export const ZArticle = z.object({
   id: z.number().int(),
@@ -67,7 +71,9 @@ export function toArticleDto(row: TArticleRow, options: TArticleDtoOptions): TAr
   };
   if (options.includeMedia) {
     const image = row.featured_image;
-    dto.featured_image = image ? { default: image.default ?? null, small: image.small ?? null, large: image.large ?? null } : null;
+    dto.featured_image = image
+      ? { default: image.default ?? null, small: image.small ?? null, large: image.large ?? null }
+      : null;
   }
   return dto;
 }

@@ -46,7 +46,6 @@ export type TArticleRow = {
 
 export type TArticleTagRow = { id: number; name: TTranslations; parent_id: number | null };
 
-
 const COLUMNS = [
   'a.id',
   'a.slug',
@@ -71,7 +70,11 @@ function articleTags(eb: ExpressionBuilder<TDB & { a: TDB['articles'] }, 'a'>) {
     .selectFrom('article_tags as at')
     .innerJoin('tags as tg', 'tg.id', 'at.tag_id')
     .select(
-      sql<TArticleTagRow[]>`coalesce(json_agg(json_build_object('id', ${sql.ref('tg.id')}, 'name', ${sql.ref('tg.name')}, 'parent_id', ${sql.ref('tg.parent_id')}) order by ${sql.ref('tg.id')}), '[]'::json)`.as('tags'),
+      sql<
+        TArticleTagRow[]
+      >`coalesce(json_agg(json_build_object('id', ${sql.ref('tg.id')}, 'name', ${sql.ref('tg.name')}, 'parent_id', ${sql.ref('tg.parent_id')}) order by ${sql.ref('tg.id')}), '[]'::json)`.as(
+        'tags',
+      ),
     )
     .whereRef('at.article_id', '=', 'a.id')
     .as('tags');
@@ -103,7 +106,8 @@ function visibleArticles(db: TDb, choice: TContentChoice) {
 function filtered(db: TDb, choice: TContentChoice, filters: TArticleFilters) {
   let query = visibleArticles(db, choice);
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
-  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value))) return query.where(sql<SqlBool>`false`);
+  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value)))
+    return query.where(sql<SqlBool>`false`);
   if (filters.type) query = query.where('a.type', '=', filters.type);
   if (filters.isFeatured !== undefined) query = query.where('a.is_featured', '=', filters.isFeatured);
   const term = filters.search;
@@ -116,7 +120,13 @@ function filtered(db: TDb, choice: TContentChoice, filters: TArticleFilters) {
   if (tagIds) {
     if (tagIds.length === 0) return query.where(sql<SqlBool>`false`);
     query = query.where((eb) =>
-      eb.exists(eb.selectFrom('article_tags as at').select('at.article_id').whereRef('at.article_id', '=', 'a.id').where('at.tag_id', 'in', tagIds)),
+      eb.exists(
+        eb
+          .selectFrom('article_tags as at')
+          .select('at.article_id')
+          .whereRef('at.article_id', '=', 'a.id')
+          .where('at.tag_id', 'in', tagIds),
+      ),
     );
   }
   return query;
@@ -150,7 +160,15 @@ export async function findArticlesPage(
   return { rows: rows as TArticleRow[], total };
 }
 
-export async function findArticleBySlug(db: TDb, slug: string, choice: TContentChoice): Promise<TArticleRow | undefined> {
-  const row = await visibleArticles(db, choice).select(COLUMNS).select(articleTags).where('a.slug', '=', slug).executeTakeFirst();
+export async function findArticleBySlug(
+  db: TDb,
+  slug: string,
+  choice: TContentChoice,
+): Promise<TArticleRow | undefined> {
+  const row = await visibleArticles(db, choice)
+    .select(COLUMNS)
+    .select(articleTags)
+    .where('a.slug', '=', slug)
+    .executeTakeFirst();
   return row as TArticleRow | undefined;
 }

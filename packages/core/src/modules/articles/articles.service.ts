@@ -13,14 +13,26 @@ import { findArticleBySlug, findArticlesPage, type TContentChoice } from './arti
 import { expandTags } from '../taxonomies/taxonomies.repository.ts';
 import { unknownReferenceErrors } from '../taxonomies/taxonomy-references.ts';
 import { ZGetArticleOutput, type TGetArticleInput, type TGetArticleOutput } from './procedures/get-article.schema.ts';
-import { ZListArticlesOutput, type TListArticlesInput, type TListArticlesOutput } from './procedures/list-articles.schema.ts';
+import {
+  ZListArticlesOutput,
+  type TListArticlesInput,
+  type TListArticlesOutput,
+} from './procedures/list-articles.schema.ts';
 
 /** What the article reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
 export type TArticleReadContext = TContentReader &
-  TAnswerTransport & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache; views: Pick<ViewCounter, 'record'> } };
+  TAnswerTransport & {
+    db: TDb;
+    tenant: TTenantContext;
+    url: URL;
+    services: { content: ContentCache; views: Pick<ViewCounter, 'record'> };
+  };
 
 /** A 422 on `tags.N` for each tag id that is no tag of the tenant. */
-export async function unknownTagErrors(ctx: TServiceContext, input: { ids: number[] }): Promise<{ errors: TFieldErrors; withDescendants: number[] }> {
+export async function unknownTagErrors(
+  ctx: TServiceContext,
+  input: { ids: number[] },
+): Promise<{ errors: TFieldErrors; withDescendants: number[] }> {
   const { ids } = input;
   const tags = await expandTags(ctx.db, ids);
   const unknown = ids.flatMap((id, index) => (tags.found.has(id) ? [] : [{ path: `tags.${index}` }]));
@@ -49,7 +61,9 @@ export async function listArticles(ctx: TArticleReadContext, input: TListArticle
         { sort: input.sort, direction: input.sort_direction },
         { page: input.page, perPage: input.per_page },
       );
-      const items = rows.map((row) => toArticleDto(row, { language: input.language, defaultLanguage, includeMedia: input.include_media }));
+      const items = rows.map((row) =>
+        toArticleDto(row, { language: input.language, defaultLanguage, includeMedia: input.include_media }),
+      );
       return { value: { items, total, form: new SerializedForm() }, viewIds: items.map((item) => item.id) };
     },
   });
@@ -72,12 +86,18 @@ export async function getArticle(ctx: TArticleReadContext, input: TGetArticleInp
       // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
       const row = isStorableText(input.slug) ? await findArticleBySlug(ctx.db, input.slug, { prefer }) : undefined;
       if (!row) return { value: null };
-      const article = toArticleDetailDto(row, { language: input.language, defaultLanguage, includeMedia: input.include_media });
+      const article = toArticleDetailDto(row, {
+        language: input.language,
+        defaultLanguage,
+        includeMedia: input.include_media,
+      });
       return { value: { article, form: new SerializedForm() }, viewIds: [row.id] };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');
   const { article, form } = answer.value;
   ctx.services.views.record('articles', article.id);
-  return servedAnswer(ctx, { form, live: answer.live }, ZGetArticleOutput, '', () => ({ data: withLiveViews([article], answer.live)[0]! }));
+  return servedAnswer(ctx, { form, live: answer.live }, ZGetArticleOutput, '', () => ({
+    data: withLiveViews([article], answer.live)[0]!,
+  }));
 }

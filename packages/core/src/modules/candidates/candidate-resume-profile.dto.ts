@@ -25,12 +25,21 @@ export const ZCandidateResumeProfile = z
           employer: z.string().nullable(),
           start: ZProfileDate,
           end: ZProfileDate,
-          current: z.boolean().describe('An ongoing position ("present", "heden", "heute", "aujourd\'hui", … or an open end)'),
+          current: z
+            .boolean()
+            .describe('An ongoing position ("present", "heden", "heute", "aujourd\'hui", … or an open end)'),
         }),
       )
       .describe("Positions in the resume's order"),
     education: z
-      .array(z.object({ degree: z.string().nullable(), institution: z.string().nullable(), start: ZProfileDate, end: ZProfileDate }))
+      .array(
+        z.object({
+          degree: z.string().nullable(),
+          institution: z.string().nullable(),
+          start: ZProfileDate,
+          end: ZProfileDate,
+        }),
+      )
       .describe("Studies in the resume's order"),
     skills: z.array(z.string()),
     languages: z.array(
@@ -44,11 +53,15 @@ export const ZCandidateResumeProfile = z
     ),
   })
   .nullable()
-  .describe('The profile read from the resume the candidate was made from (POST /candidates); null for other candidates');
+  .describe(
+    'The profile read from the resume the candidate was made from (POST /candidates); null for other candidates',
+  );
 export type TCandidateResumeProfileDto = z.infer<typeof ZCandidateResumeProfile>;
 
 /** The stored profile as the API shows it (a row written before a field existed gets its empty value). */
-export function toCandidateResumeProfileDto(stored: TCandidateResumeProfile | null | undefined): TCandidateResumeProfileDto {
+export function toCandidateResumeProfileDto(
+  stored: TCandidateResumeProfile | null | undefined,
+): TCandidateResumeProfileDto {
   if (stored === null || stored === undefined) return null;
   return {
     headline: stored.headline ?? null,

@@ -13,8 +13,14 @@ export const ZCandidateProfile = z.object({
   phone: z.string().nullable(),
   linkedin_url: z.string().nullable(),
   status: z.enum(CANDIDATE_STATUSES),
-  needs_completion: z.boolean().describe('Created from a resume without an email, or without a name read from it: to be completed by hand'),
-  user_id: z.number().int().nullable().describe('The user the candidate belongs to (the first associated one), as in the candidate list; null when none'),
+  needs_completion: z
+    .boolean()
+    .describe('Created from a resume without an email, or without a name read from it: to be completed by hand'),
+  user_id: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The user the candidate belongs to (the first associated one), as in the candidate list; null when none'),
   user_ids: z.array(z.number().int()).describe('(extension) Every user the candidate is associated with, ascending'),
   profile: ZCandidateResumeProfile,
   created_at: z.string(),

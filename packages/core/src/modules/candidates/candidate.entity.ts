@@ -20,7 +20,13 @@ export type TCandidateResumeProfile = {
   headline: string | null;
   location: { city: string | null; country_code: string | null } | null;
   links: { type: 'linkedin' | 'github' | 'website'; url: string }[];
-  experience: { title: string | null; employer: string | null; start: string | null; end: string | null; current: boolean }[];
+  experience: {
+    title: string | null;
+    employer: string | null;
+    start: string | null;
+    end: string | null;
+    current: boolean;
+  }[];
   education: { degree: string | null; institution: string | null; start: string | null; end: string | null }[];
   skills: string[];
   languages: { language: string; level: 'native' | 'fluent' | 'professional' | 'basic' | null }[];
@@ -31,7 +37,10 @@ export const CandidateSchema = defineEntity({
   tableName: 'candidates',
   uniques: [
     { properties: ['tenant', 'slug'] },
-    { name: 'candidates_tenant_email_unique', expression: 'create unique index "candidates_tenant_email_unique" on "candidates" ("tenant_id", lower("email"))' },
+    {
+      name: 'candidates_tenant_email_unique',
+      expression: 'create unique index "candidates_tenant_email_unique" on "candidates" ("tenant_id", lower("email"))',
+    },
   ],
   properties: {
     id: p.integer().primary(),
@@ -49,7 +58,8 @@ export const CandidateSchema = defineEntity({
     profile: p.json<TCandidateResumeProfile>().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),
     updatedAt: p.datetime().defaultRaw('now()'),
-    users: () => p.manyToMany(User).pivotTable('candidate_users').joinColumn('candidate_id').inverseJoinColumn('user_id'),
+    users: () =>
+      p.manyToMany(User).pivotTable('candidate_users').joinColumn('candidate_id').inverseJoinColumn('user_id'),
   },
 });
 export class Candidate extends CandidateSchema.class {}

@@ -27,7 +27,17 @@ export type TCandidateRow = {
   created_at: Date;
 };
 
-const COLUMNS = ['c.id', 'c.slug', 'c.first_name', 'c.last_name', 'c.email', 'c.phone', 'c.status', 'c.profile', 'c.created_at'] as const;
+const COLUMNS = [
+  'c.id',
+  'c.slug',
+  'c.first_name',
+  'c.last_name',
+  'c.email',
+  'c.phone',
+  'c.status',
+  'c.profile',
+  'c.created_at',
+] as const;
 
 /** Whether the tenant has this user (the users table is tenant-scoped); an id no column holds names nobody. */
 export async function isUserOfTenant(db: TDb, userId: number): Promise<boolean> {
@@ -36,14 +46,34 @@ export async function isUserOfTenant(db: TDb, userId: number): Promise<boolean> 
   return row !== undefined;
 }
 
-export type TCandidateProfileRow = TCandidateRow & { linkedin_url: string | null; needs_completion: boolean; updated_at: Date };
+export type TCandidateProfileRow = TCandidateRow & {
+  linkedin_url: string | null;
+  needs_completion: boolean;
+  updated_at: Date;
+};
 
 /** One candidate of the tenant with the users it is associated with, ascending; undefined when there is none. */
-export async function findCandidateProfile(db: TDb, id: number): Promise<{ row: TCandidateProfileRow; userIds: number[] } | undefined> {
+export async function findCandidateProfile(
+  db: TDb,
+  id: number,
+): Promise<{ row: TCandidateProfileRow; userIds: number[] } | undefined> {
   if (!isStorableId(id)) return undefined;
   const row = await db
     .selectFrom('candidates')
-    .select(['id', 'slug', 'first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'status', 'needs_completion', 'profile', 'created_at', 'updated_at'])
+    .select([
+      'id',
+      'slug',
+      'first_name',
+      'last_name',
+      'email',
+      'phone',
+      'linkedin_url',
+      'status',
+      'needs_completion',
+      'profile',
+      'created_at',
+      'updated_at',
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -62,9 +92,12 @@ function filtered(db: TDb, filters: TCandidateFilters) {
   // candidate_users has no tenant column: the tenant-scoped candidates table (and the user check before) keeps it to the tenant.
   let query = db
     .selectFrom('candidates as c')
-    .innerJoin('candidate_users as cu', (join) => join.onRef('cu.candidate_id', '=', 'c.id').on('cu.user_id', '=', filters.userId));
+    .innerJoin('candidate_users as cu', (join) =>
+      join.onRef('cu.candidate_id', '=', 'c.id').on('cu.user_id', '=', filters.userId),
+    );
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
-  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value))) return query.where(sql<SqlBool>`false`);
+  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value)))
+    return query.where(sql<SqlBool>`false`);
   if (filters.email) query = query.where(sql<SqlBool>`lower(${sql.ref('c.email')}) = lower(${filters.email})`);
   if (filters.status) query = query.where('c.status', '=', filters.status);
   const term = filters.search;

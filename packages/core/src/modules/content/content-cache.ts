@@ -1,5 +1,10 @@
 import type { TDb } from '../../db/kysely.ts';
-import { ContentStateReader, msUntilNextVisibilityChange, type TLiveFields, type TViewCountedTable } from './content.repository.ts';
+import {
+  ContentStateReader,
+  msUntilNextVisibilityChange,
+  type TLiveFields,
+  type TViewCountedTable,
+} from './content.repository.ts';
 import { ReadLimiter, type TReader } from './read-limiter.ts';
 import { computeAtVersion } from './replica-reads.ts';
 import type { ReadReplica } from '../../db/read-replica.ts';
@@ -102,7 +107,11 @@ export class ContentCache {
       return { value: (await this.#reads.run(ctx, () => request.compute(this.#computation(ctx, undefined)))).value };
     }
     const ids = this.#tenants.get(tenantId)?.entries.get(request.key)?.ids;
-    const state = await this.#states.read(ctx.db, tenantId, request.viewCounts && ids ? { table: request.viewCounts, ids } : undefined);
+    const state = await this.#states.read(
+      ctx.db,
+      tenantId,
+      request.viewCounts && ids ? { table: request.viewCounts, ids } : undefined,
+    );
     const entry = this.#current(tenantId, request.key, state.version);
     if (entry) {
       this.hits++;
@@ -114,7 +123,9 @@ export class ContentCache {
       request.key,
       state.version,
       async () => {
-        const { value, onReplica } = await computeAtVersion(this.#replica, tenantId, state.version, () => request.compute(this.#computation(ctx, state.version)));
+        const { value, onReplica } = await computeAtVersion(this.#replica, tenantId, state.version, () =>
+          request.compute(this.#computation(ctx, state.version)),
+        );
         return onReplica ? { ...value, onReplica } : value;
       },
       true,
@@ -255,7 +266,8 @@ export class ContentCache {
     while (this.#bytes > this.#maxBytes) {
       const own = this.#tenants.get(tenantId);
       let victim: [number, TTenantEntries] | undefined = own && own.bytes > equalPart ? [tenantId, own] : undefined;
-      if (!victim) for (const candidate of this.#tenants) if (!victim || candidate[1].bytes > victim[1].bytes) victim = candidate;
+      if (!victim)
+        for (const candidate of this.#tenants) if (!victim || candidate[1].bytes > victim[1].bytes) victim = candidate;
       if (!victim || victim[1].entries.size === 0) break;
       this.#removeOldest(...victim);
     }
@@ -299,7 +311,11 @@ export class ContentCache {
  * The key of an answer within its tenant: everything it depends on besides the tenant's content — the kind of
  * answer, the parsed request, and the tenant settings it is rendered with (labels' default language, URL pattern).
  */
-export function contentKey(kind: string, tenant: { defaultLanguage: string; urlPattern: string | null }, input: unknown): string {
+export function contentKey(
+  kind: string,
+  tenant: { defaultLanguage: string; urlPattern: string | null },
+  input: unknown,
+): string {
   return JSON.stringify([kind, tenant.defaultLanguage, tenant.urlPattern, input]);
 }
 
@@ -317,7 +333,8 @@ export function estimateBytes(value: unknown, forms: SerializedForm[] = []): num
 /** About the length of `value`'s JSON (escapes not counted), its serialized forms left out and added to `forms`. */
 function jsonLength(value: unknown, forms: SerializedForm[]): number {
   if (typeof value === 'string') return value.length + 2;
-  if (typeof value !== 'object' || value === null) return typeof value === 'number' || typeof value === 'boolean' || value === null ? 8 : 0;
+  if (typeof value !== 'object' || value === null)
+    return typeof value === 'number' || typeof value === 'boolean' || value === null ? 8 : 0;
   if (value instanceof SerializedForm) {
     forms.push(value);
     return 0;

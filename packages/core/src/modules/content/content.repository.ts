@@ -14,7 +14,10 @@ export type TViewCountedTable = 'vacancies' | 'articles';
 export type TLiveFields = { views_count: number; canonical_url?: string | null };
 
 /** Answers of rows with only a view counter live (articles) with the live counts laid over them. */
-export function withLiveViews<T extends { id: number; views_count: number }>(items: readonly T[], live: Map<number, TLiveFields> | undefined): T[] {
+export function withLiveViews<T extends { id: number; views_count: number }>(
+  items: readonly T[],
+  live: Map<number, TLiveFields> | undefined,
+): T[] {
   if (!live) return items as T[];
   return items.map((item) => {
     const views = live.get(item.id)?.views_count;
@@ -32,20 +35,33 @@ function liveRowsOf(db: TDb, table: TViewCountedTable, ids: number[]) {
   const fields = table === 'vacancies' ? sql`, ${sql.ref('counted.canonical_url')}` : sql``;
   return db
     .selectFrom(counted)
-    .select(sql<TLiveRows>`coalesce(json_agg(json_build_array(${sql.ref('counted.id')}, ${sql.ref('counted.views_count')}${fields})), '[]'::json)`.as('live'))
+    .select(
+      sql<TLiveRows>`coalesce(json_agg(json_build_array(${sql.ref('counted.id')}, ${sql.ref('counted.views_count')}${fields})), '[]'::json)`.as(
+        'live',
+      ),
+    )
     .where(sql.ref('counted.id'), '=', sql<number>`any(${ids}::int[])`);
 }
 
 /** Every read of the content cache sends it (one per batch): built, scoped and compiled once, prepared where allowed. */
-const contentState = new StatementTemplate<Record<TViewCountedTable, readonly number[]>, { version: string; vacancies_live: TLiveRows; articles_live: TLiveRows }>(
+const contentState = new StatementTemplate<
+  Record<TViewCountedTable, readonly number[]>,
+  { version: string; vacancies_live: TLiveRows; articles_live: TLiveRows }
+>(
   (db, arg) =>
-    db
-      .selectFrom('tenants')
-      .select([
-        sql<string>`${sql.ref('tenants.xmin')}::text`.as('version'),
-        liveRowsOf(db, 'vacancies', arg((ids) => [...ids.vacancies])).as('vacancies_live'),
-        liveRowsOf(db, 'articles', arg((ids) => [...ids.articles])).as('articles_live'),
-      ]) as unknown as Compilable<{ version: string; vacancies_live: TLiveRows; articles_live: TLiveRows }>,
+    db.selectFrom('tenants').select([
+      sql<string>`${sql.ref('tenants.xmin')}::text`.as('version'),
+      liveRowsOf(
+        db,
+        'vacancies',
+        arg((ids) => [...ids.vacancies]),
+      ).as('vacancies_live'),
+      liveRowsOf(
+        db,
+        'articles',
+        arg((ids) => [...ids.articles]),
+      ).as('articles_live'),
+    ]) as unknown as Compilable<{ version: string; vacancies_live: TLiveRows; articles_live: TLiveRows }>,
 );
 
 /**
@@ -53,11 +69,23 @@ const contentState = new StatementTemplate<Record<TViewCountedTable, readonly nu
  * The version is the tenant row's `xmin`: the content triggers (see the content-version migration) update that
  * row in every transaction that changes the tenant's public content, and so does any change of its settings.
  */
-export async function readContentState(db: TDb, tenantId: number, ids: Record<TViewCountedTable, readonly number[]>): Promise<TContentState> {
+export async function readContentState(
+  db: TDb,
+  tenantId: number,
+  ids: Record<TViewCountedTable, readonly number[]>,
+): Promise<TContentState> {
   const [row] = await contentState.execute(db, ids, tenantId);
   const live = (rows: TLiveRows | undefined) =>
-    new Map((rows ?? []).map(([id, views_count, canonical_url]): [number, TLiveFields] => [id, canonical_url === undefined ? { views_count } : { views_count, canonical_url }]));
-  return { version: row?.version ?? '', live: { vacancies: live(row?.vacancies_live), articles: live(row?.articles_live) } };
+    new Map(
+      (rows ?? []).map(([id, views_count, canonical_url]): [number, TLiveFields] => [
+        id,
+        canonical_url === undefined ? { views_count } : { views_count, canonical_url },
+      ]),
+    );
+  return {
+    version: row?.version ?? '',
+    live: { vacancies: live(row?.vacancies_live), articles: live(row?.articles_live) },
+  };
 }
 
 type TBatch = { ids: Record<TViewCountedTable, Set<number>>; result: Promise<TContentState>; start: () => void };
@@ -82,7 +110,11 @@ export class ContentStateReader {
     this.#spacingMs = options.spacingMs ?? DEFAULT_SPACING_MS;
   }
 
-  read(db: TDb, tenantId: number, viewCounts?: { table: TViewCountedTable; ids: readonly number[] }): Promise<TContentState> {
+  read(
+    db: TDb,
+    tenantId: number,
+    viewCounts?: { table: TViewCountedTable; ids: readonly number[] },
+  ): Promise<TContentState> {
     let tenant = this.#tenants.get(tenantId);
     if (!tenant) {
       tenant = { inFlight: false, lastStart: Number.NEGATIVE_INFINITY };
@@ -149,7 +181,11 @@ export async function msUntilNextVisibilityChange(db: TDb): Promise<number | nul
   const row = await db
     .selectFrom('tenants')
     .select(
-      sql<number | null>`extract(epoch from least((${nextVacancy('published_at')}), (${nextVacancy('ends_at')}), (${nextArticle('published_at')}), (${nextArticle('expires_at')})) - now()) * 1000`.as('ms'),
+      sql<
+        number | null
+      >`extract(epoch from least((${nextVacancy('published_at')}), (${nextVacancy('ends_at')}), (${nextArticle('published_at')}), (${nextArticle('expires_at')})) - now()) * 1000`.as(
+        'ms',
+      ),
     )
     .executeTakeFirst();
   return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms));

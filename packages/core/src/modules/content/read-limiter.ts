@@ -59,7 +59,8 @@ export class ReadLimiter {
   /** A turn for the reader; call the returned function when the work is done (once). */
   acquire(reader: TReader): Promise<() => void> {
     const keyId = reader.apiKey.id;
-    if (this.#mayStart(keyId) && (this.#waiting.size === 0 || (this.#running.get(keyId) ?? 0) < this.limits.perKey)) return Promise.resolve(this.#start(keyId));
+    if (this.#mayStart(keyId) && (this.#waiting.size === 0 || (this.#running.get(keyId) ?? 0) < this.limits.perKey))
+      return Promise.resolve(this.#start(keyId));
     const queue = this.#waiting.get(keyId) ?? [];
     if (queue.length >= this.limits.queuePerKey) return Promise.reject(this.#refuse(reader, queue.length));
     return new Promise((resolve, reject) => {

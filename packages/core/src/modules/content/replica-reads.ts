@@ -24,5 +24,9 @@ export async function computeAtVersion<T>(
   compute: () => Promise<T>,
 ): Promise<{ value: T; onReplica: boolean }> {
   if (!replica) return { value: await compute(), onReplica: false };
-  return replica.run(tenantId, async (db) => (await readContentState(db, tenantId, NO_LIVE_ROWS)).version === version, compute);
+  return replica.run(
+    tenantId,
+    async (db) => (await readContentState(db, tenantId, NO_LIVE_ROWS)).version === version,
+    compute,
+  );
 }

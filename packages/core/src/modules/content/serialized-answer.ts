@@ -73,7 +73,8 @@ export class CountedJson {
       return COUNTER_PLACEHOLDER;
     });
     const parts = json.split(`"${VIEW_COUNTER}":"${COUNTER_PLACEHOLDER}"`);
-    if (parts.length !== counters.length + 1) throw new Error('An answer held a view-counter placeholder it did not get from its counters');
+    if (parts.length !== counters.length + 1)
+      throw new Error('An answer held a view-counter placeholder it did not get from its counters');
     return new CountedJson(
       parts.map((part) => Buffer.from(part)),
       counters,
@@ -93,7 +94,8 @@ export class CountedJson {
 
   /** The answer's bytes with the live view counts (`live` absent or without a row: the counts it was made with). */
   render(live: Map<number, TLiveFields> | undefined): SerializedAnswer {
-    if (this.#counters.length === 0) return (this.#uncounted ??= new SerializedAnswer(this.#parts[0]!, this.etag, this.#schema));
+    if (this.#counters.length === 0)
+      return (this.#uncounted ??= new SerializedAnswer(this.#parts[0]!, this.etag, this.#schema));
     const views = this.#counters.map((counter) => live?.get(counter.id)?.views_count ?? counter.views);
     const last = this.#last;
     if (last && last.views.every((count, index) => count === views[index])) return last.answer;
@@ -168,6 +170,9 @@ export function servedOutput<T extends z.ZodType>(schema: T): T {
     if (value.schema !== schema) throw new Error('A serialized answer was validated against another schema');
     return value;
   };
-  Object.assign(served, { parse, parseAsync: async (value: unknown, params?: Parameters<T['parse']>[1]) => parse(value, params) });
+  Object.assign(served, {
+    parse,
+    parseAsync: async (value: unknown, params?: Parameters<T['parse']>[1]) => parse(value, params),
+  });
   return served;
 }

@@ -31,7 +31,9 @@ export class ViewCounter {
         const ids = entries.map(([id]) => id);
         const increments = entries.map(([, n]) => n);
         await sql`update ${sql.table(table)} as t set views_count = t.views_count + v.n
-          from unnest(${ids}::int[], ${increments}::int[]) as v(id, n) where t.id = v.id`.execute(kyselyOf(this.#orm.em.fork()));
+          from unnest(${ids}::int[], ${increments}::int[]) as v(id, n) where t.id = v.id`.execute(
+          kyselyOf(this.#orm.em.fork()),
+        );
       } catch (error) {
         // Put the counts back so a database hiccup loses no views; the next flush retries.
         for (const [id, n] of entries) counts.set(id, (counts.get(id) ?? 0) + n);

@@ -2,7 +2,13 @@ import { iso } from '../../lib/dates.ts';
 import type { TEventRow } from './events.repository.ts';
 
 /** An event as webhooks deliver it (CONTRACT: id, type, occurred_at, tenant, data). */
-export type TEventPayload = { id: string; type: string; occurred_at: string; tenant: string; data: Record<string, unknown> };
+export type TEventPayload = {
+  id: string;
+  type: string;
+  occurred_at: string;
+  tenant: string;
+  data: Record<string, unknown>;
+};
 
 export function toEventPayload(row: TEventRow): TEventPayload {
   return { id: row.id, type: row.type, occurred_at: iso(row.occurred_at), tenant: row.tenant, data: row.data };
@@ -17,7 +23,15 @@ export type TChangesRequest = { after?: string; limit: number; types?: TChangeTy
 
 /** One page of the change feed, as the list-changes procedure answers it. */
 export type TChangesPage = {
-  data: Array<{ cursor: string; event_id: string; type: string; object: TChangeType; id: number; slug: string | null; occurred_at: string }>;
+  data: Array<{
+    cursor: string;
+    event_id: string;
+    type: string;
+    object: TChangeType;
+    id: number;
+    slug: string | null;
+    occurred_at: string;
+  }>;
   next_cursor: string;
   has_more: boolean;
 };

@@ -22,7 +22,11 @@ export const EventSchema = defineEntity({
     /** Insertion order (orders a transaction's own events when they are given positions at commit). */
     seq: p.bigint('number').primary(),
     /** `evt_` + 32 hex digits; the `webhook-id` of its deliveries. */
-    id: p.string().length(40).unique().defaultRaw(`('evt_'::text || replace((gen_random_uuid())::text, '-'::text, ''::text))`),
+    id: p
+      .string()
+      .length(40)
+      .unique()
+      .defaultRaw(`('evt_'::text || replace((gen_random_uuid())::text, '-'::text, ''::text))`),
     tenant: () => p.manyToOne(Tenant).deleteRule('cascade'),
     type: p.string().length(100),
     object: p.enum(EVENT_OBJECTS),

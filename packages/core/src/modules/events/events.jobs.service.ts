@@ -17,7 +17,10 @@ export const MIN_EVENT_RETENTION_DAYS = 30;
  * page is shorter than `limit`. `horizon`: one asked before (e.g. outside the reader's transaction, so the shared locks
  * of its wait are not held until that transaction ends); by default asked now.
  */
-export async function readAllEventsAfter(ctx: TOperatorContext, input: { after: number; limit: number; horizon?: number | null }): Promise<TEventRow[]> {
+export async function readAllEventsAfter(
+  ctx: TOperatorContext,
+  input: { after: number; limit: number; horizon?: number | null },
+): Promise<TEventRow[]> {
   const db = crossTenantDb(ctx.em);
   const known = input.horizon === undefined ? await eventsHorizon(db) : input.horizon;
   if (known === null || known <= input.after) return [];
@@ -35,7 +38,9 @@ export async function allEventsHorizon(ctx: TOperatorContext): Promise<number | 
  * (exactly once per transition; see the vacancy and article events migration). Returns how many it recorded.
  */
 export async function announceTimePassing(ctx: TOperatorContext): Promise<number> {
-  const { rows } = await sql<{ announced: number }>`select careers_announce_time_passing() as announced`.execute(crossTenantDb(ctx.em));
+  const { rows } = await sql<{ announced: number }>`select careers_announce_time_passing() as announced`.execute(
+    crossTenantDb(ctx.em),
+  );
   return rows[0]?.announced ?? 0;
 }
 

@@ -55,7 +55,8 @@ export async function tenantEventsAfter(
   after: number,
   options: { objects: readonly TEventObject[]; limit: number; horizon: number },
 ): Promise<TEventRow[]> {
-  const { rows } = await sql<TRawEventRow>`select e.position, e.id, e.tenant_id, t.slug as tenant, e.type, e.object, e.object_id, e.slug, e.data, e.occurred_at
+  const { rows } =
+    await sql<TRawEventRow>`select e.position, e.id, e.tenant_id, t.slug as tenant, e.type, e.object, e.object_id, e.slug, e.data, e.occurred_at
     from events e join tenants t on t.id = e.tenant_id
     where e.tenant_id = ${tenantId} and e.position > ${after} and e.position <= ${options.horizon} and e.object = any(${options.objects}::text[])
     order by e.position
@@ -65,7 +66,8 @@ export async function tenantEventsAfter(
 
 /** Every tenant's events after a position up to the horizon, in position order (`events_position_idx`). */
 export async function allEventsAfter(db: TDb, after: number, limit: number, horizon: number): Promise<TEventRow[]> {
-  const { rows } = await sql<TRawEventRow>`select e.position, e.id, e.tenant_id, t.slug as tenant, e.type, e.object, e.object_id, e.slug, e.data, e.occurred_at
+  const { rows } =
+    await sql<TRawEventRow>`select e.position, e.id, e.tenant_id, t.slug as tenant, e.type, e.object, e.object_id, e.slug, e.data, e.occurred_at
     from events e join tenants t on t.id = e.tenant_id
     where e.position > ${after} and e.position <= ${horizon}
     order by e.position
@@ -75,13 +77,17 @@ export async function allEventsAfter(db: TDb, after: number, limit: number, hori
 
 /** The highest position of the tenant's events pruned so far (0: none): a cursor below it may have missed entries. */
 export async function tenantPrunedThrough(db: TDb, tenantId: number): Promise<number> {
-  const { rows } = await sql<{ pruned_through: string }>`select pruned_through from event_retention where tenant_id = ${tenantId}`.execute(db);
+  const { rows } = await sql<{
+    pruned_through: string;
+  }>`select pruned_through from event_retention where tenant_id = ${tenantId}`.execute(db);
   return Number(rows[0]?.pruned_through ?? 0);
 }
 
 /** The highest position pruned so far (0: none). */
 export async function latestPrunedPosition(db: TDb): Promise<number> {
-  const { rows } = await sql<{ position: string }>`select coalesce(max(pruned_through), 0) as position from event_retention`.execute(db);
+  const { rows } = await sql<{
+    position: string;
+  }>`select coalesce(max(pruned_through), 0) as position from event_retention`.execute(db);
   return Number(rows[0]?.position ?? 0);
 }
 

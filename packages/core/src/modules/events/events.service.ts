@@ -21,7 +21,15 @@ import { serverSecret } from '../server-secrets/server-secrets.service.ts';
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.ts';
 import { CHANGE_TYPES, type TChangesPage, type TChangesRequest, type TChangeType } from './event.dto.ts';
 import type { TEventObject } from './event.entity.ts';
-import { eventsHorizon, insertEvent, latestPrunedPosition, tenantEventsAfter, tenantPrunedThrough, type TEventRow, type TNewEvent } from './events.repository.ts';
+import {
+  eventsHorizon,
+  insertEvent,
+  latestPrunedPosition,
+  tenantEventsAfter,
+  tenantPrunedThrough,
+  type TEventRow,
+  type TNewEvent,
+} from './events.repository.ts';
 
 /** Records an event of the context's tenant in the caller's transaction; `data` always carries the object's `id` (and `slug` if given). */
 export async function recordEvent(ctx: TServiceContext, event: Omit<TNewEvent, 'tenantId'>): Promise<{ id: string }> {
@@ -50,7 +58,11 @@ export async function currentEventsPosition(ctx: TServiceContext): Promise<numbe
   return Math.max(horizon, await latestPrunedPosition(ctx.db));
 }
 
-const SCOPE_OF: Record<TChangeType, TScope> = { vacancy: 'vacancies:read', article: 'articles:read', candidate: 'candidates:read' };
+const SCOPE_OF: Record<TChangeType, TScope> = {
+  vacancy: 'vacancies:read',
+  article: 'articles:read',
+  candidate: 'candidates:read',
+};
 
 /** The entry types a key may read; a key that may read none is 403 on `vacancies:read` (before input validation). */
 export function readableChangeTypes(scopes: readonly string[]): TChangeType[] {
@@ -98,6 +110,7 @@ export async function listChanges(ctx: TChangeFeedContext, input: TChangesReques
     occurred_at: iso(row.occurred_at),
   }));
   // With no `after` and no entry, a cursor at the latest position: later entries all come after it.
-  const nextCursor = data.at(-1)?.cursor ?? input.after ?? encodeChangeCursor(key, tenantId, await currentEventsPosition(ctx));
+  const nextCursor =
+    data.at(-1)?.cursor ?? input.after ?? encodeChangeCursor(key, tenantId, await currentEventsPosition(ctx));
   return { data, next_cursor: nextCursor, has_more: rows.length > input.limit };
 }

@@ -29,7 +29,14 @@ export class ClaimDeclined extends Error {
 }
 
 /** The record's parts a statement binds (see StatementTemplate: each is read from a run's arguments). */
-export type TClaimValues = { apiKeyId: number; operation: string; key: string; hash: string; status: number; headers: string };
+export type TClaimValues = {
+  apiKeyId: number;
+  operation: string;
+  key: string;
+  hash: string;
+  status: number;
+  headers: string;
+};
 
 export class IdempotencyClaim {
   readonly values: TClaimValues;
@@ -66,7 +73,8 @@ export class IdempotencyClaim {
 
   /** Takes the body the statement stored: the response, as its replays will parse it. */
   accept(storedBody: string): unknown {
-    if (storedBody.includes(MARKER_PREFIX)) throw new Error('a stored response kept a marker the statement did not splice');
+    if (storedBody.includes(MARKER_PREFIX))
+      throw new Error('a stored response kept a marker the statement did not splice');
     this.#storedBody = storedBody;
     return JSON.parse(storedBody);
   }

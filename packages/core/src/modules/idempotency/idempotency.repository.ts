@@ -1,5 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type Expression, type InsertQueryBuilder, type Kysely, type QueryCreator, type RawBuilder, type UpdateResult } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type InsertQueryBuilder,
+  type Kysely,
+  type QueryCreator,
+  type RawBuilder,
+  type UpdateResult,
+} from 'kysely';
 import { crossTenantDb, serialRow, type TDB } from '../../db/kysely.ts';
 import { StatementTemplate } from '../../db/fast-path/index.ts';
 import { markerOf, type TClaimValues } from './idempotency-claim.ts';
@@ -40,7 +48,12 @@ export type TRecordKey = { apiKeyId: number; operation: string; key: string };
 export type TStoredResponse = { status: number; body: unknown; headers: Record<string, string> };
 
 /** A committed record as a replay reads it. */
-export type TRecord = { request_hash: string; response_status: number | null; response_body: unknown; response_headers: unknown };
+export type TRecord = {
+  request_hash: string;
+  response_status: number | null;
+  response_body: unknown;
+  response_headers: unknown;
+};
 
 /** The first statement of every idempotent request, built once (StatementTemplate): the insert of the key's record. */
 const insertRecord = StatementTemplate.unscoped<{ key: TRecordKey; hash: string }, { id: number }>((db, arg) =>
@@ -48,7 +61,11 @@ const insertRecord = StatementTemplate.unscoped<{ key: TRecordKey; hash: string 
     .insertInto('idempotency_records')
     .values(
       serialRow<'idempotency_records'>({
-        ...recordKeyOf({ apiKeyId: arg((args) => args.key.apiKeyId), operation: arg((args) => args.key.operation), key: arg((args) => args.key.key) }),
+        ...recordKeyOf({
+          apiKeyId: arg((args) => args.key.apiKeyId),
+          operation: arg((args) => args.key.operation),
+          key: arg((args) => args.key.key),
+        }),
         request_hash: arg((args) => args.hash),
         expires_at: recordExpiry(),
       }),
@@ -58,17 +75,24 @@ const insertRecord = StatementTemplate.unscoped<{ key: TRecordKey; hash: string 
 );
 
 /** The last statement of every kept idempotent request, built once: the record's response. */
-const storeResponse = StatementTemplate.unscoped<{ key: TRecordKey; response: TStoredResponse }, UpdateResult>((db, arg) =>
-  db
-    .updateTable('idempotency_records')
-    .set({
-      response_status: arg((args) => args.response.status),
-      response_body: storedBody(arg((args) => JSON.stringify(args.response.body ?? null))),
-      response_headers: storedHeaders(arg((args) => JSON.stringify(args.response.headers))),
-    })
-    .where((eb) =>
-      eb.and(recordKeyOf({ apiKeyId: arg((args) => args.key.apiKeyId), operation: arg((args) => args.key.operation), key: arg((args) => args.key.key) })),
-    ),
+const storeResponse = StatementTemplate.unscoped<{ key: TRecordKey; response: TStoredResponse }, UpdateResult>(
+  (db, arg) =>
+    db
+      .updateTable('idempotency_records')
+      .set({
+        response_status: arg((args) => args.response.status),
+        response_body: storedBody(arg((args) => JSON.stringify(args.response.body ?? null))),
+        response_headers: storedHeaders(arg((args) => JSON.stringify(args.response.headers))),
+      })
+      .where((eb) =>
+        eb.and(
+          recordKeyOf({
+            apiKeyId: arg((args) => args.key.apiKeyId),
+            operation: arg((args) => args.key.operation),
+            key: arg((args) => args.key.key),
+          }),
+        ),
+      ),
 );
 
 /** Inserts the key's record unless one exists (it waits while another transaction holds an uncommitted one): inserted or not. */
@@ -77,10 +101,19 @@ export async function insertRecordIfAbsent(tx: EntityManager, key: TRecordKey, h
 }
 
 /** The key's record, and whether it has expired. */
-export async function findRecord(tx: EntityManager, key: TRecordKey): Promise<(TRecord & { expired: boolean }) | undefined> {
+export async function findRecord(
+  tx: EntityManager,
+  key: TRecordKey,
+): Promise<(TRecord & { expired: boolean }) | undefined> {
   return crossTenantDb(tx)
     .selectFrom('idempotency_records')
-    .select(['request_hash', 'response_status', 'response_body', 'response_headers', sql<boolean>`expires_at <= now()`.as('expired')])
+    .select([
+      'request_hash',
+      'response_status',
+      'response_body',
+      'response_headers',
+      sql<boolean>`expires_at <= now()`.as('expired'),
+    ])
     .where((eb) => eb.and(recordKeyOf(key)))
     .executeTakeFirst();
 }
@@ -95,7 +128,11 @@ export async function deleteExpiredRecord(tx: EntityManager, key: TRecordKey): P
 }
 
 /** Stores the response in the key's record. */
-export async function storeRecordResponse(tx: EntityManager, key: TRecordKey, response: TStoredResponse): Promise<void> {
+export async function storeRecordResponse(
+  tx: EntityManager,
+  key: TRecordKey,
+  response: TStoredResponse,
+): Promise<void> {
   await storeResponse.execute(crossTenantDb(tx), { key, response });
 }
 
@@ -104,20 +141,28 @@ export async function deleteExpiredRecords(em: EntityManager, limit: number): Pr
   const db = crossTenantDb(em);
   const result = await db
     .deleteFrom('idempotency_records')
-    .where('id', 'in', db.selectFrom('idempotency_records').select('id').where('expires_at', '<=', sql<Date>`now()`).limit(limit))
+    .where(
+      'id',
+      'in',
+      db.selectFrom('idempotency_records').select('id').where('expires_at', '<=', sql<Date>`now()`).limit(limit),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 /** True while no record of the key exists (an expired one included: the key's transaction removes it). */
 export function recordAbsent(db: Kysely<TDB>, claim: TClaimValues): RawBuilder<boolean> {
-  return sql<boolean>`not exists (${db.selectFrom('idempotency_records').select('id').where((eb) => eb.and(recordKeyOf(claim)))})`;
+  return sql<boolean>`not exists (${db
+    .selectFrom('idempotency_records')
+    .select('id')
+    .where((eb) => eb.and(recordKeyOf(claim)))})`;
 }
 
 /** The template (a parameter) with every marker replaced by the JSON of its value, which JSON.parse gives back. */
 export function splicedBody(template: string, values: Record<string, Expression<unknown>>): RawBuilder<string> {
   let body: RawBuilder<string> = sql<string>`${template}::text`;
-  for (const [name, value] of Object.entries(values)) body = sql<string>`replace(${body}, ${JSON.stringify(markerOf(name))}, to_json(${value})::text)`;
+  for (const [name, value] of Object.entries(values))
+    body = sql<string>`replace(${body}, ${JSON.stringify(markerOf(name))}, to_json(${value})::text)`;
   return body;
 }
 
@@ -130,10 +175,23 @@ export function insertClaimedRecord<DB extends TDB>(
 ): InsertQueryBuilder<DB, 'idempotency_records', { response_body: string }> {
   return (qc as unknown as QueryCreator<TDB>)
     .insertInto('idempotency_records')
-    .columns(['api_key_id', 'operation', 'key', 'request_hash', 'expires_at', 'response_status', 'response_body', 'response_headers'])
+    .columns([
+      'api_key_id',
+      'operation',
+      'key',
+      'request_hash',
+      'expires_at',
+      'response_status',
+      'response_body',
+      'response_headers',
+    ])
     .expression(
       sql`select ${claim.apiKeyId}::integer, ${claim.operation}::text, ${claim.key}::text, ${claim.hash}::text, ${recordExpiry()},
         ${claim.status}::integer, ${storedBody(body)}, ${storedHeaders(claim.headers)} from ${from}`,
     )
-    .returning(sql<string>`response_body`.as('response_body')) as unknown as InsertQueryBuilder<DB, 'idempotency_records', { response_body: string }>;
+    .returning(sql<string>`response_body`.as('response_body')) as unknown as InsertQueryBuilder<
+    DB,
+    'idempotency_records',
+    { response_body: string }
+  >;
 }

@@ -110,13 +110,21 @@ function errorFromStoredBody(status: number, body: TErrorBody): AppError {
   return new AppError(codes[0] ?? 'INTERNAL', options);
 }
 
-const recordKey = (call: TIdempotentCall<TCallResult>): TRecordKey => ({ apiKeyId: call.apiKeyId, operation: call.operation, key: call.key });
+const recordKey = (call: TIdempotentCall<TCallResult>): TRecordKey => ({
+  apiKeyId: call.apiKeyId,
+  operation: call.operation,
+  key: call.key,
+});
 
 /**
  * Inserts the key's record, or returns the committed record another request made first. The insert comes first
  * (one round trip for a new key); an expired record found instead is removed and the insert tried again.
  */
-async function claim(tx: EntityManager, call: TIdempotentCall<TCallResult>, hash: string): Promise<TRecord | undefined> {
+async function claim(
+  tx: EntityManager,
+  call: TIdempotentCall<TCallResult>,
+  hash: string,
+): Promise<TRecord | undefined> {
   const key = recordKey(call);
   for (let attempt = 0; attempt < 3; attempt++) {
     // Blocks while another transaction holds an uncommitted record for the same key.
@@ -131,9 +139,12 @@ async function claim(tx: EntityManager, call: TIdempotentCall<TCallResult>, hash
 
 /** Sets the stored status and headers on the response and returns the stored body (or throws the stored error). */
 function replay(record: TRecord, hash: string, response: TIdempotentCall<TCallResult>['response']): unknown {
-  if (record.request_hash !== hash) throw invalidKey('The idempotency key has already been used with a different request.');
+  if (record.request_hash !== hash)
+    throw invalidKey('The idempotency key has already been used with a different request.');
   if (record.response_status === null) throw new Error('idempotency record without a response was committed');
-  Object.assign(response.headers, (record.response_headers ?? {}) as Record<string, string>, { [REPLAY_HEADER]: 'true' });
+  Object.assign(response.headers, (record.response_headers ?? {}) as Record<string, string>, {
+    [REPLAY_HEADER]: 'true',
+  });
   const body: unknown = JSON.parse(record.response_body as string);
   if (record.response_status >= 400) throw errorFromStoredBody(record.response_status, body as TErrorBody);
   response.status = record.response_status;
@@ -186,7 +197,10 @@ function isDeclined(result: TCallResult): boolean {
  * The one-statement attempt (executeClaimed): its outcome when it is final — the record stored with the response, or
  * an outcome that is not kept (a 422, a 5xx) and so needs no record; undefined when the key's transaction must run it.
  */
-async function runClaimed<R extends TCallResult>(call: TIdempotentCall<R>, hash: string): Promise<TIdempotentOutcome<R> | undefined> {
+async function runClaimed<R extends TCallResult>(
+  call: TIdempotentCall<R>,
+  hash: string,
+): Promise<TIdempotentOutcome<R> | undefined> {
   const generic = call as unknown as TIdempotentCall<TCallResult>;
   const claim = new IdempotencyClaim({
     apiKeyId: call.apiKeyId,

@@ -25,7 +25,11 @@ export const ZLocation = z.object({
     .nullable()
     .optional()
     .describe('Only with include_coordinates; null when the location has none'),
-  vacancy_count: z.number().int().optional().describe('Only with include_vacancy_count: visible vacancies at this location'),
+  vacancy_count: z
+    .number()
+    .int()
+    .optional()
+    .describe('Only with include_vacancy_count: visible vacancies at this location'),
 });
 export type TLocation = z.infer<typeof ZLocation>;
 

@@ -6,11 +6,21 @@ export const LocationSchema = defineEntity({
   tableName: 'locations',
   uniques: [{ properties: ['tenant', 'slug'] }],
   indexes: [
-    { name: 'locations_tenant_name_idx', expression: 'create index "locations_tenant_name_idx" on "locations" ("tenant_id", lower("name"), "id")' },
-    { name: 'locations_tenant_locality_idx', expression: 'create index "locations_tenant_locality_idx" on "locations" ("tenant_id", lower("locality"), "id")' },
+    {
+      name: 'locations_tenant_name_idx',
+      expression: 'create index "locations_tenant_name_idx" on "locations" ("tenant_id", lower("name"), "id")',
+    },
+    {
+      name: 'locations_tenant_locality_idx',
+      expression: 'create index "locations_tenant_locality_idx" on "locations" ("tenant_id", lower("locality"), "id")',
+    },
     { properties: ['tenant', 'createdAt', 'id'] },
     // near + radius_km: a latitude/longitude box over the tenant's located locations.
-    { name: 'locations_tenant_coordinates_idx', expression: 'create index "locations_tenant_coordinates_idx" on "locations" ("tenant_id", "latitude", "longitude") where "latitude" is not null' },
+    {
+      name: 'locations_tenant_coordinates_idx',
+      expression:
+        'create index "locations_tenant_coordinates_idx" on "locations" ("tenant_id", "latitude", "longitude") where "latitude" is not null',
+    },
   ],
   properties: {
     id: p.integer().primary(),

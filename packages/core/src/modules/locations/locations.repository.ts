@@ -56,11 +56,20 @@ function contains(column: string, term: string): Expression<SqlBool> {
 function filtered(db: TDb, filters: TLocationFilters) {
   let query = db.selectFrom('locations as l');
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
-  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value))) return query.where(sql<SqlBool>`false`);
-  if (filters.countryCode) query = query.where(sql<SqlBool>`upper(${sql.ref('l.country_code')}) = ${filters.countryCode}`);
+  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value)))
+    return query.where(sql<SqlBool>`false`);
+  if (filters.countryCode)
+    query = query.where(sql<SqlBool>`upper(${sql.ref('l.country_code')}) = ${filters.countryCode}`);
   const term = filters.search;
   if (term) {
-    const fields = ['l.name', 'l.locality', 'l.address_line_1', 'l.address_line_2', 'l.address_line_3', 'l.postal_code'];
+    const fields = [
+      'l.name',
+      'l.locality',
+      'l.address_line_1',
+      'l.address_line_2',
+      'l.address_line_3',
+      'l.postal_code',
+    ];
     query = query.where((eb) => eb.or(fields.map((field) => contains(field, term))));
   }
   return query;

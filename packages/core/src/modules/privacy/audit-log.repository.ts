@@ -1,15 +1,32 @@
 import type { TDb } from '../../db/kysely.ts';
 import type { TAuditAction } from './audit-log.entity.ts';
 
-export type TAuditEntry = { actor: string; action: TAuditAction; subject?: string | null; details?: Record<string, unknown> };
+export type TAuditEntry = {
+  actor: string;
+  action: TAuditAction;
+  subject?: string | null;
+  details?: Record<string, unknown>;
+};
 
-export type TAuditRow = { id: number; actor: string; action: TAuditAction; subject: string | null; details: Record<string, unknown>; created_at: Date };
+export type TAuditRow = {
+  id: number;
+  actor: string;
+  action: TAuditAction;
+  subject: string | null;
+  details: Record<string, unknown>;
+  created_at: Date;
+};
 
 /** Records one entry in the tenant's audit log (in the caller's transaction, so it commits with what it records). */
 export async function insertAuditEntry(db: TDb, entry: TAuditEntry): Promise<void> {
   await db
     .insertInto('audit_log_entries')
-    .values({ actor: entry.actor, action: entry.action, subject: entry.subject ?? null, details: JSON.stringify(entry.details ?? {}) } as never)
+    .values({
+      actor: entry.actor,
+      action: entry.action,
+      subject: entry.subject ?? null,
+      details: JSON.stringify(entry.details ?? {}),
+    } as never)
     .execute();
 }
 

@@ -19,12 +19,22 @@ export async function recordAudit(ctx: TServiceContext, entry: TAuditEntry): Pro
 }
 
 export type TAuditLogPage = {
-  entries: Array<{ id: number; actor: string; action: string; subject: string | null; details: Record<string, unknown>; created_at: string }>;
+  entries: Array<{
+    id: number;
+    actor: string;
+    action: string;
+    subject: string | null;
+    details: Record<string, unknown>;
+    created_at: string;
+  }>;
   next_before: number | null;
 };
 
 /** A page of the tenant's audit log, newest first. */
-export async function listAuditLog(ctx: TServiceContext, input: { before?: number; limit: number }): Promise<TAuditLogPage> {
+export async function listAuditLog(
+  ctx: TServiceContext,
+  input: { before?: number; limit: number },
+): Promise<TAuditLogPage> {
   const rows = await findAuditEntries(ctx.db, { before: input.before, limit: input.limit + 1 });
   const page = rows.slice(0, input.limit);
   return {

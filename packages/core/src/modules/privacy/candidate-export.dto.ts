@@ -21,7 +21,11 @@ export const ZCandidateExport = z.object({
       vacancy: z.object({ id: z.number().int(), slug: z.string(), title: z.string() }),
       answers: z.record(z.string(), z.unknown()),
       consents: ZConsents,
-      tracking: z.object({ ip_address: z.string().nullable(), user_agent: z.string().nullable(), referrer: z.string().nullable() }),
+      tracking: z.object({
+        ip_address: z.string().nullable(),
+        user_agent: z.string().nullable(),
+        referrer: z.string().nullable(),
+      }),
       privacy_policy_accepted: z.boolean(),
       created_at: z.string(),
       documents: z.array(ZExportDocument),
@@ -51,8 +55,17 @@ export function toCandidateExport(
       id: row.id,
       vacancy: { id: row.vacancy_id, slug: row.vacancy_slug, title: row.vacancy_title },
       answers: row.answers,
-      consents: { processing: row.consent_processing, talent_pool: row.consent_talent_pool, given_at: iso(row.created_at), policy_version: row.consent_policy_version },
-      tracking: { ip_address: row.tracking_ip_address, user_agent: row.tracking_user_agent, referrer: row.tracking_referrer },
+      consents: {
+        processing: row.consent_processing,
+        talent_pool: row.consent_talent_pool,
+        given_at: iso(row.created_at),
+        policy_version: row.consent_policy_version,
+      },
+      tracking: {
+        ip_address: row.tracking_ip_address,
+        user_agent: row.tracking_user_agent,
+        referrer: row.tracking_referrer,
+      },
       privacy_policy_accepted: row.privacy_policy_accepted,
       created_at: iso(row.created_at),
       documents: documents

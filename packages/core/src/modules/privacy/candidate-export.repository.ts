@@ -16,8 +16,22 @@ export type TExportApplicationRow = {
   created_at: Date;
 };
 
-export type TExportDocumentRow = { application_id: number; type: string; position: number; filename: string; mime_type: string; size: number; content: Buffer };
-export type TExportResumeRow = { id: string; filename: string; mime_type: string; created_at: Date; content: Buffer | null };
+export type TExportDocumentRow = {
+  application_id: number;
+  type: string;
+  position: number;
+  filename: string;
+  mime_type: string;
+  size: number;
+  content: Buffer;
+};
+export type TExportResumeRow = {
+  id: string;
+  filename: string;
+  mime_type: string;
+  created_at: Date;
+  content: Buffer | null;
+};
 
 /** A candidate's applications with their vacancies (published or not), oldest first. */
 export async function findApplicationsOf(db: TDb, candidateId: number): Promise<TExportApplicationRow[]> {
@@ -93,17 +107,30 @@ export async function findHeldByEmail(db: TDb, email: string): Promise<THeldCand
       'c.email',
       'c.phone',
       'c.created_at',
-      eb.selectFrom('applications as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.candidate_id', '=', 'c.id').as('applications'),
+      eb
+        .selectFrom('applications as a')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('a.candidate_id', '=', 'c.id')
+        .as('applications'),
       eb
         .selectFrom('documents as d')
         .innerJoin('applications as a', 'a.id', 'd.application_id')
         .select((s) => s.fn.countAll<number>().as('n'))
         .whereRef('a.candidate_id', '=', 'c.id')
         .as('documents'),
-      eb.selectFrom('resume_processings as r').select((s) => s.fn.countAll<number>().as('n')).whereRef('r.candidate_id', '=', 'c.id').as('resumes'),
+      eb
+        .selectFrom('resume_processings as r')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('r.candidate_id', '=', 'c.id')
+        .as('resumes'),
     ])
     .where((eb) => eb(eb.fn('lower', ['c.email']), '=', email.toLowerCase()))
     .orderBy('c.id')
     .execute();
-  return rows.map((row) => ({ ...row, applications: Number(row.applications), documents: Number(row.documents), resumes: Number(row.resumes) })) as THeldCandidateRow[];
+  return rows.map((row) => ({
+    ...row,
+    applications: Number(row.applications),
+    documents: Number(row.documents),
+    resumes: Number(row.resumes),
+  })) as THeldCandidateRow[];
 }

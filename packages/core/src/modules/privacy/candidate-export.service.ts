@@ -9,7 +9,10 @@ import { findApplicationsOf, findDocumentsOf, findResumesOf } from './candidate-
  * answers, consents, tracking and documents, and every resume upload with its file. 404 like GET /candidates/{id}.
  * The export is recorded in the audit log (by id).
  */
-export async function exportCandidate(ctx: TServiceContext, input: { id: string; actor: string }): Promise<TCandidateExport> {
+export async function exportCandidate(
+  ctx: TServiceContext,
+  input: { id: string; actor: string },
+): Promise<TCandidateExport> {
   const { db } = ctx;
   const candidate = await getCandidateProfile(ctx, { id: input.id });
   const applications = await findApplicationsOf(db, candidate.id);

@@ -2,7 +2,11 @@ import { sql, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
 import { isStorableId } from '../../lib/query.ts';
 import { TENANT_SCOPED_TABLES } from '../../db/tenant-scope.ts';
-import { PUBLISHABLE_RATE_LIMITS, addressBucket, type TRateLimitedOperation } from '../rate-limits/rate-limit-buckets.ts';
+import {
+  PUBLISHABLE_RATE_LIMITS,
+  addressBucket,
+  type TRateLimitedOperation,
+} from '../rate-limits/rate-limit-buckets.ts';
 import { PERSONAL_DATA_TABLES, type TPersonReach } from './personal-data-map.ts';
 
 /** Everything that identifies one person's rows (see personal-data-map.ts). */
@@ -21,7 +25,13 @@ export async function lockCandidates(db: TDb, candidateIds: readonly number[]): 
   // An id no integer column can hold names nobody (and the database would refuse it as a parameter).
   const storable = candidateIds.filter(isStorableId);
   if (storable.length === 0) return [];
-  const rows = await db.selectFrom('candidates').select('id').where('id', 'in', storable).orderBy('id').forUpdate().execute();
+  const rows = await db
+    .selectFrom('candidates')
+    .select('id')
+    .where('id', 'in', storable)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   return rows.map((row) => row.id);
 }
 
@@ -40,7 +50,11 @@ export async function candidateIdsByEmail(db: TDb, email: string): Promise<numbe
  * The ids of a person: the candidates given (already locked), all their applications plus `applicationIds` (an
  * application erased on its own), their resume uploads and the events about any of these.
  */
-export async function collectPerson(db: TDb, candidateIds: readonly number[], applicationIds: readonly number[] = []): Promise<TPersonIds> {
+export async function collectPerson(
+  db: TDb,
+  candidateIds: readonly number[],
+  applicationIds: readonly number[] = [],
+): Promise<TPersonIds> {
   const applications =
     candidateIds.length + applicationIds.length === 0
       ? []
@@ -56,7 +70,9 @@ export async function collectPerson(db: TDb, candidateIds: readonly number[], ap
           .orderBy('id')
           .execute();
   const processings =
-    candidateIds.length === 0 ? [] : await db.selectFrom('resume_processings').select('id').where('candidate_id', 'in', candidateIds).execute();
+    candidateIds.length === 0
+      ? []
+      : await db.selectFrom('resume_processings').select('id').where('candidate_id', 'in', candidateIds).execute();
   const person = {
     candidateIds: [...candidateIds],
     applicationIds: applications.map((row) => row.id),
@@ -75,7 +91,13 @@ export async function collectPerson(db: TDb, candidateIds: readonly number[], ap
       : await db
           .selectFrom('events')
           .select('id')
-          .where((eb) => eb.or(wanted.map(([object, ids]) => eb.and([eb('object', '=', object as 'candidate'), eb('object_id', 'in', ids)]))))
+          .where((eb) =>
+            eb.or(
+              wanted.map(([object, ids]) =>
+                eb.and([eb('object', '=', object as 'candidate'), eb('object_id', 'in', ids)]),
+              ),
+            ),
+          )
           .execute();
   return { ...person, eventIds: events.map((row) => row.id) };
 }
@@ -89,7 +111,11 @@ async function deleteReached(db: TDb, table: string, reach: TPersonReach, person
     let query = db.deleteFrom(table as TTable).where(column as 'id', 'in', ids as number[]);
     // A table without tenant_id (a link table) is reached through its tenant-scoped owner, so only the tenant's rows go.
     if (!TENANT_SCOPED_TABLES.has(table) && reach.by === 'candidate') {
-      query = query.where(column as 'id', 'in', db.selectFrom('candidates').select('candidates.id').where('candidates.id', 'in', person.candidateIds));
+      query = query.where(
+        column as 'id',
+        'in',
+        db.selectFrom('candidates').select('candidates.id').where('candidates.id', 'in', person.candidateIds),
+      );
     }
     const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -139,7 +165,9 @@ async function deleteAddressWindows(db: TDb, addresses: readonly string[]): Prom
   if (addresses.length === 0) return 0;
   const keys = await db.selectFrom('api_keys').select('id').execute();
   const operations = Object.keys(PUBLISHABLE_RATE_LIMITS) as TRateLimitedOperation[];
-  const buckets = keys.flatMap((key) => operations.flatMap((operation) => addresses.map((address) => addressBucket(key.id, operation, address))));
+  const buckets = keys.flatMap((key) =>
+    operations.flatMap((operation) => addresses.map((address) => addressBucket(key.id, operation, address))),
+  );
   if (buckets.length === 0) return 0;
   const result = await db.deleteFrom('rate_limit_windows').where('bucket', 'in', buckets).executeTakeFirst();
   return Number(result.numDeletedRows);

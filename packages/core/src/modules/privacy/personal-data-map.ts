@@ -38,22 +38,55 @@ export type TOtherTable = { table: string; holds: 'no candidate data'; why: stri
 
 /** Tables that hold a candidate's data, in the order erasure deletes from them (dependents first). */
 export const PERSONAL_DATA_TABLES: readonly TPersonalDataTable[] = [
-  { table: 'webhook_deliveries', columns: ['payload', 'last_response'], reach: { by: 'event', column: 'event_id' }, exported: false },
+  {
+    table: 'webhook_deliveries',
+    columns: ['payload', 'last_response'],
+    reach: { by: 'event', column: 'event_id' },
+    exported: false,
+  },
   { table: 'events', columns: ['data', 'slug'], reach: { by: 'event-object' }, exported: false },
   { table: 'idempotency_records', columns: ['response_body'], reach: { by: 'stored-response' }, exported: false },
   { table: 'rate_limit_windows', columns: ['bucket'], reach: { by: 'address-bucket' }, exported: false },
-  { table: 'documents', columns: ['filename', 'content', 'mime_type'], reach: { by: 'application', column: 'application_id' }, exported: true },
+  {
+    table: 'documents',
+    columns: ['filename', 'content', 'mime_type'],
+    reach: { by: 'application', column: 'application_id' },
+    exported: true,
+  },
   {
     table: 'applications',
-    columns: ['answers', 'tracking_ip_address', 'tracking_user_agent', 'tracking_referrer', 'privacy_policy_accepted', 'consent_processing', 'consent_talent_pool'],
+    columns: [
+      'answers',
+      'tracking_ip_address',
+      'tracking_user_agent',
+      'tracking_referrer',
+      'privacy_policy_accepted',
+      'consent_processing',
+      'consent_talent_pool',
+    ],
     // By its own id: a person's applications are collected with the candidate, and an expired one is erased on its own.
     reach: { by: 'application', column: 'id' },
     exported: true,
   },
-  { table: 'resume_processings', columns: ['filename', 'content', 'error'], reach: { by: 'candidate', column: 'candidate_id' }, exported: true },
+  {
+    table: 'resume_processings',
+    columns: ['filename', 'content', 'error'],
+    reach: { by: 'candidate', column: 'candidate_id' },
+    exported: true,
+  },
   { table: 'intakes', columns: ['status'], reach: { by: 'candidate', column: 'candidate_id' }, exported: false },
-  { table: 'candidate_users', columns: ['user_id'], reach: { by: 'candidate', column: 'candidate_id' }, exported: true },
-  { table: 'candidates', columns: ['first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'slug', 'status', 'profile'], reach: { by: 'candidate', column: 'id' }, exported: true },
+  {
+    table: 'candidate_users',
+    columns: ['user_id'],
+    reach: { by: 'candidate', column: 'candidate_id' },
+    exported: true,
+  },
+  {
+    table: 'candidates',
+    columns: ['first_name', 'last_name', 'email', 'phone', 'linkedin_url', 'slug', 'status', 'profile'],
+    reach: { by: 'candidate', column: 'id' },
+    exported: true,
+  },
 ];
 
 /** Every other table, with the reason it holds nothing about a candidate. */
@@ -61,7 +94,7 @@ export const OTHER_TABLES: readonly TOtherTable[] = [
   { table: 'tenants', holds: 'no candidate data', why: 'the tenant and its settings' },
   { table: 'api_keys', holds: 'no candidate data', why: 'keys: digests, names, scopes' },
   { table: 'users', holds: 'no candidate data', why: "the tenant's staff accounts" },
-  { table: 'admin_sessions', holds: 'no candidate data', why: "staff sign-in sessions" },
+  { table: 'admin_sessions', holds: 'no candidate data', why: 'staff sign-in sessions' },
   { table: 'locations', holds: 'no candidate data', why: 'public content' },
   { table: 'companies', holds: 'no candidate data', why: 'public content' },
   { table: 'company_locations', holds: 'no candidate data', why: 'public content' },
@@ -84,11 +117,23 @@ export const OTHER_TABLES: readonly TOtherTable[] = [
   { table: 'event_retention', holds: 'no candidate data', why: 'positions pruned per tenant' },
   { table: 'webhook_endpoints', holds: 'no candidate data', why: "the tenant's receivers" },
   { table: 'webhook_dispatch_cursors', holds: 'no candidate data', why: 'a position in the event stream' },
-  { table: 'audit_log_entries', holds: 'no candidate data', why: 'actors are staff or keys; subjects name candidates by id only' },
+  {
+    table: 'audit_log_entries',
+    holds: 'no candidate data',
+    why: 'actors are staff or keys; subjects name candidates by id only',
+  },
   { table: 'mikro_orm_migrations', holds: 'no candidate data', why: 'applied migrations' },
   { table: 'vacancy_search_documents', holds: 'no candidate data', why: 'search documents of public vacancies' },
-  { table: 'search_words', holds: 'no candidate data', why: "words of the tenant's public vacancies (the typo lexicon)" },
+  {
+    table: 'search_words',
+    holds: 'no candidate data',
+    why: "words of the tenant's public vacancies (the typo lexicon)",
+  },
   { table: 'search_synonyms', holds: 'no candidate data', why: 'synonym groups from the tenant document' },
-  { table: 'server_secrets', holds: 'no candidate data', why: 'keys the service made for itself (change-feed cursors)' },
-  { table: 'known_sign_in_addresses', holds: 'no candidate data', why: "hashed addresses staff signed in from" },
+  {
+    table: 'server_secrets',
+    holds: 'no candidate data',
+    why: 'keys the service made for itself (change-feed cursors)',
+  },
+  { table: 'known_sign_in_addresses', holds: 'no candidate data', why: 'hashed addresses staff signed in from' },
 ];

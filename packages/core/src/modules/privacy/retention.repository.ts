@@ -22,7 +22,15 @@ function erasableCandidate(db: TDb, { settings, asOf }: TRetentionClock) {
     .where((eb) =>
       eb.and([
         // An unexpired application keeps the candidate (null retention_days: applications never expire).
-        eb.not(eb.exists(eb.selectFrom('applications as a').select('a.id').whereRef('a.candidate_id', '=', 'c.id').where(within(sql.ref('a.created_at'), r, asOf)))),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('applications as a')
+              .select('a.id')
+              .whereRef('a.candidate_id', '=', 'c.id')
+              .where(within(sql.ref('a.created_at'), r, asOf)),
+          ),
+        ),
         // Talent-pool consent on an application younger than talent_pool_retention_days.
         eb.not(
           eb.exists(
@@ -36,23 +44,38 @@ function erasableCandidate(db: TDb, { settings, asOf }: TRetentionClock) {
         ),
         // A candidate made from a resume upload is kept like a talent-pool candidate from its creation.
         eb.or([
-          eb.not(eb.exists(eb.selectFrom('resume_processings as rp').select('rp.id').whereRef('rp.candidate_id', '=', 'c.id'))),
+          eb.not(
+            eb.exists(
+              eb.selectFrom('resume_processings as rp').select('rp.id').whereRef('rp.candidate_id', '=', 'c.id'),
+            ),
+          ),
           eb.not(within(sql.ref('c.created_at'), p, asOf)),
         ]),
         // A candidate with no application at all expires retention_days after its own creation.
-        eb.or([eb.exists(eb.selectFrom('applications as a').select('a.id').whereRef('a.candidate_id', '=', 'c.id')), eb.not(within(sql.ref('c.created_at'), r, asOf))]),
+        eb.or([
+          eb.exists(eb.selectFrom('applications as a').select('a.id').whereRef('a.candidate_id', '=', 'c.id')),
+          eb.not(within(sql.ref('c.created_at'), r, asOf)),
+        ]),
       ]),
     );
 }
 
 /** An expired application that does not itself hold an unexpired talent-pool consent (it would keep its candidate). */
 function expiredApplication(db: TDb, { settings, asOf }: TRetentionClock) {
-  if (settings.retention_days === null) return db.selectFrom('applications as a').select('a.id').where(sql<SqlBool>`false`);
+  if (settings.retention_days === null)
+    return db.selectFrom('applications as a').select('a.id').where(sql<SqlBool>`false`);
   return db
     .selectFrom('applications as a')
     .select('a.id')
     .where((eb) => eb.not(within(sql.ref('a.created_at'), settings.retention_days, asOf)))
-    .where((eb) => eb.not(eb.and([eb('a.consent_talent_pool', '=', true), within(sql.ref('a.created_at'), settings.talent_pool_retention_days, asOf)])));
+    .where((eb) =>
+      eb.not(
+        eb.and([
+          eb('a.consent_talent_pool', '=', true),
+          within(sql.ref('a.created_at'), settings.talent_pool_retention_days, asOf),
+        ]),
+      ),
+    );
 }
 
 /** Up to `limit` erasable candidates, locked for this transaction; rows another sweep holds are skipped. */
@@ -68,15 +91,26 @@ export async function claimExpiredApplications(db: TDb, clock: TRetentionClock, 
 }
 
 /** What a sweep would erase now: the candidates, and the applications (theirs and the expired ones of kept candidates). */
-export async function countSweep(db: TDb, clock: TRetentionClock): Promise<{ candidates: number; applications: number }> {
+export async function countSweep(
+  db: TDb,
+  clock: TRetentionClock,
+): Promise<{ candidates: number; applications: number }> {
   const erasable = erasableCandidate(db, clock);
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom(erasable.as('e')).select((e) => e.fn.countAll<number>().as('n')).as('candidates'),
+      eb
+        .selectFrom(erasable.as('e'))
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .as('candidates'),
       eb
         .selectFrom('applications as a')
         .select((e) => e.fn.countAll<number>().as('n'))
-        .where((w) => w.or([w('a.candidate_id', 'in', erasableCandidate(db, clock)), w('a.id', 'in', expiredApplication(db, clock))]))
+        .where((w) =>
+          w.or([
+            w('a.candidate_id', 'in', erasableCandidate(db, clock)),
+            w('a.id', 'in', expiredApplication(db, clock)),
+          ]),
+        )
         .as('applications'),
     ])
     .executeTakeFirstOrThrow();

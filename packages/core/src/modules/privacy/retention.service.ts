@@ -1,7 +1,13 @@
 import { serviceContext, type TOperatorContext } from '../service-context.ts';
 import { recordAudit, auditActor } from './audit-log.service.ts';
 import { eraseApplicationsIn, eraseCandidatesIn } from './erasure.service.ts';
-import { claimErasableCandidates, claimExpiredApplications, countSweep, findTenantsToSweep, type TRetentionClock } from './retention.repository.ts';
+import {
+  claimErasableCandidates,
+  claimExpiredApplications,
+  countSweep,
+  findTenantsToSweep,
+  type TRetentionClock,
+} from './retention.repository.ts';
 
 /** Candidates (and applications) erased per transaction: bounded work and locks, whatever the backlog. */
 export const SWEEP_BATCH = 100;
@@ -42,7 +48,9 @@ export async function sweepRetention(ctx: TOperatorContext, options: TSweepOptio
     for (;;) {
       const erased = await em.transactional(async (tx) => {
         const txCtx = serviceContext(tx, tenant.id);
-        return eraseApplicationsIn(txCtx, { applicationIds: await claimExpiredApplications(txCtx.db, clock, SWEEP_BATCH) });
+        return eraseApplicationsIn(txCtx, {
+          applicationIds: await claimExpiredApplications(txCtx.db, clock, SWEEP_BATCH),
+        });
       });
       swept.applications += erased;
       if (erased < SWEEP_BATCH) break;
@@ -51,7 +59,11 @@ export async function sweepRetention(ctx: TOperatorContext, options: TSweepOptio
       await recordAudit(serviceContext(em, tenant.id), {
         actor: auditActor.sweep(),
         action: 'retention.swept',
-        details: { erased_candidates: swept.candidates, erased_applications: swept.applications, as_of: asOf.toISOString() },
+        details: {
+          erased_candidates: swept.candidates,
+          erased_applications: swept.applications,
+          as_of: asOf.toISOString(),
+        },
       });
     }
     total.erased_candidates += swept.candidates;

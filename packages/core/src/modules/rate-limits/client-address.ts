@@ -16,7 +16,11 @@ export function clientAddressGroup(ip: string): string {
   const right = tail === undefined ? [] : groups(tail);
   // An embedded IPv4 tail (`::1.2.3.4`) is two groups; only the first four groups matter here anyway.
   const rightGroups = right.flatMap((group) => (group.includes('.') ? ['0', '0'] : [group]));
-  const full = [...left, ...Array.from({ length: Math.max(0, 8 - left.length - rightGroups.length) }, () => '0'), ...rightGroups];
+  const full = [
+    ...left,
+    ...Array.from({ length: Math.max(0, 8 - left.length - rightGroups.length) }, () => '0'),
+    ...rightGroups,
+  ];
   return `${full
     .slice(0, 4)
     .map((group) => Number.parseInt(group, 16).toString(16))

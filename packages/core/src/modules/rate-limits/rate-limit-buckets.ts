@@ -18,9 +18,10 @@ export type TWindow = { limit: number; windowSeconds: number };
  * a dry run, a replay), so one visitor's refused requests cannot use up the site's budget. Operations not listed
  * here count like a secret key's (RATE_LIMITS).
  */
-export const PUBLISHABLE_RATE_LIMITS: Partial<Record<TRateLimitedOperation, { perAddress: TWindow; perKey: TWindow }>> = {
-  'applications.create': { perAddress: { limit: 5, windowSeconds: 60 }, perKey: { limit: 120, windowSeconds: 60 } },
-};
+export const PUBLISHABLE_RATE_LIMITS: Partial<Record<TRateLimitedOperation, { perAddress: TWindow; perKey: TWindow }>> =
+  {
+    'applications.create': { perAddress: { limit: 5, windowSeconds: 60 }, perKey: { limit: 120, windowSeconds: 60 } },
+  };
 
 export function keyBucket(apiKeyId: number, operation: TRateLimitedOperation): string {
   return `${apiKeyId}:${operation}`;

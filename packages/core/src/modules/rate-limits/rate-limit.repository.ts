@@ -15,7 +15,11 @@ export type TWindowRow = { bucket: string; hits: number; reset_at: number; now: 
  * Deletes up to `limit` windows that started more than `retentionSeconds` ago; returns how many it deleted. Rows being
  * counted right now are skipped, never waited for.
  */
-export async function deleteWindowsOlderThan(em: EntityManager, retentionSeconds: number, limit: number): Promise<number> {
+export async function deleteWindowsOlderThan(
+  em: EntityManager,
+  retentionSeconds: number,
+  limit: number,
+): Promise<number> {
   const { rows } = await sql<{ bucket: string }>`
     delete from rate_limit_windows where bucket in (
       select bucket from rate_limit_windows where window_start < statement_timestamp() - make_interval(secs => ${retentionSeconds})
@@ -74,7 +78,13 @@ export function countHitAddressThenKey(
   address: { bucket: string; windowSeconds: number; limit: number },
   key: { bucket: string; windowSeconds: number },
 ): Promise<TWindowRow[]> {
-  return run(em, ADDRESS_THEN_KEY_WINDOW_SQL, [address.bucket, address.windowSeconds, key.bucket, key.windowSeconds, address.limit]);
+  return run(em, ADDRESS_THEN_KEY_WINDOW_SQL, [
+    address.bucket,
+    address.windowSeconds,
+    key.bucket,
+    key.windowSeconds,
+    address.limit,
+  ]);
 }
 
 /** Gives one hit back to the window `windowId` of `bucket` (not to a window that started since). */
@@ -83,7 +93,10 @@ export async function giveHitBack(em: EntityManager, bucket: string, windowId: s
 }
 
 /** The stored windows of `buckets` (started at `start`, Unix seconds), with the database's clock. */
-export async function findWindows(em: EntityManager, buckets: string[]): Promise<Array<{ bucket: string; hits: number; start: number; now: number }>> {
+export async function findWindows(
+  em: EntityManager,
+  buckets: string[],
+): Promise<Array<{ bucket: string; hits: number; start: number; now: number }>> {
   const { rows } = await sql<{ bucket: string; hits: number; start: number; now: number }>`
     select bucket, hits, extract(epoch from window_start)::float8 as start, extract(epoch from statement_timestamp())::float8 as now
     from rate_limit_windows where bucket in (${sql.join(buckets)})`.execute(crossTenantDb(em));

@@ -1,6 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PUBLISHABLE_RATE_LIMITS, RATE_LIMITS, addressBucket, keyBucket, type TRateLimitedOperation, type TWindow } from './rate-limit-buckets.ts';
-import { countHit, countHitAddressThenKey, deleteWindowsOlderThan, findWindows, giveHitBack, type TWindowRow } from './rate-limit.repository.ts';
+import {
+  PUBLISHABLE_RATE_LIMITS,
+  RATE_LIMITS,
+  addressBucket,
+  keyBucket,
+  type TRateLimitedOperation,
+  type TWindow,
+} from './rate-limit-buckets.ts';
+import {
+  countHit,
+  countHitAddressThenKey,
+  deleteWindowsOlderThan,
+  findWindows,
+  giveHitBack,
+  type TWindowRow,
+} from './rate-limit.repository.ts';
 
 export type TRateLimitState = {
   limit: number;
@@ -54,12 +68,20 @@ export type TRateLimitOptions = {
  * The buckets one request counts against: the key's; for a publishable key's write with per-address limits, its
  * address's first, then the key's (`storedOnly`: counting only requests that store).
  */
-function bucketsOf(apiKeyId: number, operation: TRateLimitedOperation, options: TRateLimitOptions): { key: TBucket & { storedOnly: boolean }; address?: TBucket } {
+function bucketsOf(
+  apiKeyId: number,
+  operation: TRateLimitedOperation,
+  options: TRateLimitOptions,
+): { key: TBucket & { storedOnly: boolean }; address?: TBucket } {
   const publishable = options.kind === 'publishable' ? PUBLISHABLE_RATE_LIMITS[operation] : undefined;
-  if (!publishable) return { key: { bucket: keyBucket(apiKeyId, operation), ...RATE_LIMITS[operation], storedOnly: false } };
+  if (!publishable)
+    return { key: { bucket: keyBucket(apiKeyId, operation), ...RATE_LIMITS[operation], storedOnly: false } };
   const key = { bucket: keyBucket(apiKeyId, operation), ...publishable.perKey, storedOnly: true };
   if (options.clientAddress === undefined) return { key };
-  return { key, address: { bucket: addressBucket(apiKeyId, operation, options.clientAddress), ...publishable.perAddress } };
+  return {
+    key,
+    address: { bucket: addressBucket(apiKeyId, operation, options.clientAddress), ...publishable.perAddress },
+  };
 }
 
 /**
@@ -84,7 +106,9 @@ function tighter(buckets: TBucket[], rows: TWindowRow[]): TRateLimitState {
   const over = states.filter((state) => state.exceeded);
   const pool = over.length > 0 ? over : states;
   if (pool.length === 0) throw new Error('rate limit upsert returned no row');
-  return pool.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt > a.resetAt) ? b : a));
+  return pool.reduce((a, b) =>
+    b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAt > a.resetAt) ? b : a,
+  );
 }
 
 /**
@@ -98,8 +122,12 @@ export async function hitNamedWindow(em: EntityManager, bucket: string, window: 
 
 /** The `X-RateLimit-*` headers (and on a 429 `Retry-After`) that describe a window's state. */
 export function rateLimitHeaders(state: TRateLimitState): Record<string, string> {
-  const headers: Record<string, string> = { 'X-RateLimit-Limit': String(state.limit), 'X-RateLimit-Remaining': String(state.remaining) };
-  if (state.exceeded) Object.assign(headers, { 'Retry-After': String(state.retryAfter), 'X-RateLimit-Reset': String(state.resetAt) });
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(state.limit),
+    'X-RateLimit-Remaining': String(state.remaining),
+  };
+  if (state.exceeded)
+    Object.assign(headers, { 'Retry-After': String(state.retryAfter), 'X-RateLimit-Reset': String(state.resetAt) });
   return headers;
 }
 
@@ -127,7 +155,9 @@ export async function hitRateLimit(
   await sweepExpiredWindowsNowAndThen(em);
   // The address first, and the key only when the address is within its budget: one visitor hammering a career
   // site's key spends its own budget, not the whole site's.
-  const rows = address ? await countHitAddressThenKey(em, address, key) : await countHit(em, key.bucket, key.windowSeconds);
+  const rows = address
+    ? await countHitAddressThenKey(em, address, key)
+    : await countHit(em, key.bucket, key.windowSeconds);
   const state = tighter(address ? [address, key] : [key], rows);
   const keyRow = rows.find((row) => row.bucket === key.bucket);
   if (!key.storedOnly || !keyRow) return state;

@@ -32,16 +32,26 @@ interface TPartInfo {
  *
  * @throws ResumeParseError when the file is not a readable DOCX or exceeds the bounds.
  */
-export async function extractDocxText(bytes: Uint8Array, signal?: AbortSignal, maxText: number = MAX_TEXT_LENGTH): Promise<string> {
+export async function extractDocxText(
+  bytes: Uint8Array,
+  signal?: AbortSignal,
+  maxText: number = MAX_TEXT_LENGTH,
+): Promise<string> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
+    zip = await yauzl.fromBufferPromise(buffer, {
+      lazyEntries: true,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
   } catch (error) {
     throw new ResumeParseError(UNREADABLE, { cause: error });
   }
   if (zip.entryCount > MAX_DOCX_ENTRIES) {
-    throw new ResumeParseError(`The DOCX document has too many parts (${zip.entryCount}; at most ${MAX_DOCX_ENTRIES}).`);
+    throw new ResumeParseError(
+      `The DOCX document has too many parts (${zip.entryCount}; at most ${MAX_DOCX_ENTRIES}).`,
+    );
   }
 
   const parts = await listParts(zip);
@@ -72,7 +82,9 @@ async function listParts(zip: yauzl.ZipFile): Promise<TPartInfo[]> {
     for await (const entry of zip.eachEntry()) {
       declared += entry.uncompressedSize;
       if (declared > MAX_DOCX_UNCOMPRESSED_BYTES) {
-        throw new ResumeParseError(`The DOCX document unpacks to more than ${MAX_DOCX_UNCOMPRESSED_BYTES / 1024 / 1024} MB and was refused.`);
+        throw new ResumeParseError(
+          `The DOCX document unpacks to more than ${MAX_DOCX_UNCOMPRESSED_BYTES / 1024 / 1024} MB and was refused.`,
+        );
       }
       const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
       if (entry.uncompressedSize > RATIO_FLOOR_BYTES && ratio > MAX_DOCX_COMPRESSION_RATIO) {
@@ -93,9 +105,15 @@ interface TBudget {
   maxText: number;
 }
 
-async function readPartText(zip: yauzl.ZipFile, part: TPartInfo, budget: TBudget, signal: AbortSignal | undefined): Promise<string> {
+async function readPartText(
+  zip: yauzl.ZipFile,
+  part: TPartInfo,
+  budget: TBudget,
+  signal: AbortSignal | undefined,
+): Promise<string> {
   const { entry } = part;
-  if (entry.isEncrypted() || !entry.canDecodeFileData()) throw new ResumeParseError('The DOCX document is encrypted or uses an unknown compression.');
+  if (entry.isEncrypted() || !entry.canDecodeFileData())
+    throw new ResumeParseError('The DOCX document is encrypted or uses an unknown compression.');
 
   const walker = new WordXmlText(budget);
   let stream: Readable | undefined;
@@ -107,7 +125,9 @@ async function readPartText(zip: yauzl.ZipFile, part: TPartInfo, budget: TBudget
       // yauzl stops an entry that inflates past its declared size; this also bounds all parts together.
       budget.inflated += chunk.byteLength;
       if (budget.inflated > MAX_DOCX_UNCOMPRESSED_BYTES) {
-        throw new ResumeParseError(`The DOCX document unpacks to more than ${MAX_DOCX_UNCOMPRESSED_BYTES / 1024 / 1024} MB and was refused.`);
+        throw new ResumeParseError(
+          `The DOCX document unpacks to more than ${MAX_DOCX_UNCOMPRESSED_BYTES / 1024 / 1024} MB and was refused.`,
+        );
       }
       walker.write(decoder.decode(chunk, { stream: true }));
       if (walker.full) break;
@@ -151,7 +171,8 @@ class WordXmlText {
     this.budget = budget;
     this.parser.on('opentag', (tag) => {
       // The parser keeps every open element: a part nesting millions deep would cost its memory, a document never does.
-      if (++this.depth > MAX_XML_DEPTH) throw new ResumeParseError('The DOCX document is nested too deeply and was refused.');
+      if (++this.depth > MAX_XML_DEPTH)
+        throw new ResumeParseError('The DOCX document is nested too deeply and was refused.');
       this.open(localName(tag.name));
     });
     this.parser.on('closetag', (tag) => {
@@ -255,7 +276,8 @@ class WordXmlText {
     const row = this.rows.pop();
     if (row === undefined) return;
     // Cells still open (a part cut short) are dropped from the target stack.
-    while (this.targets.length > 1 && row.cells.includes(this.targets[this.targets.length - 1] as string[])) this.targets.pop();
+    while (this.targets.length > 1 && row.cells.includes(this.targets[this.targets.length - 1] as string[]))
+      this.targets.pop();
     const cells = row.cells.map((cell) => cell.join('').replace(/\s+$/u, '')).filter((cell) => cell.trim() !== '');
     if (cells.length === 0) return;
     const oneLine = cells.every((cell) => !cell.includes('\n'));

@@ -79,7 +79,10 @@ export function layoutPage(pieces: readonly TPositionedText[], options: TLayoutO
 
 function buildLines(pieces: readonly TPositionedText[]): TLine[] {
   const usable = pieces
-    .filter((piece) => piece.str.trim() !== '' && Number.isFinite(piece.x) && Number.isFinite(piece.y) && Number.isFinite(piece.width))
+    .filter(
+      (piece) =>
+        piece.str.trim() !== '' && Number.isFinite(piece.x) && Number.isFinite(piece.y) && Number.isFinite(piece.width),
+    )
     .map((piece) => ({ ...piece, str: closeLetterSpacing(piece.str) }));
   usable.sort((a, b) => b.y - a.y || a.x - b.x);
 
@@ -96,31 +99,34 @@ function buildLines(pieces: readonly TPositionedText[]): TLine[] {
     }
   }
 
-  return groups.map((group) => {
-    group.pieces.sort((a, b) => a.x - b.x);
-    const spacing = letterSpacing(group.pieces);
-    const segments: TSegment[] = [];
-    let current: TSegment | undefined;
-    for (const piece of group.pieces) {
-      const x1 = piece.x + Math.max(0, piece.width);
-      if (current === undefined) {
-        current = { x0: piece.x, x1, text: piece.str };
-        segments.push(current);
-        continue;
+  return groups
+    .map((group) => {
+      group.pieces.sort((a, b) => a.x - b.x);
+      const spacing = letterSpacing(group.pieces);
+      const segments: TSegment[] = [];
+      let current: TSegment | undefined;
+      for (const piece of group.pieces) {
+        const x1 = piece.x + Math.max(0, piece.width);
+        if (current === undefined) {
+          current = { x0: piece.x, x1, text: piece.str };
+          segments.push(current);
+          continue;
+        }
+        const gap = piece.x - current.x1;
+        if (gap > SEGMENT_GAP_EM * group.size) {
+          current = { x0: piece.x, x1, text: piece.str };
+          segments.push(current);
+          continue;
+        }
+        const joinsWithSpace =
+          gap > spacing + WORD_GAP_EM * group.size && !/\s$/u.test(current.text) && !/^\s/u.test(piece.str);
+        current.text += (joinsWithSpace ? ' ' : '') + piece.str;
+        current.x1 = Math.max(current.x1, x1);
       }
-      const gap = piece.x - current.x1;
-      if (gap > SEGMENT_GAP_EM * group.size) {
-        current = { x0: piece.x, x1, text: piece.str };
-        segments.push(current);
-        continue;
-      }
-      const joinsWithSpace = gap > spacing + WORD_GAP_EM * group.size && !/\s$/u.test(current.text) && !/^\s/u.test(piece.str);
-      current.text += (joinsWithSpace ? ' ' : '') + piece.str;
-      current.x1 = Math.max(current.x1, x1);
-    }
-    for (const segment of segments) segment.text = segment.text.replace(/\s+/gu, ' ').trim();
-    return { y: group.y, size: group.size, segments: segments.filter((segment) => segment.text !== '') };
-  }).filter((line) => line.segments.length > 0);
+      for (const segment of segments) segment.text = segment.text.replace(/\s+/gu, ' ').trim();
+      return { y: group.y, size: group.size, segments: segments.filter((segment) => segment.text !== '') };
+    })
+    .filter((line) => line.segments.length > 0);
 }
 
 /**
@@ -145,7 +151,8 @@ function letterSpacing(pieces: readonly TPositionedText[]): number {
   for (const [index, piece] of pieces.entries()) {
     if (piece.str.trim().length === 1) singles++;
     const next = pieces[index + 1];
-    if (next !== undefined && piece.str.trim().length === 1 && next.str.trim().length === 1) gaps.push(next.x - (piece.x + piece.width));
+    if (next !== undefined && piece.str.trim().length === 1 && next.str.trim().length === 1)
+      gaps.push(next.x - (piece.x + piece.width));
   }
   if (pieces.length < 3 || singles < pieces.length * 0.6 || gaps.length === 0) return 0;
   gaps.sort((a, b) => a - b);
@@ -224,7 +231,11 @@ function labelledLines(left: readonly TLine[], page: TPage): number {
   const labelled = left.map((line) => line.segments.every((segment) => page.isLabel(segment.text)));
   for (let index = 0; index + 1 < left.length; index++) {
     if (labelled[index] === true && labelled[index + 1] === true) continue;
-    if (left[index]!.segments.length === 1 && left[index + 1]!.segments.length === 1 && page.isLabel(`${texts[index]} ${texts[index + 1]}`)) {
+    if (
+      left[index]!.segments.length === 1 &&
+      left[index + 1]!.segments.length === 1 &&
+      page.isLabel(`${texts[index]} ${texts[index + 1]}`)
+    ) {
       labelled[index] = true;
       labelled[index + 1] = true;
     }

@@ -58,7 +58,11 @@ function finishedStatus(status: string): boolean {
  * `failed` with a readable error and returns normally (no retry helps). Anything else (the database unavailable, …) is thrown, for pg-boss to retry.
  * Never logs the file, its text or the extracted details.
  */
-export async function processResume(orm: MikroORM, payload: TProcessResumePayload, options: TProcessResumeOptions): Promise<TProcessResumeOutcome> {
+export async function processResume(
+  orm: MikroORM,
+  payload: TProcessResumePayload,
+  options: TProcessResumeOptions,
+): Promise<TProcessResumeOutcome> {
   const { processingId, tenantId } = payload;
   const { em, db } = serviceContext(orm.em.fork(), tenantId);
 
@@ -84,12 +88,18 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
   const parse = options.parse ?? parseResume;
   let fields: TParsedResume;
   try {
-    fields = await parse(bytes, type.kind, { signal: options.signal, ...(region === null ? {} : { defaultRegion: region }) });
+    fields = await parse(bytes, type.kind, {
+      signal: options.signal,
+      ...(region === null ? {} : { defaultRegion: region }),
+    });
   } catch (error) {
     // A refusal or a stop at the sandbox's limits is the file's doing: the same file fails the same way again.
     if (!(error instanceof ResumeParseError)) throw error;
     if (error instanceof ResumeLimitError) {
-      options.log.warn({ processing_id: processingId, reason: error.reason, err: error.cause }, 'resume parse stopped at a limit');
+      options.log.warn(
+        { processing_id: processingId, reason: error.reason, err: error.cause },
+        'resume parse stopped at a limit',
+      );
     } else {
       options.log.info({ err: error.cause }, 'resume could not be parsed');
     }
@@ -105,8 +115,15 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
     if (finishedStatus(current)) return { status: 'skipped', reason: 'finished' } as const;
 
     const { candidateId, created } = await saveResumeCandidate(txCtx.db, tenantId, started.user_id, fields);
-    await recordEvent(txCtx, { type: created ? 'candidate.created' : 'candidate.updated', object: 'candidate', objectId: candidateId, data: { resume_id: processingId } });
-    const intakeId = started.create_intake ? await insertIntake(txCtx.db, { tenantId, candidateId, userId: started.user_id }) : null;
+    await recordEvent(txCtx, {
+      type: created ? 'candidate.created' : 'candidate.updated',
+      object: 'candidate',
+      objectId: candidateId,
+      data: { resume_id: processingId },
+    });
+    const intakeId = started.create_intake
+      ? await insertIntake(txCtx.db, { tenantId, candidateId, userId: started.user_id })
+      : null;
     await completeResumeProcessing(txCtx.db, processingId, { candidateId, intakeId });
     return { status: 'completed', candidateId, intakeId, createdCandidate: created } as const;
   });
@@ -117,5 +134,9 @@ export async function processResume(orm: MikroORM, payload: TProcessResumePayloa
  * forever. Marks it failed unless it finished after all.
  */
 export async function markResumeExhausted(orm: MikroORM, payload: TProcessResumePayload): Promise<boolean> {
-  return markResumeProcessingFailed(serviceContext(orm.em.fork(), payload.tenantId).db, payload.processingId, EXHAUSTED_ERROR);
+  return markResumeProcessingFailed(
+    serviceContext(orm.em.fork(), payload.tenantId).db,
+    payload.processingId,
+    EXHAUSTED_ERROR,
+  );
 }

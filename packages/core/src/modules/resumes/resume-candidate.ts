@@ -28,7 +28,12 @@ function clip(value: string | null, length: number): string | null {
  * (case-insensitive) — updates that one; then associates it with the user. Runs inside the caller's transaction
  * on a tenant-scoped Kysely.
  */
-export async function saveResumeCandidate(db: TDb, tenantId: number, userId: number, fields: TParsedResume): Promise<TResumeCandidate> {
+export async function saveResumeCandidate(
+  db: TDb,
+  tenantId: number,
+  userId: number,
+  fields: TParsedResume,
+): Promise<TResumeCandidate> {
   const firstName = fields.firstName.slice(0, 255);
   const lastName = fields.lastName.slice(0, 255);
   const phone = clip(fields.phone, 64);
@@ -40,7 +45,9 @@ export async function saveResumeCandidate(db: TDb, tenantId: number, userId: num
   let existing: { id: number } | undefined;
   if (email !== null) {
     // Two resumes with one new email, processed at once, must not both create a candidate: serialise on the email.
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`candidate-email:${tenantId}:${email.toLowerCase()}`}, 0))`.execute(db);
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`candidate-email:${tenantId}:${email.toLowerCase()}`}, 0))`.execute(
+      db,
+    );
     existing = await db
       .selectFrom('candidates')
       .select('id')
@@ -67,10 +74,22 @@ export async function saveResumeCandidate(db: TDb, tenantId: number, userId: num
   } else {
     // Without an email, or without a name read from the resume's own lines, a person has to complete the candidate.
     const needsCompletion = email === null || fields.nameSource !== 'line';
-    candidateId = await insertCandidate(db, tenantId, { firstName, lastName, email, phone, linkedinUrl, needsCompletion, profile });
+    candidateId = await insertCandidate(db, tenantId, {
+      firstName,
+      lastName,
+      email,
+      phone,
+      linkedinUrl,
+      needsCompletion,
+      profile,
+    });
   }
 
-  await db.insertInto('candidate_users').values({ candidate_id: candidateId, user_id: userId }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('candidate_users')
+    .values({ candidate_id: candidateId, user_id: userId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   return { candidateId, created: !existing };
 }
 

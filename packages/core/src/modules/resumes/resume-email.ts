@@ -1,5 +1,3 @@
-
-
 /* The email address and LinkedIn profile written in a resume. */
 
 /**
@@ -18,7 +16,10 @@ const MAX_LOCAL_LENGTH = 64;
 export function findEmail(text: string, options: { ocr?: boolean } = {}): string | null {
   // In OCR text a separator glued in front of a word (" ·dan.foster@…" read as " .dan.foster@…", "✉ a.zajac@…" as
   // "-a.zajac@…") starts no address: an address written with a leading "-" or "+" is read so only from a text layer.
-  const searched = options.ocr === true ? text.replace(/(?<=^|\s)[-.·•+]+(?=[A-Za-z0-9_%+])/gu, (glued) => ' '.repeat(glued.length)) : text;
+  const searched =
+    options.ocr === true
+      ? text.replace(/(?<=^|\s)[-.·•+]+(?=[A-Za-z0-9_%+])/gu, (glued) => ' '.repeat(glued.length))
+      : text;
   for (const match of searched.matchAll(EMAIL_RE)) {
     const email = match[1];
     if (email === undefined) continue;
@@ -30,8 +31,43 @@ export function findEmail(text: string, options: { ocr?: boolean } = {}): string
 
 /** Top-level domains common enough that an address ending in one is taken as complete, not as cut short. */
 export const COMMON_TLDS = new Set([
-  'com', 'net', 'org', 'edu', 'gov', 'info', 'biz', 'io', 'co', 'eu', 'nl', 'be', 'de', 'at', 'ch', 'fr', 'es', 'pt', 'it',
-  'pl', 'uk', 'ie', 'us', 'ca', 'au', 'no', 'se', 'dk', 'fi', 'cz', 'lu', 'me', 'dev', 'app', 'email', 'online', 'example',
+  'com',
+  'net',
+  'org',
+  'edu',
+  'gov',
+  'info',
+  'biz',
+  'io',
+  'co',
+  'eu',
+  'nl',
+  'be',
+  'de',
+  'at',
+  'ch',
+  'fr',
+  'es',
+  'pt',
+  'it',
+  'pl',
+  'uk',
+  'ie',
+  'us',
+  'ca',
+  'au',
+  'no',
+  'se',
+  'dk',
+  'fi',
+  'cz',
+  'lu',
+  'me',
+  'dev',
+  'app',
+  'email',
+  'online',
+  'example',
 ]);
 
 export function topLevelDomain(email: string): string {
@@ -47,7 +83,12 @@ export function topLevelDomain(email: string): string {
 export function wrappedEmail(line: { cells: string[] }, next: { cells: string[] } | undefined): string | null {
   // The rest of an address is written in lower case; a capitalised word on the next line is something else.
   const continuation = next?.cells[0];
-  if (continuation === undefined || !/^@?[a-z0-9][a-z0-9._-]{0,62}$/u.test(continuation) || findEmail(continuation) !== null) return null;
+  if (
+    continuation === undefined ||
+    !/^@?[a-z0-9][a-z0-9._-]{0,62}$/u.test(continuation) ||
+    findEmail(continuation) !== null
+  )
+    return null;
   for (const cell of line.cells) {
     const words = cell.split(/\s+/u);
     for (const [index, word] of words.entries()) {

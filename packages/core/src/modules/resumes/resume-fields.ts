@@ -3,7 +3,15 @@ import { COMMON_TLDS, findEmail, findLinkedinUrl, topLevelDomain, wrappedEmail }
 import { DEFAULT_REGION, findPhoneInLines } from './resume-phone.ts';
 import { regionOfLine } from './resume-region.ts';
 import { nameFromEmail, type TParsedName } from './resume-name.ts';
-import { MAX_NAME_LINES, type TResumeLine, byPriority, findCandidateName, isOwnZone, nameMatchingEmail, readLines } from './resume-lines.ts';
+import {
+  MAX_NAME_LINES,
+  type TResumeLine,
+  byPriority,
+  findCandidateName,
+  isOwnZone,
+  nameMatchingEmail,
+  readLines,
+} from './resume-lines.ts';
 
 export { findEmail, findLinkedinUrl } from './resume-email.ts';
 export { findPhone } from './resume-phone.ts';
@@ -29,8 +37,24 @@ export const UNKNOWN_FIRST_NAME = 'Unknown';
 
 /** Country-code top-level domains of the countries whose resumes we read most, and their regions. */
 const DOMAIN_REGION: Readonly<Record<string, string>> = {
-  uk: 'GB', nl: 'NL', de: 'DE', fr: 'FR', es: 'ES', it: 'IT', pl: 'PL', ie: 'IE', be: 'BE', at: 'AT', ch: 'CH', pt: 'PT',
-  se: 'SE', no: 'NO', dk: 'DK', fi: 'FI', cz: 'CZ', lu: 'LU',
+  uk: 'GB',
+  nl: 'NL',
+  de: 'DE',
+  fr: 'FR',
+  es: 'ES',
+  it: 'IT',
+  pl: 'PL',
+  ie: 'IE',
+  be: 'BE',
+  at: 'AT',
+  ch: 'CH',
+  pt: 'PT',
+  se: 'SE',
+  no: 'NO',
+  dk: 'DK',
+  fi: 'FI',
+  cz: 'CZ',
+  lu: 'LU',
 };
 
 /** Only the start of a long text is searched: contact details sit at the top of a resume. */
@@ -50,7 +74,8 @@ export interface TExtractOptions {
  * every field it cannot find is null (the name falls back to the email's local part, then to "Unknown").
  */
 export function extractCandidateFields(text: string, options: TExtractOptions = {}): TCandidateFields {
-  const scanned = typeof text === 'string' ? text.slice(0, MAX_SCAN_LENGTH).normalize('NFC').replace(/\r\n?/g, '\n') : '';
+  const scanned =
+    typeof text === 'string' ? text.slice(0, MAX_SCAN_LENGTH).normalize('NFC').replace(/\r\n?/g, '\n') : '';
   const lines = safely(() => readLines(scanned)) ?? [];
   const ordered = byPriority(lines);
 
@@ -94,8 +119,15 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   const mentioned = regionFrom(lines.filter((line) => line.zone !== 'references'));
   // A personal address at a country's domain ("…@example.co.uk") says where the candidate lives, when the address does not.
   const domainRegion = email === null ? null : (DOMAIN_REGION[topLevelDomain(email)] ?? null);
-  const regions = [...new Set([named, domainRegion, fallbackRegion, spoken, mentioned].filter((region) => region !== null))];
-  const phoneFound = safely(() => findPhoneInLines(ordered.map((line) => line.text), regions));
+  const regions = [
+    ...new Set([named, domainRegion, fallbackRegion, spoken, mentioned].filter((region) => region !== null)),
+  ];
+  const phoneFound = safely(() =>
+    findPhoneInLines(
+      ordered.map((line) => line.text),
+      regions,
+    ),
+  );
   const phone = phoneFound?.phone ?? null;
   if (phoneFound !== null) {
     const line = ordered[phoneFound.line];
@@ -104,7 +136,11 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
 
   const fromLine = safely(() => findCandidateName(lines, emailLocal, contactLines));
   const repaired = (name: TParsedName): string | null =>
-    options.ocr === true && email !== null ? (safely(() => emailAsNameSpellsIt(email as string, name, emailLine === null ? '' : (lines[emailLine]?.text ?? ''))) ?? email) : email;
+    options.ocr === true && email !== null
+      ? (safely(() =>
+          emailAsNameSpellsIt(email as string, name, emailLine === null ? '' : (lines[emailLine]?.text ?? '')),
+        ) ?? email)
+      : email;
   if (fromLine !== null) return { ...fromLine, email: repaired(fromLine), phone, linkedinUrl, nameSource: 'line' };
   if (emailLocal !== null) {
     const written = safely(() => nameMatchingEmail(lines, emailLocal));
@@ -116,7 +152,23 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
 }
 
 /** Letters OCR takes for one another ("rhys" read as "thys", "lchevalier" as "ichevalier"). */
-const OCR_CONFUSABLE = new Set(['rt', 'li', 'l1', 'i1', 'o0', 'ec', 'nh', 'uv', 's5', 'gq', 'mn', 'ao', 'il', 'jl', 'ij']);
+const OCR_CONFUSABLE = new Set([
+  'rt',
+  'li',
+  'l1',
+  'i1',
+  'o0',
+  'ec',
+  'nh',
+  'uv',
+  's5',
+  'gq',
+  'mn',
+  'ao',
+  'il',
+  'jl',
+  'ij',
+]);
 
 function confusable(a: string, b: string): boolean {
   return OCR_CONFUSABLE.has(a + b) || OCR_CONFUSABLE.has(b + a);
@@ -137,14 +189,24 @@ function emailAsNameSpellsIt(email: string, name: TParsedName, line: string): st
   if (first.length < 2 || last.length < 2) return null;
   const forms = new Set<string>();
   for (const surname of new Set([last, lastWord])) {
-    for (const form of [`${first}.${surname}`, `${first}${surname}`, `${first[0]}${surname}`, `${first[0]}.${surname}`, `${first}_${surname}`, `${first}-${surname}`, `${surname}.${first}`]) {
+    for (const form of [
+      `${first}.${surname}`,
+      `${first}${surname}`,
+      `${first[0]}${surname}`,
+      `${first[0]}.${surname}`,
+      `${first}_${surname}`,
+      `${first}-${surname}`,
+      `${surname}.${first}`,
+    ]) {
       forms.add(form);
     }
   }
   if (forms.has(local)) return null;
   for (const form of forms) {
     if (form.length !== local.length) continue;
-    const differences = [...form].flatMap((letter, index) => (letter === local[index] ? [] : [[letter, local[index] ?? '']]));
+    const differences = [...form].flatMap((letter, index) =>
+      letter === local[index] ? [] : [[letter, local[index] ?? '']],
+    );
     if (differences.length === 1 && confusable(differences[0]![0]!, differences[0]![1]!)) return form + domain;
   }
   const split = new RegExp(`(?<![\\p{L}])(\\p{L}+)\\s+${escapeRegExp(email)}`, 'iu').exec(line);

@@ -3,9 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 /** The kinds of resume file the pipeline can read. */
 export type TResumeKind = 'pdf' | 'docx' | 'doc' | 'png' | 'jpeg';
 
-export type TResumeTypeResult =
-  | { ok: true; kind: TResumeKind }
-  | { ok: false; error: string };
+export type TResumeTypeResult = { ok: true; kind: TResumeKind } | { ok: false; error: string };
 
 export const PDF_MIME = 'application/pdf';
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';

@@ -54,7 +54,8 @@ function jpegSize(bytes: Uint8Array): TImageSize | null {
 export function checkImageSize(bytes: Uint8Array, kind: 'png' | 'jpeg'): TImageSize {
   const size = kind === 'png' ? pngSize(bytes) : jpegSize(bytes);
   const label = kind === 'png' ? 'PNG image' : 'JPEG image';
-  if (size === null || size.width === 0 || size.height === 0) throw new ResumeParseError(`The ${label} could not be read.`);
+  if (size === null || size.width === 0 || size.height === 0)
+    throw new ResumeParseError(`The ${label} could not be read.`);
   if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
     throw new ResumeParseError(
       `The ${label} is too large (${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_SIDE} per side and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels).`,

@@ -1,5 +1,20 @@
-import { NAME_LABELS, fold, headingKind, isFieldLabel, type TNameLabel, type TSectionKind } from './resume-vocabulary.ts';
-import { type TParsedName, SEGMENT_SEPARATOR_RE, TITLE_PREFIX_RE, emailAgreement, emailSpellsName, nameWords, splitName } from './resume-name.ts';
+import {
+  NAME_LABELS,
+  fold,
+  headingKind,
+  isFieldLabel,
+  type TNameLabel,
+  type TSectionKind,
+} from './resume-vocabulary.ts';
+import {
+  type TParsedName,
+  SEGMENT_SEPARATOR_RE,
+  TITLE_PREFIX_RE,
+  emailAgreement,
+  emailSpellsName,
+  nameWords,
+  splitName,
+} from './resume-name.ts';
 
 /* The resume as lines in sections, the candidate's own first, and the name found among them. */
 
@@ -39,7 +54,10 @@ export function readLines(text: string): TResumeLine[] {
     }
     const line = raw.replace(/\f/gu, '').trim();
     if (line === '') continue;
-    const cells = line.split('\t').map((cell) => cell.trim()).filter((cell) => cell !== '');
+    const cells = line
+      .split('\t')
+      .map((cell) => cell.trim())
+      .filter((cell) => cell !== '');
     // A heading may share its line with the first line of its section ("REFERENCES ⇥ Daniel Brooks, …").
     const kind = headingKind(line.replace(/\t/gu, ' ')) ?? (cells.length > 1 ? headingKind(cells[0] ?? '') : null);
     if (kind !== null && kind !== 'title') zone = kind;
@@ -120,7 +138,15 @@ function valueCells(line: TResumeLine, previous: TResumeLine | undefined): Set<n
 function withoutSectionLabel(cell: string): string {
   const words = cell.split(/\s+/u);
   for (let count = Math.min(4, words.length - 2); count >= 1; count--) {
-    if (headingKind(words.slice(0, count).join(' ').replace(/[:：]$/u, '')) === 'personal') return words.slice(count).join(' ');
+    if (
+      headingKind(
+        words
+          .slice(0, count)
+          .join(' ')
+          .replace(/[:：]$/u, ''),
+      ) === 'personal'
+    )
+      return words.slice(count).join(' ');
   }
   return cell;
 }

@@ -4,11 +4,58 @@ import { JOB_TITLE_WORDS, LABEL_WORDS, PLACE_REGION, asciiLetters, fold } from '
 
 /** Lower-case name particles ("Jane van der Berg", "Ana de los Santos", "Omar bin Laden"). */
 const PARTICLES = new Set([
-  'van', 'von', 'der', 'den', 'de', 'del', 'della', 'dello', 'di', 'da', 'das', 'dos', 'do', 'du', 'des', 'la', 'le',
-  'lo', 'los', 'las', 'het', 'ter', 'ten', 'te', "'t", '’t', 'in', 'op', 'zu', 'zum', 'zur', 'bin', 'ibn', 'al', 'el',
-  'y', 'e', 'st', 'af', 'av', 'vom', 'dei', 'degli',
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'dello',
+  'di',
+  'da',
+  'das',
+  'dos',
+  'do',
+  'du',
+  'des',
+  'la',
+  'le',
+  'lo',
+  'los',
+  'las',
+  'het',
+  'ter',
+  'ten',
+  'te',
+  "'t",
+  '’t',
+  'in',
+  'op',
+  'zu',
+  'zum',
+  'zur',
+  'bin',
+  'ibn',
+  'al',
+  'el',
+  'y',
+  'e',
+  'st',
+  'af',
+  'av',
+  'vom',
+  'dei',
+  'degli',
   // Welsh patronymics ("Rhys ap Gruffydd", "Gwen ferch Owain"), Arabic and Hebrew ones ("Ali ben Salah", "Noa bat Ami").
-  'ap', 'ab', 'ferch', 'verch', 'ben', 'bint', 'bat', 'abu',
+  'ap',
+  'ab',
+  'ferch',
+  'verch',
+  'ben',
+  'bint',
+  'bat',
+  'abu',
 ]);
 
 /** A word of a name: letters, with inner hyphens or apostrophes ("Anne-Marie", "O'Brien", "d'Ancona"). */
@@ -33,7 +80,25 @@ export const TITLE_PREFIX_RE =
 const HONORIFIC_RE =
   /^(?:(?:dr|drs|ir|ing|mr|mrs|ms|mw|mevr|dhr|prof|mgr|mag|lic|sr|sra|srta|mme|mlle)\.?|dipl\.-ing\.|herr|frau|mevrouw|meneer|madame|monsieur|señor|señora|pan|pani)\s+/iu;
 /** Degrees and suffixes written after a name. */
-const SUFFIXES = new Set(['msc', 'bsc', 'ba', 'ma', 'mba', 'phd', 'llm', 'llb', 'md', 'meng', 'beng', 'jr', 'sr', 'ii', 'iii', 'cpa', 'pmp']);
+const SUFFIXES = new Set([
+  'msc',
+  'bsc',
+  'ba',
+  'ma',
+  'mba',
+  'phd',
+  'llm',
+  'llb',
+  'md',
+  'meng',
+  'beng',
+  'jr',
+  'sr',
+  'ii',
+  'iii',
+  'cpa',
+  'pmp',
+]);
 
 export interface TParsedName {
   firstName: string;
@@ -53,7 +118,8 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
   if (PLACE_REGION.has(folded)) return null;
 
   const words = text.split(/\s+/u);
-  while (words.length > 2 && SUFFIXES.has((words[words.length - 1] ?? '').toLocaleLowerCase().replace(/\./gu, ''))) words.pop();
+  while (words.length > 2 && SUFFIXES.has((words[words.length - 1] ?? '').toLocaleLowerCase().replace(/\./gu, '')))
+    words.pop();
   text = words.join(' ');
   if (words.length < 2 || words.length > 7) return null;
   const allCaps = text === text.toLocaleUpperCase() && /\p{Lu}{2}/u.test(text);
@@ -96,7 +162,12 @@ export function nameWords(segment: string, allowOccupations = false): string[] |
   const first = words[0];
   const last = words[words.length - 1];
   if (first === undefined || last === undefined || INITIAL_RE.test(last) || GIVEN_INITIALS_RE.test(last)) return null;
-  if (INITIAL_RE.test(first) && counted < 2 && !words.slice(0, -1).every((word) => GIVEN_INITIALS_RE.test(word) || isParticle(word, allCaps))) return null;
+  if (
+    INITIAL_RE.test(first) &&
+    counted < 2 &&
+    !words.slice(0, -1).every((word) => GIVEN_INITIALS_RE.test(word) || isParticle(word, allCaps))
+  )
+    return null;
   if (isParticle(last, allCaps)) return null;
   return allCaps ? words.map((word, index) => titleCaseWord(word, index)) : words;
 }
@@ -113,7 +184,8 @@ function isCapitalised(word: string): boolean {
 function capitalisedSurname(words: readonly string[]): TParsedName | null {
   const caps = words.map(isCapitalised);
   const given = words.filter((_, index) => !caps[index]);
-  if (given.length === 0 || given.length === words.length || !given.every((word) => /^\p{Lu}\p{Ll}/u.test(word))) return null;
+  if (given.length === 0 || given.length === words.length || !given.every((word) => /^\p{Lu}\p{Ll}/u.test(word)))
+    return null;
   const first = caps.indexOf(true);
   const last = caps.lastIndexOf(true);
   // One block of capitals, at the start or at the end.
@@ -127,7 +199,9 @@ export function splitName(words: string[], emailLocal: string | null): TParsedNa
   const capitalised = capitalisedSurname(words);
   if (capitalised !== null) return capitalised;
   let given = 1;
-  const particle = words.findIndex((word, index) => index > 0 && PARTICLES.has(word.toLocaleLowerCase()) && word === word.toLocaleLowerCase());
+  const particle = words.findIndex(
+    (word, index) => index > 0 && PARTICLES.has(word.toLocaleLowerCase()) && word === word.toLocaleLowerCase(),
+  );
   if (particle > 1) given = particle;
   // Four names without particles: two given names and two surnames ("María José García López").
   else if (particle === -1 && words.length === 4 && words.every((word) => !INITIAL_RE.test(word))) given = 2;
@@ -158,7 +232,10 @@ function titleCaseWord(word: string, index: number): string {
   const lower = word.toLocaleLowerCase();
   if (index > 0 && PARTICLES.has(lower)) return lower;
   return lower
-    .replace(/(^|[-'’])(\p{L})/gu, (_match, separator: string, letter: string) => separator + letter.toLocaleUpperCase())
+    .replace(
+      /(^|[-'’])(\p{L})/gu,
+      (_match, separator: string, letter: string) => separator + letter.toLocaleUpperCase(),
+    )
     .replace(/^Mc(\p{Ll})/u, (_match, letter: string) => `Mc${letter.toLocaleUpperCase()}`);
 }
 
@@ -195,7 +272,10 @@ export function emailAgreement(name: TParsedName, emailLocal: string | null): nu
 /** The email's local part is exactly the name: "minnie.driver", "driver_minnie", "minniedriver". */
 export function emailSpellsName(name: TParsedName, emailLocal: string | null): boolean {
   if (emailLocal === null) return false;
-  const parts = emailLocal.replace(/\+.*$/u, '').split(/[._-]+/u).map(asciiLetters);
+  const parts = emailLocal
+    .replace(/\+.*$/u, '')
+    .split(/[._-]+/u)
+    .map(asciiLetters);
   const first = asciiLetters(name.firstName);
   const last = asciiLetters(name.lastName);
   if (first === '' || last === '') return false;

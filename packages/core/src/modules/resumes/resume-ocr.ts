@@ -38,7 +38,9 @@ function tool(name: string): string | null {
 /** Why OCR cannot run here, or null when it can. */
 export function ocrUnavailableReason(): string | null {
   const missing = ['tesseract', 'pdftoppm', 'prlimit', 'timeout'].filter((name) => tool(name) === null);
-  return missing.length === 0 ? null : `missing ${missing.join(', ')} (install with packages/core/scripts/ensure-tesseract.sh)`;
+  return missing.length === 0
+    ? null
+    : `missing ${missing.join(', ')} (install with packages/core/scripts/ensure-tesseract.sh)`;
 }
 
 export class OcrUnavailableError extends ResumeParseError {}
@@ -57,14 +59,30 @@ const MIN_LETTER_CONFIDENCE = 80;
 const MAX_TSV_LENGTH = MAX_TEXT_LENGTH * 8;
 
 /** Runs a tool under the limits, reading at most `maxOutput` characters of its output. */
-function runBounded(command: string, args: string[], signal: AbortSignal | undefined, maxOutput = MAX_TEXT_LENGTH): Promise<TRun> {
+function runBounded(
+  command: string,
+  args: string[],
+  signal: AbortSignal | undefined,
+  maxOutput = MAX_TEXT_LENGTH,
+): Promise<TRun> {
   const prlimit = tool('prlimit');
   const timeout = tool('timeout');
-  if (prlimit === null || timeout === null) return Promise.reject(new OcrUnavailableError('Scanned resumes cannot be read here (OCR is not installed).'));
+  if (prlimit === null || timeout === null)
+    return Promise.reject(new OcrUnavailableError('Scanned resumes cannot be read here (OCR is not installed).'));
   return new Promise<TRun>((resolve, reject) => {
     const child = spawn(
       prlimit,
-      [`--as=${OCR_MEMORY_MB * 1024 * 1024}`, `--cpu=${OCR_CPU_SECONDS}`, '--', timeout, '-s', 'KILL', String(OCR_WALL_SECONDS), command, ...args],
+      [
+        `--as=${OCR_MEMORY_MB * 1024 * 1024}`,
+        `--cpu=${OCR_CPU_SECONDS}`,
+        '--',
+        timeout,
+        '-s',
+        'KILL',
+        String(OCR_WALL_SECONDS),
+        command,
+        ...args,
+      ],
       { stdio: ['ignore', 'pipe', 'ignore'], env: { OMP_THREAD_LIMIT: '1', LC_ALL: 'C.UTF-8' } },
     );
     let stdout = '';
@@ -122,8 +140,18 @@ export function wordsOfTsv(tsv: string): TOcrPage {
       const next = words[index + 1];
       // An email is kept however unsure tesseract is of it (long addresses get low confidences), with a first part
       // it split off at a dot ("giulia." "romano@posta.example"), joined again.
-      if (next !== undefined && /[._-]$/u.test(word.text) && EMAIL_SHAPE_RE.test(next.text) && next.left - (word.left + word.width) <= next.height) {
-        words[index + 1] = { ...next, text: word.text + next.text, left: word.left, width: next.left + next.width - word.left };
+      if (
+        next !== undefined &&
+        /[._-]$/u.test(word.text) &&
+        EMAIL_SHAPE_RE.test(next.text) &&
+        next.left - (word.left + word.width) <= next.height
+      ) {
+        words[index + 1] = {
+          ...next,
+          text: word.text + next.text,
+          left: word.left,
+          width: next.left + next.width - word.left,
+        };
         continue;
       }
       if (EMAIL_SHAPE_RE.test(word.text)) {
@@ -148,21 +176,32 @@ export function wordsOfTsv(tsv: string): TOcrPage {
     for (const word of words) {
       const part = parts.at(-1);
       const last = part?.at(-1);
-      if (part !== undefined && last !== undefined && word.left - (last.left + last.width) <= COLUMN_GAP_EM * size) part.push(word);
+      if (part !== undefined && last !== undefined && word.left - (last.left + last.width) <= COLUMN_GAP_EM * size)
+        part.push(word);
       else parts.push([word]);
     }
     for (const part of parts) {
       // A box reaches below the baseline by the descenders of g, j, p, q, y and brackets: the baseline is above it.
-      const baselines = part.map((word) => (DESCENDER_RE.test(word.text) ? word.bottom - size * 0.22 : word.bottom)).sort((a, b) => a - b);
+      const baselines = part
+        .map((word) => (DESCENDER_RE.test(word.text) ? word.bottom - size * 0.22 : word.bottom))
+        .sort((a, b) => a - b);
       const baseline = baselines[Math.floor(baselines.length / 2)] ?? 0;
-      for (const word of part) pieces.push({ str: word.text, x: word.left, y: pageHeight - baseline, width: word.width, size });
+      for (const word of part)
+        pieces.push({ str: word.text, x: word.left, y: pageHeight - baseline, width: word.width, size });
     }
   }
   return pieces;
 }
 
 /** Tesseract's model of the language of each country languageRegion names. */
-const MODEL_OF_REGION: Readonly<Record<string, string>> = { NL: 'nld', DE: 'deu', FR: 'fra', ES: 'spa', IT: 'ita', PL: 'pol' };
+const MODEL_OF_REGION: Readonly<Record<string, string>> = {
+  NL: 'nld',
+  DE: 'deu',
+  FR: 'fra',
+  ES: 'spa',
+  IT: 'ita',
+  PL: 'pol',
+};
 
 /**
  * The models to read a resume with once its language is known: that language first, then English. All seven at once
@@ -177,10 +216,17 @@ export function modelsFor(words: readonly TPositionedText[]): string | null {
 async function tesseract(image: string, signal: AbortSignal | undefined, languages = OCR_LANGUAGES): Promise<TOcrPage> {
   const command = tool('tesseract');
   if (command === null) throw new OcrUnavailableError('Scanned resumes cannot be read here (OCR is not installed).');
-  const run = await runBounded(command, [image, 'stdout', '-l', languages, '--psm', '3', 'tsv'], signal, MAX_TSV_LENGTH);
+  const run = await runBounded(
+    command,
+    [image, 'stdout', '-l', languages, '--psm', '3', 'tsv'],
+    signal,
+    MAX_TSV_LENGTH,
+  );
   signal?.throwIfAborted();
   if (run.code !== 0 && run.stdout.length < MAX_TSV_LENGTH) {
-    throw new ResumeParseError('The image could not be read.', { cause: new Error(`tesseract ended with ${run.signal ?? `exit code ${run.code}`}`) });
+    throw new ResumeParseError('The image could not be read.', {
+      cause: new Error(`tesseract ended with ${run.signal ?? `exit code ${run.code}`}`),
+    });
   }
   return wordsOfTsv(run.stdout);
 }
@@ -211,13 +257,29 @@ export function ocrPdf(bytes: Uint8Array, signal?: AbortSignal): Promise<TOcrPag
     writeFileSync(file, bytes, { mode: 0o600 });
     const run = await runBounded(
       pdftoppm,
-      ['-q', '-f', '1', '-l', String(MAX_OCR_PAGES), '-scale-to', String(OCR_PAGE_PIXELS), '-gray', '-png', file, join(dir, 'page')],
+      [
+        '-q',
+        '-f',
+        '1',
+        '-l',
+        String(MAX_OCR_PAGES),
+        '-scale-to',
+        String(OCR_PAGE_PIXELS),
+        '-gray',
+        '-png',
+        file,
+        join(dir, 'page'),
+      ],
       signal,
     );
     signal?.throwIfAborted();
-    const pages = readdirSync(dir).filter((name) => /^page-\d+\.png$/u.test(name)).sort((a, b) => Number(/\d+/u.exec(a)?.[0]) - Number(/\d+/u.exec(b)?.[0]));
+    const pages = readdirSync(dir)
+      .filter((name) => /^page-\d+\.png$/u.test(name))
+      .sort((a, b) => Number(/\d+/u.exec(a)?.[0]) - Number(/\d+/u.exec(b)?.[0]));
     if (pages.length === 0) {
-      throw new ResumeParseError('The PDF could not be read.', { cause: new Error(`pdftoppm ended with ${run.signal ?? `exit code ${run.code}`}`) });
+      throw new ResumeParseError('The PDF could not be read.', {
+        cause: new Error(`pdftoppm ended with ${run.signal ?? `exit code ${run.code}`}`),
+      });
     }
     // The first page tells the resume's language; it is read again with that language first, and so are the others.
     const first = await tesseract(join(dir, pages[0]!), signal);
@@ -238,7 +300,9 @@ export function withoutOcrBullets(text: string): string {
     .map((line) =>
       line
         .split('\t')
-        .map((cell) => repairOcrMisreads(cell.replace(/^\s*(?:[•·*+«»©®°■□▪◦¢.,]+\s+(?=\S)|[oe]\s+(?=[\p{Lu}\d]))/u, '')))
+        .map((cell) =>
+          repairOcrMisreads(cell.replace(/^\s*(?:[•·*+«»©®°■□▪◦¢.,]+\s+(?=\S)|[oe]\s+(?=[\p{Lu}\d]))/u, '')),
+        )
         .filter((cell) => !/^\s*[•·*+«»©®°■□▪◦¢.,_|-]*\s*$/u.test(cell))
         .join('\t'),
     )
@@ -246,7 +310,8 @@ export function withoutOcrBullets(text: string): string {
 }
 
 /** An email address whose "@" OCR read as "(O", "(o", "(0", "(@", "(a)", "©" or "®": local part, misread, domain. */
-const MISREAD_AT_RE = /(?<![\w.+-])([\w.+|-]{1,64}?)(?:\([Oo0@]|\(a\)|[©®])([\w-]{1,63}(?:\.[\w-]{1,63})*\.\p{Ll}{2,12})(?![\w.-])/gu;
+const MISREAD_AT_RE =
+  /(?<![\w.+-])([\w.+|-]{1,64}?)(?:\([Oo0@]|\(a\)|[©®])([\w-]{1,63}(?:\.[\w-]{1,63})*\.\p{Ll}{2,12})(?![\w.-])/gu;
 /** An email address with a "|" (a misread "l": no address has one in practice). */
 const PIPE_IN_EMAIL_RE = /(?<![\w.+|-])([\w.+|-]{0,63}\|[\w.+|-]{0,63}@[\w-]{1,63}(?:\.[\w-]{1,63})+)/gu;
 

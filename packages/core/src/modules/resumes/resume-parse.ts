@@ -23,7 +23,11 @@ export type TParseResumeOptions = {
  *
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  */
-export async function parseResume(bytes: Uint8Array, kind: TResumeKind, options: TParseResumeOptions = {}): Promise<TParsedResume> {
+export async function parseResume(
+  bytes: Uint8Array,
+  kind: TResumeKind,
+  options: TParseResumeOptions = {},
+): Promise<TParsedResume> {
   let ocr = false;
   const onOcr = () => {
     ocr = true;

@@ -101,7 +101,10 @@ export function findPhone(text: string, region: string = DEFAULT_REGION): string
 }
 
 /** The phone number of the first line that has one: valid in the first region that gives one, else as written. */
-export function findPhoneInLines(allLines: readonly string[], regions: readonly string[]): { phone: string; line: number } | null {
+export function findPhoneInLines(
+  allLines: readonly string[],
+  regions: readonly string[],
+): { phone: string; line: number } | null {
   // A phone number sits on a short line; a line of thousands of digits is not worth a number parser's time.
   const lines = allLines.map((line) => line.slice(0, MAX_PHONE_LINE_LENGTH));
   for (const region of regions) {

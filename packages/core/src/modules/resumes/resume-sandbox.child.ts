@@ -9,7 +9,9 @@ import { ResumeParseError } from './resume-text.ts';
 import type { TSandboxReply, TSandboxRequest } from './resume-sandbox.ts';
 
 function describe(error: unknown): { name: string; message: string } {
-  return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: 'Error', message: String(error) };
 }
 
 async function answer(request: TSandboxRequest): Promise<TSandboxReply> {
@@ -20,7 +22,12 @@ async function answer(request: TSandboxRequest): Promise<TSandboxReply> {
     return { id: request.id, outcome: 'parsed', fields: await parseResume(request.bytes, request.kind, options) };
   } catch (error) {
     if (error instanceof ResumeParseError) {
-      return { id: request.id, outcome: 'refused', message: error.message, cause: error.cause === undefined ? undefined : describe(error.cause) };
+      return {
+        id: request.id,
+        outcome: 'refused',
+        message: error.message,
+        cause: error.cause === undefined ? undefined : describe(error.cause),
+      };
     }
     return { id: request.id, outcome: 'error', error: describe(error) };
   }
@@ -36,7 +43,11 @@ process.on('disconnect', () => process.exit(0));
 const watchdog = new Worker(
   `const { parentPid } = require('node:worker_threads').workerData;
    setInterval(() => { if (process.ppid !== parentPid) process.kill(process.pid, 'SIGKILL'); }, 250);`,
-  { eval: true, workerData: { parentPid: process.ppid }, resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 } },
+  {
+    eval: true,
+    workerData: { parentPid: process.ppid },
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
+  },
 );
 watchdog.unref();
 process.send?.({ id: 0, outcome: 'ready' } satisfies TSandboxReply);

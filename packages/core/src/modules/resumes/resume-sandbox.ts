@@ -24,7 +24,12 @@ export type TResumeSandboxLimits = {
   processes: number;
 };
 
-export const DEFAULT_RESUME_SANDBOX_LIMITS: TResumeSandboxLimits = { memoryMb: 176, timeoutMs: 20_000, ocrTimeoutMs: 60_000, processes: 2 };
+export const DEFAULT_RESUME_SANDBOX_LIMITS: TResumeSandboxLimits = {
+  memoryMb: 176,
+  timeoutMs: 20_000,
+  ocrTimeoutMs: 60_000,
+  processes: 2,
+};
 
 /** Why a parse was stopped by the sandbox rather than finished by the parser. */
 export type TSandboxStop = 'timeout' | 'memory' | 'crash';
@@ -110,7 +115,11 @@ class ParseProcess {
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         this.#child.off('message', onMessage);
         // Not the file's fault (it has not been sent yet): a plain error, for the job to be retried.
-        reject(new Error(`the resume parse process ended on start (${signal ?? `exit code ${code}`}): ${this.#stderr.slice(-1000)}`));
+        reject(
+          new Error(
+            `the resume parse process ended on start (${signal ?? `exit code ${code}`}): ${this.#stderr.slice(-1000)}`,
+          ),
+        );
       };
       this.#child.on('message', onMessage);
       this.#child.once('exit', onExit);
@@ -162,7 +171,12 @@ class ParseProcess {
     }
   }
 
-  async #parse(bytes: Uint8Array, kind: TResumeKind, options: TParseResumeOptions, limits: TResumeSandboxLimits): Promise<TParsedResume> {
+  async #parse(
+    bytes: Uint8Array,
+    kind: TResumeKind,
+    options: TParseResumeOptions,
+    limits: TResumeSandboxLimits,
+  ): Promise<TParsedResume> {
     const started = Date.now();
     await raceAbort(this.#ready, options.signal, () => this.kill());
     // Gone before it got this resume: not the file's doing, so a plain error (the job is retried).
@@ -197,16 +211,24 @@ class ParseProcess {
         if (reply.id !== id) return;
         if (reply.outcome === 'ocr') {
           clearTimeout(timer);
-          timer = setTimeout(() => stop('timeout'), Math.max(0, Math.max(limits.timeoutMs, limits.ocrTimeoutMs) - (Date.now() - started)));
+          timer = setTimeout(
+            () => stop('timeout'),
+            Math.max(0, Math.max(limits.timeoutMs, limits.ocrTimeoutMs) - (Date.now() - started)),
+          );
           return;
         }
         finish();
         if (reply.outcome === 'parsed') resolve(reply.fields);
-        else if (reply.outcome === 'refused') reject(new ResumeParseError(reply.message, { cause: reply.cause && rebuilt(reply.cause) }));
+        else if (reply.outcome === 'refused')
+          reject(new ResumeParseError(reply.message, { cause: reply.cause && rebuilt(reply.cause) }));
         else {
           // A parser that throws something other than a refusal may be left in any state: not reused.
           this.kill();
-          reject(new ResumeLimitError('crash', { cause: reply.outcome === 'error' ? rebuilt(reply.error) : new Error(`unexpected reply ${reply.outcome}`) }));
+          reject(
+            new ResumeLimitError('crash', {
+              cause: reply.outcome === 'error' ? rebuilt(reply.error) : new Error(`unexpected reply ${reply.outcome}`),
+            }),
+          );
         }
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -219,7 +241,9 @@ class ParseProcess {
         const reason = stoppedFor ?? (outOfHeap ? 'memory' : 'crash');
         // Only V8's own fatal line of stderr is kept: anything else printed there might quote the resume.
         const fatal = /^FATAL ERROR: .*$/m.exec(this.#stderr)?.[0];
-        const cause = new Error(`the parse process ended (${signal ?? `exit code ${code}`})${fatal ? `: ${fatal}` : ''}`);
+        const cause = new Error(
+          `the parse process ended (${signal ?? `exit code ${code}`})${fatal ? `: ${fatal}` : ''}`,
+        );
         reject(new ResumeLimitError(reason, { cause }));
       };
       child.on('message', onMessage);
@@ -228,7 +252,12 @@ class ParseProcess {
         stop('abort');
         return;
       }
-      const request: TSandboxRequest = { id, bytes, kind, ...(options.defaultRegion === undefined ? {} : { defaultRegion: options.defaultRegion }) };
+      const request: TSandboxRequest = {
+        id,
+        bytes,
+        kind,
+        ...(options.defaultRegion === undefined ? {} : { defaultRegion: options.defaultRegion }),
+      };
       child.send(request, (error) => {
         if (error) stop('crash');
       });

@@ -51,7 +51,12 @@ const wordExtractor = new WordExtractor();
  * @throws ResumeParseError when the file is corrupt or not of the given kind.
  * @throws the signal's reason when `signal` aborts.
  */
-export async function extractResumeText(bytes: Uint8Array, kind: TResumeKind, signal?: AbortSignal, onOcr?: () => void): Promise<string> {
+export async function extractResumeText(
+  bytes: Uint8Array,
+  kind: TResumeKind,
+  signal?: AbortSignal,
+  onOcr?: () => void,
+): Promise<string> {
   signal?.throwIfAborted();
   let raw: string;
   if (kind === 'png' || kind === 'jpeg') {
@@ -98,7 +103,9 @@ interface TPdfPasswordLike {
  * without parsing: pdf.js sizes its cross-reference table by it.
  */
 export function declaredPdfObjectCount(bytes: Uint8Array): number {
-  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(Math.max(0, bytes.byteLength - 65_536));
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(
+    Math.max(0, bytes.byteLength - 65_536),
+  );
   let most = 0;
   for (const match of tail.toString('latin1').matchAll(/\/Size\s+(\d{1,15})/g)) most = Math.max(most, Number(match[1]));
   return most;
@@ -106,12 +113,19 @@ export function declaredPdfObjectCount(bytes: Uint8Array): number {
 
 /** A label, a heading or a date range: what the left column of a form-like resume holds. */
 function isLabelText(text: string): boolean {
-  return isFieldLabel(text) || headingKind(text) !== null || sectionOf(text) !== null || /^[\d\s./–—-]*(?:\p{L}+\.?)?[\s–—-]*(?:19|20)\d{2}\b/u.test(text);
+  return (
+    isFieldLabel(text) ||
+    headingKind(text) !== null ||
+    sectionOf(text) !== null ||
+    /^[\d\s./–—-]*(?:\p{L}+\.?)?[\s–—-]*(?:19|20)\d{2}\b/u.test(text)
+  );
 }
 
 async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined): Promise<string> {
   if (declaredPdfObjectCount(bytes) > MAX_PDF_OBJECTS) {
-    throw new ResumeParseError(`The PDF declares more than ${MAX_PDF_OBJECTS.toLocaleString('en')} objects and was refused.`);
+    throw new ResumeParseError(
+      `The PDF declares more than ${MAX_PDF_OBJECTS.toLocaleString('en')} objects and was refused.`,
+    );
   }
   const { getDocumentProxy } = await loadUnpdf();
   signal?.throwIfAborted();
@@ -168,7 +182,11 @@ async function extractPdfText(bytes: Uint8Array, signal: AbortSignal | undefined
   }
 }
 
-async function extractWordText(bytes: Uint8Array, kind: 'doc' | 'docx', signal: AbortSignal | undefined): Promise<string> {
+async function extractWordText(
+  bytes: Uint8Array,
+  kind: 'doc' | 'docx',
+  signal: AbortSignal | undefined,
+): Promise<string> {
   const label = kind === 'docx' ? 'DOCX document' : 'Word (.doc) document';
   // Anything under a header is not a document (and word-extractor reads a short file past its end).
   if (bytes.byteLength < 512) throw new ResumeParseError(`The ${label} could not be read.`);
@@ -189,10 +207,15 @@ async function extractWordText(bytes: Uint8Array, kind: 'doc' | 'docx', signal: 
   }
   try {
     // Word's cell marks (\u0007) and paragraph marks stay in the text: normaliseText turns them into line breaks.
-    const parts = [document.getHeaders({ includeFooters: false }), document.getBody(), document.getTextboxes({
-      includeHeadersAndFooters: false,
-      includeBody: true,
-    }), document.getFooters()];
+    const parts = [
+      document.getHeaders({ includeFooters: false }),
+      document.getBody(),
+      document.getTextboxes({
+        includeHeadersAndFooters: false,
+        includeBody: true,
+      }),
+      document.getFooters(),
+    ];
     return markLayoutColumns(parts.filter((part) => part.trim() !== '').join('\n'));
   } catch (error) {
     throw new ResumeParseError(`The ${label} could not be read.`, { cause: error });

@@ -32,7 +32,15 @@ export async function findResumeProcessing(db: TDb, processingId: string): Promi
 /** A new resume processing, queued, with the uploaded file. */
 export async function insertResumeProcessing(
   db: TDb,
-  row: { id: string; tenantId: number; userId: number; filename: string; mimeType: string; content: Buffer; createIntake: boolean },
+  row: {
+    id: string;
+    tenantId: number;
+    userId: number;
+    filename: string;
+    mimeType: string;
+    content: Buffer;
+    createIntake: boolean;
+  },
 ): Promise<void> {
   await db
     .insertInto('resume_processings')
@@ -65,7 +73,11 @@ export async function startResumeProcessing(
 }
 
 /** The status of a processing; with `lock`, its row is locked until the transaction ends. */
-export async function findResumeProcessingStatus(db: TDb, processingId: string, options: { lock?: boolean } = {}): Promise<string | undefined> {
+export async function findResumeProcessingStatus(
+  db: TDb,
+  processingId: string,
+  options: { lock?: boolean } = {},
+): Promise<string | undefined> {
   let query = db.selectFrom('resume_processings').select('status').where('id', '=', processingId);
   if (options.lock) query = query.forUpdate();
   return (await query.executeTakeFirst())?.status;
@@ -73,7 +85,8 @@ export async function findResumeProcessingStatus(db: TDb, processingId: string, 
 
 /** The stored file of a processing. */
 export async function findResumeContent(db: TDb, processingId: string): Promise<Uint8Array | undefined> {
-  return (await db.selectFrom('resume_processings').select('content').where('id', '=', processingId).executeTakeFirst())?.content;
+  return (await db.selectFrom('resume_processings').select('content').where('id', '=', processingId).executeTakeFirst())
+    ?.content;
 }
 
 /** Marks a processing failed unless it has finished; whether it did. */
@@ -88,19 +101,38 @@ export async function markResumeProcessingFailed(db: TDb, processingId: string, 
 }
 
 /** Marks a processing completed with the candidate (and intake) it made. */
-export async function completeResumeProcessing(db: TDb, processingId: string, outcome: { candidateId: number; intakeId: number | null }): Promise<void> {
+export async function completeResumeProcessing(
+  db: TDb,
+  processingId: string,
+  outcome: { candidateId: number; intakeId: number | null },
+): Promise<void> {
   await db
     .updateTable('resume_processings')
-    .set({ status: 'completed', candidate_id: outcome.candidateId, intake_id: outcome.intakeId, error: null, updated_at: sql<Date>`now()` })
+    .set({
+      status: 'completed',
+      candidate_id: outcome.candidateId,
+      intake_id: outcome.intakeId,
+      error: null,
+      updated_at: sql<Date>`now()`,
+    })
     .where('id', '=', processingId)
     .execute();
 }
 
 /** An open intake of a candidate for a user; its id. */
-export async function insertIntake(db: TDb, intake: { tenantId: number; candidateId: number; userId: number }): Promise<number> {
+export async function insertIntake(
+  db: TDb,
+  intake: { tenantId: number; candidateId: number; userId: number },
+): Promise<number> {
   const row = await db
     .insertInto('intakes')
-    .values({ id: sql<number>`default`, tenant_id: intake.tenantId, candidate_id: intake.candidateId, user_id: intake.userId, status: 'open' })
+    .values({
+      id: sql<number>`default`,
+      tenant_id: intake.tenantId,
+      candidate_id: intake.candidateId,
+      user_id: intake.userId,
+      status: 'open',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -13,7 +13,10 @@ export type TTagTreeDb = TDB & { tag_tree: { id: number; root_id: number } };
 export function tagTreeBody(qc: QueryCreator<TTagTreeDb>, rootIds?: readonly number[]) {
   const roots = qc.selectFrom('tags as root').select(['root.id', 'root.id as root_id']);
   return (rootIds ? roots.where('root.id', 'in', [...rootIds]) : roots).union(
-    qc.selectFrom('tags as child').innerJoin('tag_tree as tree', 'tree.id', 'child.parent_id').select(['child.id', 'tree.root_id']),
+    qc
+      .selectFrom('tags as child')
+      .innerJoin('tag_tree as tree', 'tree.id', 'child.parent_id')
+      .select(['child.id', 'tree.root_id']),
   );
 }
 
@@ -31,7 +34,10 @@ export function tagsWithDescendants(db: TDb, tagIds: readonly number[]) {
  * The requested tags with all their descendants (any depth, ids of the tenant only), and which requested ids exist
  * in the tenant — one recursive query.
  */
-export async function expandTags(db: TDb, tagIds: readonly number[]): Promise<{ found: Set<number>; withDescendants: number[] }> {
+export async function expandTags(
+  db: TDb,
+  tagIds: readonly number[],
+): Promise<{ found: Set<number>; withDescendants: number[] }> {
   // Ids beyond int4 name no tag (and must not reach the database).
   const storable = tagIds.filter(isStorableId);
   if (storable.length === 0) return { found: new Set(), withDescendants: [] };
@@ -40,7 +46,14 @@ export async function expandTags(db: TDb, tagIds: readonly number[]): Promise<{ 
 }
 
 /** The tables a reference of a request (a filter id, a tag id) must exist in, within the key's tenant. */
-export type TReferencedTable = 'locations' | 'departments' | 'company_locations' | 'job_types' | 'experience_levels' | 'education_levels' | 'tags';
+export type TReferencedTable =
+  | 'locations'
+  | 'departments'
+  | 'company_locations'
+  | 'job_types'
+  | 'experience_levels'
+  | 'education_levels'
+  | 'tags';
 
 /** An id a request names, the table it must exist in, and the field path a 422 reports it on (`tags.0`). */
 export type TReference = { table: TReferencedTable; id: number; path: string };
@@ -49,9 +62,13 @@ export type TReference = { table: TReferencedTable; id: number; path: string };
 export async function findUnknownReferences(db: TDb, references: readonly TReference[]): Promise<TReference[]> {
   const idsByTable = new Map<TReferencedTable, number[]>();
   // Ids beyond the integer column's range exist nowhere (and would make PostgreSQL fail the query).
-  for (const { table, id } of references) if (isStorableId(id)) idsByTable.set(table, [...(idsByTable.get(table) ?? []), id]);
+  for (const { table, id } of references)
+    if (isStorableId(id)) idsByTable.set(table, [...(idsByTable.get(table) ?? []), id]);
   const existing = (table: TReferencedTable, ids: number[]) =>
-    db.selectFrom(table).select([sql<string>`${sql.lit(table)}::text`.as('table_name'), `${table}.id as id`]).where(`${table}.id`, 'in', ids);
+    db
+      .selectFrom(table)
+      .select([sql<string>`${sql.lit(table)}::text`.as('table_name'), `${table}.id as id`])
+      .where(`${table}.id`, 'in', ids);
   const [first, ...rest] = [...idsByTable].map(([table, ids]) => existing(table, ids));
   if (!first) return [...references];
   const rows = await rest.reduce((query, next) => query.unionAll(next), first).execute();

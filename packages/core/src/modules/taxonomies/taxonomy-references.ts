@@ -5,7 +5,9 @@ import { findUnknownReferences, type TReference } from './taxonomies.repository.
 
 /** The 422 field errors of references that name nothing in the tenant (`The selected tags.0 is invalid.`). */
 export function unknownReferenceErrors(unknown: ReadonlyArray<Pick<TReference, 'path'>>): TFieldErrors {
-  return Object.fromEntries(unknown.map(({ path }) => [path, [`The selected ${attributeName(path.split('.'))} is invalid.`]]));
+  return Object.fromEntries(
+    unknown.map(({ path }) => [path, [`The selected ${attributeName(path.split('.'))} is invalid.`]]),
+  );
 }
 
 /** Checks the references of a request in one query; the field errors of those that name nothing. */

@@ -8,7 +8,16 @@ export type TTranslations = Record<string, string>;
  * The kinds of employment of schema.org's JobPosting `employmentType`, as Google for Jobs reads them; a job type
  * may name one so that a vacancy's structured data can say it.
  */
-export const EMPLOYMENT_TYPES = ['FULL_TIME', 'PART_TIME', 'CONTRACTOR', 'TEMPORARY', 'INTERN', 'VOLUNTEER', 'PER_DIEM', 'OTHER'] as const;
+export const EMPLOYMENT_TYPES = [
+  'FULL_TIME',
+  'PART_TIME',
+  'CONTRACTOR',
+  'TEMPORARY',
+  'INTERN',
+  'VOLUNTEER',
+  'PER_DIEM',
+  'OTHER',
+] as const;
 export type TEmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 
 const taxonomyProperties = () => ({

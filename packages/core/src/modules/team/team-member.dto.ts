@@ -13,7 +13,11 @@ export const ZTeamMember = z.object({
     .object({ small: z.string().nullable(), medium: z.string().nullable(), large: z.string().nullable() })
     .describe('Absolute image URLs per size, each null when the member has no avatar'),
   phone: z.string().nullable().optional().describe('Only with include_phone: E.164, or null'),
-  role: z.string().nullable().optional().describe("Only with include_role: the role's label in the tenant default language, or null"),
+  role: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Only with include_role: the role's label in the tenant default language, or null"),
 });
 export type TTeamMember = z.infer<typeof ZTeamMember>;
 

@@ -23,8 +23,16 @@ export const TeamMemberSchema = defineEntity({
   name: 'TeamMember',
   tableName: 'team_members',
   indexes: [
-    { name: 'team_members_given_name_idx', expression: 'create index "team_members_given_name_idx" on "team_members" ("tenant_id", lower("given_name"), "id") where "employed"' },
-    { name: 'team_members_family_name_idx', expression: 'create index "team_members_family_name_idx" on "team_members" ("tenant_id", lower("family_name"), "id") where "employed"' },
+    {
+      name: 'team_members_given_name_idx',
+      expression:
+        'create index "team_members_given_name_idx" on "team_members" ("tenant_id", lower("given_name"), "id") where "employed"',
+    },
+    {
+      name: 'team_members_family_name_idx',
+      expression:
+        'create index "team_members_family_name_idx" on "team_members" ("tenant_id", lower("family_name"), "id") where "employed"',
+    },
   ],
   properties: {
     id: p.integer().primary(),

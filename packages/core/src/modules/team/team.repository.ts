@@ -41,12 +41,22 @@ function visibleMembers(db: TDb) {
     .where('m.employed', '=', true);
 }
 
-const COLUMNS = ['m.id', 'm.given_name', 'm.family_name', 'm.email', 'm.job_title', 'm.phone', 'm.avatar', 'r.label as role_label'] as const;
+const COLUMNS = [
+  'm.id',
+  'm.given_name',
+  'm.family_name',
+  'm.email',
+  'm.job_title',
+  'm.phone',
+  'm.avatar',
+  'r.label as role_label',
+] as const;
 
 function filtered(db: TDb, filters: TTeamFilters) {
   let query = visibleMembers(db);
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so a text filter with one matches nothing.
-  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value))) return query.where(sql<SqlBool>`false`);
+  if (Object.values(filters).some((value) => typeof value === 'string' && !isStorableText(value)))
+    return query.where(sql<SqlBool>`false`);
   const term = filters.search;
   if (term) {
     query = query.where((eb) =>
@@ -83,7 +93,9 @@ export async function findTeamPage(
     (query) =>
       query
         .select(COLUMNS)
-        .orderBy(sql`lower(${sql.ref(`m.${order.sort}`)})`, (ob) => (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+        .orderBy(sql`lower(${sql.ref(`m.${order.sort}`)})`, (ob) =>
+          (order.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast(),
+        )
         .orderBy('m.id', order.direction),
     page,
   );

@@ -7,11 +7,20 @@ import { contentKey, type ContentCache, type TContentReader } from '../content/c
 import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
 import { toTeamMemberDto } from './team-member.dto.ts';
 import { findTeamMember, findTeamPage } from './team.repository.ts';
-import { ZGetTeamMemberOutput, type TGetTeamMemberInput, type TGetTeamMemberOutput } from './procedures/get-team-member.schema.ts';
-import { ZListTeamMembersOutput, type TListTeamMembersInput, type TListTeamMembersOutput } from './procedures/list-team-members.schema.ts';
+import {
+  ZGetTeamMemberOutput,
+  type TGetTeamMemberInput,
+  type TGetTeamMemberOutput,
+} from './procedures/get-team-member.schema.ts';
+import {
+  ZListTeamMembersOutput,
+  type TListTeamMembersInput,
+  type TListTeamMembersOutput,
+} from './procedures/list-team-members.schema.ts';
 
 /** What the team reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
-export type TTeamReadContext = TContentReader & TAnswerTransport & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
+export type TTeamReadContext = TContentReader &
+  TAnswerTransport & { db: TDb; tenant: TTenantContext; url: URL; services: { content: ContentCache } };
 
 const dtoOptions = (ctx: TTeamReadContext, input: { include_phone: boolean; include_role: boolean }) => ({
   includePhone: input.include_phone,
@@ -19,7 +28,10 @@ const dtoOptions = (ctx: TTeamReadContext, input: { include_phone: boolean; incl
   defaultLanguage: ctx.tenant.defaultLanguage,
 });
 
-export async function listTeamMembers(ctx: TTeamReadContext, input: TListTeamMembersInput): Promise<TListTeamMembersOutput> {
+export async function listTeamMembers(
+  ctx: TTeamReadContext,
+  input: TListTeamMembersInput,
+): Promise<TListTeamMembersOutput> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('team.list', ctx.tenant, input),
     compute: async () => {
@@ -29,12 +41,20 @@ export async function listTeamMembers(ctx: TTeamReadContext, input: TListTeamMem
         { sort: input.sort, direction: input.sort_direction },
         { page: input.page, perPage: input.per_page },
       );
-      return { value: { members: rows.map((row) => toTeamMemberDto(row, dtoOptions(ctx, input))), total, form: new SerializedForm() } };
+      return {
+        value: {
+          members: rows.map((row) => toTeamMemberDto(row, dtoOptions(ctx, input))),
+          total,
+          form: new SerializedForm(),
+        },
+      };
     },
   });
   const { members, total, form } = answer.value;
   // Pagination links repeat the request's URL as it was spelled.
-  return servedAnswer(ctx, { form, live: undefined }, ZListTeamMembersOutput, ctx.url.href, () => paginate(members, total, input.page, input.per_page, ctx.url));
+  return servedAnswer(ctx, { form, live: undefined }, ZListTeamMembersOutput, ctx.url.href, () =>
+    paginate(members, total, input.page, input.per_page, ctx.url),
+  );
 }
 
 /** An employed team member by id (404 otherwise). */
@@ -44,7 +64,9 @@ export async function getTeamMember(ctx: TTeamReadContext, input: TGetTeamMember
     compute: async () => {
       const id = parsePathId(input.id);
       const row = id === undefined ? undefined : await findTeamMember(ctx.db, id);
-      return { value: row ? { member: toTeamMemberDto(row, dtoOptions(ctx, input)), form: new SerializedForm() } : null };
+      return {
+        value: row ? { member: toTeamMemberDto(row, dtoOptions(ctx, input)), form: new SerializedForm() } : null,
+      };
     },
   });
   if (!answer.value) throw new AppError('NOT_FOUND');

@@ -4,7 +4,12 @@ import { Tenant } from '../tenants/tenant.entity.ts';
 export const UserSchema = defineEntity({
   name: 'User',
   tableName: 'users',
-  uniques: [{ name: 'users_tenant_email_unique', expression: 'create unique index "users_tenant_email_unique" on "users" ("tenant_id", lower("email"))' }],
+  uniques: [
+    {
+      name: 'users_tenant_email_unique',
+      expression: 'create unique index "users_tenant_email_unique" on "users" ("tenant_id", lower("email"))',
+    },
+  ],
   properties: {
     id: p.integer().primary(),
     tenant: () => p.manyToOne(Tenant).deleteRule('cascade').index(),

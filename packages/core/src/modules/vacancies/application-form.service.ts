@@ -4,7 +4,12 @@ import { pickTranslation } from '../../lib/i18n.ts';
 import { isStorableText } from '../../lib/validation.ts';
 import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TVacancyQuestion } from './vacancy-question.ts';
-import { ZApplicationForm, type TApplicationForm, type TFormField, type TGetApplicationFormInput } from './procedures/get-application-form.schema.ts';
+import {
+  ZApplicationForm,
+  type TApplicationForm,
+  type TFormField,
+  type TGetApplicationFormInput,
+} from './procedures/get-application-form.schema.ts';
 import { contentKey } from '../content/content-cache.ts';
 import { SerializedForm, servedAnswer } from '../content/serialized-answer.ts';
 import type { TVacancyReadContext } from './vacancy.service.ts';
@@ -32,28 +37,56 @@ const STANDARD_FIELDS: TStandardField[] = [
     type: 'email',
     required: true,
     max_length: 255,
-    label: { en: 'Email address', nl: 'E-mailadres', de: 'E-Mail-Adresse', fr: 'Adresse e-mail', es: 'Correo electrónico', pl: 'Adres e-mail' },
+    label: {
+      en: 'Email address',
+      nl: 'E-mailadres',
+      de: 'E-Mail-Adresse',
+      fr: 'Adresse e-mail',
+      es: 'Correo electrónico',
+      pl: 'Adres e-mail',
+    },
   },
   {
     key: 'candidate.mobile_phone',
     type: 'phone',
     required: false,
     max_length: 64,
-    label: { en: 'Mobile phone', nl: 'Mobiel nummer', de: 'Mobiltelefon', fr: 'Téléphone portable', es: 'Teléfono móvil', pl: 'Telefon komórkowy' },
+    label: {
+      en: 'Mobile phone',
+      nl: 'Mobiel nummer',
+      de: 'Mobiltelefon',
+      fr: 'Téléphone portable',
+      es: 'Teléfono móvil',
+      pl: 'Telefon komórkowy',
+    },
   },
   {
     key: 'candidate.fixed_phone',
     type: 'phone',
     required: false,
     max_length: 64,
-    label: { en: 'Phone', nl: 'Vast telefoonnummer', de: 'Festnetztelefon', fr: 'Téléphone fixe', es: 'Teléfono fijo', pl: 'Telefon stacjonarny' },
+    label: {
+      en: 'Phone',
+      nl: 'Vast telefoonnummer',
+      de: 'Festnetztelefon',
+      fr: 'Téléphone fixe',
+      es: 'Teléfono fijo',
+      pl: 'Telefon stacjonarny',
+    },
   },
   {
     key: 'candidate.linkedin_url',
     type: 'url',
     required: false,
     max_length: 2048,
-    label: { en: 'LinkedIn profile', nl: 'LinkedIn-profiel', de: 'LinkedIn-Profil', fr: 'Profil LinkedIn', es: 'Perfil de LinkedIn', pl: 'Profil LinkedIn' },
+    label: {
+      en: 'LinkedIn profile',
+      nl: 'LinkedIn-profiel',
+      de: 'LinkedIn-Profil',
+      fr: 'Profil LinkedIn',
+      es: 'Perfil de LinkedIn',
+      pl: 'Profil LinkedIn',
+    },
   },
   {
     key: 'documents.resume',
@@ -65,7 +98,14 @@ const STANDARD_FIELDS: TStandardField[] = [
     key: 'documents.cover_letter',
     type: 'file',
     required: false,
-    label: { en: 'Cover letter', nl: 'Motivatiebrief', de: 'Anschreiben', fr: 'Lettre de motivation', es: 'Carta de presentación', pl: 'List motywacyjny' },
+    label: {
+      en: 'Cover letter',
+      nl: 'Motivatiebrief',
+      de: 'Anschreiben',
+      fr: 'Lettre de motivation',
+      es: 'Carta de presentación',
+      pl: 'List motywacyjny',
+    },
   },
   {
     key: 'privacy_policy_accepted',
@@ -88,13 +128,19 @@ function questionField(question: TVacancyQuestion, label: (names: Record<string,
     label: label(question.label),
     type: question.type,
     required: question.required,
-    ...(question.options ? { options: question.options.map((option) => ({ value: option.value, label: label(option.label) })) } : {}),
+    ...(question.options
+      ? { options: question.options.map((option) => ({ value: option.value, label: label(option.label) })) }
+      : {}),
     ...(question.max_length !== undefined ? { max_length: question.max_length } : {}),
   };
 }
 
 /** The application form of a visible vacancy, or null (no stored slug holds NUL or an unpaired surrogate). */
-async function applicationForm(db: TDb, tenant: { defaultLanguage: string }, input: TGetApplicationFormInput): Promise<TApplicationForm | null> {
+async function applicationForm(
+  db: TDb,
+  tenant: { defaultLanguage: string },
+  input: TGetApplicationFormInput,
+): Promise<TApplicationForm | null> {
   if (!isStorableText(input.slug)) return null;
   const vacancy = await db
     .selectFrom('vacancies')
@@ -107,7 +153,10 @@ async function applicationForm(db: TDb, tenant: { defaultLanguage: string }, inp
   return {
     data: {
       vacancy: { id: vacancy.id, slug: vacancy.slug },
-      fields: [...STANDARD_FIELDS.map((field) => ({ ...field, label: label(field.label) })), ...vacancy.questions.map((question) => questionField(question, label))],
+      fields: [
+        ...STANDARD_FIELDS.map((field) => ({ ...field, label: label(field.label) })),
+        ...vacancy.questions.map((question) => questionField(question, label)),
+      ],
     },
   };
 }
@@ -116,7 +165,10 @@ async function applicationForm(db: TDb, tenant: { defaultLanguage: string }, inp
  * The application form of a visible vacancy: the standard fields, then the vacancy's questions, with labels in
  * the requested language, else the tenant's default language, else the alphabetically first one. 404 otherwise.
  */
-export async function getApplicationForm(ctx: TVacancyReadContext, input: TGetApplicationFormInput): Promise<TApplicationForm> {
+export async function getApplicationForm(
+  ctx: TVacancyReadContext,
+  input: TGetApplicationFormInput,
+): Promise<TApplicationForm> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.application-form', ctx.tenant, input),
     compute: async () => {

@@ -6,5 +6,11 @@ import { visibleVacancy } from './vacancy-visibility.ts';
 export async function storeCanonicalUrl(db: TDb, slug: string, url: string): Promise<{ slug: string } | undefined> {
   // PostgreSQL text never holds NUL (it refuses it as a parameter), so such a slug names nothing.
   if (!isStorableText(slug)) return undefined;
-  return db.updateTable('vacancies').set({ canonical_url: url }).where('slug', '=', slug).where(visibleVacancy('vacancies')).returning('slug').executeTakeFirst();
+  return db
+    .updateTable('vacancies')
+    .set({ canonical_url: url })
+    .where('slug', '=', slug)
+    .where(visibleVacancy('vacancies'))
+    .returning('slug')
+    .executeTakeFirst();
 }

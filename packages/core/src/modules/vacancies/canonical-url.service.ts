@@ -16,14 +16,19 @@ function isTenantHost(url: URL, tenant: TTenantContext): boolean {
  * The URL is judged and stored as a browser parses it (`new URL(v).href`): whatever the text looks like (a `\@`, quotes,
  * angle brackets), what is served is the normalized URL on the host that was checked.
  */
-export async function reportCanonicalUrl(ctx: { db: TDb; tenant: TTenantContext }, slug: string, url: string): Promise<{ slug: string; url: string }> {
+export async function reportCanonicalUrl(
+  ctx: { db: TDb; tenant: TTenantContext },
+  slug: string,
+  url: string,
+): Promise<{ slug: string; url: string }> {
   // Validation rules (422) that need only the tenant, so they come before existence (404).
   const parsed = new URL(url);
   if (!isTenantHost(parsed, ctx.tenant)) {
     throw AppError.validation({ url: ["The url host must be the tenant's career site domain or one of its domains."] });
   }
   const normalized = parsed.href;
-  if (normalized.length > MAX_CANONICAL_URL_LENGTH) throw AppError.validation({ url: [`The url must not be greater than ${MAX_CANONICAL_URL_LENGTH} characters.`] });
+  if (normalized.length > MAX_CANONICAL_URL_LENGTH)
+    throw AppError.validation({ url: [`The url must not be greater than ${MAX_CANONICAL_URL_LENGTH} characters.`] });
   const updated = await storeCanonicalUrl(ctx.db, slug, normalized);
   if (!updated) throw new AppError('NOT_FOUND');
   return { slug: updated.slug, url: normalized };

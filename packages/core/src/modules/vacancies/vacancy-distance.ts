@@ -20,7 +20,8 @@ const LATITUDE = String.raw`[+-]?(?:90(?:\.0{1,15})?|[1-8]?\d(?:\.\d{1,15})?|\.\
 const LONGITUDE = String.raw`[+-]?(?:180(?:\.0{1,15})?|(?:1[0-7]\d|[1-9]?\d)(?:\.\d{1,15})?|\.\d{1,15})`;
 // Empty (or spaces) is allowed: an empty query parameter is an absent one, as everywhere.
 const NEAR = new RegExp(`^(?: *(${LATITUDE}) *, *(${LONGITUDE}))? *$`);
-const NEAR_MESSAGE = 'The :attribute must be a latitude (-90 to 90) and a longitude (-180 to 180) separated by a comma.';
+const NEAR_MESSAGE =
+  'The :attribute must be a latitude (-90 to 90) and a longitude (-180 to 180) separated by a comma.';
 
 /** `52.37,4.89`: a latitude (−90…90) and a longitude (−180…180); empty is absent; anything else is 422 on `near`. */
 export const zNear = z
@@ -41,7 +42,11 @@ export function haversineKm(a: TNear, b: TNear): number {
 }
 
 /** The tenant's locations within `radiusKm` of `near`, with their distances (km, unrounded), nearest first. */
-export async function findLocationsNear(db: TDb, near: TNear, radiusKm: number): Promise<{ ids: number[]; km: number[] }> {
+export async function findLocationsNear(
+  db: TDb,
+  near: TNear,
+  radiusKm: number,
+): Promise<{ ids: number[]; km: number[] }> {
   // The box: latitude ± the radius's angle; longitude ± that angle widened by the latitude (all longitudes near a pole).
   const angle = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
   const minLat = near.latitude - angle;
@@ -70,7 +75,13 @@ export async function findLocationsNear(db: TDb, near: TNear, radiusKm: number):
           ? query.where((eb) => eb.or([eb('l.longitude', '>=', west), eb('l.longitude', '<=', east - 360)]))
           : query.where('l.longitude', '>=', west).where('l.longitude', '<=', east);
   }
-  const rows = await db.selectFrom(query.as('n')).selectAll().where('n.km', '<=', radiusKm).orderBy('n.km').orderBy('n.id').execute();
+  const rows = await db
+    .selectFrom(query.as('n'))
+    .selectAll()
+    .where('n.km', '<=', radiusKm)
+    .orderBy('n.km')
+    .orderBy('n.id')
+    .execute();
   return { ids: rows.map((row) => row.id), km: rows.map((row) => Number(row.km)) };
 }
 

@@ -22,7 +22,14 @@ export const VACANCY_ID_FILTERS = [
     match: { column: 'location_id' },
     description: 'One location id or an array (`location_id[]=1&location_id[]=2`)',
   },
-  { field: 'department_id', key: 'departmentIds', table: 'departments', form: 'one-or-many', match: { column: 'department_id' }, description: 'One department id or an array' },
+  {
+    field: 'department_id',
+    key: 'departmentIds',
+    table: 'departments',
+    form: 'one-or-many',
+    match: { column: 'department_id' },
+    description: 'One department id or an array',
+  },
   {
     field: 'company_location_id',
     key: 'companyLocationIds',
@@ -83,11 +90,18 @@ type TIdFilterSchemas = {
 
 const idFilterFields = (form: TVacancyIdFilter['form']) =>
   Object.fromEntries(
-    VACANCY_ID_FILTERS.filter((filter) => filter.form === form).map((filter) => [filter.field, (form === 'array' ? zIdArray : zIdOrIds).optional().describe(filter.description)]),
+    VACANCY_ID_FILTERS.filter((filter) => filter.form === form).map((filter) => [
+      filter.field,
+      (form === 'array' ? zIdArray : zIdOrIds).optional().describe(filter.description),
+    ]),
   );
 
-const ZLanguageFilter = zLanguage.optional().describe('Only vacancies in this language (2 letters); also the language of labels');
-const ZSearchFilter = zSearch.optional().describe('Case-insensitive substring of the title or the summary (at most 255 characters)');
+const ZLanguageFilter = zLanguage
+  .optional()
+  .describe('Only vacancies in this language (2 letters); also the language of labels');
+const ZSearchFilter = zSearch
+  .optional()
+  .describe('Case-insensitive substring of the title or the summary (at most 255 characters)');
 const ZQFilter = zSearch
   .optional()
   .describe(
@@ -100,17 +114,25 @@ const ZQFilter = zSearch
 const ZWorkplaceTypesFilter = z
   .preprocess(
     (value) => (Array.isArray(value) ? value : value === undefined ? undefined : [value]),
-    z.array(z.enum(WORKPLACE_TYPES, { error: 'The selected :attribute is invalid.' }), { error: 'The :attribute must be an array.' }).max(3, {
-      error: 'The :attribute must not have more than 3 items.',
-    }),
+    z
+      .array(z.enum(WORKPLACE_TYPES, { error: 'The selected :attribute is invalid.' }), {
+        error: 'The :attribute must be an array.',
+      })
+      .max(3, {
+        error: 'The :attribute must not have more than 3 items.',
+      }),
   )
   .optional()
   .describe('(extension) Workplace types (`workplace_types[]=remote`): on_site, hybrid, remote; any of them matches');
 
 const ZNearFilter = zNear
   .optional()
-  .describe('(extension) `LAT,LNG`: only vacancies whose location has coordinates within radius_km (great-circle, haversine); items then carry distance_km');
-const ZRadiusFilter = zIntInRange(1, 500).optional().describe(`(extension) Kilometres around near (1–500, default ${DEFAULT_RADIUS_KM}); ignored without near`);
+  .describe(
+    '(extension) `LAT,LNG`: only vacancies whose location has coordinates within radius_km (great-circle, haversine); items then carry distance_km',
+  );
+const ZRadiusFilter = zIntInRange(1, 500)
+  .optional()
+  .describe(`(extension) Kilometres around near (1–500, default ${DEFAULT_RADIUS_KM}); ignored without near`);
 
 /** The filter parameters of the two operations (the id filters from the table, plus language, search and q). */
 export const ZVacancyFilterFields = {
@@ -144,10 +166,7 @@ export type TVacancyFilters = {
   q: string | undefined;
   workplaceTypes: TWorkplaceType[];
   near: (TNear & { radiusKm: number }) | undefined;
-} & Record<
-  TIdFilterKey,
-  number[]
-> & {
+} & Record<TIdFilterKey, number[]> & {
     /** The locations within the radius of `near` and their distances (km), resolved before the vacancy queries. */
     nearLocations?: { ids: number[]; km: number[] };
     /** What `q` resolved to at the version of the answer (null: no filter), resolved like `matchingTagIds`. Unset: no `q`. */
@@ -159,12 +178,22 @@ export type TVacancyFilters = {
     matchingTagIds?: number[];
   };
 
-const asList = (value: number | readonly number[] | undefined): number[] => (value === undefined ? [] : Array.isArray(value) ? [...value] : [value as number]);
+const asList = (value: number | readonly number[] | undefined): number[] =>
+  value === undefined ? [] : Array.isArray(value) ? [...value] : [value as number];
 
 export function toVacancyFilters(input: TRawFilters): TVacancyFilters {
-  const ids = Object.fromEntries(VACANCY_ID_FILTERS.map((filter) => [filter.key, asList(input[filter.field])])) as Record<TIdFilterKey, number[]>;
+  const ids = Object.fromEntries(
+    VACANCY_ID_FILTERS.map((filter) => [filter.key, asList(input[filter.field])]),
+  ) as Record<TIdFilterKey, number[]>;
   const near = input.near && { ...input.near, radiusKm: input.radius_km ?? DEFAULT_RADIUS_KM };
-  return { language: input.language, search: input.search, q: input.q, workplaceTypes: [...new Set(input.workplace_types ?? [])], near, ...ids };
+  return {
+    language: input.language,
+    search: input.search,
+    q: input.q,
+    workplaceTypes: [...new Set(input.workplace_types ?? [])],
+    near,
+    ...ids,
+  };
 }
 
 /** No filter at all: every visible vacancy. */
@@ -172,7 +201,9 @@ export const NO_VACANCY_FILTERS: TVacancyFilters = Object.freeze(toVacancyFilter
 
 /** Every filter id of the request, each with the path it is reported on (`location_id`, `location_id.1`, `tags.0`). */
 export function filterReferences(input: TRawFilters): TReference[] {
-  return VACANCY_ID_FILTERS.flatMap((filter) => idsWithPaths(filter.field, input[filter.field]).map((ref) => ({ table: filter.table, ...ref })));
+  return VACANCY_ID_FILTERS.flatMap((filter) =>
+    idsWithPaths(filter.field, input[filter.field]).map((ref) => ({ table: filter.table, ...ref })),
+  );
 }
 
 /** Equal filters in any spelling (order, duplicates, one id or a list) share one key. */

@@ -24,19 +24,24 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 /** The text of an HTML fragment: tags removed, entities decoded, white space collapsed. */
 export function plainText(html: string | null): string {
   if (!html) return '';
-  return html
-    // Block elements separate words; inline ones (b, em, a, span) do not.
-    .replace(/<\/?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|hr)\b[^>]*>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-      if (name[0] === '#') {
-        const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
-      }
-      return ENTITIES[name.toLowerCase()] ?? entity;
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    html
+      // Block elements separate words; inline ones (b, em, a, span) do not.
+      .replace(/<\/?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|hr)\b[^>]*>/gi, ' ')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+        if (name[0] === '#') {
+          const code =
+            name[1] === 'x' || name[1] === 'X'
+              ? Number.parseInt(name.slice(2), 16)
+              : Number.parseInt(name.slice(1), 10);
+          return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+        }
+        return ENTITIES[name.toLowerCase()] ?? entity;
+      })
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 type TMatcher = (word: string) => boolean;
@@ -81,7 +86,9 @@ async function spellingsOf(db: TDb, words: { language: string; word: string }[])
   if (words.length === 0) return spellings;
   const { rows } = await sql<{ language: string; word: string; lexemes: string[] }>`
     select w.language, w.word, careers_search_lexemes(w.language, w.word) as lexemes
-    from unnest(${words.map((w) => w.language)}::text[], ${words.map((w) => w.word)}::text[]) as w(language, word)`.execute(db);
+    from unnest(${words.map((w) => w.language)}::text[], ${words.map((w) => w.word)}::text[]) as w(language, word)`.execute(
+    db,
+  );
   for (const row of rows) spellings.set(`${row.language}\u0000${row.word}`, row.lexemes);
   return spellings;
 }
@@ -95,23 +102,30 @@ export async function findHighlights(
   const texts = rows.map((row) => ({ row, title: row.title, summary: plainText(row.summary) }));
   const result = new Map<number, THighlights>();
   if (!plan) {
-    for (const { row, title, summary } of texts) result.set(row.id, { title: escapeHtml(title), summary: escapeHtml(summaryWindow(summary, () => false)) });
+    for (const { row, title, summary } of texts)
+      result.set(row.id, { title: escapeHtml(title), summary: escapeHtml(summaryWindow(summary, () => false)) });
     return result;
   }
   const { lexemes, prefixes } = highlightTerms(plan);
   const words = new Map<string, { language: string; word: string }>();
   for (const { row, title, summary } of texts) {
     for (const text of [title, summary]) {
-      for (const [word] of text.matchAll(WORD)) words.set(`${row.language}\u0000${word}`, { language: row.language, word });
+      for (const [word] of text.matchAll(WORD))
+        words.set(`${row.language}\u0000${word}`, { language: row.language, word });
     }
   }
   const spellings = await spellingsOf(db, [...words.values()]);
   for (const { row, title, summary } of texts) {
     const matches: TMatcher = (word) => {
       const forms = spellings.get(`${row.language}\u0000${word}`) ?? [];
-      return forms.some((form) => lexemes.has(form) || (!form.startsWith('~') && prefixes.some((prefix) => form.startsWith(prefix))));
+      return forms.some(
+        (form) => lexemes.has(form) || (!form.startsWith('~') && prefixes.some((prefix) => form.startsWith(prefix))),
+      );
     };
-    result.set(row.id, { title: markWords(title, matches), summary: markWords(summaryWindow(summary, matches), matches) });
+    result.set(row.id, {
+      title: markWords(title, matches),
+      summary: markWords(summaryWindow(summary, matches), matches),
+    });
   }
   return result;
 }

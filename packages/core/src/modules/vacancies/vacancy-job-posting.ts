@@ -25,7 +25,10 @@ export const ZJobPosting = z
     '@context': z.literal('https://schema.org'),
     '@type': z.literal('JobPosting'),
     title: z.string(),
-    description: z.string().optional().describe('HTML: the summary, description, requirements and offer that the vacancy has, in that order'),
+    description: z
+      .string()
+      .optional()
+      .describe('HTML: the summary, description, requirements and offer that the vacancy has, in that order'),
     datePosted: z.string().describe('published_at'),
     validThrough: z.string().optional().describe('ends_at, when set'),
     employmentType: z
@@ -43,12 +46,19 @@ export const ZJobPosting = z
     jobLocation: z
       .object({ '@type': z.literal('Place'), address: ZPostalAddress })
       .optional()
-      .describe("The vacancy's location (absent for remote vacancies, and when it has none or no country is known); addressCountry is always set"),
-    jobLocationType: z.literal('TELECOMMUTE').optional().describe('(extension) Remote vacancies (workplace_type remote)'),
+      .describe(
+        "The vacancy's location (absent for remote vacancies, and when it has none or no country is known); addressCountry is always set",
+      ),
+    jobLocationType: z
+      .literal('TELECOMMUTE')
+      .optional()
+      .describe('(extension) Remote vacancies (workplace_type remote)'),
     applicantLocationRequirements: z
       .array(z.object({ '@type': z.literal('Country'), name: z.string().describe('ISO 3166-1 alpha-2') }))
       .optional()
-      .describe("(extension) Remote vacancies: the countries applicants may work from (remote_countries, else the tenant's default country)"),
+      .describe(
+        "(extension) Remote vacancies: the countries applicants may work from (remote_countries, else the tenant's default country)",
+      ),
     baseSalary: z
       .object({
         '@type': z.literal('MonetaryAmount'),
@@ -63,12 +73,18 @@ export const ZJobPosting = z
       .optional()
       .describe('From the compensation; only with include_compensation, and only when it names an amount'),
     identifier: z
-      .object({ '@type': z.literal('PropertyValue'), name: z.string().describe("The tenant's name"), value: z.string().describe('The vacancy id') })
+      .object({
+        '@type': z.literal('PropertyValue'),
+        name: z.string().describe("The tenant's name"),
+        value: z.string().describe('The vacancy id'),
+      })
       .describe("The vacancy's id at the tenant"),
     directApply: z.boolean().describe('accepts_applications'),
     url: z.string().optional().describe("The vacancy's `url` (absent when it has none)"),
   })
-  .describe('A schema.org JobPosting (JSON-LD) for Google for Jobs; embed it in the vacancy page as `<script type="application/ld+json">`');
+  .describe(
+    'A schema.org JobPosting (JSON-LD) for Google for Jobs; embed it in the vacancy page as `<script type="application/ld+json">`',
+  );
 export type TJobPosting = z.infer<typeof ZJobPosting>;
 /** A location as the JobPosting's PostalAddress. */
 export type TJobPostingAddress = z.infer<typeof ZPostalAddress>;

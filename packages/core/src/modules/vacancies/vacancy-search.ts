@@ -41,7 +41,13 @@ export type TSearchPlan = {
   match: string;
 } | null;
 
-type TPlanWordRow = { pos: number; word: string; stop: boolean; lexemes: string[]; similar: { word: string; lexemes: string[] }[] };
+type TPlanWordRow = {
+  pos: number;
+  word: string;
+  stop: boolean;
+  lexemes: string[];
+  similar: { word: string; lexemes: string[] }[];
+};
 type TSynonymRow = { group_no: number; words: { word: string; lexemes: string[] }[] };
 
 /** Edits a word of this many letters may differ by. */
@@ -99,7 +105,13 @@ export function buildSearchPlan(tenantId: number, rows: TPlanWordRow[], synonymR
       const fuzzy = new Set(row.similar.flatMap((similar) => similar.lexemes).filter((lexeme) => !exact.has(lexeme)));
       // A group is the word's when one of its one-word entries shares a spelling or a stem with the word or a typo neighbour.
       const groupsOf = (spellings: Set<string>) =>
-        new Set(synonymRows.filter((entry) => entry.words.length === 1 && entry.words[0]!.lexemes.some((lexeme) => spellings.has(lexeme))).map((entry) => entry.group_no));
+        new Set(
+          synonymRows
+            .filter(
+              (entry) => entry.words.length === 1 && entry.words[0]!.lexemes.some((lexeme) => spellings.has(lexeme)),
+            )
+            .map((entry) => entry.group_no),
+        );
       const typed = groupsOf(exact);
       const throughTypos = new Set([...groupsOf(fuzzy)].filter((group) => !typed.has(group)));
       const entriesOf = (groups: Set<number>) =>
@@ -108,7 +120,14 @@ export function buildSearchPlan(tenantId: number, rows: TPlanWordRow[], synonymR
           .map((entry) => entry.words.map((word) => word.lexemes))
           .filter((entry) => !(entry.length === 1 && entry[0]!.some((lexeme) => exact.has(lexeme))));
       const prefix = length <= 4 || (isLast && length >= 3) ? row.word : null;
-      return { word: row.word, exact: [...exact], fuzzy: [...fuzzy], prefix, synonyms: entriesOf(typed), typoSynonyms: entriesOf(throughTypos) };
+      return {
+        word: row.word,
+        exact: [...exact],
+        fuzzy: [...fuzzy],
+        prefix,
+        synonyms: entriesOf(typed),
+        typoSynonyms: entriesOf(throughTypos),
+      };
     });
   if (words.length === 0) return null;
   return { tenantId, words, match: words.map((word) => wordQuery(word, '', 'synonym of a typo')).join(' & ') };
@@ -127,7 +146,8 @@ type TMatchLevel = 'exact' | 'typo' | 'synonym of a typo';
  * the synonyms of typo neighbours. `title`: `^` for title lexemes.
  */
 function wordQuery(word: TSearchWord, title: '' | '^', level: TMatchLevel): string {
-  const entry = (lexemesPerWord: string[][]) => `(${lexemesPerWord.map((lexemes) => `(${lexemes.map((lexeme) => operand(lexeme, title)).join(' | ')})`).join(' & ')})`;
+  const entry = (lexemesPerWord: string[][]) =>
+    `(${lexemesPerWord.map((lexemes) => `(${lexemes.map((lexeme) => operand(lexeme, title)).join(' | ')})`).join(' & ')})`;
   const alternatives = [...word.exact.map((lexeme) => operand(lexeme, title)), ...word.synonyms.map(entry)];
   if (level !== 'exact') {
     alternatives.push(...word.fuzzy.map((lexeme) => operand(lexeme, title)));
@@ -148,7 +168,10 @@ function idsMatching(plan: NonNullable<TSearchPlan>, query: string) {
 
 /** The vacancies a plan finds with their title lexemes, to join as `alias` (`vacancy_id`, `title` for `relevanceScore`). */
 export function searchMatches<TAlias extends string>(plan: NonNullable<TSearchPlan>, alias: TAlias) {
-  return sql<{ vacancy_id: number; title: string }>`careers_search_match_titles(${plan.tenantId}::int, ${plan.match}::tsquery)`.as(alias);
+  return sql<{
+    vacancy_id: number;
+    title: string;
+  }>`careers_search_match_titles(${plan.tenantId}::int, ${plan.match}::tsquery)`.as(alias);
 }
 
 /** The search condition on a vacancy id. */
@@ -163,7 +186,11 @@ export function matchesSearch(vacancyId: RawBuilder<unknown>, plan: NonNullable<
  * (`searchMatches`); "elsewhere" is asked of the index once per word, as the set of matches with an exact word (no
  * larger than the matches, however common the word).
  */
-export function relevanceScore(vacancyId: RawBuilder<unknown>, title: RawBuilder<unknown>, plan: NonNullable<TSearchPlan>): RawBuilder<number> {
+export function relevanceScore(
+  vacancyId: RawBuilder<unknown>,
+  title: RawBuilder<unknown>,
+  plan: NonNullable<TSearchPlan>,
+): RawBuilder<number> {
   const perWord = plan.words.map(
     (word) => sql`(case when ${title} @@ ${wordQuery(word, '^', 'exact')}::tsquery then 6
       when ${title} @@ ${wordQuery(word, '^', 'typo')}::tsquery then 4
@@ -178,7 +205,8 @@ export function highlightTerms(plan: NonNullable<TSearchPlan>): { lexemes: Set<s
   const lexemes = new Set<string>();
   const prefixes: string[] = [];
   for (const word of plan.words) {
-    for (const lexeme of [...word.exact, ...word.fuzzy, ...word.synonyms.flat(2), ...word.typoSynonyms.flat(2)]) lexemes.add(lexeme);
+    for (const lexeme of [...word.exact, ...word.fuzzy, ...word.synonyms.flat(2), ...word.typoSynonyms.flat(2)])
+      lexemes.add(lexeme);
     if (word.prefix !== null) prefixes.push(word.prefix);
   }
   return { lexemes, prefixes };
@@ -191,9 +219,13 @@ export function highlightTerms(plan: NonNullable<TSearchPlan>): { lexemes: Set<s
  * (only documents whose text changed are rebuilt); returns how many documents were added.
  */
 export async function refreshSearchDocuments(db: TDb, tenantId: number): Promise<number> {
-  const before = await sql<{ n: number }>`select count(*)::int as n from vacancy_search_documents where tenant_id = ${tenantId}`.execute(db);
+  const before = await sql<{
+    n: number;
+  }>`select count(*)::int as n from vacancy_search_documents where tenant_id = ${tenantId}`.execute(db);
   await sql`select careers_refresh_vacancy_search(${tenantId}::int)`.execute(db);
-  const after = await sql<{ n: number }>`select count(*)::int as n from vacancy_search_documents where tenant_id = ${tenantId}`.execute(db);
+  const after = await sql<{
+    n: number;
+  }>`select count(*)::int as n from vacancy_search_documents where tenant_id = ${tenantId}`.execute(db);
   return Math.max(0, (after.rows[0]?.n ?? 0) - (before.rows[0]?.n ?? 0));
 }
 
@@ -201,10 +233,16 @@ export async function refreshSearchDocuments(db: TDb, tenantId: number): Promise
  * Stores the tenant's synonym groups (tenant document `search_synonyms`), writing nothing when they are unchanged (so a
  * repeated import is no content change); their words join the typo lexicon.
  */
-export async function storeSearchSynonyms(db: TDb, tenantId: number, groups: readonly (readonly string[])[]): Promise<void> {
+export async function storeSearchSynonyms(
+  db: TDb,
+  tenantId: number,
+  groups: readonly (readonly string[])[],
+): Promise<void> {
   const json = JSON.stringify(groups);
   await sql`insert into search_synonyms (tenant_id, groups) values (${tenantId}, ${json}::jsonb)
-    on conflict (tenant_id) do update set groups = excluded.groups where search_synonyms.groups is distinct from excluded.groups`.execute(db);
+    on conflict (tenant_id) do update set groups = excluded.groups where search_synonyms.groups is distinct from excluded.groups`.execute(
+    db,
+  );
   await sql`insert into search_words (tenant_id, word)
     select distinct ${tenantId}::int, l from jsonb_array_elements(${json}::jsonb) g, jsonb_array_elements_text(g) e,
       unnest(tsvector_to_array(to_tsvector('careers_simple', careers_search_text(e)))) l

@@ -9,7 +9,13 @@ import type { TJobPosting, TJobPostingAddress } from './vacancy-job-posting.ts';
 /** The tenant as the hiring organization. */
 export type TJobPostingOrganization = { name: string; careerSiteDomain: string | null };
 
-const SALARY_UNITS: Record<string, 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR'> = { hour: 'HOUR', day: 'DAY', week: 'WEEK', month: 'MONTH', year: 'YEAR' };
+const SALARY_UNITS: Record<string, 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR'> = {
+  hour: 'HOUR',
+  day: 'DAY',
+  week: 'WEEK',
+  month: 'MONTH',
+  year: 'YEAR',
+};
 
 /** The text if it holds more than white space. */
 function present(text: string | null | undefined): string | undefined {
@@ -25,7 +31,11 @@ function postalAddress(address: TPostalAddressRow, defaultCountry: string | null
   const country = present(address.country_code) ?? present(defaultCountry);
   if (!country) return undefined;
   const fields = defined({
-    streetAddress: present([address.address_line_1, address.address_line_2, address.address_line_3].filter((line) => present(line)).join(', ')),
+    streetAddress: present(
+      [address.address_line_1, address.address_line_2, address.address_line_3]
+        .filter((line) => present(line))
+        .join(', '),
+    ),
     addressLocality: present(address.locality),
     addressRegion: present(address.administrative_area),
     postalCode: present(address.postal_code),
@@ -50,7 +60,11 @@ function baseSalary(compensation: TVacancyDetail['compensation']): TJobPosting['
  * The JobPosting of a vacancy answer: built from the answer itself (so the salary is there exactly when the answer
  * shows the compensation, and `url` is the answer's live URL), the facts read with it, and the tenant.
  */
-export function toJobPosting(vacancy: Omit<TVacancyDetail, 'structured_data'>, facts: TJobPostingFacts, organization: TJobPostingOrganization): TJobPosting {
+export function toJobPosting(
+  vacancy: Omit<TVacancyDetail, 'structured_data'>,
+  facts: TJobPostingFacts,
+  organization: TJobPostingOrganization,
+): TJobPosting {
   // Sanitized again here: rows stored before import sanitized them must not carry markup into a page's JSON-LD either.
   const content = [vacancy.summary, vacancy.description, vacancy.requirements, vacancy.offer].flatMap((part) => {
     const text = present(part);
@@ -59,7 +73,8 @@ export function toJobPosting(vacancy: Omit<TVacancyDetail, 'structured_data'>, f
   const careerSite = organization.careerSiteDomain ? `https://${organization.careerSiteDomain}` : undefined;
   const remote = vacancy.workplace_type === 'remote';
   const address = facts.address && !remote ? postalAddress(facts.address, facts.defaultCountry) : undefined;
-  const countries = vacancy.remote_countries.length > 0 ? vacancy.remote_countries : facts.defaultCountry ? [facts.defaultCountry] : [];
+  const countries =
+    vacancy.remote_countries.length > 0 ? vacancy.remote_countries : facts.defaultCountry ? [facts.defaultCountry] : [];
   return defined({
     '@context': 'https://schema.org',
     '@type': 'JobPosting',
@@ -68,10 +83,16 @@ export function toJobPosting(vacancy: Omit<TVacancyDetail, 'structured_data'>, f
     datePosted: vacancy.published_at,
     validThrough: vacancy.ends_at ?? undefined,
     employmentType: facts.employmentTypes.length > 0 ? facts.employmentTypes : undefined,
-    hiringOrganization: defined({ '@type': 'Organization', name: organization.name, sameAs: careerSite, url: careerSite }),
+    hiringOrganization: defined({
+      '@type': 'Organization',
+      name: organization.name,
+      sameAs: careerSite,
+      url: careerSite,
+    }),
     jobLocation: address ? { '@type': 'Place', address } : undefined,
     jobLocationType: remote ? 'TELECOMMUTE' : undefined,
-    applicantLocationRequirements: remote && countries.length > 0 ? countries.map((name) => ({ '@type': 'Country' as const, name })) : undefined,
+    applicantLocationRequirements:
+      remote && countries.length > 0 ? countries.map((name) => ({ '@type': 'Country' as const, name })) : undefined,
     baseSalary: baseSalary(vacancy.compensation),
     identifier: { '@type': 'PropertyValue', name: organization.name, value: String(vacancy.id) },
     directApply: vacancy.accepts_applications,

@@ -29,7 +29,15 @@ export const ZVacancyListItem = z.object({
   published_at: z.string(),
   ends_at: z.string().nullable(),
   created_at: z.string(),
-  location: z.object({ id: z.number().int(), slug: z.string(), name: z.string(), city: z.string().nullable(), country_code: z.string().nullable() }).nullable(),
+  location: z
+    .object({
+      id: z.number().int(),
+      slug: z.string(),
+      name: z.string(),
+      city: z.string().nullable(),
+      country_code: z.string().nullable(),
+    })
+    .nullable(),
   department: ZNamed.nullable(),
   job_types: z.array(ZNamed),
   experience_levels: z.array(ZNamed),
@@ -44,21 +52,37 @@ export const ZVacancyListItem = z.object({
       company_name: z.string().optional().describe('Only with include_company_name'),
     })
     .nullable(),
-  workplace_type: z.enum(WORKPLACE_TYPES).describe('(extension) Where the work is done: on_site (default), hybrid or remote'),
+  workplace_type: z
+    .enum(WORKPLACE_TYPES)
+    .describe('(extension) Where the work is done: on_site (default), hybrid or remote'),
   remote_countries: z
     .array(z.string())
-    .describe("(extension) For remote vacancies: the countries (ISO 3166-1 alpha-2) it may be done from (empty: the tenant's default country; always empty when not remote)"),
+    .describe(
+      "(extension) For remote vacancies: the countries (ISO 3166-1 alpha-2) it may be done from (empty: the tenant's default country; always empty when not remote)",
+    ),
   header_image: ZImageSet.nullable().optional().describe('Only with include_media'),
   compensation: z
-    .object({ min: z.number().nullable(), max: z.number().nullable(), currency: z.string().nullable(), period: z.string().nullable() })
+    .object({
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+      currency: z.string().nullable(),
+      period: z.string().nullable(),
+    })
     .nullable()
     .optional()
     .describe('Only with include_compensation'),
-  distance_km: z.number().optional().describe("(extension) Only with near: the great-circle distance to the vacancy's location in km, one decimal"),
+  distance_km: z
+    .number()
+    .optional()
+    .describe("(extension) Only with near: the great-circle distance to the vacancy's location in km, one decimal"),
   highlights: z
     .object({
       title: z.string().describe('The title, HTML-escaped, matched words in <mark>'),
-      summary: z.string().describe('The summary as plain text (at most 200 characters around the first match), HTML-escaped, matched words in <mark>'),
+      summary: z
+        .string()
+        .describe(
+          'The summary as plain text (at most 200 characters around the first match), HTML-escaped, matched words in <mark>',
+        ),
     })
     .optional()
     .describe('(extension) Only with include_highlights'),
@@ -69,11 +93,18 @@ export const ZVacancyDetail = ZVacancyListItem.extend({
   description: z.string().nullable().describe('HTML'),
   requirements: z.string().nullable().describe('HTML'),
   offer: z.string().nullable().describe('HTML'),
-  structured_data: ZJobPosting.optional().describe('Only with include_structured_data: the vacancy as a schema.org JobPosting (JSON-LD)'),
+  structured_data: ZJobPosting.optional().describe(
+    'Only with include_structured_data: the vacancy as a schema.org JobPosting (JSON-LD)',
+  ),
 });
 export type TVacancyDetail = z.infer<typeof ZVacancyDetail>;
 
-const ZFacetEntry = z.object({ id: z.number().int(), name: z.string(), count: z.number().int(), selected: z.boolean() });
+const ZFacetEntry = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  count: z.number().int(),
+  selected: z.boolean(),
+});
 
 export const ZVacancyFacets = z
   .object({
@@ -95,7 +126,14 @@ export const ZVacancyFacets = z
     tags: z.array(ZFacetEntry.extend({ parent_id: z.number().int().nullable() })),
     languages: z.array(z.object({ code: z.string(), count: z.number().int(), selected: z.boolean() })),
     workplace_types: z
-      .array(z.object({ id: z.enum(WORKPLACE_TYPES), name: z.string().describe('Localized'), count: z.number().int(), selected: z.boolean() }))
+      .array(
+        z.object({
+          id: z.enum(WORKPLACE_TYPES),
+          name: z.string().describe('Localized'),
+          count: z.number().int(),
+          selected: z.boolean(),
+        }),
+      )
       .describe('(extension) Per workplace type (on_site, hybrid, remote)'),
   })
   .describe('Counts of the matching vacancies per value (only counts ≥ 1; count desc, then name or code, then id)');
@@ -119,7 +157,10 @@ function label(names: TTranslations | string | null, view: Pick<TVacancyView, 'l
   return pickTranslation(names, view.language, view.defaultLanguage) ?? '';
 }
 
-function vacancyUrl(row: Pick<TVacancyBaseRow, 'canonical_url' | 'slug' | 'id'>, urlPattern: string | null): string | null {
+function vacancyUrl(
+  row: Pick<TVacancyBaseRow, 'canonical_url' | 'slug' | 'id'>,
+  urlPattern: string | null,
+): string | null {
   if (row.canonical_url) return row.canonical_url;
   if (!urlPattern) return null;
   return urlPattern.replaceAll('{slug}', encodeURIComponent(row.slug)).replaceAll('{id}', String(row.id));
@@ -149,10 +190,15 @@ export function referencesCover(rows: TVacancyBaseRow[], refs: TVacancyReference
   );
 }
 
-export function toVacancyListItem(row: TVacancyBaseRow, refs: TVacancyReferences, view: TVacancyView): TVacancyListItem {
+export function toVacancyListItem(
+  row: TVacancyBaseRow,
+  refs: TVacancyReferences,
+  view: TVacancyView,
+): TVacancyListItem {
   const location = row.location_id === null ? undefined : refs.locations.get(row.location_id);
   const department = row.department_id === null ? undefined : refs.departments.get(row.department_id);
-  const companyLocation = row.company_location_id === null ? undefined : refs.companyLocations.get(row.company_location_id);
+  const companyLocation =
+    row.company_location_id === null ? undefined : refs.companyLocations.get(row.company_location_id);
   const item: TVacancyListItem = {
     id: row.id,
     slug: row.slug,
@@ -166,12 +212,24 @@ export function toVacancyListItem(row: TVacancyBaseRow, refs: TVacancyReferences
     published_at: iso(row.published_at ?? row.created_at),
     ends_at: isoOrNull(row.ends_at),
     created_at: iso(row.created_at),
-    location: location ? { id: location.id, slug: location.slug, name: location.name, city: location.city, country_code: location.country_code } : null,
+    location: location
+      ? {
+          id: location.id,
+          slug: location.slug,
+          name: location.name,
+          city: location.city,
+          country_code: location.country_code,
+        }
+      : null,
     department: department ? { id: department.id, name: label(department.name, view) } : null,
     job_types: known(row.job_type_ids, refs.job_types).map(named(view)),
     experience_levels: known(row.experience_level_ids, refs.experience_levels).map(named(view)),
     education_levels: known(row.education_level_ids, refs.education_levels).map(named(view)),
-    tags: known(row.tag_ids, refs.tags).map((tag) => ({ id: tag.id, name: label(tag.name, view), parent_id: tag.parent_id })),
+    tags: known(row.tag_ids, refs.tags).map((tag) => ({
+      id: tag.id,
+      name: label(tag.name, view),
+      parent_id: tag.parent_id,
+    })),
     company_location: companyLocation
       ? {
           id: companyLocation.id,
@@ -186,39 +244,70 @@ export function toVacancyListItem(row: TVacancyBaseRow, refs: TVacancyReferences
   };
   if (view.includeMedia) {
     const image = row.header_image;
-    item.header_image = image ? { default: image.default ?? null, small: image.small ?? null, large: image.large ?? null } : null;
+    item.header_image = image
+      ? { default: image.default ?? null, small: image.small ?? null, large: image.large ?? null }
+      : null;
   }
   if (view.includeCompensation) {
     const hasCompensation =
-      row.compensation_min !== null || row.compensation_max !== null || row.compensation_currency !== null || row.compensation_period !== null;
+      row.compensation_min !== null ||
+      row.compensation_max !== null ||
+      row.compensation_currency !== null ||
+      row.compensation_period !== null;
     item.compensation = hasCompensation
-      ? { min: row.compensation_min, max: row.compensation_max, currency: row.compensation_currency, period: row.compensation_period }
+      ? {
+          min: row.compensation_min,
+          max: row.compensation_max,
+          currency: row.compensation_currency,
+          period: row.compensation_period,
+        }
       : null;
   }
   return item;
 }
 
 /** A vacancy's `url` with its live canonical URL (read fresh with every request), else as it was computed. */
-export function liveUrl(item: Pick<TVacancyListItem, 'id' | 'slug' | 'url'>, fields: TLiveFields | undefined, urlPattern: string | null): string | null {
-  return fields ? vacancyUrl({ canonical_url: fields.canonical_url ?? null, slug: item.slug, id: item.id }, urlPattern) : item.url;
+export function liveUrl(
+  item: Pick<TVacancyListItem, 'id' | 'slug' | 'url'>,
+  fields: TLiveFields | undefined,
+  urlPattern: string | null,
+): string | null {
+  return fields
+    ? vacancyUrl({ canonical_url: fields.canonical_url ?? null, slug: item.slug, id: item.id }, urlPattern)
+    : item.url;
 }
 
 /**
  * Lays a vacancy's live fields (read fresh with every request: views, reported canonical URL) over an answer
  * computed earlier; `url` follows the canonical URL, else the tenant's pattern.
  */
-export function withLiveFields<T extends TVacancyListItem>(items: readonly T[], live: Map<number, TLiveFields> | undefined, urlPattern: string | null): T[] {
+export function withLiveFields<T extends TVacancyListItem>(
+  items: readonly T[],
+  live: Map<number, TLiveFields> | undefined,
+  urlPattern: string | null,
+): T[] {
   if (!live) return items as T[];
   return items.map((item) => {
     const fields = live.get(item.id);
     if (!fields) return item;
     const url = liveUrl(item, fields, urlPattern);
-    return fields.views_count === item.views_count && url === item.url ? item : { ...item, views_count: fields.views_count, url };
+    return fields.views_count === item.views_count && url === item.url
+      ? item
+      : { ...item, views_count: fields.views_count, url };
   });
 }
 
-export function toVacancyDetail(row: TVacancyBaseDetailRow, refs: TVacancyReferences, view: TVacancyView): TVacancyDetail {
-  return { ...toVacancyListItem(row, refs, view), description: row.description, requirements: row.requirements, offer: row.offer };
+export function toVacancyDetail(
+  row: TVacancyBaseDetailRow,
+  refs: TVacancyReferences,
+  view: TVacancyView,
+): TVacancyDetail {
+  return {
+    ...toVacancyListItem(row, refs, view),
+    description: row.description,
+    requirements: row.requirements,
+    offer: row.offer,
+  };
 }
 
 /** Names of the workplace types per language (English for any other). */
@@ -247,12 +336,21 @@ function byFacetOrder<T extends { count: number; id?: number }>(sortKey: (entry:
 }
 
 /** The facet groups from the repository's count rows, labelled in the request's language. */
-export function toVacancyFacets(rows: TFacetCountRow[], filters: TVacancyFilters, view: Pick<TVacancyView, 'language' | 'defaultLanguage'>): TVacancyFacets {
+export function toVacancyFacets(
+  rows: TFacetCountRow[],
+  filters: TVacancyFilters,
+  view: Pick<TVacancyView, 'language' | 'defaultLanguage'>,
+): TVacancyFacets {
   const of = (group: TFacetGroup) => rows.filter((row) => row.facet === group && row.count > 0);
   const byName = byFacetOrder<{ count: number; id?: number; name: string }>((entry) => entry.name.toLowerCase());
   const taxonomy = (group: TFacetGroup, selectedIds: number[]) =>
     of(group)
-      .map((row) => ({ id: row.id ?? 0, name: label(row.name, view), count: row.count, selected: selectedIds.includes(row.id ?? 0) }))
+      .map((row) => ({
+        id: row.id ?? 0,
+        name: label(row.name, view),
+        count: row.count,
+        selected: selectedIds.includes(row.id ?? 0),
+      }))
       .sort(byName);
   const countryLanguage = view.language ?? view.defaultLanguage;
   return {
@@ -272,7 +370,13 @@ export function toVacancyFacets(rows: TFacetCountRow[], filters: TVacancyFilters
     experience_levels: taxonomy('experience_levels', filters.experienceLevelIds),
     education_levels: taxonomy('education_levels', filters.educationLevelIds),
     tags: of('tags')
-      .map((row) => ({ id: row.id ?? 0, name: label(row.name, view), parent_id: row.parent_id, count: row.count, selected: filters.tagIds.includes(row.id ?? 0) }))
+      .map((row) => ({
+        id: row.id ?? 0,
+        name: label(row.name, view),
+        parent_id: row.parent_id,
+        count: row.count,
+        selected: filters.tagIds.includes(row.id ?? 0),
+      }))
       .sort(byName),
     languages: of('languages')
       .map((row) => ({ code: row.code ?? '', count: row.count, selected: filters.language === row.code }))
@@ -280,9 +384,18 @@ export function toVacancyFacets(rows: TFacetCountRow[], filters: TVacancyFilters
     workplace_types: of('workplace_types')
       .map((row) => {
         const id = row.code as TWorkplaceType;
-        return { id, name: workplaceName(id, countryLanguage), count: row.count, selected: filters.workplaceTypes.includes(id) };
+        return {
+          id,
+          name: workplaceName(id, countryLanguage),
+          count: row.count,
+          selected: filters.workplaceTypes.includes(id),
+        };
       })
-      .sort((a, b) => b.count - a.count || (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0)),
+      .sort(
+        (a, b) =>
+          b.count - a.count ||
+          (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0),
+      ),
   };
 }
 

@@ -23,15 +23,36 @@ export const VacancySchema = defineEntity({
   uniques: [{ properties: ['tenant', 'slug'] }],
   indexes: [
     // The sort orders of the list; their INCLUDE columns let a page be cut (OFFSET) by an index-only scan.
-    { name: 'vacancies_visible_published_idx', expression: `create index "vacancies_visible_published_idx" on "vacancies" ("tenant_id", "published_at" desc, "id" desc) include ("ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")` },
-    { name: 'vacancies_visible_created_idx', expression: `create index "vacancies_visible_created_idx" on "vacancies" ("tenant_id", "created_at" desc, "id" desc) include ("ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")` },
-    { name: 'vacancies_visible_title_idx', expression: `create index "vacancies_visible_title_idx" on "vacancies" ("tenant_id", lower("title"), "id") include ("ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")` },
+    {
+      name: 'vacancies_visible_published_idx',
+      expression: `create index "vacancies_visible_published_idx" on "vacancies" ("tenant_id", "published_at" desc, "id" desc) include ("ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")`,
+    },
+    {
+      name: 'vacancies_visible_created_idx',
+      expression: `create index "vacancies_visible_created_idx" on "vacancies" ("tenant_id", "created_at" desc, "id" desc) include ("ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")`,
+    },
+    {
+      name: 'vacancies_visible_title_idx',
+      expression: `create index "vacancies_visible_title_idx" on "vacancies" ("tenant_id", lower("title"), "id") include ("ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")`,
+    },
     // Index-only scans for totals and the facets' vacancy set: the visible rows without their long texts.
-    { name: 'vacancies_visible_cover_idx', expression: `create index "vacancies_visible_cover_idx" on "vacancies" ("tenant_id", "id") include ("published_at", "ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")` },
+    {
+      name: 'vacancies_visible_cover_idx',
+      expression: `create index "vacancies_visible_cover_idx" on "vacancies" ("tenant_id", "id") include ("published_at", "ends_at", "language", "location_id", "department_id", "company_location_id") where "status" = 'published' and 'api' = any("channels")`,
+    },
     // The next time a vacancy's visibility changes by its end (the content cache expires its entries then).
-    { name: 'vacancies_visible_ends_idx', expression: `create index "vacancies_visible_ends_idx" on "vacancies" ("tenant_id", "ends_at") where status = 'published' and 'api' = any(channels)` },
-    { name: 'vacancies_title_trgm_idx', expression: 'create index "vacancies_title_trgm_idx" on "vacancies" using gin (lower("title") gin_trgm_ops)' },
-    { name: 'vacancies_summary_trgm_idx', expression: 'create index "vacancies_summary_trgm_idx" on "vacancies" using gin (lower("summary") gin_trgm_ops)' },
+    {
+      name: 'vacancies_visible_ends_idx',
+      expression: `create index "vacancies_visible_ends_idx" on "vacancies" ("tenant_id", "ends_at") where status = 'published' and 'api' = any(channels)`,
+    },
+    {
+      name: 'vacancies_title_trgm_idx',
+      expression: 'create index "vacancies_title_trgm_idx" on "vacancies" using gin (lower("title") gin_trgm_ops)',
+    },
+    {
+      name: 'vacancies_summary_trgm_idx',
+      expression: 'create index "vacancies_summary_trgm_idx" on "vacancies" using gin (lower("summary") gin_trgm_ops)',
+    },
     { properties: ['location'] },
     { properties: ['department'] },
     { properties: ['companyLocation'] },
@@ -56,9 +77,20 @@ export const VacancySchema = defineEntity({
     location: () => p.manyToOne(Location).nullable().deleteRule('set null'),
     department: () => p.manyToOne(Department).nullable().deleteRule('set null'),
     companyLocation: () => p.manyToOne(CompanyLocation).nullable().deleteRule('set null'),
-    jobTypes: () => p.manyToMany(JobType).pivotTable('vacancy_job_types').joinColumn('vacancy_id').inverseJoinColumn('job_type_id'),
-    experienceLevels: () => p.manyToMany(ExperienceLevel).pivotTable('vacancy_experience_levels').joinColumn('vacancy_id').inverseJoinColumn('experience_level_id'),
-    educationLevels: () => p.manyToMany(EducationLevel).pivotTable('vacancy_education_levels').joinColumn('vacancy_id').inverseJoinColumn('education_level_id'),
+    jobTypes: () =>
+      p.manyToMany(JobType).pivotTable('vacancy_job_types').joinColumn('vacancy_id').inverseJoinColumn('job_type_id'),
+    experienceLevels: () =>
+      p
+        .manyToMany(ExperienceLevel)
+        .pivotTable('vacancy_experience_levels')
+        .joinColumn('vacancy_id')
+        .inverseJoinColumn('experience_level_id'),
+    educationLevels: () =>
+      p
+        .manyToMany(EducationLevel)
+        .pivotTable('vacancy_education_levels')
+        .joinColumn('vacancy_id')
+        .inverseJoinColumn('education_level_id'),
     tags: () => p.manyToMany(Tag).pivotTable('vacancy_tags').joinColumn('vacancy_id').inverseJoinColumn('tag_id'),
     compensationMin: p.double().nullable(),
     compensationMax: p.double().nullable(),

@@ -34,7 +34,9 @@ type TLink = (typeof LINKS)[keyof typeof LINKS];
 
 /** The rows of one link table that belong to the vacancy `v` (alias `x`; no tenant column: reached through `v`). */
 function linksOf(eb: TVacancyScope, link: TLink | { link: string }) {
-  return eb.selectFrom(`${'table' in link ? link.table : link.link} as x` as 'vacancy_tags as x').whereRef('x.vacancy_id', '=', 'v.id');
+  return eb
+    .selectFrom(`${'table' in link ? link.table : link.link} as x` as 'vacancy_tags as x')
+    .whereRef('x.vacancy_id', '=', 'v.id');
 }
 
 /** LIKE pattern for a substring: `%`, `_` and the escape character `\` match themselves. */
@@ -43,7 +45,12 @@ export function containsPattern(term: string): string {
 }
 
 /** `searchJoined`: the query joins the search's matches itself (ranking by relevance), so `q` is no condition here. */
-function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters, searchJoined = false): Expression<SqlBool> {
+function matchesFilters(
+  db: TDb,
+  eb: TVacancyScope,
+  filters: TVacancyFilters,
+  searchJoined = false,
+): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [visibleVacancy('v')];
   if (filters.language !== undefined) conditions.push(eb('v.language', '=', filters.language));
   if (filters.workplaceTypes.length > 0) conditions.push(eb('v.workplace_type', 'in', filters.workplaceTypes));
@@ -64,7 +71,9 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters, se
     // lower() on both sides so the trigram indexes on lower(title) / lower(summary) apply; the database's
     // Unicode-aware lower() also folds non-ASCII letters.
     const pattern = sql<string>`lower(${containsPattern(filters.search)})`;
-    conditions.push(eb.or([eb(eb.fn('lower', ['v.title']), 'like', pattern), eb(eb.fn('lower', ['v.summary']), 'like', pattern)]));
+    conditions.push(
+      eb.or([eb(eb.fn('lower', ['v.title']), 'like', pattern), eb(eb.fn('lower', ['v.summary']), 'like', pattern)]),
+    );
   }
   // q: the vacancy's search document matches (a plan of only stop words is no filter).
   if (filters.searchPlan && !searchJoined) conditions.push(matchesSearch(sql.ref('v.id'), filters.searchPlan));
@@ -73,7 +82,13 @@ function matchesFilters(db: TDb, eb: TVacancyScope, filters: TVacancyFilters, se
     if (!('link' in filter.match)) continue;
     const ids = filters[filter.key];
     const values = 'withDescendants' in filter.match ? (filters.matchingTagIds ?? tagsWithDescendants(db, ids)) : ids;
-    conditions.push(eb.exists(linksOf(eb, filter.match).select('x.vacancy_id').where(sql.ref(`x.${filter.match.column}`), 'in', values as never)));
+    conditions.push(
+      eb.exists(
+        linksOf(eb, filter.match)
+          .select('x.vacancy_id')
+          .where(sql.ref(`x.${filter.match.column}`), 'in', values as never),
+      ),
+    );
   }
   return eb.and(conditions);
 }
@@ -89,7 +104,11 @@ export function matchingVacancies(db: TDb, filters: TVacancyFilters) {
  */
 function rankedVacancies(db: TDb, filters: TVacancyFilters) {
   const plan = filters.searchPlan;
-  if (!plan) return db.selectFrom('vacancies as v').where((eb) => matchesFilters(db, eb, filters)).select(sql<number>`(0)::int`.as('sort_key'));
+  if (!plan)
+    return db
+      .selectFrom('vacancies as v')
+      .where((eb) => matchesFilters(db, eb, filters))
+      .select(sql<number>`(0)::int`.as('sort_key'));
   return db
     .selectFrom('vacancies as v')
     .innerJoin(searchMatches(plan, 's'), (join) => join.onRef('s.vacancy_id', '=', 'v.id'))
@@ -124,7 +143,9 @@ const BASE_COLUMNS = [
 /** The ids of what the vacancy `v` refers to through its link tables, each list ordered (index-only scans). */
 function linkedIdColumns(eb: TVacancyScope) {
   return Object.values(LINKS).map((link) => {
-    const ids = linksOf(eb, link).select(sql.ref(`x.${link.column}`).as('id')).orderBy(sql.ref(`x.${link.column}`));
+    const ids = linksOf(eb, link)
+      .select(sql.ref(`x.${link.column}`).as('id'))
+      .orderBy(sql.ref(`x.${link.column}`));
     return sql<number[]>`array(${ids})`.as(link.ids);
   });
 }
@@ -135,7 +156,10 @@ function linkedIdColumns(eb: TVacancyScope) {
  * stays a plain scan of `vacancies` that plans in a fraction of a millisecond.
  */
 function vacancyRows(db: TDb, filters: TVacancyFilters) {
-  return matchingVacancies(db, filters).select((eb) => [...BASE_COLUMNS.map((column) => `v.${column}` as const), ...linkedIdColumns(eb)]);
+  return matchingVacancies(db, filters).select((eb) => [
+    ...BASE_COLUMNS.map((column) => `v.${column}` as const),
+    ...linkedIdColumns(eb),
+  ]);
 }
 
 /** A vacancy as `vacancyRows` reads it: its own columns and the ids of what it refers to. */
@@ -170,7 +194,11 @@ export type TVacancyBaseRow = {
 /** A row of a page: with `match_total`, the number of matching vacancies, when the page query counted them (relevance). */
 export type TVacancyPageRow = TVacancyBaseRow & { match_total: number | null };
 
-export type TVacancyBaseDetailRow = TVacancyBaseRow & { description: string | null; requirements: string | null; offer: string | null };
+export type TVacancyBaseDetailRow = TVacancyBaseRow & {
+  description: string | null;
+  requirements: string | null;
+  offer: string | null;
+};
 
 /** Where a deep page starts: a matching vacancy's sort key (as text, exact to the microsecond) and id. */
 export type TPageAnchor = { key: string; id: number };
@@ -195,7 +223,12 @@ function anchorKey(sort: TVacancySort, key: string) {
 }
 
 /** The ids of a page by relevance: ties by publication (then id), in the same direction; cut by OFFSET alone. */
-function relevancePageIds(db: TDb, filters: TVacancyFilters, direction: TSortDirection, page: { limit: number; offset: number }) {
+function relevancePageIds(
+  db: TDb,
+  filters: TVacancyFilters,
+  direction: TSortDirection,
+  page: { limit: number; offset: number },
+) {
   return (
     rankedVacancies(db, filters)
       // Every match is ranked anyway: counting them in the same pass spares the total a second search.
@@ -217,12 +250,19 @@ function sortedPageIds(
 ) {
   const { sort, direction } = order;
   const sortKey = sortKeyOf(sort, filters);
-  let cut = matchingVacancies(db, filters).select(['v.id', sortKey.as('sort_key'), sql`null::int`.as('tie_key'), sql<number | null>`null::int`.as('match_total')]);
+  let cut = matchingVacancies(db, filters).select([
+    'v.id',
+    sortKey.as('sort_key'),
+    sql`null::int`.as('tie_key'),
+    sql<number | null>`null::int`.as('match_total'),
+  ]);
   const from = page.from;
   if (from) {
     // A row comparison on (sort key, id) is an index range condition: the scan begins at the anchor.
     const comparison = direction === 'asc' ? sql.raw('>=') : sql.raw('<=');
-    cut = cut.where(sql<SqlBool>`(${sortKey}, ${sql.ref('v.id')}) ${comparison} (${anchorKey(sort, from.key)}, ${from.id}::int)`);
+    cut = cut.where(
+      sql<SqlBool>`(${sortKey}, ${sql.ref('v.id')}) ${comparison} (${anchorKey(sort, from.key)}, ${from.id}::int)`,
+    );
   }
   return cut.orderBy(sortKey, direction).orderBy('v.id', direction).limit(page.limit).offset(page.offset);
 }
@@ -242,15 +282,28 @@ export async function findVacancyPage(
 }
 
 /** The query of `findVacancyPage` (tests look at its plan). */
-export function vacancyPageQuery(db: TDb, filters: TVacancyFilters, order: TPageOrder, page: { limit: number; offset: number; from?: TPageAnchor }) {
+export function vacancyPageQuery(
+  db: TDb,
+  filters: TVacancyFilters,
+  order: TPageOrder,
+  page: { limit: number; offset: number; from?: TPageAnchor },
+) {
   const { sort, direction } = order;
   // The page is cut first, on ids alone (an index-only scan of the sort's index where the filters allow), and
   // only its own rows are read with their link ids: rows skipped by OFFSET cost an index entry each.
-  const pageIds = (sort === 'relevance' ? relevancePageIds(db, filters, direction, page) : sortedPageIds(db, filters, { sort, direction }, page)).as('p');
+  const pageIds = (
+    sort === 'relevance'
+      ? relevancePageIds(db, filters, direction, page)
+      : sortedPageIds(db, filters, { sort, direction }, page)
+  ).as('p');
   return db
     .selectFrom(pageIds)
     .innerJoin('vacancies as v', 'v.id', 'p.id')
-    .select((eb) => [...BASE_COLUMNS.map((column) => `v.${column}` as const), ...linkedIdColumns(eb as unknown as TVacancyScope), 'p.match_total'])
+    .select((eb) => [
+      ...BASE_COLUMNS.map((column) => `v.${column}` as const),
+      ...linkedIdColumns(eb as unknown as TVacancyScope),
+      'p.match_total',
+    ])
     .orderBy('p.sort_key', direction)
     .orderBy('p.tie_key', direction)
     .orderBy('p.id', direction);
@@ -295,10 +348,18 @@ const visibleVacancyBySlug = new StatementTemplate<{ slug: string }, TVacancyBas
   (db, arg) =>
     vacancyRows(db, NO_VACANCY_FILTERS)
       .select(['v.description', 'v.requirements', 'v.offer'])
-      .where('v.slug', '=', arg((args) => args.slug)) as unknown as Compilable<TVacancyBaseDetailRow>,
+      .where(
+        'v.slug',
+        '=',
+        arg((args) => args.slug),
+      ) as unknown as Compilable<TVacancyBaseDetailRow>,
 );
 
-export async function findVisibleVacancyBySlug(db: TDb, tenantId: number, slug: string): Promise<TVacancyBaseDetailRow | undefined> {
+export async function findVisibleVacancyBySlug(
+  db: TDb,
+  tenantId: number,
+  slug: string,
+): Promise<TVacancyBaseDetailRow | undefined> {
   // No stored slug is longer or contains NUL (which PostgreSQL would refuse as a parameter).
   if (slug.length > 255 || !isStorableText(slug)) return undefined;
   return (await visibleVacancyBySlug.execute(db, { slug }, tenantId))[0];
@@ -308,7 +369,13 @@ export type TTaxonomyRef = { id: number; name: TTranslations; parent_id: number 
 
 export type TLocationRef = { id: number; slug: string; name: string; city: string | null; country_code: string | null };
 export type TDepartmentRef = { id: number; name: TTranslations | string };
-export type TCompanyLocationRef = { id: number; name: string; city: string | null; country_code: string | null; company_name: string | null };
+export type TCompanyLocationRef = {
+  id: number;
+  name: string;
+  city: string | null;
+  country_code: string | null;
+  company_name: string | null;
+};
 
 /** Everything a tenant's vacancies refer to by id, with the names an answer shows. */
 export type TVacancyReferences = {
@@ -324,12 +391,22 @@ export type TVacancyReferences = {
 /** The tenant's locations, departments, company locations and taxonomies, in one query. */
 export async function findVacancyReferences(db: TDb): Promise<TVacancyReferences> {
   const taxonomy = (table: 'job_types' | 'experience_levels' | 'education_levels') =>
-    jsonArrayFrom(db.selectFrom(`${table} as t` as 'job_types as t').select(['t.id', sql<TTranslations>`${sql.ref('t.name')}`.as('name'), sql<null>`null`.as('parent_id')]));
+    jsonArrayFrom(
+      db
+        .selectFrom(`${table} as t` as 'job_types as t')
+        .select(['t.id', sql<TTranslations>`${sql.ref('t.name')}`.as('name'), sql<null>`null`.as('parent_id')]),
+    );
   const row = await db
     .selectFrom('tenants')
     .select([
-      jsonArrayFrom(db.selectFrom('locations as l').select(['l.id', 'l.slug', 'l.name', 'l.locality as city', 'l.country_code'])).as('locations'),
-      jsonArrayFrom(db.selectFrom('departments as d').select(['d.id', sql<TTranslations | string>`${sql.ref('d.name')}`.as('name')])).as('departments'),
+      jsonArrayFrom(
+        db.selectFrom('locations as l').select(['l.id', 'l.slug', 'l.name', 'l.locality as city', 'l.country_code']),
+      ).as('locations'),
+      jsonArrayFrom(
+        db
+          .selectFrom('departments as d')
+          .select(['d.id', sql<TTranslations | string>`${sql.ref('d.name')}`.as('name')]),
+      ).as('departments'),
       jsonArrayFrom(
         db
           .selectFrom('company_locations as cl')
@@ -339,10 +416,13 @@ export async function findVacancyReferences(db: TDb): Promise<TVacancyReferences
       taxonomy('job_types').as('job_types'),
       taxonomy('experience_levels').as('experience_levels'),
       taxonomy('education_levels').as('education_levels'),
-      jsonArrayFrom(db.selectFrom('tags as t').select(['t.id', sql<TTranslations>`${sql.ref('t.name')}`.as('name'), 't.parent_id'])).as('tags'),
+      jsonArrayFrom(
+        db.selectFrom('tags as t').select(['t.id', sql<TTranslations>`${sql.ref('t.name')}`.as('name'), 't.parent_id']),
+      ).as('tags'),
     ])
     .executeTakeFirst();
-  const byId = <T extends { id: number }>(list: T[] | undefined) => new Map((list ?? []).map((entry) => [entry.id, entry]));
+  const byId = <T extends { id: number }>(list: T[] | undefined) =>
+    new Map((list ?? []).map((entry) => [entry.id, entry]));
   return {
     locations: byId(row?.locations as TLocationRef[] | undefined),
     departments: byId(row?.departments as TDepartmentRef[] | undefined),
@@ -355,10 +435,17 @@ export async function findVacancyReferences(db: TDb): Promise<TVacancyReferences
 }
 
 /** What a vacancy's JobPosting says beyond the vacancy row: its location's address, its job types' kinds of employment. */
-export type TJobPostingFacts = { address: TPostalAddressRow | null; employmentTypes: TEmploymentType[]; defaultCountry: string | null };
+export type TJobPostingFacts = {
+  address: TPostalAddressRow | null;
+  employmentTypes: TEmploymentType[];
+  defaultCountry: string | null;
+};
 
 /** The address of the vacancy's location and the employment types of its job types (in job type order), in one query. */
-export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow, 'location_id' | 'job_type_ids'>): Promise<TJobPostingFacts> {
+export async function findJobPostingFacts(
+  db: TDb,
+  vacancy: Pick<TVacancyBaseRow, 'location_id' | 'job_type_ids'>,
+): Promise<TJobPostingFacts> {
   const row = await db
     .selectFrom('tenants')
     .select([
@@ -366,7 +453,15 @@ export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow
       jsonObjectFrom(
         db
           .selectFrom('locations as l')
-          .select(['l.address_line_1', 'l.address_line_2', 'l.address_line_3', 'l.locality', 'l.administrative_area', 'l.postal_code', 'l.country_code'])
+          .select([
+            'l.address_line_1',
+            'l.address_line_2',
+            'l.address_line_3',
+            'l.locality',
+            'l.administrative_area',
+            'l.postal_code',
+            'l.country_code',
+          ])
           .where('l.id', '=', vacancy.location_id ?? 0),
       ).as('address'),
       jsonArrayFrom(
@@ -388,7 +483,11 @@ export async function findJobPostingFacts(db: TDb, vacancy: Pick<TVacancyBaseRow
 }
 
 /** Distinct titles of the matching vacancies with their counts: count desc, then title, at most `limit`. */
-export async function findTitleSuggestions(db: TDb, filters: TVacancyFilters, limit: number): Promise<{ text: string; count: number }[]> {
+export async function findTitleSuggestions(
+  db: TDb,
+  filters: TVacancyFilters,
+  limit: number,
+): Promise<{ text: string; count: number }[]> {
   return matchingVacancies(db, filters)
     .select(['v.title as text', sql<number>`count(*)::int`.as('count')])
     .groupBy('v.title')

@@ -99,15 +99,27 @@ export async function filterErrorsOf(ctx: TServiceContext, input: { rawInput: un
  * Filters of the request; a filter id that refers to nothing in the tenant is a 422 on its field. `q` is resolved to
  * its search plan once per version (the typo lexicon and synonyms are content).
  */
-async function resolveFilters(ctx: TVacancyReadContext, computation: TComputation, input: TVacancyFilterInput): Promise<TVacancyFilters> {
+async function resolveFilters(
+  ctx: TVacancyReadContext,
+  computation: TComputation,
+  input: TVacancyFilterInput,
+): Promise<TVacancyFilters> {
   const errors = await unknownFilterErrors(ctx.db, input);
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);
   const filters = toVacancyFilters(input);
   const { q, near } = filters;
   const [matchingTagIds, searchPlan, nearLocations] = await Promise.all([
     findTagsWithDescendants(ctx.db, filters.tagIds),
-    q === undefined ? undefined : computation.shared(`vacancies.search-plan:${JSON.stringify(q)}`, () => findSearchPlan(ctx.db, ctx.tenant.id, q)),
-    near === undefined ? undefined : computation.shared(`vacancies.near:${JSON.stringify(near)}`, () => findLocationsNear(ctx.db, near, near.radiusKm)),
+    q === undefined
+      ? undefined
+      : computation.shared(`vacancies.search-plan:${JSON.stringify(q)}`, () =>
+          findSearchPlan(ctx.db, ctx.tenant.id, q),
+        ),
+    near === undefined
+      ? undefined
+      : computation.shared(`vacancies.near:${JSON.stringify(near)}`, () =>
+          findLocationsNear(ctx.db, near, near.radiusKm),
+        ),
   ]);
   return {
     ...filters,
@@ -121,7 +133,10 @@ async function resolveFilters(ctx: TVacancyReadContext, computation: TComputatio
  * The order of a list: the requested sort, else relevance with `q`, else newest first; in the requested direction,
  * else nearest first for distance and descending for every other sort (newest, most relevant).
  */
-export function listOrder(input: Pick<TListVacanciesRequest, 'sort' | 'sort_direction' | 'q'>): { sort: TVacancySort; direction: TSortDirection } {
+export function listOrder(input: Pick<TListVacanciesRequest, 'sort' | 'sort_direction' | 'q'>): {
+  sort: TVacancySort;
+  direction: TSortDirection;
+} {
   const sort = input.sort ?? (input.q !== undefined ? 'relevance' : 'published_at');
   return { sort, direction: input.sort_direction ?? (sort === 'distance' ? 'asc' : 'desc') };
 }
@@ -141,14 +156,21 @@ export const ANCHOR_SPACING = 1_000;
  * and order, found in one pass per content version like the total — so no request walks more than DEEP_OFFSET
  * index entries, and a deep page past the end costs no page query.
  */
-async function vacancyPage(ctx: TVacancyReadContext, computation: TComputation, filters: TVacancyFilters, input: TListVacanciesRequest): Promise<TVacancyPageRow[]> {
+async function vacancyPage(
+  ctx: TVacancyReadContext,
+  computation: TComputation,
+  filters: TVacancyFilters,
+  input: TListVacanciesRequest,
+): Promise<TVacancyPageRow[]> {
   const order = listOrder(input);
   const offset = pageOffset(input.page, input.per_page);
   // Relevance and distance are computed per matching row anyway: their pages are cut by OFFSET alone.
-  if (offset < DEEP_OFFSET || order.sort === 'relevance' || order.sort === 'distance') return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
+  if (offset < DEEP_OFFSET || order.sort === 'relevance' || order.sort === 'distance')
+    return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
   const indexOrder = { sort: order.sort, direction: order.direction };
-  const anchors = await computation.shared(`vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`, () =>
-    findVacancyPageAnchors(ctx.db, filters, indexOrder, ANCHOR_SPACING),
+  const anchors = await computation.shared(
+    `vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`,
+    () => findVacancyPageAnchors(ctx.db, filters, indexOrder, ANCHOR_SPACING),
   );
   const from = anchors[Math.floor(offset / ANCHOR_SPACING)];
   if (!from) return [];
@@ -169,7 +191,11 @@ export type TListVacanciesRequest = TVacancyFilterInput &
  * The names the rows refer to: the tenant's references at the content version the answer is cached under,
  * read again if the rows refer to something newer (they were read after a change committed meanwhile).
  */
-async function referencesFor(ctx: TVacancyReadContext, computation: TComputation, rows: TVacancyBaseRow[]): Promise<TVacancyReferences> {
+async function referencesFor(
+  ctx: TVacancyReadContext,
+  computation: TComputation,
+  rows: TVacancyBaseRow[],
+): Promise<TVacancyReferences> {
   const shared = await computation.shared('vacancy-references', () => findVacancyReferences(ctx.db));
   return referencesCover(rows, shared) ? shared : findVacancyReferences(ctx.db);
 }
@@ -186,7 +212,10 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
         page,
         // Every page and sort of one filter shows the same total (and facets): computed once per version. A page
         // ranked by relevance counted the matches already (unless it is past the end).
-        computation.shared(`vacancies.total:${vacancyFiltersKey(filters)}`, async () => (await page)[0]?.match_total ?? countVacancies(ctx.db, filters)),
+        computation.shared(
+          `vacancies.total:${vacancyFiltersKey(filters)}`,
+          async () => (await page)[0]?.match_total ?? countVacancies(ctx.db, filters),
+        ),
         input.include === 'facets' ? facetCounts(ctx, computation, filters) : undefined,
       ]);
       const [refs, highlights] = await Promise.all([
@@ -196,7 +225,8 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
       const distances = filters.nearLocations;
       const items = rows.map((row) => {
         let item = toVacancyListItem(row, refs, view);
-        if (distances) item = { ...item, distance_km: roundKm(distances.km[distances.ids.indexOf(row.location_id ?? 0)] ?? 0) };
+        if (distances)
+          item = { ...item, distance_km: roundKm(distances.km[distances.ids.indexOf(row.location_id ?? 0)] ?? 0) };
         return highlights ? { ...item, highlights: highlights.get(row.id)! } : item;
       });
       const facets = facetRows ? toVacancyFacets(facetRows, filters, view) : undefined;
@@ -206,20 +236,29 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
   const { items, total, facets, form } = answer.value;
   const urlPattern = ctx.tenant.urlPattern;
   // Pagination links repeat the request's URL as it was spelled.
-  const formKey = JSON.stringify([ctx.url.href, items.map((item) => liveUrl(item, answer.live?.get(item.id), urlPattern))]);
+  const formKey = JSON.stringify([
+    ctx.url.href,
+    items.map((item) => liveUrl(item, answer.live?.get(item.id), urlPattern)),
+  ]);
   return servedAnswer(ctx, { form, live: answer.live }, ZVacancyPage, formKey, () => {
     const page = paginate(withLiveFields(items, answer.live, urlPattern), total, input.page, input.per_page, ctx.url);
     return facets ? { ...page, facets } : page;
   });
 }
 
-export async function vacancyFacets(ctx: TVacancyReadContext, input: TVacancyFilterInput): Promise<TVacancyFacetsAnswer> {
+export async function vacancyFacets(
+  ctx: TVacancyReadContext,
+  input: TVacancyFilterInput,
+): Promise<TVacancyFacetsAnswer> {
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.facets', ctx.tenant, input),
     compute: async (computation) => {
       const filters = await resolveFilters(ctx, computation, input);
       const rows = await facetCounts(ctx, computation, filters);
-      const facets = { data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)), meta: { total: facetTotal(rows) } };
+      const facets = {
+        data: toVacancyFacets(rows, filters, viewOf(ctx, input.language)),
+        meta: { total: facetTotal(rows) },
+      };
       return { value: { facets, form: new SerializedForm() } };
     },
   });
@@ -232,13 +271,17 @@ const MIN_SUGGEST_LENGTH = 2;
 const DEFAULT_SUGGESTIONS = 5;
 
 /** GET /vacancies/suggest: titles that `q` finds (as GET /vacancies?q= would), most common first. */
-export async function vacancySuggestions(ctx: TVacancyReadContext, input: TVacancySuggestionsRequest): Promise<TVacancySuggestions> {
+export async function vacancySuggestions(
+  ctx: TVacancyReadContext,
+  input: TVacancySuggestionsRequest,
+): Promise<TVacancySuggestions> {
   const q = input.q;
   const limit = input.limit ?? DEFAULT_SUGGESTIONS;
   const answer = await ctx.services.content.read(ctx, {
     key: contentKey('vacancies.suggest', ctx.tenant, { q, language: input.language, limit }),
     compute: async (computation) => {
-      if (q === undefined || [...q].length < MIN_SUGGEST_LENGTH) return { value: { data: [], form: new SerializedForm() } };
+      if (q === undefined || [...q].length < MIN_SUGGEST_LENGTH)
+        return { value: { data: [], form: new SerializedForm() } };
       const filters = await resolveFilters(ctx, computation, { q, language: input.language });
       return { value: { data: await findTitleSuggestions(ctx.db, filters, limit), form: new SerializedForm() } };
     },
@@ -278,6 +321,8 @@ export async function getVacancy(
   const formKey = JSON.stringify([liveUrl(detail, answer.live?.get(detail.id), urlPattern), organization]);
   return servedAnswer(ctx, { form, live: answer.live }, ZVacancyAnswer, formKey, () => {
     const shown = withLiveFields([detail], answer.live, urlPattern)[0]!;
-    return facts && organization ? { data: { ...shown, structured_data: toJobPosting(shown, facts, organization) } } : { data: shown };
+    return facts && organization
+      ? { data: { ...shown, structured_data: toJobPosting(shown, facts, organization) } }
+      : { data: shown };
   });
 }

@@ -113,7 +113,11 @@ export type TAttemptOutcome =
  * then the later attempt's outcome counts. The slot is free again, and the endpoint's run of failures goes on or
  * ends (written only when it changes: a healthy endpoint's deliveries do not all update its row).
  */
-export async function recordAttempt(em: EntityManager, delivery: { id: number; attempts: number }, outcome: TAttemptOutcome): Promise<boolean> {
+export async function recordAttempt(
+  em: EntityManager,
+  delivery: { id: number; attempts: number },
+  outcome: TAttemptOutcome,
+): Promise<boolean> {
   const delivered = outcome.state === 'delivered';
   const error = outcome.state === 'delivered' ? null : outcome.error;
   const nextAttemptAt = outcome.state === 'pending' ? outcome.nextAttemptAt : null;
@@ -134,7 +138,10 @@ export async function recordAttempt(em: EntityManager, delivery: { id: number; a
 }
 
 /** The enabled endpoints of these tenants, with the event types each wants. */
-export async function selectEnabledEndpoints(em: EntityManager, tenantIds: readonly number[]): Promise<{ id: number; tenant_id: number; event_types: string[] }[]> {
+export async function selectEnabledEndpoints(
+  em: EntityManager,
+  tenantIds: readonly number[],
+): Promise<{ id: number; tenant_id: number; event_types: string[] }[]> {
   if (tenantIds.length === 0) return [];
   const rows = await crossTenantDb(em)
     .selectFrom('webhook_endpoints')
@@ -148,13 +155,26 @@ export async function selectEnabledEndpoints(em: EntityManager, tenantIds: reado
 /** The dispatcher's position in the event stream, locked for this transaction (one dispatcher at a time). */
 export async function lockDispatchCursor(em: EntityManager, name: string): Promise<number> {
   const db = crossTenantDb(em);
-  await db.insertInto('webhook_dispatch_cursors').values({ name, position: 0 } as never).onConflict((oc) => oc.column('name').doNothing()).execute();
-  const row = await db.selectFrom('webhook_dispatch_cursors').select('position').where('name', '=', name).forUpdate().executeTakeFirstOrThrow();
+  await db
+    .insertInto('webhook_dispatch_cursors')
+    .values({ name, position: 0 } as never)
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('webhook_dispatch_cursors')
+    .select('position')
+    .where('name', '=', name)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   return Number(row.position);
 }
 
 export async function saveDispatchCursor(em: EntityManager, name: string, position: number): Promise<void> {
-  await crossTenantDb(em).updateTable('webhook_dispatch_cursors').set({ position, updated_at: new Date() }).where('name', '=', name).execute();
+  await crossTenantDb(em)
+    .updateTable('webhook_dispatch_cursors')
+    .set({ position, updated_at: new Date() })
+    .where('name', '=', name)
+    .execute();
 }
 
 /** Creates deliveries that are due now; one per (endpoint, event): a second insert of the same pair is ignored. */
@@ -169,12 +189,19 @@ export async function insertDeliveries(em: EntityManager, deliveries: readonly T
 }
 
 export async function disableEndpoint(em: EntityManager, id: number, reason: string): Promise<void> {
-  await crossTenantDb(em).updateTable('webhook_endpoints').set({ disabled_at: new Date(), disabled_reason: reason }).where('id', '=', id).where('disabled_at', 'is', null).execute();
+  await crossTenantDb(em)
+    .updateTable('webhook_endpoints')
+    .set({ disabled_at: new Date(), disabled_reason: reason })
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null)
+    .execute();
 }
 
 /** Deletes finished deliveries (delivered or failed) created before `before`, a batch at a time. */
 export async function pruneFinishedDeliveries(em: EntityManager, before: Date, batchSize = 5000): Promise<number> {
   const result = await sql`delete from webhook_deliveries where id in (
-      select id from webhook_deliveries where state <> 'pending' and created_at < ${before} limit ${batchSize})`.execute(crossTenantDb(em));
+      select id from webhook_deliveries where state <> 'pending' and created_at < ${before} limit ${batchSize})`.execute(
+    crossTenantDb(em),
+  );
   return Number(result.numAffectedRows ?? 0);
 }

@@ -1,6 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { signatureHeader } from './webhook.crypto.ts';
-import { disableEndpoint, recordAttempt, type TAttemptOutcome, type TClaimedDelivery } from './webhook-delivery.repository.ts';
+import {
+  disableEndpoint,
+  recordAttempt,
+  type TAttemptOutcome,
+  type TClaimedDelivery,
+} from './webhook-delivery.repository.ts';
 import { signingSecrets } from './webhook.service.ts';
 import { postWebhook, type TPostOptions, type TPostResult } from './webhook-http.ts';
 
@@ -41,15 +46,26 @@ export function outcomeOf(
   now = new Date(),
   random: () => number = Math.random,
 ): TAttemptOutcome & { gone?: boolean } {
-  if (result.kind === 'response' && result.status >= 200 && result.status < 300) return { state: 'delivered', statusCode: result.status, response: result.body };
+  if (result.kind === 'response' && result.status >= 200 && result.status < 300)
+    return { state: 'delivered', statusCode: result.status, response: result.body };
   const statusCode = result.kind === 'response' ? result.status : null;
   const response = result.kind === 'response' ? result.body : null;
   // What the tenant sees names the class of failure only (the status code is shown beside it).
   const error = result.kind === 'response' ? httpFailure(result.status) : result.failure;
-  if (statusCode === 410) return { state: 'failed', statusCode, error: 'HTTP 410: the endpoint is gone and was disabled', response, gone: true };
+  if (statusCode === 410)
+    return {
+      state: 'failed',
+      statusCode,
+      error: 'HTTP 410: the endpoint is gone and was disabled',
+      response,
+      gone: true,
+    };
   const delay = settings.retryScheduleSeconds[attempts - 1];
   if (delay === undefined) return { state: 'failed', statusCode, error: `${error} (retries used up)`, response };
-  const retryAfter = result.kind === 'response' && result.retryAfterSeconds !== undefined ? Math.min(result.retryAfterSeconds, settings.maxRetryAfterSeconds) : 0;
+  const retryAfter =
+    result.kind === 'response' && result.retryAfterSeconds !== undefined
+      ? Math.min(result.retryAfterSeconds, settings.maxRetryAfterSeconds)
+      : 0;
   const seconds = Math.max(jittered(delay, random), retryAfter);
   return { state: 'pending', statusCode, error, response, nextAttemptAt: new Date(now.getTime() + seconds * 1000) };
 }
@@ -88,7 +104,8 @@ export async function attemptDelivery(
   const outcome = outcomeOf(result, delivery.attempts, settings);
   if ('gone' in outcome && outcome.gone) {
     await em.transactional(async (tx) => {
-      if (await recordAttempt(tx, delivery, outcome)) await disableEndpoint(tx, delivery.endpoint_id, 'The endpoint answered 410 Gone.');
+      if (await recordAttempt(tx, delivery, outcome))
+        await disableEndpoint(tx, delivery.endpoint_id, 'The endpoint answered 410 Gone.');
     });
   } else {
     await recordAttempt(em, delivery, outcome);
@@ -96,4 +113,3 @@ export async function attemptDelivery(
   // The detail (host names, addresses, error codes) is for the worker's log, never stored where a tenant reads it.
   return result.kind === 'response' ? outcome : { ...outcome, detail: result.detail };
 }
-

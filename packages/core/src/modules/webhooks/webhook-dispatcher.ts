@@ -1,7 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { toEventPayload } from '../events/event.dto.ts';
 import { allEventsHorizon, readAllEventsAfter } from '../events/events.jobs.service.ts';
-import { insertDeliveries, lockDispatchCursor, saveDispatchCursor, selectEnabledEndpoints } from './webhook-delivery.repository.ts';
+import {
+  insertDeliveries,
+  lockDispatchCursor,
+  saveDispatchCursor,
+  selectEnabledEndpoints,
+} from './webhook-delivery.repository.ts';
 import type { TNewDelivery } from './webhook.repository.ts';
 import { endpointWants } from './webhook.service.ts';
 
@@ -31,11 +36,18 @@ export async function dispatchEvents(em: EntityManager, limit = 500): Promise<{ 
       for (const endpoint of endpoints) {
         if (endpoint.tenant_id !== event.tenant_id || !endpointWants(endpoint.event_types, event.type)) continue;
         payload ??= JSON.stringify(toEventPayload(event));
-        deliveries.push({ tenantId: event.tenant_id, endpointId: endpoint.id, eventId: event.id, eventType: event.type, payload });
+        deliveries.push({
+          tenantId: event.tenant_id,
+          endpointId: endpoint.id,
+          eventId: event.id,
+          eventType: event.type,
+          payload,
+        });
       }
     }
     let created = 0;
-    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) created += await insertDeliveries(tx, deliveries.slice(i, i + INSERT_CHUNK));
+    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK)
+      created += await insertDeliveries(tx, deliveries.slice(i, i + INSERT_CHUNK));
     await saveDispatchCursor(tx, CURSOR, last.position);
     return { events: events.length, deliveries: created };
   });

@@ -6,14 +6,34 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 /** Addresses a webhook never goes to: private, shared (CGNAT), link-local, unique-local, multicast, reserved. */
 const FORBIDDEN = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24],
-  ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) FORBIDDEN.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  FORBIDDEN.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   // IPv4-mapped addresses (::ffff:a.b.c.d) are judged by the IPv4 rules above (BlockList maps them);
   // NAT64 prefixes could reach any IPv4 host behind the check: refuse them.
-  ['::', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) FORBIDDEN.addSubnet(network, prefix, 'ipv6');
+  ['::', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  FORBIDDEN.addSubnet(network, prefix, 'ipv6');
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -37,11 +57,14 @@ export function endpointUrlProblem(value: string, allowInsecureLocal: boolean): 
   } catch {
     return 'The url must be a valid URL.';
   }
-  if (url.protocol !== 'https:' && !(allowInsecureLocal && url.protocol === 'http:')) return 'The url must use https://.';
+  if (url.protocol !== 'https:' && !(allowInsecureLocal && url.protocol === 'http:'))
+    return 'The url must use https://.';
   if (url.username || url.password) return 'The url must not contain credentials.';
   const host = hostOf(url);
-  if (isIP(host) !== 0 && forbiddenAddressReason(host, allowInsecureLocal)) return 'The url must not point to a private, loopback or link-local address.';
-  if (!allowInsecureLocal && (host === 'localhost' || host.endsWith('.localhost'))) return 'The url must not point to a private, loopback or link-local address.';
+  if (isIP(host) !== 0 && forbiddenAddressReason(host, allowInsecureLocal))
+    return 'The url must not point to a private, loopback or link-local address.';
+  if (!allowInsecureLocal && (host === 'localhost' || host.endsWith('.localhost')))
+    return 'The url must not point to a private, loopback or link-local address.';
   return undefined;
 }
 
@@ -74,7 +97,8 @@ export type TPostResult =
   | { kind: 'failed'; failure: TDeliveryFailure; detail: string };
 
 /** Node's TLS and certificate error codes. */
-const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|ERR_OSSL_)/;
+const TLS_ERROR =
+  /^(ERR_TLS_|ERR_SSL_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|ERR_OSSL_)/;
 
 /** The class of a socket or request error. */
 export function failureOfError(error: NodeJS.ErrnoException): TDeliveryFailure {
@@ -87,7 +111,10 @@ export function failureOfError(error: NodeJS.ErrnoException): TDeliveryFailure {
 }
 
 // Sockets are only ever opened to vetted addresses, so keeping them alive between deliveries is safe.
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
 
 /**
  * POSTs a webhook body. The host name is resolved once, every address is checked, and the connection goes to
@@ -96,7 +123,12 @@ const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), http
  * `refused` means the request was never sent (policy), `failed` that it was attempted and broke (timeout, reset); each
  * names the class of failure a tenant may see, and a detail for the log.
  */
-export async function postWebhook(target: string, headers: Record<string, string>, body: string, options: TPostOptions): Promise<TPostResult> {
+export async function postWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  options: TPostOptions,
+): Promise<TPostResult> {
   const problem = endpointUrlProblem(target, options.allowInsecureLocal);
   if (problem) return { kind: 'refused', failure: 'blocked address', detail: problem };
   const url = new URL(target);
@@ -107,10 +139,15 @@ export async function postWebhook(target: string, headers: Record<string, string
     try {
       addresses = await (options.resolve ?? ((name: string) => lookup(name, { all: true, verbatim: true })))(host);
     } catch (error) {
-      return { kind: 'failed', failure: 'DNS', detail: `DNS lookup of ${host} failed: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+      return {
+        kind: 'failed',
+        failure: 'DNS',
+        detail: `DNS lookup of ${host} failed: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      };
     }
   }
-  if (addresses.length === 0) return { kind: 'failed', failure: 'DNS', detail: `DNS lookup of ${host} returned no address` };
+  if (addresses.length === 0)
+    return { kind: 'failed', failure: 'DNS', detail: `DNS lookup of ${host} returned no address` };
   for (const { address } of addresses) {
     const reason = forbiddenAddressReason(address, options.allowInsecureLocal);
     if (reason) return { kind: 'refused', failure: 'blocked address', detail: `${host} resolves to a ${reason}` };
@@ -137,7 +174,12 @@ export async function postWebhook(target: string, headers: Record<string, string
         method: 'POST',
         agent: url.protocol === 'https:' ? agents.https : agents.http,
         lookup: vetted,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'careers-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'careers-webhooks/1',
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -170,7 +212,11 @@ export async function postWebhook(target: string, headers: Record<string, string
     const onAbort = () => fail('connection', 'aborted');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ kind: 'failed', failure: failureOfError(error), detail: error.code ? `${error.code}: ${error.message}` : error.message }),
+      finish({
+        kind: 'failed',
+        failure: failureOfError(error),
+        detail: error.code ? `${error.code}: ${error.message}` : error.message,
+      }),
     );
     request.end(body);
   });

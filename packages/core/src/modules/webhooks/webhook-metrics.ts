@@ -4,7 +4,9 @@ import { Counter, Histogram, type Registry } from 'prom-client';
  * Webhook delivery metrics in a process's registry: attempts by outcome (delivered, pending = will retry,
  * failed = given up or endpoint gone) and how long the receivers took. Returns the runner's `onAttempt`.
  */
-export function webhookAttemptMetrics(registry: Registry): (state: 'delivered' | 'pending' | 'failed', seconds: number) => void {
+export function webhookAttemptMetrics(
+  registry: Registry,
+): (state: 'delivered' | 'pending' | 'failed', seconds: number) => void {
   const attempts = new Counter({
     name: 'careers_webhook_attempts_total',
     help: 'Webhook delivery attempts by outcome (pending: will be retried)',

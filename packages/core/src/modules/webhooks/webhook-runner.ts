@@ -84,24 +84,39 @@ export function startWebhookRunner(options: TWebhookRunnerOptions): TWebhookRunn
         await pruneLog();
         const { events, deliveries } = await dispatchEvents(orm.em.fork(), batch);
         if (deliveries > 0) wake?.();
-        if (events < batch) await sleep(options.pollIntervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+        if (events < batch)
+          await sleep(options.pollIntervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
       } catch (error) {
         log.error({ err: error }, 'webhook dispatch failed; trying again');
-        await sleep(Math.max(options.pollIntervalMs, 1000), undefined, { signal: stopping.signal }).catch(() => undefined);
+        await sleep(Math.max(options.pollIntervalMs, 1000), undefined, { signal: stopping.signal }).catch(
+          () => undefined,
+        );
       }
     }
   };
 
   const deliver = async (delivery: TClaimedDelivery) => {
     const started = performance.now();
-    const context = { webhook_delivery_id: delivery.id, webhook_endpoint_id: delivery.endpoint_id, event_id: delivery.event_id, attempt: delivery.attempts };
+    const context = {
+      webhook_delivery_id: delivery.id,
+      webhook_endpoint_id: delivery.endpoint_id,
+      event_id: delivery.event_id,
+      attempt: delivery.attempts,
+    };
     try {
       const outcome = await attemptDelivery(orm.em.fork(), delivery, settings);
       options.onAttempt?.(outcome.state, (performance.now() - started) / 1000);
       if (outcome.state === 'delivered') log.debug({ ...context, status: outcome.statusCode }, 'webhook delivered');
       else
         log.warn(
-          { ...context, status: outcome.statusCode, error: outcome.error, detail: outcome.detail, state: outcome.state, next_attempt_at: 'nextAttemptAt' in outcome ? outcome.nextAttemptAt : null },
+          {
+            ...context,
+            status: outcome.statusCode,
+            error: outcome.error,
+            detail: outcome.detail,
+            state: outcome.state,
+            next_attempt_at: 'nextAttemptAt' in outcome ? outcome.nextAttemptAt : null,
+          },
           'webhook delivery failed',
         );
     } catch (error) {
@@ -138,7 +153,8 @@ export function startWebhookRunner(options: TWebhookRunnerOptions): TWebhookRunn
       }
       // A full claim means more may be due: claim again at once (as slots free up); otherwise wait for work (or for a
       // slot to free up: a tenant at its share may take its next delivery then).
-      if (claimed.length === 0 || claimed.length < free || inFlight.size >= options.concurrency) await idle(options.pollIntervalMs);
+      if (claimed.length === 0 || claimed.length < free || inFlight.size >= options.concurrency)
+        await idle(options.pollIntervalMs);
     }
   };
 

@@ -18,7 +18,8 @@ export function encryptSecret(secret: string, key: Buffer): string {
 /** Throws when the value was not encrypted with this key (or was altered). */
 export function decryptSecret(stored: string, key: Buffer): string {
   const [version, iv, tag, ciphertext] = stored.split(':');
-  if (version !== 'v1' || iv === undefined || tag === undefined || ciphertext === undefined) throw new Error('unknown webhook secret format');
+  if (version !== 'v1' || iv === undefined || tag === undefined || ciphertext === undefined)
+    throw new Error('unknown webhook secret format');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
   decipher.setAuthTag(Buffer.from(tag, 'base64'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString('utf8');
@@ -31,7 +32,10 @@ export function decryptSecret(stored: string, key: Buffer): string {
 export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
   return secrets
     .map((secret) => {
-      const key = Buffer.from(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret, 'base64');
+      const key = Buffer.from(
+        secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret,
+        'base64',
+      );
       return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
     })
     .join(' ');

@@ -68,7 +68,8 @@ export function toEndpointDto(row: TEndpointRow, now = new Date()): TWebhookEndp
 }
 
 /** A stored error as the worker writes it: the class of failure, perhaps with retries used up. */
-const FAILURE_CLASS = /^(timeout|refused|blocked address|TLS|DNS|connection|HTTP [1-5]xx|HTTP error|HTTP 410: the endpoint is gone and was disabled)( \(retries used up\))?$/;
+const FAILURE_CLASS =
+  /^(timeout|refused|blocked address|TLS|DNS|connection|HTTP [1-5]xx|HTTP error|HTTP 410: the endpoint is gone and was disabled)( \(retries used up\))?$/;
 
 /**
  * The error a tenant is shown: the class of failure only. Rows written before errors were classed held the detail

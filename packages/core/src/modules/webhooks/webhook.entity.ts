@@ -40,7 +40,10 @@ export const WebhookDeliverySchema = defineEntity({
   uniques: [{ properties: ['endpoint', 'eventId'] }],
   indexes: [
     // The worker's "what is due" scan.
-    { name: 'webhook_deliveries_due_idx', expression: `create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_attempt_at") where "state" = 'pending'` },
+    {
+      name: 'webhook_deliveries_due_idx',
+      expression: `create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_attempt_at") where "state" = 'pending'`,
+    },
     { properties: ['endpoint', 'createdAt'] },
     // The fair claim's "what is due for this endpoint" probe.
     {
@@ -48,7 +51,10 @@ export const WebhookDeliverySchema = defineEntity({
       expression: `create index "webhook_deliveries_endpoint_due_idx" on "webhook_deliveries" ("endpoint_id", "next_attempt_at", "id") where "state" = 'pending'`,
     },
     // Deliveries being attempted right now (slots held), per endpoint.
-    { name: 'webhook_deliveries_leased_idx', expression: `create index "webhook_deliveries_leased_idx" on "webhook_deliveries" ("endpoint_id") where "leased_until" is not null` },
+    {
+      name: 'webhook_deliveries_leased_idx',
+      expression: `create index "webhook_deliveries_leased_idx" on "webhook_deliveries" ("endpoint_id") where "leased_until" is not null`,
+    },
   ],
   properties: {
     id: p.integer().primary(),

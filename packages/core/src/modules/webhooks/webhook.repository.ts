@@ -2,9 +2,28 @@ import { sql } from 'kysely';
 import { serialRow, type TDb } from '../../db/kysely.ts';
 import type { TDeliveryRow, TEndpointRow } from './webhook.dto.ts';
 
-const ENDPOINT_COLUMNS = ['id', 'url', 'event_types', 'disabled_at', 'disabled_reason', 'previous_secret_expires_at', 'created_at'] as const;
+const ENDPOINT_COLUMNS = [
+  'id',
+  'url',
+  'event_types',
+  'disabled_at',
+  'disabled_reason',
+  'previous_secret_expires_at',
+  'created_at',
+] as const;
 const DELIVERY_COLUMNS = [
-  'id', 'endpoint_id', 'event_id', 'event_type', 'state', 'attempts', 'last_status_code', 'last_error', 'last_attempt_at', 'next_attempt_at', 'delivered_at', 'created_at',
+  'id',
+  'endpoint_id',
+  'event_id',
+  'event_type',
+  'state',
+  'attempts',
+  'last_status_code',
+  'last_error',
+  'last_attempt_at',
+  'next_attempt_at',
+  'delivered_at',
+  'created_at',
 ] as const;
 
 export type TEndpointSecrets = TEndpointRow & {
@@ -23,14 +42,26 @@ export type TEndpointSecrets = TEndpointRow & {
 export async function lockAndCountEndpoints(db: TDb): Promise<number | undefined> {
   const tenant = await db.selectFrom('tenants').select('id').forUpdate().executeTakeFirst();
   if (!tenant) return undefined;
-  const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
-export async function insertEndpoint(db: TDb, row: { url: string; eventTypes: string[]; secretEncrypted: string }): Promise<TEndpointRow> {
+export async function insertEndpoint(
+  db: TDb,
+  row: { url: string; eventTypes: string[]; secretEncrypted: string },
+): Promise<TEndpointRow> {
   const inserted = await db
     .insertInto('webhook_endpoints')
-    .values(serialRow<'webhook_endpoints'>({ url: row.url, event_types: row.eventTypes, secret_encrypted: row.secretEncrypted } as never))
+    .values(
+      serialRow<'webhook_endpoints'>({
+        url: row.url,
+        event_types: row.eventTypes,
+        secret_encrypted: row.secretEncrypted,
+      } as never),
+    )
     .returning(ENDPOINT_COLUMNS)
     .executeTakeFirstOrThrow();
   return inserted as unknown as TEndpointRow;
@@ -62,7 +93,11 @@ export async function updateSecrets(
 ): Promise<TEndpointRow> {
   const row = await db
     .updateTable('webhook_endpoints')
-    .set({ secret_encrypted: secrets.secretEncrypted, previous_secret_encrypted: secrets.previousSecretEncrypted, previous_secret_expires_at: secrets.previousSecretExpiresAt })
+    .set({
+      secret_encrypted: secrets.secretEncrypted,
+      previous_secret_encrypted: secrets.previousSecretEncrypted,
+      previous_secret_expires_at: secrets.previousSecretExpiresAt,
+    })
     .where('id', '=', id)
     .returning(ENDPOINT_COLUMNS)
     .executeTakeFirstOrThrow();
@@ -71,11 +106,20 @@ export async function updateSecrets(
 
 /** Turns deliveries back on for an endpoint disabled earlier (e.g. after a 410); its pending deliveries resume. */
 export async function enableEndpointRow(db: TDb, id: number): Promise<TEndpointRow | undefined> {
-  const query = db.updateTable('webhook_endpoints').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id);
+  const query = db
+    .updateTable('webhook_endpoints')
+    .set({ disabled_at: null, disabled_reason: null })
+    .where('id', '=', id);
   return (await query.returning(ENDPOINT_COLUMNS).executeTakeFirst()) as unknown as TEndpointRow | undefined;
 }
 
-export type TNewDelivery = { tenantId: number; endpointId: number; eventId: string; eventType: string; payload: string };
+export type TNewDelivery = {
+  tenantId: number;
+  endpointId: number;
+  eventId: string;
+  eventType: string;
+  payload: string;
+};
 
 /** A delivery's new row: due now. */
 export function deliveryRow(d: TNewDelivery) {
@@ -91,7 +135,11 @@ export function deliveryRow(d: TNewDelivery) {
 
 /** One delivery of a new event id (nothing to conflict with), as recorded: a runner may deliver it the next moment. */
 export async function insertDelivery(db: TDb, delivery: TNewDelivery): Promise<TDeliveryRow> {
-  const row = await db.insertInto('webhook_deliveries').values(deliveryRow(delivery)).returning(DELIVERY_COLUMNS).executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('webhook_deliveries')
+    .values(deliveryRow(delivery))
+    .returning(DELIVERY_COLUMNS)
+    .executeTakeFirstOrThrow();
   return row as unknown as TDeliveryRow;
 }
 

@@ -24,9 +24,16 @@ import {
 
 /** Event types an endpoint can subscribe to (CONTRACT "Events, webhooks and the change feed"); `*` is every one. */
 export const WEBHOOK_EVENT_TYPES = [
-  'vacancy.published', 'vacancy.updated', 'vacancy.unpublished',
-  'article.published', 'article.updated', 'article.unpublished',
-  'application.created', 'candidate.created', 'candidate.updated', 'resume.failed',
+  'vacancy.published',
+  'vacancy.updated',
+  'vacancy.unpublished',
+  'article.published',
+  'article.updated',
+  'article.unpublished',
+  'application.created',
+  'candidate.created',
+  'candidate.updated',
+  'resume.failed',
 ] as const;
 export const TEST_EVENT_TYPE = 'webhook.test';
 /** How long the previous secret keeps signing after a rotation. */
@@ -39,7 +46,10 @@ export const ENDPOINT_SENDS = { limit: 10, windowSeconds: 60 } as const;
 function secretKey(): Buffer {
   const key = webhookSecretKey();
   // An operator error, not a client's: the message names the setting to fix.
-  if (!key) throw new AppError('SERVICE_UNAVAILABLE', { cause: new Error('WEBHOOK_SECRET_KEY is not set: webhooks need it to store endpoint secrets') });
+  if (!key)
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      cause: new Error('WEBHOOK_SECRET_KEY is not set: webhooks need it to store endpoint secrets'),
+    });
   return key;
 }
 
@@ -70,7 +80,10 @@ export async function createWebhookEndpoint(
   input: { url: string; eventTypes: readonly string[] },
 ): Promise<{ endpoint: TWebhookEndpointDto; secret: string }> {
   const url = input.url.trim();
-  const problem = url.length > 2048 ? 'The url must not be greater than 2048 characters.' : endpointUrlProblem(url, coreEnv().WEBHOOK_ALLOW_INSECURE_LOCAL);
+  const problem =
+    url.length > 2048
+      ? 'The url must not be greater than 2048 characters.'
+      : endpointUrlProblem(url, coreEnv().WEBHOOK_ALLOW_INSECURE_LOCAL);
   if (problem) throw AppError.validation({ url: [problem] });
   const eventTypes = checkedEventTypes(input.eventTypes);
   const key = secretKey();
@@ -81,7 +94,9 @@ export async function createWebhookEndpoint(
     const count = await lockAndCountEndpoints(db);
     if (count === undefined) throw new AppError('NOT_FOUND');
     if (count >= MAX_ENDPOINTS_PER_TENANT) {
-      throw AppError.validation({ url: [`A tenant may have at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`] });
+      throw AppError.validation({
+        url: [`A tenant may have at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first.`],
+      });
     }
     return insertEndpoint(db, { url, eventTypes, secretEncrypted: encryptSecret(secret, key) });
   });
@@ -94,7 +109,11 @@ export async function createWebhookEndpoint(
  */
 async function countEndpointSend(em: EntityManager, endpointId: number): Promise<void> {
   const state = await hitNamedWindow(em, `webhook-sends:${endpointId}`, ENDPOINT_SENDS);
-  if (state.exceeded) throw new AppError('TOO_MANY_ATTEMPTS', { headers: rateLimitHeaders(state), detail: `webhook endpoint ${endpointId}: test/replay limit` });
+  if (state.exceeded)
+    throw new AppError('TOO_MANY_ATTEMPTS', {
+      headers: rateLimitHeaders(state),
+      detail: `webhook endpoint ${endpointId}: test/replay limit`,
+    });
 }
 
 export async function listWebhookEndpoints(ctx: TServiceContext): Promise<TWebhookEndpointDto[]> {
@@ -147,13 +166,18 @@ export async function rotateWebhookSecret(
 
 /** The secrets that sign a delivery now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets(
-  endpoint: { secret_encrypted: string; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | string | null },
+  endpoint: {
+    secret_encrypted: string;
+    previous_secret_encrypted: string | null;
+    previous_secret_expires_at: Date | string | null;
+  },
   key: Buffer,
   now = new Date(),
 ): string[] {
   const secrets = [decryptSecret(endpoint.secret_encrypted, key)];
   const expiry = endpoint.previous_secret_expires_at === null ? null : new Date(endpoint.previous_secret_expires_at);
-  if (endpoint.previous_secret_encrypted !== null && expiry !== null && expiry > now) secrets.push(decryptSecret(endpoint.previous_secret_encrypted, key));
+  if (endpoint.previous_secret_encrypted !== null && expiry !== null && expiry > now)
+    secrets.push(decryptSecret(endpoint.previous_secret_encrypted, key));
   return secrets;
 }
 
@@ -167,12 +191,29 @@ export async function sendTestEvent(ctx: TServiceContextWithEm, input: { id: num
   await countEndpointSend(ctx.em, endpoint.id);
   const tenant = await db.selectFrom('tenants').select('slug').executeTakeFirstOrThrow();
   const eventId = `evt_${randomBytes(16).toString('hex')}`;
-  const payload = JSON.stringify({ id: eventId, type: TEST_EVENT_TYPE, occurred_at: new Date().toISOString(), tenant: tenant.slug, data: { id: endpoint.id, url: endpoint.url } });
-  return toDeliveryDto(await insertDelivery(db, { tenantId: endpoint.tenant_id, endpointId: endpoint.id, eventId, eventType: TEST_EVENT_TYPE, payload }));
+  const payload = JSON.stringify({
+    id: eventId,
+    type: TEST_EVENT_TYPE,
+    occurred_at: new Date().toISOString(),
+    tenant: tenant.slug,
+    data: { id: endpoint.id, url: endpoint.url },
+  });
+  return toDeliveryDto(
+    await insertDelivery(db, {
+      tenantId: endpoint.tenant_id,
+      endpointId: endpoint.id,
+      eventId,
+      eventType: TEST_EVENT_TYPE,
+      payload,
+    }),
+  );
 }
 
 /** The endpoint's most recent deliveries, newest first. */
-export async function listWebhookDeliveries(ctx: TServiceContext, input: { endpointId: number; limit?: number }): Promise<TWebhookDeliveryDto[]> {
+export async function listWebhookDeliveries(
+  ctx: TServiceContext,
+  input: { endpointId: number; limit?: number },
+): Promise<TWebhookDeliveryDto[]> {
   const { endpointId, limit = 50 } = input;
   const { db } = ctx;
   if (!isStorableId(endpointId)) throw new AppError('NOT_FOUND');
@@ -181,7 +222,10 @@ export async function listWebhookDeliveries(ctx: TServiceContext, input: { endpo
 }
 
 /** Sends a delivery again, now: the same event id (`webhook-id`) and body, freshly signed; 10 a minute with test events. */
-export async function replayWebhookDelivery(ctx: TServiceContextWithEm, input: { id: number }): Promise<TWebhookDeliveryDto> {
+export async function replayWebhookDelivery(
+  ctx: TServiceContextWithEm,
+  input: { id: number },
+): Promise<TWebhookDeliveryDto> {
   const { id } = input;
   const { db } = ctx;
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');

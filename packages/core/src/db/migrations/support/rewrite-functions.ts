@@ -7,9 +7,12 @@ export type TFunctionRewrite = [signature: string, before: string, after: string
  * copy of their bodies. Fails if a definition does not contain the condition exactly once.
  */
 export function rewriteFunctions(lookups: TFunctionRewrite[], direction: 'forward' | 'back'): string {
-  const literal = (text: string) => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
+  const literal = (text: string) =>
+    `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
   const rows = lookups.map(([signature, before, after]) =>
-    direction === 'forward' ? `(${literal(signature)}, ${literal(before)}, ${literal(after)})` : `(${literal(signature)}, ${literal(after)}, ${literal(before)})`,
+    direction === 'forward'
+      ? `(${literal(signature)}, ${literal(before)}, ${literal(after)})`
+      : `(${literal(signature)}, ${literal(after)}, ${literal(before)})`,
   );
   if (direction === 'back') rows.reverse();
   return `do $$

@@ -13,7 +13,15 @@ export const createKeyProcedure = adminProcedure
       kind: input.kind,
       origins: input.origins ?? null,
     });
-    await recordAudit(ctx, { actor: auditActor.admin(ctx.session.email), action: 'api_key.created', subject: `api key ${apiKey.id}`, details: { name: apiKey.name, kind: apiKey.kind, scopes: apiKey.scopes } });
-    ctx.log.info({ api_key_id: apiKey.id, kind: apiKey.kind, scopes: apiKey.scopes, origins: apiKey.origins }, 'API key created');
+    await recordAudit(ctx, {
+      actor: auditActor.admin(ctx.session.email),
+      action: 'api_key.created',
+      subject: `api key ${apiKey.id}`,
+      details: { name: apiKey.name, kind: apiKey.kind, scopes: apiKey.scopes },
+    });
+    ctx.log.info(
+      { api_key_id: apiKey.id, kind: apiKey.kind, scopes: apiKey.scopes, origins: apiKey.origins },
+      'API key created',
+    );
     return { key: apiKey, plaintext };
   });

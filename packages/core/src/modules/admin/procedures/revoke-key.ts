@@ -14,7 +14,11 @@ export const revokeKeyProcedure = adminProcedure
   .mutation(async ({ ctx, input }) => {
     const key = await revokeApiKey(ctx, { id: input.id });
     ctx.services.keys.evictAll();
-    await recordAudit(ctx, { actor: auditActor.admin(ctx.session.email), action: 'api_key.revoked', subject: `api key ${key.id}` });
+    await recordAudit(ctx, {
+      actor: auditActor.admin(ctx.session.email),
+      action: 'api_key.revoked',
+      subject: `api key ${key.id}`,
+    });
     ctx.log.info({ api_key_id: key.id }, 'API key revoked');
     return { key };
   });

@@ -26,5 +26,9 @@ export const signInProcedure = publicProcedure
     if (ctx.session) await revokeAdminSession(serviceContext(ctx.em, ctx.session.tenantId), { session: ctx.session });
     ctx.response.headers['Set-Cookie'] = sessionCookie(result.token, result.expiresAt, isSecureRequest(ctx.url));
     ctx.log.info({ tenant_id: result.tenant.id, admin_user_id: result.user.id }, 'admin signed in');
-    return { user: toAdminUser(result.user), tenant: toAdminTenant(result.tenant), expires_at: result.expiresAt.toISOString() };
+    return {
+      user: toAdminUser(result.user),
+      tenant: toAdminTenant(result.tenant),
+      expires_at: result.expiresAt.toISOString(),
+    };
   });

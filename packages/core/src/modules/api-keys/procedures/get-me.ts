@@ -6,4 +6,6 @@ export const getMeProcedure = apiKeyProcedure()
   .meta(getMeMeta)
   .input(ZGetMeInput)
   .output(ZGetMeOutput)
-  .query(async ({ ctx }) => ({ data: await describeApiKey(ctx, { tenant: ctx.tenant, apiKey: ctx.apiKey, clientIp: ctx.clientIp }) }));
+  .query(async ({ ctx }) => ({
+    data: await describeApiKey(ctx, { tenant: ctx.tenant, apiKey: ctx.apiKey, clientIp: ctx.clientIp }),
+  }));

@@ -14,7 +14,7 @@ export const createApplicationMeta = {
       'With a publishable key (extension): 5 requests per minute per client address (IPv6 by /64), and 120 stored applications per minute per key ' +
       '(rejected and `validate_only` requests count only for their address); the rate-limit headers describe the window nearer to exhaustion. ' +
       'Extension: an `Idempotency-Key` header makes retries with the same body replay the first response. ' +
-      'Extension: `answers` to the vacancy\'s questions (GET /vacancies/{slug}/application-form), each checked against its question; ' +
+      "Extension: `answers` to the vacancy's questions (GET /vacancies/{slug}/application-form), each checked against its question; " +
       'every invalid field is listed in one 422. Extension: with the tenant setting `duplicate_applications: "reject"`, a second application ' +
       'to the same vacancy with the same email (case-insensitive) is 409 `DUPLICATE_APPLICATION` with the existing `application_id`. ' +
       'Extension (privacy): `consents: {processing, talent_pool}`; when the tenant requires processing consent, a missing or false `consents.processing` is 422 (listed with every other error). ' +

@@ -16,7 +16,9 @@ export const createApplicationProcedure = apiKeyProcedure()
   .meta(createApplicationMeta)
   // One 422 lists every invalid field: when the body fails validation, the answers are checked against the
   // questions of the vacancy it names (if that one is visible) and their errors join the body's.
-  .use(async ({ ctx, getRawInput, next }) => withDatabaseFieldErrors(await next(), async () => answerErrorsOf(ctx.em, applicantOf(ctx), await getRawInput())))
+  .use(async ({ ctx, getRawInput, next }) =>
+    withDatabaseFieldErrors(await next(), async () => answerErrorsOf(ctx.em, applicantOf(ctx), await getRawInput())),
+  )
   .input(ZCreateApplicationInput)
   .output(ZApplicationResponse)
   .mutation(async ({ ctx, input }) => {

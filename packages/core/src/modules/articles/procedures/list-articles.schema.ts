@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import type { TMeta } from '../../operation-meta.ts';
 import { zPage } from '../../../lib/pagination.ts';
-import { zFlag, zIdArray, zLanguage, zPagination, zQueryBool, zSearch, zSort, zSortDirection } from '../../../lib/query.ts';
+import {
+  zFlag,
+  zIdArray,
+  zLanguage,
+  zPagination,
+  zQueryBool,
+  zSearch,
+  zSort,
+  zSortDirection,
+} from '../../../lib/query.ts';
 import { ARTICLE_TYPES } from '../article.entity.ts';
 import { ZArticle } from '../article.dto.ts';
 
@@ -23,13 +32,24 @@ export const listArticlesMeta = {
 
 export const ZListArticlesInput = z.object({
   ...zPagination,
-  language: zLanguage.describe('Only articles with content in this language (2 letters), returning that content').optional(),
-  type: z.enum(ARTICLE_TYPES, { error: 'The selected :attribute is invalid.' }).describe('news, company_update, event or blog_post').optional(),
+  language: zLanguage
+    .describe('Only articles with content in this language (2 letters), returning that content')
+    .optional(),
+  type: z
+    .enum(ARTICLE_TYPES, { error: 'The selected :attribute is invalid.' })
+    .describe('news, company_update, event or blog_post')
+    .optional(),
   search: zSearch.describe('Search in the returned title and excerpt').optional(),
   tags: zIdArray.describe('Tag ids (tags[]=1&tags[]=2); a main tag includes its sub-tags').optional(),
   is_featured: zQueryBool.describe('true: only featured; false: only not featured; absent: no filter').optional(),
-  sort: zSort(['published_at', 'title', 'created_at', 'views_count']).optional().transform((v) => v ?? 'published_at').describe('Sort field (default published_at); ties are broken by id'),
-  sort_direction: zSortDirection.optional().transform((v) => v ?? 'desc').describe('asc or desc (default desc)'),
+  sort: zSort(['published_at', 'title', 'created_at', 'views_count'])
+    .optional()
+    .transform((v) => v ?? 'published_at')
+    .describe('Sort field (default published_at); ties are broken by id'),
+  sort_direction: zSortDirection
+    .optional()
+    .transform((v) => v ?? 'desc')
+    .describe('asc or desc (default desc)'),
   include_media: zFlag.describe('Add featured_image {default, small, large} (or null)'),
 });
 export type TListArticlesInput = z.infer<typeof ZListArticlesInput>;

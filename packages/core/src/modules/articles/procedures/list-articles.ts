@@ -8,7 +8,9 @@ export const listArticlesProcedure = apiKeyProcedure()
   // One 422 lists unknown tags with the query's other errors.
   .use(async ({ ctx, getRawInput, next }) =>
     withDatabaseFieldErrors(await next(), async () => {
-      const tags = ZListArticlesInput.shape.tags.safeParse(((await getRawInput()) as Record<string, unknown> | null)?.tags);
+      const tags = ZListArticlesInput.shape.tags.safeParse(
+        ((await getRawInput()) as Record<string, unknown> | null)?.tags,
+      );
       return tags.success && tags.data ? (await unknownTagErrors(ctx, { ids: tags.data })).errors : {};
     }),
   )

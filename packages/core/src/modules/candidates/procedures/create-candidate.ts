@@ -8,7 +8,9 @@ export const createCandidateProcedure = apiKeyProcedure()
   .meta(createCandidateMeta)
   // One 422 lists an unknown user with the body's other errors.
   .use(async ({ ctx, getRawInput, next }) =>
-    withDatabaseFieldErrors(await next(), async () => unknownUserErrors(ctx, { rawInput: await getRawInput(), ZUserId: ZCreateCandidateInput.shape.user_id })),
+    withDatabaseFieldErrors(await next(), async () =>
+      unknownUserErrors(ctx, { rawInput: await getRawInput(), ZUserId: ZCreateCandidateInput.shape.user_id }),
+    ),
   )
   .input(ZCreateCandidateInput)
   .output(ZCreateCandidateOutput)

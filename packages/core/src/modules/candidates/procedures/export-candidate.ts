@@ -7,4 +7,6 @@ export const exportCandidateProcedure = apiKeyProcedure()
   .meta(exportCandidateMeta)
   .input(ZExportCandidateInput)
   .output(ZExportCandidateOutput)
-  .query(async ({ ctx, input }) => ({ data: await exportCandidate(ctx, { id: input.id, actor: auditActor.apiKey(ctx.apiKey) }) }));
+  .query(async ({ ctx, input }) => ({
+    data: await exportCandidate(ctx, { id: input.id, actor: auditActor.apiKey(ctx.apiKey) }),
+  }));

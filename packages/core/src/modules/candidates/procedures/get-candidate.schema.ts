@@ -24,5 +24,4 @@ export const ZGetCandidateInput = z.object({
 });
 export type TGetCandidateInput = z.infer<typeof ZGetCandidateInput>;
 
-
 export const ZGetCandidateOutput = z.object({ data: ZCandidateProfile });

@@ -12,7 +12,7 @@ export const getProcessingMeta = {
     description:
       '**(extension)** The state of the background processing started by POST /candidates: `queued`, `processing`, ' +
       '`completed` (with `candidate_id`, and `intake_id` when an intake was asked for) or `failed` (with a readable `error`). ' +
-      'An unknown id, another tenant\'s id or an id that is not a UUID is 404.',
+      "An unknown id, another tenant's id or an id that is not a UUID is 404.",
     protect: true,
   },
   scope: 'candidates:read',

@@ -25,17 +25,35 @@ export const ZListCandidatesInput = z.object({
   // A union head (not a preprocess) keeps the parameter required in the OpenAPI document.
   user_id: z
     .union([z.string(), z.number()], {
-      error: (issue) => (issue.input === undefined ? 'The :attribute field is required.' : 'The :attribute must be an integer.'),
+      error: (issue) =>
+        issue.input === undefined ? 'The :attribute field is required.' : 'The :attribute must be an integer.',
     })
     .transform(String)
-    .pipe(z.string().regex(/^\d{1,15}$/, { error: 'The :attribute must be an integer.' }).transform(Number))
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,15}$/, { error: 'The :attribute must be an integer.' })
+        .transform(Number),
+    )
     .describe('Required: only candidates associated with this user'),
   // Trimmed; an empty value is no filter.
-  email: zText.transform((v) => v.trim() || undefined).describe('Exact e-mail address (case-insensitive)').optional(),
+  email: zText
+    .transform((v) => v.trim() || undefined)
+    .describe('Exact e-mail address (case-insensitive)')
+    .optional(),
   search: zSearch.describe('Search in first name, last name and email').optional(),
-  status: z.enum(CANDIDATE_STATUSES, { error: 'The selected :attribute is invalid.' }).describe('Candidate status').optional(),
-  sort: zSort(['created_at', 'first_name', 'last_name', 'email']).optional().transform((v) => v ?? 'created_at').describe('Sort field (default created_at); ties are broken by id'),
-  sort_direction: zSortDirection.optional().transform((v) => v ?? 'desc').describe('asc or desc (default desc)'),
+  status: z
+    .enum(CANDIDATE_STATUSES, { error: 'The selected :attribute is invalid.' })
+    .describe('Candidate status')
+    .optional(),
+  sort: zSort(['created_at', 'first_name', 'last_name', 'email'])
+    .optional()
+    .transform((v) => v ?? 'created_at')
+    .describe('Sort field (default created_at); ties are broken by id'),
+  sort_direction: zSortDirection
+    .optional()
+    .transform((v) => v ?? 'desc')
+    .describe('asc or desc (default desc)'),
 });
 export type TListCandidatesInput = z.infer<typeof ZListCandidatesInput>;
 

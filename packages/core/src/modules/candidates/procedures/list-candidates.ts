@@ -6,7 +6,9 @@ export const listCandidatesProcedure = apiKeyProcedure()
   .meta(listCandidatesMeta)
   // One 422 lists an unknown user with the query's other errors.
   .use(async ({ ctx, getRawInput, next }) =>
-    withDatabaseFieldErrors(await next(), async () => unknownUserErrors(ctx, { rawInput: await getRawInput(), ZUserId: ZListCandidatesInput.shape.user_id })),
+    withDatabaseFieldErrors(await next(), async () =>
+      unknownUserErrors(ctx, { rawInput: await getRawInput(), ZUserId: ZListCandidatesInput.shape.user_id }),
+    ),
   )
   .input(ZListCandidatesInput)
   .output(ZListCandidatesOutput)

@@ -27,14 +27,23 @@ export const ZListChangesInput = z.object({
     .string({ error: 'The :attribute must be a string.' })
     .max(200, { error: 'The selected :attribute is invalid.' })
     .optional()
-    .describe('A cursor from an earlier answer (`next_cursor` or an entry\'s `cursor`); absent: from the oldest retained entry'),
-  limit: zIntInRange(1, 1000).optional().transform((v) => v ?? 100).describe('Entries per page, 1–1000 (default 100)'),
+    .describe(
+      "A cursor from an earlier answer (`next_cursor` or an entry's `cursor`); absent: from the oldest retained entry",
+    ),
+  limit: zIntInRange(1, 1000)
+    .optional()
+    .transform((v) => v ?? 100)
+    .describe('Entries per page, 1–1000 (default 100)'),
   types: z
     .preprocess(
       (value) => (Array.isArray(value) ? value : value === undefined ? undefined : [value]),
-      z.array(z.enum(CHANGE_TYPES, { error: 'The selected :attribute is invalid.' }), { error: 'The :attribute must be an array.' }).max(3, {
-        error: 'The :attribute must not have more than 3 items.',
-      }),
+      z
+        .array(z.enum(CHANGE_TYPES, { error: 'The selected :attribute is invalid.' }), {
+          error: 'The :attribute must be an array.',
+        })
+        .max(3, {
+          error: 'The :attribute must not have more than 3 items.',
+        }),
     )
     .optional()
     .describe('`types[]=vacancy&types[]=article&types[]=candidate`; default: the types the key may read'),
@@ -44,7 +53,11 @@ export type TListChangesInput = z.infer<typeof ZListChangesInput>;
 export const ZChangeEntry = z.object({
   cursor: z.string().describe('Resume after this entry with `after=<cursor>`'),
   event_id: z.string().describe('`evt_…`: the `webhook-id` of the same event'),
-  type: z.string().describe('`vacancy.published`, `vacancy.updated`, `vacancy.unpublished`, `article.…`, `candidate.created`, `candidate.updated`, `candidate.erased`'),
+  type: z
+    .string()
+    .describe(
+      '`vacancy.published`, `vacancy.updated`, `vacancy.unpublished`, `article.…`, `candidate.created`, `candidate.updated`, `candidate.erased`',
+    ),
   object: z.enum(CHANGE_TYPES),
   id: z.number().int(),
   slug: z.string().nullable(),
@@ -52,7 +65,7 @@ export const ZChangeEntry = z.object({
 });
 export const ZListChangesOutput = z.object({
   data: z.array(ZChangeEntry),
-  next_cursor: z.string().describe('The last entry\'s cursor, or `after` again when there is none'),
+  next_cursor: z.string().describe("The last entry's cursor, or `after` again when there is none"),
   has_more: z.boolean(),
 });
 export type TListChangesOutput = z.infer<typeof ZListChangesOutput>;

@@ -7,7 +7,8 @@ export const getHealthMeta = {
     path: '/health',
     tags: ['Health'],
     summary: 'Check the API key',
-    description: 'Answers for any valid key of a tenant with API access; needs no scope. Returns the tenant of the key.',
+    description:
+      'Answers for any valid key of a tenant with API access; needs no scope. Returns the tenant of the key.',
     protect: true,
   },
   // Any valid key of a tenant with API access.

@@ -9,7 +9,8 @@ export const getLocationMeta = {
     path: '/locations/{slug}',
     tags: ['Locations'],
     summary: 'Get one office location',
-    description: 'The complete location by its slug. Country names are localized by `language` (else the tenant default language).',
+    description:
+      'The complete location by its slug. Country names are localized by `language` (else the tenant default language).',
     protect: true,
   },
   scope: 'locations:read',

@@ -11,7 +11,7 @@ export const listLocationsMeta = {
     tags: ['Locations'],
     summary: 'List office locations',
     description:
-      'The tenant\'s office locations with their addresses. Country names are localized by `language` (else the tenant default language). ' +
+      "The tenant's office locations with their addresses. Country names are localized by `language` (else the tenant default language). " +
       '`search` matches name, locality, address lines and postal code (case-insensitive substring). Text sorts are case-insensitive, nulls last, ties by id.',
     protect: true,
   },
@@ -24,8 +24,14 @@ export const ZListLocationsInput = z.object({
   language: zLanguage.describe('Locale of country names (2 letters)').optional(),
   country_code: zCountryCode.describe('Only locations in this country (2 letters, case-insensitive)').optional(),
   search: zSearch.describe('Search in name, locality, address lines and postal code').optional(),
-  sort: zSort(['name', 'locality', 'created_at']).optional().transform((v) => v ?? 'name').describe('Sort field (default name); ties are broken by id'),
-  sort_direction: zSortDirection.optional().transform((v) => v ?? 'asc').describe('asc or desc (default asc)'),
+  sort: zSort(['name', 'locality', 'created_at'])
+    .optional()
+    .transform((v) => v ?? 'name')
+    .describe('Sort field (default name); ties are broken by id'),
+  sort_direction: zSortDirection
+    .optional()
+    .transform((v) => v ?? 'asc')
+    .describe('asc or desc (default asc)'),
   include_coordinates: zFlag.describe('Add coordinates {latitude, longitude} (null when unknown)'),
   include_vacancy_count: zFlag.describe('Add vacancy_count: visible vacancies at the location'),
 });

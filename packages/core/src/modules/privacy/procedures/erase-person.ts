@@ -9,7 +9,10 @@ export const erasePersonProcedure = adminProcedure
   .input(ZErasePersonInput)
   .output(ZErasePersonOutput)
   .mutation(async ({ ctx, input }) => {
-    const erased = await eraseCandidates(ctx, { candidateIds: [input.candidate_id], actor: auditActor.admin(ctx.session.email) });
+    const erased = await eraseCandidates(ctx, {
+      candidateIds: [input.candidate_id],
+      actor: auditActor.admin(ctx.session.email),
+    });
     if (erased.erasedCandidates === 0) throw new AppError('NOT_FOUND');
     ctx.log.info({ candidate_id: input.candidate_id }, 'candidate erased');
     return { erased_candidates: erased.erasedCandidates, erased_applications: erased.erasedApplications };

@@ -7,4 +7,6 @@ import { ZExportPersonInput, ZExportPersonOutput } from './export-person.schema.
 export const exportPersonProcedure = adminProcedure
   .input(ZExportPersonInput)
   .output(ZExportPersonOutput)
-  .mutation(async ({ ctx, input }) => ({ data: await exportCandidate(ctx, { id: String(input.candidate_id), actor: auditActor.admin(ctx.session.email) }) }));
+  .mutation(async ({ ctx, input }) => ({
+    data: await exportCandidate(ctx, { id: String(input.candidate_id), actor: auditActor.admin(ctx.session.email) }),
+  }));

@@ -17,7 +17,9 @@ const RESUME_LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', 'it', 'pl'];
 const COUNTRY_CODE = (() => {
   const names = new Map<string, string>();
   const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  const displays = RESUME_LANGUAGES.map((language) => new Intl.DisplayNames([language], { type: 'region', fallback: 'none' }));
+  const displays = RESUME_LANGUAGES.map(
+    (language) => new Intl.DisplayNames([language], { type: 'region', fallback: 'none' }),
+  );
   for (const a of letters) {
     for (const b of letters) {
       const code = a + b;
@@ -33,7 +35,26 @@ const COUNTRY_CODE = (() => {
       }
     }
   }
-  for (const [extra, code] of [['usa', 'US'], ['u.s.a', 'US'], ['uk', 'GB'], ['england', 'GB'], ['scotland', 'GB'], ['wales', 'GB'], ['holland', 'NL'], ['the netherlands', 'NL'], ['polska', 'PL'], ['españa', 'ES'], ['deutschland', 'DE'], ['nederland', 'NL'], ['italia', 'IT'], ['norge', 'NO'], ['sverige', 'SE'], ['danmark', 'DK'], ['suomi', 'FI'], ['éire', 'IE']] as const) {
+  for (const [extra, code] of [
+    ['usa', 'US'],
+    ['u.s.a', 'US'],
+    ['uk', 'GB'],
+    ['england', 'GB'],
+    ['scotland', 'GB'],
+    ['wales', 'GB'],
+    ['holland', 'NL'],
+    ['the netherlands', 'NL'],
+    ['polska', 'PL'],
+    ['españa', 'ES'],
+    ['deutschland', 'DE'],
+    ['nederland', 'NL'],
+    ['italia', 'IT'],
+    ['norge', 'NO'],
+    ['sverige', 'SE'],
+    ['danmark', 'DK'],
+    ['suomi', 'FI'],
+    ['éire', 'IE'],
+  ] as const) {
     names.set(extra, code);
   }
   return names;
@@ -51,18 +72,54 @@ function knownCity(name: string): string | null {
 }
 
 const CITY_LABELS = new Set([
-  'city', 'town', 'residence', 'location', 'based in', 'woonplaats', 'plaats', 'wohnort', 'ort', 'stadt', 'ville', 'lieu',
-  'ciudad', 'localidad', 'residencia', 'città', 'citta', 'residenza', 'domicilio', 'miasto', 'miejscowość',
+  'city',
+  'town',
+  'residence',
+  'location',
+  'based in',
+  'woonplaats',
+  'plaats',
+  'wohnort',
+  'ort',
+  'stadt',
+  'ville',
+  'lieu',
+  'ciudad',
+  'localidad',
+  'residencia',
+  'città',
+  'citta',
+  'residenza',
+  'domicilio',
+  'miasto',
+  'miejscowość',
 ]);
 const HEADLINE_LABELS = new Set([
-  'desired employment', 'desired position', 'position', 'job title', 'title', 'gewenste functie', 'functie',
-  'gewünschte beschäftigung', 'gewünschte position', 'position', 'emploi recherché', 'poste recherché', 'poste',
-  'puesto deseado', 'puesto', 'posizione desiderata', 'occupazione desiderata', 'posizione', 'stanowisko',
+  'desired employment',
+  'desired position',
+  'position',
+  'job title',
+  'title',
+  'gewenste functie',
+  'functie',
+  'gewünschte beschäftigung',
+  'gewünschte position',
+  'position',
+  'emploi recherché',
+  'poste recherché',
+  'poste',
+  'puesto deseado',
+  'puesto',
+  'posizione desiderata',
+  'occupazione desiderata',
+  'posizione',
+  'stanowisko',
   'oczekiwane stanowisko',
 ]);
 
 /** A city written after a postcode: "1015 DT Amsterdam", "80331 München", "31-147 Kraków", "75002 Paris". */
-const POSTCODE_CITY_RE = /(?<![\p{L}\d])(?:\d{4}\s?[A-Z]{2}|\d{2}-\d{3}|[A-Z]{1,2}-?\d{4,5}|\d{4,5})\s+(\p{Lu}[\p{L}'’.-]*(?:[\s-](?:(?:am|an|de|den|del|la|le|sur|im|nad|di|the|upon)\s)?\p{Lu}[\p{L}'’.-]*){0,2})/u;
+const POSTCODE_CITY_RE =
+  /(?<![\p{L}\d])(?:\d{4}\s?[A-Z]{2}|\d{2}-\d{3}|[A-Z]{1,2}-?\d{4,5}|\d{4,5})\s+(\p{Lu}[\p{L}'’.-]*(?:[\s-](?:(?:am|an|de|den|del|la|le|sur|im|nad|di|the|upon)\s)?\p{Lu}[\p{L}'’.-]*){0,2})/u;
 /** "San Francisco, CA 94110": a US city before its state. */
 const US_CITY_RE = /(\p{Lu}[\p{L}'’.-]*(?:\s\p{Lu}[\p{L}'’.-]*){0,2}),\s*[A-Z]{2}\s+\d{5}/u;
 const UK_POSTCODE_RE = /^[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}$/u;
@@ -70,7 +127,10 @@ const UK_POSTCODE_RE = /^[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}$/u;
 type TContactLine = { text: string; index: number };
 
 function cells(text: string): string[] {
-  return text.split(/\t|\s+[·•|]\s+/u).map((cell) => cell.trim()).filter(Boolean);
+  return text
+    .split(/\t|\s+[·•|]\s+/u)
+    .map((cell) => cell.trim())
+    .filter(Boolean);
 }
 
 /** The city and country the candidate's own lines name. */
@@ -90,9 +150,10 @@ export function readLocation(lines: readonly TContactLine[], phone: string | nul
     // A label row over a value row (a header table): "E-Mail⇥Telefon⇥Wohnort" / "jane@…⇥089 …⇥München".
     const labelColumn = parts.findIndex((part) => CITY_LABELS.has(fold(part)));
     if (labelColumn !== -1) {
-      const value = parts.length > 1 && parts.every((part) => isFieldLabel(part) || CITY_LABELS.has(fold(part)))
-        ? cells(lines[at + 1]?.text ?? '')[labelColumn]
-        : parts[labelColumn + 1];
+      const value =
+        parts.length > 1 && parts.every((part) => isFieldLabel(part) || CITY_LABELS.has(fold(part)))
+          ? cells(lines[at + 1]?.text ?? '')[labelColumn]
+          : parts[labelColumn + 1];
       if (value !== undefined) setCity(value.replace(/^\d{2}-\d{3}\s+|^\d{4,5}\s+/u, ''), true);
     }
     for (const part of line.text.split(/\t|,\s*|\s+[·•|]\s+/u).map((piece) => piece.trim())) {
@@ -144,7 +205,8 @@ function isHeadlineText(text: string): boolean {
 export function readHeadline(lines: readonly TContactLine[], firstName: string, lastName: string): string | null {
   for (const line of lines) {
     const [label, value] = line.text.split('\t');
-    if (label !== undefined && value !== undefined && HEADLINE_LABELS.has(fold(label)) && value.trim() !== '') return value.trim();
+    if (label !== undefined && value !== undefined && HEADLINE_LABELS.has(fold(label)) && value.trim() !== '')
+      return value.trim();
   }
   const name = fold(`${firstName} ${lastName}`);
   if (name === '' || lastName === '') return null;
@@ -152,22 +214,30 @@ export function readHeadline(lines: readonly TContactLine[], firstName: string, 
   // A name over two lines ("SIOBHÁN" / "Ó DUBHGHAILL"): the title is beside the pair.
   let last = at;
   if (at === -1) {
-    at = lines.findIndex((line, index) => lines[index + 1] !== undefined && fold(`${line.text} ${lines[index + 1]!.text}`) === name);
+    at = lines.findIndex(
+      (line, index) => lines[index + 1] !== undefined && fold(`${line.text} ${lines[index + 1]!.text}`) === name,
+    );
     last = at + 1;
   }
   if (at === -1) return null;
-  for (const [neighbour, from] of [[lines[last + 1], lines[last]!], [lines[at - 1], lines[at]!]] as const) {
+  for (const [neighbour, from] of [
+    [lines[last + 1], lines[last]!],
+    [lines[at - 1], lines[at]!],
+  ] as const) {
     if (neighbour === undefined || Math.abs(neighbour.index - from.index) !== 1) continue;
     // "Backend Developer | Rotterdam": the title is the part that is not a place.
     const parts = neighbour.text.split(/\s+[|·•]\s+|\s+[–—]\s+/u).map((part) => part.trim());
-    const places = parts.filter((part) => knownCity(part) !== null || countryCode(part) !== null || /^[\d+(]/u.test(part));
+    const places = parts.filter(
+      (part) => knownCity(part) !== null || countryCode(part) !== null || /^[\d+(]/u.test(part),
+    );
     const title = parts.filter((part) => !places.includes(part));
     if (title.length === 1 && isHeadlineText(title[0]!)) return title[0]!;
   }
   return null;
 }
 
-const GITHUB_RE = /(?<![\p{L}\p{N}.-])(?:https?:\/\/)?(?:www\.)?github\.com\/([A-Za-z\d](?:[A-Za-z\d-]{0,38}))(?![\w-])/iu;
+const GITHUB_RE =
+  /(?<![\p{L}\p{N}.-])(?:https?:\/\/)?(?:www\.)?github\.com\/([A-Za-z\d](?:[A-Za-z\d-]{0,38}))(?![\w-])/iu;
 const URL_RE = /(?<![\p{L}\p{N}@.-])(?:https?:\/\/|www\.)[^\s<>"'()]+/giu;
 
 /** LinkedIn, GitHub and other web addresses on the candidate's own lines, each once, in that order. */

@@ -16,34 +16,158 @@ export type TPeriod = {
 
 /** Month names and abbreviations (lower-case, accents kept) → month number. */
 const MONTHS: [number, string[]][] = [
-  [1, ['january', 'jan', 'januari', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'styczeń', 'stycznia', 'sty']],
-  [2, ['february', 'feb', 'februari', 'februar', 'février', 'févr', 'fév', 'fevrier', 'febrero', 'febbraio', 'luty', 'lutego', 'lut']],
+  [
+    1,
+    [
+      'january',
+      'jan',
+      'januari',
+      'januar',
+      'jänner',
+      'janvier',
+      'janv',
+      'enero',
+      'ene',
+      'gennaio',
+      'gen',
+      'styczeń',
+      'stycznia',
+      'sty',
+    ],
+  ],
+  [
+    2,
+    [
+      'february',
+      'feb',
+      'februari',
+      'februar',
+      'février',
+      'févr',
+      'fév',
+      'fevrier',
+      'febrero',
+      'febbraio',
+      'luty',
+      'lutego',
+      'lut',
+    ],
+  ],
   [3, ['march', 'mar', 'maart', 'mrt', 'märz', 'mär', 'mars', 'marzo', 'marzec', 'marca']],
   [4, ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile', 'kwiecień', 'kwietnia', 'kwi']],
   [5, ['may', 'mei', 'mai', 'mayo', 'may', 'maggio', 'mag', 'maj', 'maja']],
   [6, ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu', 'czerwiec', 'czerwca', 'cze']],
   [7, ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'lipiec', 'lipca', 'lip']],
   [8, ['august', 'aug', 'augustus', 'août', 'aout', 'agosto', 'ago', 'sierpień', 'sierpnia', 'sie']],
-  [9, ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'wrzesień', 'września', 'wrz']],
-  [10, ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'październik', 'października', 'paź', 'paz']],
+  [
+    9,
+    [
+      'september',
+      'sep',
+      'sept',
+      'septembre',
+      'septiembre',
+      'setiembre',
+      'settembre',
+      'set',
+      'wrzesień',
+      'września',
+      'wrz',
+    ],
+  ],
+  [
+    10,
+    [
+      'october',
+      'oct',
+      'oktober',
+      'okt',
+      'octobre',
+      'octubre',
+      'ottobre',
+      'ott',
+      'październik',
+      'października',
+      'paź',
+      'paz',
+    ],
+  ],
   [11, ['november', 'nov', 'novembre', 'noviembre', 'listopad', 'listopada', 'lis']],
-  [12, ['december', 'dec', 'dezember', 'dez', 'décembre', 'déc', 'diciembre', 'dic', 'dicembre', 'grudzień', 'grudnia', 'gru']],
+  [
+    12,
+    [
+      'december',
+      'dec',
+      'dezember',
+      'dez',
+      'décembre',
+      'déc',
+      'diciembre',
+      'dic',
+      'dicembre',
+      'grudzień',
+      'grudnia',
+      'gru',
+    ],
+  ],
 ];
 const MONTH_NUMBER = new Map<string, number>();
 for (const [month, names] of MONTHS) for (const name of names) MONTH_NUMBER.set(name, month);
 
 /** Words for "until now" as the end of a period. */
 export const PRESENT_WORDS = [
-  'present', 'now', 'current', 'today', 'ongoing', 'to date', 'date', 'heden', 'nu', 'huidig', 'thans', 'vandaag', 'heute',
-  'jetzt', 'aktuell', 'bis heute', 'dato', 'laufend', "aujourd'hui", 'aujourd’hui', 'présent', 'present', 'actuel',
-  'ce jour', "à aujourd'hui", 'actualidad', 'presente', 'actual', 'hoy', 'la fecha', 'oggi', 'in corso', 'attuale',
-  'ad oggi', 'obecnie', 'teraz', 'nadal', 'dziś', 'dzisiaj', 'chwili obecnej', 'do dziś', 'do teraz',
+  'present',
+  'now',
+  'current',
+  'today',
+  'ongoing',
+  'to date',
+  'date',
+  'heden',
+  'nu',
+  'huidig',
+  'thans',
+  'vandaag',
+  'heute',
+  'jetzt',
+  'aktuell',
+  'bis heute',
+  'dato',
+  'laufend',
+  "aujourd'hui",
+  'aujourd’hui',
+  'présent',
+  'present',
+  'actuel',
+  'ce jour',
+  "à aujourd'hui",
+  'actualidad',
+  'presente',
+  'actual',
+  'hoy',
+  'la fecha',
+  'oggi',
+  'in corso',
+  'attuale',
+  'ad oggi',
+  'obecnie',
+  'teraz',
+  'nadal',
+  'dziś',
+  'dzisiaj',
+  'chwili obecnej',
+  'do dziś',
+  'do teraz',
 ];
 /** Words that open a period with only a start: "since 2020", "seit 04/2021", "depuis 2020". */
 const SINCE_WORDS = ['since', 'sinds', 'vanaf', 'seit', 'ab', 'depuis', 'desde', 'dal', 'dall', 'da', 'od', 'from'];
 
 const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const alternatives = (words: Iterable<string>): string => [...new Set(words)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+const alternatives = (words: Iterable<string>): string =>
+  [...new Set(words)]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
 
 const MONTH_NAME = `(?:${alternatives(MONTH_NUMBER.keys())})\\.?`;
 const YEAR = '(?:19[5-9]\\d|20[0-4]\\d)';
@@ -58,7 +182,10 @@ const DASH = '(?:\\s*(?:[-–—−‒]+|to|tot|bis|à|au|a|al|hasta|fino a|al|d
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}])';
 
-const RANGE_RE = new RegExp(`${NOT_WORD_BEFORE}(?:(?:${alternatives(SINCE_WORDS)})\\s+)?(${DATE})(?:${DASH}(${DATE}|${PRESENT})|\\s*[-–—]\\s*(?=$|\\t|\\s{2}))?${NOT_WORD_AFTER}`, 'giu');
+const RANGE_RE = new RegExp(
+  `${NOT_WORD_BEFORE}(?:(?:${alternatives(SINCE_WORDS)})\\s+)?(${DATE})(?:${DASH}(${DATE}|${PRESENT})|\\s*[-–—]\\s*(?=$|\\t|\\s{2}))?${NOT_WORD_AFTER}`,
+  'giu',
+);
 const SINCE_RE = new RegExp(`^(?:${alternatives(SINCE_WORDS)})\\s`, 'iu');
 
 /** One written date → "YYYY-MM" or "YYYY". */

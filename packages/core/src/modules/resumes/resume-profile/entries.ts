@@ -7,8 +7,19 @@
 import { PLACE_REGION, fold } from '../resume-vocabulary.ts';
 import { findPeriod, type TPeriod } from './dates.ts';
 
-export type TExperienceEntry = { title: string | null; employer: string | null; start: string | null; end: string | null; current: boolean };
-export type TEducationEntry = { degree: string | null; institution: string | null; start: string | null; end: string | null };
+export type TExperienceEntry = {
+  title: string | null;
+  employer: string | null;
+  start: string | null;
+  end: string | null;
+  current: boolean;
+};
+export type TEducationEntry = {
+  degree: string | null;
+  institution: string | null;
+  start: string | null;
+  end: string | null;
+};
 
 /** Entries read from one section at most. */
 const MAX_ENTRIES = 50;
@@ -33,7 +44,10 @@ function words(text: string): number {
 }
 
 function clean(text: string): string | null {
-  const trimmed = text.replace(/^[\s,;:|•·*▪–—-]+|[\s,;:|•·*▪–—-]+$/gu, '').replace(/\s+/gu, ' ').trim();
+  const trimmed = text
+    .replace(/^[\s,;:|•·*▪–—-]+|[\s,;:|•·*▪–—-]+$/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
   return trimmed === '' ? null : trimmed.slice(0, MAX_PART_LENGTH);
 }
 
@@ -50,7 +64,9 @@ function withoutPlace(text: string): string {
   if (parts.length < 2) return text;
   const last = parts.at(-1)!.trim();
   const known = PLACE_REGION.has(fold(last)) || /^\d{4,5}\s/u.test(last);
-  const placeLike = /^\p{Lu}[\p{L}'’-]*(?:[\s-](?:am|an|de|del|la|le|sur|upon|on|im|nad)?\s?\p{Lu}?[\p{L}'’-]*){0,2}$/u.test(last) && !LEGAL_FORM_RE.test(last);
+  const placeLike =
+    /^\p{Lu}[\p{L}'’-]*(?:[\s-](?:am|an|de|del|la|le|sur|upon|on|im|nad)?\s?\p{Lu}?[\p{L}'’-]*){0,2}$/u.test(last) &&
+    !LEGAL_FORM_RE.test(last);
   if (!known && !(placeLike && parts.length >= 2 && !INSTITUTION_RE.test(last))) return text;
   return parts.slice(0, -1).join(', ');
 }
@@ -74,7 +90,14 @@ function anchors(lines: readonly TLine[], lone: boolean): TAnchor[] {
     const period = findPeriod(line.text, { lone });
     if (period === null) continue;
     const rest = `${line.text.slice(0, period.index)}\t${line.text.slice(period.index + period.length)}`;
-    found.push({ line: index, period, rest: rest.replace(/^[\s\t,;:|()–—-]+|[\s\t,;:|()–—-]+$/gu, '').replace(/\(\s*\)/gu, '').trim() });
+    found.push({
+      line: index,
+      period,
+      rest: rest
+        .replace(/^[\s\t,;:|()–—-]+|[\s\t,;:|()–—-]+$/gu, '')
+        .replace(/\(\s*\)/gu, '')
+        .trim(),
+    });
     if (found.length >= MAX_ENTRIES) break;
   }
   return found;
@@ -114,7 +137,12 @@ function readEntries(lines: readonly TLine[], kind: 'experience' | 'education'):
         const [, second] = splitHeading(above, separator);
         if (second === null && anchor.line - 2 > previousAnchor) {
           const higher = lines[anchor.line - 2]?.text;
-          if (higher !== undefined && !used.has(anchor.line - 2) && !isDescription(higher) && splitHeading(higher, separator)[1] === null) {
+          if (
+            higher !== undefined &&
+            !used.has(anchor.line - 2) &&
+            !isDescription(higher) &&
+            splitHeading(higher, separator)[1] === null
+          ) {
             used.add(anchor.line - 2);
             heading = [higher, above];
           }
@@ -138,7 +166,8 @@ function readEntries(lines: readonly TLine[], kind: 'experience' | 'education'):
 
 /** Decides which part of a position's heading is the employer: the one with a legal form, else the second. */
 function orderPosition(first: string | null, second: string | null): [title: string | null, employer: string | null] {
-  if (first !== null && second !== null && LEGAL_FORM_RE.test(first) && !LEGAL_FORM_RE.test(second)) return [second, first];
+  if (first !== null && second !== null && LEGAL_FORM_RE.test(first) && !LEGAL_FORM_RE.test(second))
+    return [second, first];
   return [first, second];
 }
 

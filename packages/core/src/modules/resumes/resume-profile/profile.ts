@@ -20,7 +20,15 @@ export type TResumeProfile = {
   languages: TSpokenLanguage[];
 };
 
-export const EMPTY_PROFILE: TResumeProfile = { headline: null, location: null, links: [], experience: [], education: [], skills: [], languages: [] };
+export const EMPTY_PROFILE: TResumeProfile = {
+  headline: null,
+  location: null,
+  links: [],
+  experience: [],
+  education: [],
+  skills: [],
+  languages: [],
+};
 
 /** Lines of a resume read for its profile at most (the text is already bounded; this bounds the work per line). */
 const MAX_LINES = 5_000;
@@ -37,16 +45,30 @@ function attempt<T>(read: () => T, fallback: T): T {
   }
 }
 
-export function extractProfile(text: string, fields: Pick<TCandidateFields, 'firstName' | 'lastName' | 'phone'>): TResumeProfile {
+export function extractProfile(
+  text: string,
+  fields: Pick<TCandidateFields, 'firstName' | 'lastName' | 'phone'>,
+): TResumeProfile {
   const bounded = typeof text === 'string' ? text.normalize('NFC').split('\n').slice(0, MAX_LINES).join('\n') : '';
   const sections = attempt(() => splitSections(bounded), []);
   // The candidate's own lines: everything but positions, studies and referees (and the lists that have readers).
   const own = linesOf(sections, ['contact', 'other', 'summary']);
   const allLines = sections.flatMap((section) => section.lines).sort((a, b) => a.index - b.index);
   const firstSummary = sections.find((section) => section.kind !== 'contact');
-  const top = allLines.filter((line) => firstSummary === undefined || line.index < (firstSummary.lines[0]?.index ?? Infinity) || own.includes(line));
+  const top = allLines.filter(
+    (line) =>
+      firstSummary === undefined || line.index < (firstSummary.lines[0]?.index ?? Infinity) || own.includes(line),
+  );
   return {
-    headline: attempt(() => readHeadline(allLines.filter((line) => own.includes(line) || top.includes(line)), fields.firstName, fields.lastName), null),
+    headline: attempt(
+      () =>
+        readHeadline(
+          allLines.filter((line) => own.includes(line) || top.includes(line)),
+          fields.firstName,
+          fields.lastName,
+        ),
+      null,
+    ),
     location: attempt(() => readLocation(own, fields.phone), null),
     links: attempt(() => readLinks(own), []),
     experience: attempt(() => readExperience(linesOf(sections, ['experience'])), []),

@@ -10,7 +10,8 @@ export const getTeamMemberMeta = {
     path: '/team/{id}',
     tags: ['Team'],
     summary: 'Get one employed team member',
-    description: 'The complete team member by id. A non-integer id, a member who is not employed, or one of another tenant is 404.',
+    description:
+      'The complete team member by id. A non-integer id, a member who is not employed, or one of another tenant is 404.',
     protect: true,
   },
   scope: 'team:read',

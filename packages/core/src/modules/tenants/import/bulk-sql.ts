@@ -42,7 +42,8 @@ const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 const COPY_SPECIAL = /[\\\n\r\t]/;
 const COPY_SPECIAL_ALL = /[\\\n\r\t]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const escapeCopyText = (text: string): string => (COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c] ?? c) : text);
+const escapeCopyText = (text: string): string =>
+  COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c] ?? c) : text;
 
 /** One field of COPY's text format. */
 function copyField(type: TColumnType, value: unknown): string {
@@ -65,7 +66,11 @@ function copyField(type: TColumnType, value: unknown): string {
 /** Characters of COPY text per chunk handed to the connection (the rows are encoded as the connection takes them). */
 const COPY_CHUNK = 256 * 1024;
 
-function* copyText(columns: readonly TColumn[], rows: Iterable<readonly unknown[]>, indexes: readonly number[]): Generator<string> {
+function* copyText(
+  columns: readonly TColumn[],
+  rows: Iterable<readonly unknown[]>,
+  indexes: readonly number[],
+): Generator<string> {
   let chunk = '';
   for (const row of rows) {
     let line = '';
@@ -83,7 +88,13 @@ function* copyText(columns: readonly TColumn[], rows: Iterable<readonly unknown[
 }
 
 /** Streams `rows` (values in the order of `columns`, all of them or those at `indexes`) into `table` with one COPY; returns the row count. */
-async function copyRows(trx: TImportTransaction, table: string, columns: readonly TColumn[], rows: Iterable<readonly unknown[]>, indexes = columns.map((_, i) => i)): Promise<number> {
+async function copyRows(
+  trx: TImportTransaction,
+  table: string,
+  columns: readonly TColumn[],
+  rows: Iterable<readonly unknown[]>,
+  indexes = columns.map((_, i) => i),
+): Promise<number> {
   const names = indexes.map((i) => quote((columns[i] as TColumn).name)).join(', ');
   const copy = trx.client.query(copyFrom(`copy ${quote(table)} (${names}) from stdin`));
   await pipeline(Readable.from(copyText(columns, rows, indexes)), copy);
@@ -94,7 +105,10 @@ async function copyRows(trx: TImportTransaction, table: string, columns: readonl
  * Rows grouped by which of their "default when null" values are null (usually one group): those columns are
  * left out of that group's statement, so the column default applies.
  */
-function groupByDefaults(columns: readonly TColumn[], rows: Iterable<readonly unknown[]>): { indexes: number[]; rows: (readonly unknown[])[] }[] {
+function groupByDefaults(
+  columns: readonly TColumn[],
+  rows: Iterable<readonly unknown[]>,
+): { indexes: number[]; rows: (readonly unknown[])[] }[] {
   const optional = columns.map((c, i) => (c.defaultWhenNull ? i : -1)).filter((i) => i >= 0);
   const groups = new Map<string, (readonly unknown[])[]>();
   for (const row of rows) {
@@ -110,13 +124,24 @@ function groupByDefaults(columns: readonly TColumn[], rows: Iterable<readonly un
 }
 
 /** Inserts rows that are new to `table` with COPY (one per group of defaulted columns). */
-async function copyNewRows(trx: TImportTransaction, table: string, columns: readonly TColumn[], rows: readonly (readonly unknown[])[]): Promise<void> {
+async function copyNewRows(
+  trx: TImportTransaction,
+  table: string,
+  columns: readonly TColumn[],
+  rows: readonly (readonly unknown[])[],
+): Promise<void> {
   if (rows.length === 0) return;
-  for (const group of groupByDefaults(columns, rows)) countWritten(trx, table, await copyRows(trx, table, columns, group.rows, group.indexes));
+  for (const group of groupByDefaults(columns, rows))
+    countWritten(trx, table, await copyRows(trx, table, columns, group.rows, group.indexes));
 }
 
 /** A temporary table named after `table` holding `rows`; it lives until the import's transaction ends. */
-async function stage(trx: TImportTransaction, table: string, columns: readonly TColumn[], rows: Iterable<readonly unknown[]>): Promise<string> {
+async function stage(
+  trx: TImportTransaction,
+  table: string,
+  columns: readonly TColumn[],
+  rows: Iterable<readonly unknown[]>,
+): Promise<string> {
   const staged = quote(`import_${table}`);
   const definition = columns.map((c) => `${quote(c.name)} ${c.type}`).join(', ');
   await trx.client.query(`create temp table if not exists ${staged} (${definition}) on commit drop`);
@@ -128,7 +153,10 @@ async function stage(trx: TImportTransaction, table: string, columns: readonly T
 }
 
 /** `set a = <new a>, …` and the row comparison that finds rows whose new values differ. */
-function mergeAssignments(columns: readonly TColumn[], key: readonly string[]): { set: string; changed: string } | undefined {
+function mergeAssignments(
+  columns: readonly TColumn[],
+  key: readonly string[],
+): { set: string; changed: string } | undefined {
   const updated = columns.filter((c) => !key.includes(c.name) && c.onUpdate !== 'keep');
   if (updated.length === 0) return undefined;
   const newValue = (c: TColumn): string => {
@@ -163,7 +191,9 @@ export async function writeById(
   const merge = mergeAssignments(columns, ['id']);
   if (known.length > 0 && merge) {
     const staged = await stage(trx, table, columns, known);
-    const updated = await trx.client.query(`update ${quote(table)} t set ${merge.set} from ${staged} s where t.id = s.id and ${merge.changed}`);
+    const updated = await trx.client.query(
+      `update ${quote(table)} t set ${merge.set} from ${staged} s where t.id = s.id and ${merge.changed}`,
+    );
     countWritten(trx, table, updated.rowCount);
   }
   return new Set(fresh.map((row) => row[0] as number));
@@ -185,7 +215,8 @@ export async function replaceOwnedRows(
   newOwners: ReadonlySet<number>,
 ): Promise<void> {
   // Staged rows are inserted with `insert … select`, which cannot fall back to a column default per row.
-  if (columns.some((c) => c.defaultWhenNull)) throw new Error(`replaceOwnedRows(${table}): columns with defaultWhenNull are not supported`);
+  if (columns.some((c) => c.defaultWhenNull))
+    throw new Error(`replaceOwnedRows(${table}): columns with defaultWhenNull are not supported`);
   const ownerIndex = columns.findIndex((c) => c.name === key[0]);
   const owner = quote(key[0] ?? '');
   const fresh: (readonly unknown[])[] = [];
@@ -202,7 +233,9 @@ export async function replaceOwnedRows(
   countWritten(trx, table, deleted.rowCount);
   const merge = mergeAssignments(columns, key);
   if (merge) {
-    const updated = await trx.client.query(`update ${quote(table)} t set ${merge.set} from ${staged} s where ${keyMatch(key)} and ${merge.changed}`);
+    const updated = await trx.client.query(
+      `update ${quote(table)} t set ${merge.set} from ${staged} s where ${keyMatch(key)} and ${merge.changed}`,
+    );
     countWritten(trx, table, updated.rowCount);
   }
   const names = columns.map((c) => quote(c.name)).join(', ');
@@ -238,7 +271,11 @@ export async function upsertRows<TRow = Record<string, unknown>>(
     const query = sql`insert into ${sql.id(table)} (${names})
       select ${sql.join(used.map(({ column }) => (column.type === 'text[]' ? sql`u.${sql.id(column.name)}::text[]` : sql`u.${sql.id(column.name)}`)))}
       from unnest(${sql.join(params)}) as u(${names})
-      ${conflictClause(table, used.map(({ column }) => column), options.conflict)}
+      ${conflictClause(
+        table,
+        used.map(({ column }) => column),
+        options.conflict,
+      )}
       returning ${sql.join(options.returning.map((c) => sql.id(c)))}`;
     const result = await query.execute(db);
     out.push(...(result.rows as TRow[]));
@@ -259,6 +296,8 @@ function conflictClause(table: string, columns: readonly TColumn[], conflict: re
   const updated = columns.filter((c) => !conflict.includes(c.name) && c.onUpdate !== 'keep');
   if (updated.length === 0) return sql`on conflict (${target}) do nothing`;
   const newValue = (c: TColumn): string =>
-    typeof c.onUpdate === 'function' ? `(${c.onUpdate(`${quote(table)}.${quote(c.name)}`, `excluded.${quote(c.name)}`)})` : `excluded.${quote(c.name)}`;
+    typeof c.onUpdate === 'function'
+      ? `(${c.onUpdate(`${quote(table)}.${quote(c.name)}`, `excluded.${quote(c.name)}`)})`
+      : `excluded.${quote(c.name)}`;
   return sql`on conflict (${target}) do update set ${sql.raw(updated.map((c) => `${quote(c.name)} = ${newValue(c)}`).join(', '))}`;
 }

@@ -13,11 +13,20 @@ import { SEQUENCE_TABLES } from './import-tables.ts';
 export async function refreshStatistics(orm: MikroORM, written: ReadonlyMap<string, number>): Promise<void> {
   if (written.size === 0) return;
   const db = crossTenantDb(orm.em.fork());
-  const { rows: sizes } = await sql<{ table: string; rows: number }>`select c.relname as "table", greatest(c.reltuples, 0)::float8 as "rows"
-    from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relname = any(${[...written.keys()]}::text[])`.execute(db);
-  const stale = sizes.filter(({ table, rows }) => (written.get(table) ?? 0) > 50 + 0.1 * rows).map(({ table }) => table);
+  const { rows: sizes } = await sql<{
+    table: string;
+    rows: number;
+  }>`select c.relname as "table", greatest(c.reltuples, 0)::float8 as "rows"
+    from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relname = any(${[...written.keys()]}::text[])`.execute(
+    db,
+  );
+  const stale = sizes
+    .filter(({ table, rows }) => (written.get(table) ?? 0) > 50 + 0.1 * rows)
+    .map(({ table }) => table);
   // One table per connection, side by side: each VACUUM uses one core, and the biggest table sets the pace.
-  await Promise.all(stale.map((table) => sql`vacuum (analyze) ${sql.table(table)}`.execute(crossTenantDb(orm.em.fork()))));
+  await Promise.all(
+    stale.map((table) => sql`vacuum (analyze) ${sql.table(table)}`.execute(crossTenantDb(orm.em.fork()))),
+  );
 }
 
 /** Moves each id sequence past the largest id in its table (never backwards), so new rows get fresh ids. */

@@ -36,7 +36,14 @@ export const IMPORTED_TABLES = [
 ] as const;
 
 /** Link tables: rows without an id of their own. */
-const LINK_TABLES: ReadonlySet<string> = new Set(['article_tags', 'vacancy_job_types', 'vacancy_experience_levels', 'vacancy_education_levels', 'vacancy_tags', 'candidate_users']);
+const LINK_TABLES: ReadonlySet<string> = new Set([
+  'article_tags',
+  'vacancy_job_types',
+  'vacancy_experience_levels',
+  'vacancy_education_levels',
+  'vacancy_tags',
+  'candidate_users',
+]);
 
 /** Tables with an id sequence (moved past the document's ids after an import). */
 export const SEQUENCE_TABLES = IMPORTED_TABLES.filter((table) => !LINK_TABLES.has(table));
@@ -51,7 +58,12 @@ export type TRowContext = {
 /** A column and where its value comes from. */
 export type TField<TRecord> = TColumn & { value: (record: TRecord, context: TRowContext) => unknown };
 
-const field = <TRecord>(name: string, type: TColumn['type'], value: (record: TRecord, context: TRowContext) => unknown, extra: Partial<TColumn> = {}): TField<TRecord> => ({
+const field = <TRecord>(
+  name: string,
+  type: TColumn['type'],
+  value: (record: TRecord, context: TRowContext) => unknown,
+  extra: Partial<TColumn> = {},
+): TField<TRecord> => ({
   name,
   type,
   value,
@@ -65,10 +77,15 @@ const owned = <TRecord extends { id: number }>(...rest: TField<TRecord>[]): TFie
   ...rest,
 ];
 /** A `created_at` the document may leave out (the column default, or the stored value). */
-const createdAt = <TRecord extends { created_at?: string | null }>(): TField<TRecord> => field<TRecord>('created_at', 'timestamptz', (r) => r.created_at ?? null, { defaultWhenNull: true });
+const createdAt = <TRecord extends { created_at?: string | null }>(): TField<TRecord> =>
+  field<TRecord>('created_at', 'timestamptz', (r) => r.created_at ?? null, { defaultWhenNull: true });
 
 /** The rows of `records` in the order of `fields`. */
-export function rowsOf<TRecord>(fields: readonly TField<TRecord>[], records: readonly TRecord[], context: TRowContext): unknown[][] {
+export function rowsOf<TRecord>(
+  fields: readonly TField<TRecord>[],
+  records: readonly TRecord[],
+  context: TRowContext,
+): unknown[][] {
   return records.map((record) => fields.map((f) => f.value(record, context)));
 }
 
@@ -140,9 +157,15 @@ export const COMPANY_LOCATION_FIELDS = owned<TCompanyLocation>(
 /** Departments, experience and education levels: a translated name. */
 export const TAXONOMY_FIELDS = owned<TTaxonomy>(field('name', 'jsonb', (x) => x.name));
 
-export const JOB_TYPE_FIELDS = owned<TTenantRecord<'job_types'>>(field('name', 'jsonb', (x) => x.name), field('employment_type', 'text', (x) => x.employment_type));
+export const JOB_TYPE_FIELDS = owned<TTenantRecord<'job_types'>>(
+  field('name', 'jsonb', (x) => x.name),
+  field('employment_type', 'text', (x) => x.employment_type),
+);
 
-export const TAG_FIELDS = owned<TTenantRecord<'tags'>>(field('name', 'jsonb', (t) => t.name), field('parent_id', 'int4', (t) => t.parent_id));
+export const TAG_FIELDS = owned<TTenantRecord<'tags'>>(
+  field('name', 'jsonb', (t) => t.name),
+  field('parent_id', 'int4', (t) => t.parent_id),
+);
 
 /** Team members with the id of their role (upserted beforehand by name). */
 export const TEAM_MEMBER_FIELDS = owned<TTenantRecord<'team_members'> & { role_id: number | null }>(
@@ -186,7 +209,9 @@ export const ARTICLE_TRANSLATION_KEY = ['article_id', 'language'];
 
 /** The translations of articles, one record per (article, language). */
 export function articleTranslations(articles: readonly TParsedArticle[]): TArticleTranslation[] {
-  return articles.flatMap((a) => Object.entries(a.translations).map(([language, content]) => ({ article_id: a.id, language, content })));
+  return articles.flatMap((a) =>
+    Object.entries(a.translations).map(([language, content]) => ({ article_id: a.id, language, content })),
+  );
 }
 
 export const VACANCY_FIELDS = owned<TParsedVacancy>(
@@ -231,16 +256,36 @@ export const CANDIDATE_FIELDS = owned<TTenantRecord<'candidates'>>(
 );
 
 /** A link table: the owner's column, the linked record's column, and the owner's list of linked ids. */
-export type TLinkTable<TOwner> = { table: string; owner: string; target: string; targets: (owner: TOwner) => readonly number[] };
+export type TLinkTable<TOwner> = {
+  table: string;
+  owner: string;
+  target: string;
+  targets: (owner: TOwner) => readonly number[];
+};
 
 export const VACANCY_LINKS: TLinkTable<TParsedVacancy>[] = [
   { table: 'vacancy_job_types', owner: 'vacancy_id', target: 'job_type_id', targets: (v) => v.job_type_ids },
-  { table: 'vacancy_experience_levels', owner: 'vacancy_id', target: 'experience_level_id', targets: (v) => v.experience_level_ids },
-  { table: 'vacancy_education_levels', owner: 'vacancy_id', target: 'education_level_id', targets: (v) => v.education_level_ids },
+  {
+    table: 'vacancy_experience_levels',
+    owner: 'vacancy_id',
+    target: 'experience_level_id',
+    targets: (v) => v.experience_level_ids,
+  },
+  {
+    table: 'vacancy_education_levels',
+    owner: 'vacancy_id',
+    target: 'education_level_id',
+    targets: (v) => v.education_level_ids,
+  },
   { table: 'vacancy_tags', owner: 'vacancy_id', target: 'tag_id', targets: (v) => v.tag_ids },
 ];
 
-export const ARTICLE_TAGS: TLinkTable<TParsedArticle> = { table: 'article_tags', owner: 'article_id', target: 'tag_id', targets: (a) => a.tag_ids };
+export const ARTICLE_TAGS: TLinkTable<TParsedArticle> = {
+  table: 'article_tags',
+  owner: 'article_id',
+  target: 'tag_id',
+  targets: (a) => a.tag_ids,
+};
 
 export const CANDIDATE_USERS: TLinkTable<TTenantRecord<'candidates'>> = {
   table: 'candidate_users',

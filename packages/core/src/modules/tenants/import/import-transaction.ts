@@ -26,7 +26,9 @@ export async function inImportTransaction<T>(orm: MikroORM, work: (trx: TImportT
   const client = await pool.connect();
   // Kysely borrows the same client for every query; releasing it stays ours.
   const borrowed = { query: client.query.bind(client), release: () => {} } as unknown as PostgresPoolClient;
-  const db: TDb = new Kysely<TDB>({ dialect: new PostgresDialect({ pool: { connect: async () => borrowed, end: async () => {}, options: {} } }) });
+  const db: TDb = new Kysely<TDB>({
+    dialect: new PostgresDialect({ pool: { connect: async () => borrowed, end: async () => {}, options: {} } }),
+  });
   let broken: Error | undefined;
   try {
     await client.query('begin');

@@ -10,9 +10,11 @@ export async function upsertTenant(db: TDb, tenant: TParsedTenant, index: number
   const path = formatPath(['tenants', index, 'id']);
   const bySlug = await db.selectFrom('tenants').select('id').where('slug', '=', tenant.slug).executeTakeFirst();
   if (tenant.id !== undefined) {
-    if (bySlug && bySlug.id !== tenant.id) throw new TenantDocumentError(path, `tenant "${tenant.slug}" already exists with id ${bySlug.id}`);
+    if (bySlug && bySlug.id !== tenant.id)
+      throw new TenantDocumentError(path, `tenant "${tenant.slug}" already exists with id ${bySlug.id}`);
     const byId = await db.selectFrom('tenants').select('slug').where('id', '=', tenant.id).executeTakeFirst();
-    if (byId && byId.slug !== tenant.slug) throw new TenantDocumentError(path, `id ${tenant.id} belongs to tenant "${byId.slug}"`);
+    if (byId && byId.slug !== tenant.slug)
+      throw new TenantDocumentError(path, `id ${tenant.id} belongs to tenant "${byId.slug}"`);
   }
   const columns: TColumn[] = [
     { name: 'slug', type: 'text' },
@@ -55,18 +57,29 @@ type TOwnedCollection = { table: string; ids: number[]; path: (position: number)
  * The ids of the document that are already in the database, per table. Refuses ids that belong to another
  * tenant (an import never moves another tenant's rows), naming the smallest such id of the first collection.
  */
-export async function findStoredIds(db: TDb, tenant: TParsedTenant, tenantId: number, index: number): Promise<Map<string, Set<number>>> {
+export async function findStoredIds(
+  db: TDb,
+  tenant: TParsedTenant,
+  tenantId: number,
+  index: number,
+): Promise<Map<string, Set<number>>> {
   const simple = (key: Exclude<keyof TParsedTenant, 'companies'>, table: string): TOwnedCollection => {
     const records = tenant[key] as unknown as { id: number }[];
     return { table, ids: records.map((r) => r.id), path: (i) => [key, i, 'id'] };
   };
-  const companyLocations = tenant.companies.flatMap((c, i) => c.locations.map((l, j) => ({ id: l.id, path: ['companies', i, 'locations', j, 'id'] })));
+  const companyLocations = tenant.companies.flatMap((c, i) =>
+    c.locations.map((l, j) => ({ id: l.id, path: ['companies', i, 'locations', j, 'id'] })),
+  );
   const collections: TOwnedCollection[] = [
     simple('api_keys', 'api_keys'),
     simple('users', 'users'),
     simple('locations', 'locations'),
     { table: 'companies', ids: tenant.companies.map((c) => c.id), path: (i) => ['companies', i, 'id'] },
-    { table: 'company_locations', ids: companyLocations.map((x) => x.id), path: (i) => companyLocations[i]?.path ?? [] },
+    {
+      table: 'company_locations',
+      ids: companyLocations.map((x) => x.id),
+      path: (i) => companyLocations[i]?.path ?? [],
+    },
     simple('departments', 'departments'),
     simple('job_types', 'job_types'),
     simple('experience_levels', 'experience_levels'),
@@ -82,14 +95,20 @@ export async function findStoredIds(db: TDb, tenant: TParsedTenant, tenantId: nu
     const own = new Set<number>();
     stored.set(table, own);
     if (ids.length === 0) continue;
-    const { rows } = await sql<{ id: number; tenant_id: number }>`select id, tenant_id from ${sql.id(table)} where id = any(${ids}::int4[])`.execute(db);
+    const { rows } = await sql<{
+      id: number;
+      tenant_id: number;
+    }>`select id, tenant_id from ${sql.id(table)} where id = any(${ids}::int4[])`.execute(db);
     let taken: number | undefined;
     for (const row of rows) {
       if (row.tenant_id === tenantId) own.add(row.id);
       else if (taken === undefined || row.id < taken) taken = row.id;
     }
     if (taken !== undefined) {
-      throw new TenantDocumentError(formatPath(['tenants', index, ...path(ids.indexOf(taken))]), `id ${taken} belongs to another tenant`);
+      throw new TenantDocumentError(
+        formatPath(['tenants', index, ...path(ids.indexOf(taken))]),
+        `id ${taken} belongs to another tenant`,
+      );
     }
   }
   return stored;
@@ -99,7 +118,11 @@ export async function findStoredIds(db: TDb, tenant: TParsedTenant, tenantId: nu
  * argon2id hashes of the users' passwords. A stored hash that still matches is kept, so importing the same
  * document again leaves the users table unchanged.
  */
-export async function passwordHashesFor(db: TDb, tenant: TParsedTenant, tenantId: number): Promise<Map<number, string>> {
+export async function passwordHashesFor(
+  db: TDb,
+  tenant: TParsedTenant,
+  tenantId: number,
+): Promise<Map<number, string>> {
   const hashes = new Map<number, string>();
   const withPassword = tenant.users.filter((u) => u.password !== null);
   if (withPassword.length === 0) return hashes;
@@ -110,7 +133,10 @@ export async function passwordHashesFor(db: TDb, tenant: TParsedTenant, tenantId
     withPassword.map(async (user) => {
       const password = user.password as string;
       const current = storedById.get(user.id);
-      hashes.set(user.id, current && (await verifyPassword(current, password)) ? current : await hashPassword(password));
+      hashes.set(
+        user.id,
+        current && (await verifyPassword(current, password)) ? current : await hashPassword(password),
+      );
     }),
   );
   return hashes;

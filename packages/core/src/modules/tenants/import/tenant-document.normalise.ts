@@ -19,7 +19,8 @@ const unique = <T>(values: readonly T[]): T[] => {
 const CANONICAL_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const iso = (value: string): string => (CANONICAL_UTC.test(value) ? value : new Date(value).toISOString());
 const isoOrNull = (value: string | null): string | null => (value === null ? null : iso(value));
-const isoOrUndefined = (value: string | undefined): string | undefined => (value === undefined ? undefined : iso(value));
+const isoOrUndefined = (value: string | undefined): string | undefined =>
+  value === undefined ? undefined : iso(value);
 const upperOrNull = (value: string | null): string | null => (value === null ? null : value.toUpperCase());
 
 /** Lower-cases language codes and host names, upper-cases country and currency codes, turns timestamps into
@@ -38,9 +39,17 @@ export function normalise(doc: TParsedShape): TParsedTenantDocument {
           url_pattern: tenant.career_site?.url_pattern ?? null,
         },
         domains: unique(tenant.domains.map((d) => d.toLowerCase())),
-        api_keys: tenant.api_keys.map((key) => ({ ...key, scopes: unique(key.scopes), created_at: isoOrUndefined(key.created_at) })),
+        api_keys: tenant.api_keys.map((key) => ({
+          ...key,
+          scopes: unique(key.scopes),
+          created_at: isoOrUndefined(key.created_at),
+        })),
         users: tenant.users.map((user) => ({ ...user, created_at: isoOrUndefined(user.created_at) })),
-        locations: tenant.locations.map((l) => ({ ...l, country_code: upperOrNull(l.country_code), created_at: isoOrUndefined(l.created_at) })),
+        locations: tenant.locations.map((l) => ({
+          ...l,
+          country_code: upperOrNull(l.country_code),
+          created_at: isoOrUndefined(l.created_at),
+        })),
         companies: tenant.companies.map((c) => ({
           ...c,
           locations: c.locations.map((l) => ({ ...l, country_code: upperOrNull(l.country_code) })),
@@ -72,7 +81,10 @@ export function normalise(doc: TParsedShape): TParsedTenantDocument {
             ...(q.options ? { options: q.options.map((o) => ({ ...o, label: names(o.label) })) } : {}),
           })),
         })),
-        team_members: tenant.team_members.map((m) => ({ ...m, role: m.role && { name: m.role.name, label: names(m.role.label) } })),
+        team_members: tenant.team_members.map((m) => ({
+          ...m,
+          role: m.role && { name: m.role.name, label: names(m.role.label) },
+        })),
         articles: tenant.articles.map((a) => ({
           ...a,
           published_at: isoOrNull(a.published_at),

@@ -80,19 +80,23 @@ export function findReferenceProblem(doc: TParsedShape): TDocumentProblem | unde
     if (
       tenant.api_keys.some((key, i) => {
         if (duplicateId('api_keys', key.id, at('api_keys', i, 'id'))) return true;
-        if (seenKeys.has(key.key)) return fail(at('api_keys', i, 'key'), 'duplicate key (keys are unique across the whole document)');
+        if (seenKeys.has(key.key))
+          return fail(at('api_keys', i, 'key'), 'duplicate key (keys are unique across the whole document)');
         seenKeys.add(key.key);
         return false;
       })
-    ) return true;
+    )
+      return true;
 
     const emails = new Set<string>();
     if (
       tenant.users.some(
         (user, i) =>
-          duplicateId('users', user.id, at('users', i, 'id')) || unique(emails, user.email.toLowerCase(), at('users', i, 'email'), 'user email'),
+          duplicateId('users', user.id, at('users', i, 'id')) ||
+          unique(emails, user.email.toLowerCase(), at('users', i, 'email'), 'user email'),
       )
-    ) return true;
+    )
+      return true;
 
     const locationSlugs = new Set<string>();
     if (
@@ -100,19 +104,26 @@ export function findReferenceProblem(doc: TParsedShape): TDocumentProblem | unde
         if (duplicateId('locations', location.id, at('locations', i, 'id'))) return true;
         if (unique(locationSlugs, location.slug, at('locations', i, 'slug'), 'location slug')) return true;
         if ((location.latitude === null) !== (location.longitude === null)) {
-          return fail(at('locations', i, location.latitude === null ? 'latitude' : 'longitude'), 'latitude and longitude are given together or not at all');
+          return fail(
+            at('locations', i, location.latitude === null ? 'latitude' : 'longitude'),
+            'latitude and longitude are given together or not at all',
+          );
         }
         return false;
       })
-    ) return true;
+    )
+      return true;
 
     if (
       tenant.companies.some(
         (company, i) =>
           duplicateId('companies', company.id, at('companies', i, 'id')) ||
-          company.locations.some((l, j) => duplicateId('company_locations', l.id, at('companies', i, 'locations', j, 'id'))),
+          company.locations.some((l, j) =>
+            duplicateId('company_locations', l.id, at('companies', i, 'locations', j, 'id')),
+          ),
       )
-    ) return true;
+    )
+      return true;
 
     for (const table of ['departments', 'job_types', 'experience_levels', 'education_levels'] as const) {
       if (tenant[table].some((record, i) => duplicateId(table, record.id, at(table, i, 'id')))) return true;
@@ -131,7 +142,8 @@ export function findReferenceProblem(doc: TParsedShape): TDocumentProblem | unde
         }
         return false;
       })
-    ) return true;
+    )
+      return true;
 
     const vacancySlugs = new Set<string>();
     if (
@@ -156,7 +168,8 @@ export function findReferenceProblem(doc: TParsedShape): TDocumentProblem | unde
             fail(at('vacancies', i, 'compensation', 'max'), 'must not be less than min'))
         );
       })
-    ) return true;
+    )
+      return true;
 
     const roles = new Map<string, { label: string; index: number }>();
     if (
@@ -169,9 +182,16 @@ export function findReferenceProblem(doc: TParsedShape): TDocumentProblem | unde
           roles.set(member.role.name, { label, index: i });
           return false;
         }
-        return earlier.label !== label && fail(at('team_members', i, 'role', 'label'), `differs from the label of role ${JSON.stringify(member.role.name)} in team_members[${earlier.index}]`);
+        return (
+          earlier.label !== label &&
+          fail(
+            at('team_members', i, 'role', 'label'),
+            `differs from the label of role ${JSON.stringify(member.role.name)} in team_members[${earlier.index}]`,
+          )
+        );
       })
-    ) return true;
+    )
+      return true;
 
     const articleSlugs = new Set<string>();
     if (
@@ -182,7 +202,8 @@ export function findReferenceProblem(doc: TParsedShape): TDocumentProblem | unde
           refList(article.tag_ids, tagIds, at('articles', i, 'tag_ids'), 'tag') ||
           hasCaseDuplicate(Object.keys(article.translations), at('articles', i, 'translations'), fail),
       )
-    ) return true;
+    )
+      return true;
 
     const candidateSlugs = new Set<string>();
     const candidateEmails = new Set<string>();
@@ -191,7 +212,8 @@ export function findReferenceProblem(doc: TParsedShape): TDocumentProblem | unde
         duplicateId('candidates', candidate.id, at('candidates', i, 'id')) ||
         unique(candidateSlugs, candidate.slug, at('candidates', i, 'slug'), 'candidate slug') ||
         ref(candidate.user_id, userIds, at('candidates', i, 'user_id'), 'user') ||
-        (candidate.email !== null && unique(candidateEmails, candidate.email.toLowerCase(), at('candidates', i, 'email'), 'candidate email')),
+        (candidate.email !== null &&
+          unique(candidateEmails, candidate.email.toLowerCase(), at('candidates', i, 'email'), 'candidate email')),
     );
   });
   return found;

@@ -28,7 +28,9 @@ export const TenantDocumentSchema = ZDocumentShape.superRefine((doc, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', path: problem.segments, message: problem.message });
 }).transform(normalise);
 
-export type TParseResult = { ok: true; document: TParsedTenantDocument } | { ok: false; problem: TDocumentProblem; message: string };
+export type TParseResult =
+  | { ok: true; document: TParsedTenantDocument }
+  | { ok: false; problem: TDocumentProblem; message: string };
 
 /**
  * The structure, compiled ahead of time: a valid document of 100 000 vacancies is checked ~3× faster. An invalid
@@ -41,7 +43,9 @@ export function parseTenantDocument(input: unknown): TParseResult {
   const result = ZCompiledDocumentShape.safeParse(input, { error: issueMessage });
   if (!result.success) {
     const first = result.error.issues[0];
-    const problem: TDocumentProblem = first ? problemOf(first) : { path: 'document', segments: [], message: 'is invalid' };
+    const problem: TDocumentProblem = first
+      ? problemOf(first)
+      : { path: 'document', segments: [], message: 'is invalid' };
     return { ok: false, problem, message: `${problem.path}: ${problem.message}` };
   }
   const problem = findReferenceProblem(result.data);

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { ZPrivacySettings } from '../../privacy/privacy-settings.ts';
 import { isKnownScope } from '../../../lib/scopes.ts';
 import { ZApiKeyPlaintext } from '../../api-keys/api-key.crypto.ts';
-import { isPublishableScope, MAX_ORIGINS, normalizeOrigin, PUBLISHABLE_SCOPES } from '../../api-keys/api-key.origins.ts';
+import {
+  isPublishableScope,
+  MAX_ORIGINS,
+  normalizeOrigin,
+  PUBLISHABLE_SCOPES,
+} from '../../api-keys/api-key.origins.ts';
 import { VACANCY_STATUSES, WORKPLACE_TYPES } from '../../vacancies/vacancy.entity.ts';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '../../articles/article.entity.ts';
 import { CANDIDATE_STATUSES } from '../../candidates/candidate.entity.ts';
@@ -26,7 +31,10 @@ const MAX_INT = 2_147_483_647;
 const ZId = z.number().int().min(1).max(MAX_INT);
 const ZRef = ZId.nullable().default(null);
 const ZIdList = z.array(ZId).default([]);
-const ZTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 timestamp with a time zone (e.g. 2026-01-31T09:00:00Z)' });
+const ZTimestamp = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO-8601 timestamp with a time zone (e.g. 2026-01-31T09:00:00Z)',
+});
 const ZOptionalTimestamp = ZTimestamp.nullable().default(null);
 const ZSlug = z
   .string()
@@ -39,8 +47,14 @@ const ZCountryCode = z.string().regex(/^[A-Za-z]{2}$/, 'must be a 2-letter count
 const ZHostname = z
   .string()
   .max(253)
-  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, 'must be a host name');
-const ZEmail = z.string().max(255).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+  .regex(
+    /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+    'must be a host name',
+  );
+const ZEmail = z
+  .string()
+  .max(255)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 const ZHttpUrl = z
   .string()
   .max(2048)
@@ -81,11 +95,18 @@ const ZQuestion = z
   })
   .superRefine((question, ctx) => {
     const isSelect = SELECT_TYPES.has(question.type);
-    if (isSelect && !question.options) ctx.addIssue({ code: 'custom', path: ['options'], message: `is required for a ${question.type} question` });
-    if (!isSelect && question.options) ctx.addIssue({ code: 'custom', path: ['options'], message: `is only allowed on single_select and multi_select questions` });
+    if (isSelect && !question.options)
+      ctx.addIssue({ code: 'custom', path: ['options'], message: `is required for a ${question.type} question` });
+    if (!isSelect && question.options)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['options'],
+        message: `is only allowed on single_select and multi_select questions`,
+      });
     const values = new Set<string>();
     question.options?.forEach((option, index) => {
-      if (values.has(option.value)) ctx.addIssue({ code: 'custom', path: ['options', index, 'value'], message: `repeats "${option.value}"` });
+      if (values.has(option.value))
+        ctx.addIssue({ code: 'custom', path: ['options', index, 'value'], message: `repeats "${option.value}"` });
       values.add(option.value);
     });
     if (question.max_length !== undefined && question.type !== 'text' && question.type !== 'textarea') {
@@ -100,42 +121,65 @@ const ZQuestions = z
   .superRefine((questions, ctx) => {
     const keys = new Set<string>();
     questions.forEach((question, index) => {
-      if (keys.has(question.key)) ctx.addIssue({ code: 'custom', path: [index, 'key'], message: `repeats "${question.key}" (keys are unique per vacancy)` });
+      if (keys.has(question.key))
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'key'],
+          message: `repeats "${question.key}" (keys are unique per vacancy)`,
+        });
       keys.add(question.key);
     });
   });
 
-const ZApiKey = z.object({
-  id: ZId,
-  name: ZName,
-  key: ZApiKeyPlaintext,
-  scopes: z.array(z.string().refine(isKnownScope, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` })),
-  revoked: z.boolean().default(false),
-  created_at: ZTimestamp.optional(),
-  /** A publishable key (a career site in the browser) lists its allowed origins; the same rules as `keys create`. */
-  kind: z.enum(['secret', 'publishable']).default('secret'),
-  origins: z
-    .array(
-      z.string().transform((value, ctx) => {
-        const origin = normalizeOrigin(value);
-        if (origin === null) ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://careers.example.com (scheme, host, optional port; no path)' });
-        return origin ?? value;
-      }),
-    )
-    .min(1)
-    .max(MAX_ORIGINS)
-    .transform((origins) => [...new Set(origins)])
-    .optional(),
-}).superRefine((key, ctx) => {
-  if (key.kind === 'publishable') {
-    if (!key.origins) ctx.addIssue({ code: 'custom', path: ['origins'], message: 'a publishable key needs at least one allowed origin' });
-    key.scopes.forEach((scope, i) => {
-      if (!isPublishableScope(scope)) ctx.addIssue({ code: 'custom', path: ['scopes', i], message: `a publishable key may only have the scopes ${PUBLISHABLE_SCOPES.join(', ')}` });
-    });
-  } else if (key.origins) {
-    ctx.addIssue({ code: 'custom', path: ['origins'], message: 'only a publishable key has allowed origins' });
-  }
-});
+const ZApiKey = z
+  .object({
+    id: ZId,
+    name: ZName,
+    key: ZApiKeyPlaintext,
+    scopes: z.array(
+      z.string().refine(isKnownScope, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` }),
+    ),
+    revoked: z.boolean().default(false),
+    created_at: ZTimestamp.optional(),
+    /** A publishable key (a career site in the browser) lists its allowed origins; the same rules as `keys create`. */
+    kind: z.enum(['secret', 'publishable']).default('secret'),
+    origins: z
+      .array(
+        z.string().transform((value, ctx) => {
+          const origin = normalizeOrigin(value);
+          if (origin === null)
+            ctx.addIssue({
+              code: 'custom',
+              message: 'must be an origin such as https://careers.example.com (scheme, host, optional port; no path)',
+            });
+          return origin ?? value;
+        }),
+      )
+      .min(1)
+      .max(MAX_ORIGINS)
+      .transform((origins) => [...new Set(origins)])
+      .optional(),
+  })
+  .superRefine((key, ctx) => {
+    if (key.kind === 'publishable') {
+      if (!key.origins)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['origins'],
+          message: 'a publishable key needs at least one allowed origin',
+        });
+      key.scopes.forEach((scope, i) => {
+        if (!isPublishableScope(scope))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['scopes', i],
+            message: `a publishable key may only have the scopes ${PUBLISHABLE_SCOPES.join(', ')}`,
+          });
+      });
+    } else if (key.origins) {
+      ctx.addIssue({ code: 'custom', path: ['origins'], message: 'only a publishable key has allowed origins' });
+    }
+  });
 
 const ZUser = z.object({
   id: ZId,
@@ -198,7 +242,12 @@ const ZVacancy = z.object({
   offer: ZHtml,
   language: ZLanguage,
   status: z.enum(VACANCY_STATUSES),
-  channels: z.array(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'must be a channel name such as "api" or "website"').max(50)),
+  channels: z.array(
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]*$/, 'must be a channel name such as "api" or "website"')
+      .max(50),
+  ),
   accepts_applications: z.boolean().default(true),
   published_at: ZOptionalTimestamp,
   created_at: ZTimestamp.optional(),

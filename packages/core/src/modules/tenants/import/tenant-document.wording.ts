@@ -36,7 +36,8 @@ export function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => String(v)).join('|')}, got ${describe(issue.input)}`;
     case 'too_small':
-      if (issue.origin === 'string') return issue.minimum === 1 ? 'must not be empty' : `must be at least ${String(issue.minimum)} characters`;
+      if (issue.origin === 'string')
+        return issue.minimum === 1 ? 'must not be empty' : `must be at least ${String(issue.minimum)} characters`;
       if (issue.origin === 'array') return `must have at least ${String(issue.minimum)} items`;
       return `must be at least ${String(issue.minimum)}`;
     case 'too_big':
@@ -70,7 +71,11 @@ export function problemOf(issue: z.core.$ZodIssue): TDocumentProblem {
   }
   if (issue.code === 'invalid_key') {
     const inner = issue.issues[0];
-    return { path: formatPath(issue.path), segments: [...issue.path], message: inner ? `invalid key: ${inner.message}` : issue.message };
+    return {
+      path: formatPath(issue.path),
+      segments: [...issue.path],
+      message: inner ? `invalid key: ${inner.message}` : issue.message,
+    };
   }
   return { path: formatPath(issue.path), segments: [...issue.path], message: issue.message };
 }

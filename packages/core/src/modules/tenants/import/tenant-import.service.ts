@@ -30,7 +30,12 @@ import {
 } from './import-tables.ts';
 import { countWritten, inImportTransaction, type TImportTransaction } from './import-transaction.ts';
 import { findStoredIds, passwordHashesFor, upsertRoles, upsertTenant } from './stored-records.ts';
-import { formatPath, parseTenantDocument, type TParsedTenant, type TParsedTenantDocument } from './tenant-document.schema.ts';
+import {
+  formatPath,
+  parseTenantDocument,
+  type TParsedTenant,
+  type TParsedTenantDocument,
+} from './tenant-document.schema.ts';
 
 export { TenantDocumentError } from './import-errors.ts';
 export type { TImportCounts, TImportSummary } from './import-counts.ts';
@@ -43,7 +48,11 @@ export { IMPORTED_TABLES } from './import-tables.ts';
  * upserted by id, and the pivot rows, translations and role links of imported records are replaced.
  * Tenants are matched by slug. Records in the database that the document does not mention are left alone.
  */
-export async function importTenantDocument(orm: MikroORM, input: unknown, options: TImportOptions = {}): Promise<TImportSummary> {
+export async function importTenantDocument(
+  orm: MikroORM,
+  input: unknown,
+  options: TImportOptions = {},
+): Promise<TImportSummary> {
   const started = performance.now();
   const parsed = parseTenantDocument(input);
   options.onPhase?.('validate', performance.now() - started);
@@ -68,7 +77,12 @@ export async function importTenantDocument(orm: MikroORM, input: unknown, option
 }
 
 /** Writes one tenant of the document, parents before children; the search documents after what they are made of. */
-async function importTenant(trx: TImportTransaction, tenant: TParsedTenant, index: number, options: TImportOptions): Promise<TImportSummary['tenants'][number]> {
+async function importTenant(
+  trx: TImportTransaction,
+  tenant: TParsedTenant,
+  index: number,
+  options: TImportOptions,
+): Promise<TImportSummary['tenants'][number]> {
   const { db } = trx;
   const at = (...rest: PropertyKey[]): string => formatPath(['tenants', index, ...rest]);
   const tenantId = await upsertTenant(db, tenant, index);
@@ -76,53 +90,130 @@ async function importTenant(trx: TImportTransaction, tenant: TParsedTenant, inde
   const stored = (table: string): ReadonlySet<number> => storedIds.get(table) ?? new Set();
   const context: TRowContext = { tenantId, storedHtml: htmlSanitizer() };
 
-  await writeCollection(options, at('api_keys'), () => writeById(trx, 'api_keys', API_KEY_FIELDS, rowsOf(API_KEY_FIELDS, tenant.api_keys, context), stored('api_keys')));
+  await writeCollection(options, at('api_keys'), () =>
+    writeById(trx, 'api_keys', API_KEY_FIELDS, rowsOf(API_KEY_FIELDS, tenant.api_keys, context), stored('api_keys')),
+  );
 
   const passwordHashes = await passwordHashesFor(db, tenant, tenantId);
   const users = tenant.users.map((u) => ({ ...u, password_hash: passwordHashes.get(u.id) ?? null }));
-  await writeCollection(options, at('users'), () => writeById(trx, 'users', USER_FIELDS, rowsOf(USER_FIELDS, users, context), stored('users')));
+  await writeCollection(options, at('users'), () =>
+    writeById(trx, 'users', USER_FIELDS, rowsOf(USER_FIELDS, users, context), stored('users')),
+  );
 
-  await writeCollection(options, at('locations'), () => writeById(trx, 'locations', LOCATION_FIELDS, rowsOf(LOCATION_FIELDS, tenant.locations, context), stored('locations')));
+  await writeCollection(options, at('locations'), () =>
+    writeById(
+      trx,
+      'locations',
+      LOCATION_FIELDS,
+      rowsOf(LOCATION_FIELDS, tenant.locations, context),
+      stored('locations'),
+    ),
+  );
 
   await writeCollection(options, at('companies'), async () => {
-    await writeById(trx, 'companies', COMPANY_FIELDS, rowsOf(COMPANY_FIELDS, tenant.companies, context), stored('companies'));
+    await writeById(
+      trx,
+      'companies',
+      COMPANY_FIELDS,
+      rowsOf(COMPANY_FIELDS, tenant.companies, context),
+      stored('companies'),
+    );
     const companyLocations = tenant.companies.flatMap((c) => c.locations.map((l) => ({ ...l, company_id: c.id })));
-    await writeById(trx, 'company_locations', COMPANY_LOCATION_FIELDS, rowsOf(COMPANY_LOCATION_FIELDS, companyLocations, context), stored('company_locations'));
+    await writeById(
+      trx,
+      'company_locations',
+      COMPANY_LOCATION_FIELDS,
+      rowsOf(COMPANY_LOCATION_FIELDS, companyLocations, context),
+      stored('company_locations'),
+    );
   });
 
   for (const table of ['departments', 'experience_levels', 'education_levels'] as const) {
-    await writeCollection(options, at(table), () => writeById(trx, table, TAXONOMY_FIELDS, rowsOf(TAXONOMY_FIELDS, tenant[table], context), stored(table)));
+    await writeCollection(options, at(table), () =>
+      writeById(trx, table, TAXONOMY_FIELDS, rowsOf(TAXONOMY_FIELDS, tenant[table], context), stored(table)),
+    );
   }
-  await writeCollection(options, at('job_types'), () => writeById(trx, 'job_types', JOB_TYPE_FIELDS, rowsOf(JOB_TYPE_FIELDS, tenant.job_types, context), stored('job_types')));
-  await writeCollection(options, at('tags'), () => writeById(trx, 'tags', TAG_FIELDS, rowsOf(TAG_FIELDS, parentsFirst(tenant.tags), context), stored('tags')));
+  await writeCollection(options, at('job_types'), () =>
+    writeById(
+      trx,
+      'job_types',
+      JOB_TYPE_FIELDS,
+      rowsOf(JOB_TYPE_FIELDS, tenant.job_types, context),
+      stored('job_types'),
+    ),
+  );
+  await writeCollection(options, at('tags'), () =>
+    writeById(trx, 'tags', TAG_FIELDS, rowsOf(TAG_FIELDS, parentsFirst(tenant.tags), context), stored('tags')),
+  );
 
   const roleIds = await writeCollection(options, at('team_members'), () => upsertRoles(db, tenant, tenantId));
-  const members = tenant.team_members.map((m) => ({ ...m, role_id: m.role ? (roleIds.get(m.role.name) ?? null) : null }));
-  await writeCollection(options, at('team_members'), () => writeById(trx, 'team_members', TEAM_MEMBER_FIELDS, rowsOf(TEAM_MEMBER_FIELDS, members, context), stored('team_members')));
+  const members = tenant.team_members.map((m) => ({
+    ...m,
+    role_id: m.role ? (roleIds.get(m.role.name) ?? null) : null,
+  }));
+  await writeCollection(options, at('team_members'), () =>
+    writeById(
+      trx,
+      'team_members',
+      TEAM_MEMBER_FIELDS,
+      rowsOf(TEAM_MEMBER_FIELDS, members, context),
+      stored('team_members'),
+    ),
+  );
 
   await writeCollection(options, at('articles'), async () => {
-    const newArticles = await writeById(trx, 'articles', ARTICLE_FIELDS, rowsOf(ARTICLE_FIELDS, tenant.articles, context), stored('articles'));
+    const newArticles = await writeById(
+      trx,
+      'articles',
+      ARTICLE_FIELDS,
+      rowsOf(ARTICLE_FIELDS, tenant.articles, context),
+      stored('articles'),
+    );
     // Translations keep their ids across imports (matched by article and language); languages no longer in the
     // document are removed.
     await timed(options, 'article_translations', () =>
-      replaceOwnedRows(trx, 'article_translations', ARTICLE_TRANSLATION_FIELDS, ARTICLE_TRANSLATION_KEY, tenant.articles.map((a) => a.id),
-        rowsOf(ARTICLE_TRANSLATION_FIELDS, articleTranslations(tenant.articles), context), newArticles),
+      replaceOwnedRows(
+        trx,
+        'article_translations',
+        ARTICLE_TRANSLATION_FIELDS,
+        ARTICLE_TRANSLATION_KEY,
+        tenant.articles.map((a) => a.id),
+        rowsOf(ARTICLE_TRANSLATION_FIELDS, articleTranslations(tenant.articles), context),
+        newArticles,
+      ),
     );
     await replaceLinks(trx, ARTICLE_TAGS, tenant.articles, newArticles, options);
   });
 
   await writeCollection(options, at('vacancies'), async () => {
-    const newVacancies = await timed(options, 'vacancy rows', () => writeById(trx, 'vacancies', VACANCY_FIELDS, rowsOf(VACANCY_FIELDS, tenant.vacancies, context), stored('vacancies')));
+    const newVacancies = await timed(options, 'vacancy rows', () =>
+      writeById(
+        trx,
+        'vacancies',
+        VACANCY_FIELDS,
+        rowsOf(VACANCY_FIELDS, tenant.vacancies, context),
+        stored('vacancies'),
+      ),
+    );
     for (const link of VACANCY_LINKS) await replaceLinks(trx, link, tenant.vacancies, newVacancies, options);
   });
   // Left out of the document: the stored groups stay as they are.
   const synonyms = tenant.search_synonyms;
-  if (synonyms) await writeCollection(options, at('search_synonyms'), () => storeSearchSynonyms(db, tenantId, synonyms));
+  if (synonyms)
+    await writeCollection(options, at('search_synonyms'), () => storeSearchSynonyms(db, tenantId, synonyms));
   // After everything a vacancy's search text is made of (taxonomies, locations, vacancies) is written.
-  await timed(options, 'search documents', async () => countWritten(trx, 'vacancy_search_documents', await refreshSearchDocuments(db, tenantId)));
+  await timed(options, 'search documents', async () =>
+    countWritten(trx, 'vacancy_search_documents', await refreshSearchDocuments(db, tenantId)),
+  );
 
   await writeCollection(options, at('candidates'), async () => {
-    const newCandidates = await writeById(trx, 'candidates', CANDIDATE_FIELDS, rowsOf(CANDIDATE_FIELDS, tenant.candidates, context), stored('candidates'));
+    const newCandidates = await writeById(
+      trx,
+      'candidates',
+      CANDIDATE_FIELDS,
+      rowsOf(CANDIDATE_FIELDS, tenant.candidates, context),
+      stored('candidates'),
+    );
     await replaceLinks(trx, CANDIDATE_USERS, tenant.candidates, newCandidates, options);
   });
 

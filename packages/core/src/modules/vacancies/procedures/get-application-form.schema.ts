@@ -12,8 +12,8 @@ export const getApplicationFormMeta = {
     description:
       'Extension: what POST /applications takes for this vacancy. First the standard fields (`candidate.given_name`, `candidate.family_name`, ' +
       '`candidate.email` required; `candidate.mobile_phone`, `candidate.fixed_phone`, `candidate.linkedin_url`, `documents.resume`, ' +
-      '`documents.cover_letter`, `privacy_policy_accepted`), then the vacancy\'s questions, answered in `answers` by `key`. Labels are in `language`, ' +
-      'else the tenant\'s default language, else the alphabetically first one. An unknown, unpublished, expired or non-API vacancy is 404.',
+      "`documents.cover_letter`, `privacy_policy_accepted`), then the vacancy's questions, answered in `answers` by `key`. Labels are in `language`, " +
+      "else the tenant's default language, else the alphabetically first one. An unknown, unpublished, expired or non-API vacancy is 404.",
     protect: true,
   },
   scope: 'vacancies:read',
@@ -31,11 +31,18 @@ export type TGetApplicationFormInput = z.infer<typeof ZGetApplicationFormInput>;
 export const FORM_FIELD_TYPES = [...QUESTION_TYPES, 'email', 'phone', 'url', 'file'] as const;
 
 export const ZFormField = z.object({
-  key: z.string().describe('The body path of a standard field (`candidate.email`), or the key of a question in `answers`'),
+  key: z
+    .string()
+    .describe('The body path of a standard field (`candidate.email`), or the key of a question in `answers`'),
   label: z.string(),
-  type: z.enum(FORM_FIELD_TYPES).describe('`email`, `phone`, `url` and `file` (a document object) are standard fields only'),
+  type: z
+    .enum(FORM_FIELD_TYPES)
+    .describe('`email`, `phone`, `url` and `file` (a document object) are standard fields only'),
   required: z.boolean(),
-  options: z.array(z.object({ value: z.string(), label: z.string() })).optional().describe('The choices of a select question'),
+  options: z
+    .array(z.object({ value: z.string(), label: z.string() }))
+    .optional()
+    .describe('The choices of a select question'),
   max_length: z.number().int().optional().describe('Most characters of a text value'),
 });
 export type TFormField = z.infer<typeof ZFormField>;

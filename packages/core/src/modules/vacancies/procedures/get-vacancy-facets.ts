@@ -6,7 +6,9 @@ import { ZGetVacancyFacetsInput, ZGetVacancyFacetsOutput, getVacancyFacetsMeta }
 export const getVacancyFacetsProcedure = apiKeyProcedure()
   .meta(getVacancyFacetsMeta)
   // One 422 lists unknown filter ids with the query's other errors.
-  .use(async ({ ctx, getRawInput, next }) => withDatabaseFieldErrors(await next(), async () => filterErrorsOf(ctx, { rawInput: await getRawInput() })))
+  .use(async ({ ctx, getRawInput, next }) =>
+    withDatabaseFieldErrors(await next(), async () => filterErrorsOf(ctx, { rawInput: await getRawInput() })),
+  )
   .input(ZGetVacancyFacetsInput)
   .output(servedOutput(ZGetVacancyFacetsOutput))
   .query(({ ctx, input }) => vacancyFacets(ctx, input));

@@ -27,7 +27,9 @@ export const ZGetVacancyInput = z.object({
   include_media: zFlag.describe('Adds header_image'),
   include_compensation: zFlag.describe('Adds compensation'),
   include_company_name: zFlag.describe('Adds company_location.company_name'),
-  include_structured_data: zFlag.describe('Adds structured_data: the vacancy as a schema.org JobPosting (JSON-LD) for Google for Jobs'),
+  include_structured_data: zFlag.describe(
+    'Adds structured_data: the vacancy as a schema.org JobPosting (JSON-LD) for Google for Jobs',
+  ),
 });
 export type TGetVacancyInput = z.infer<typeof ZGetVacancyInput>;
 

@@ -32,16 +32,25 @@ export const ZListVacanciesInput = z
           '(extension) `relevance` (only with `q`, else 422): title matches above body matches, exact words above prefixes and typos; ties by published_at, then id. ' +
           '(extension) `distance` (only with `near`, else 422): nearest first, ties by id',
       ),
-    sort_direction: zSortDirection.optional().describe('Default `desc` (newest, most relevant first); `asc` for sort=distance (nearest first)'),
-    include: z.enum(['facets'], { error: 'The selected :attribute is invalid.' }).optional().describe('`facets` adds top-level facet counts'),
+    sort_direction: zSortDirection
+      .optional()
+      .describe('Default `desc` (newest, most relevant first); `asc` for sort=distance (nearest first)'),
+    include: z
+      .enum(['facets'], { error: 'The selected :attribute is invalid.' })
+      .optional()
+      .describe('`facets` adds top-level facet counts'),
     include_media: zFlag.describe('Adds header_image'),
     include_compensation: zFlag.describe('Adds compensation'),
     include_company_name: zFlag.describe('Adds company_location.company_name'),
-    include_highlights: zFlag.describe('(extension) Adds `highlights` {title, summary}: HTML-escaped text with the words `q` matched in `<mark>`'),
+    include_highlights: zFlag.describe(
+      '(extension) Adds `highlights` {title, summary}: HTML-escaped text with the words `q` matched in `<mark>`',
+    ),
   })
   .superRefine((input, ctx) => {
-    if (input.sort === 'relevance' && input.q === undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'The selected :attribute is invalid.' });
-    if (input.sort === 'distance' && input.near === undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'The selected :attribute is invalid.' });
+    if (input.sort === 'relevance' && input.q === undefined)
+      ctx.addIssue({ code: 'custom', path: ['sort'], message: 'The selected :attribute is invalid.' });
+    if (input.sort === 'distance' && input.near === undefined)
+      ctx.addIssue({ code: 'custom', path: ['sort'], message: 'The selected :attribute is invalid.' });
   });
 export type TListVacanciesInput = z.infer<typeof ZListVacanciesInput>;
 

@@ -6,7 +6,9 @@ import { ZListVacanciesInput, ZListVacanciesOutput, listVacanciesMeta } from './
 export const listVacanciesProcedure = apiKeyProcedure()
   .meta(listVacanciesMeta)
   // One 422 lists unknown filter ids with the query's other errors.
-  .use(async ({ ctx, getRawInput, next }) => withDatabaseFieldErrors(await next(), async () => filterErrorsOf(ctx, { rawInput: await getRawInput() })))
+  .use(async ({ ctx, getRawInput, next }) =>
+    withDatabaseFieldErrors(await next(), async () => filterErrorsOf(ctx, { rawInput: await getRawInput() })),
+  )
   .input(ZListVacanciesInput)
   .output(servedOutput(ZListVacanciesOutput))
   .query(({ ctx, input }) => listVacancies(ctx, input));

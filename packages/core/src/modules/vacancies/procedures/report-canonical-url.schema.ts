@@ -39,7 +39,9 @@ export const ZReportCanonicalUrlInput = z.object({
     .min(1, { abort: true })
     .max(MAX_CANONICAL_URL_LENGTH, { abort: true })
     .refine(isHttpsUrl, { message: 'The :attribute must be a valid URL starting with https://.', abort: true })
-    .describe("The vacancy's public URL on the career website (https://, at most 2048 characters), stored normalized (as a browser parses it)"),
+    .describe(
+      "The vacancy's public URL on the career website (https://, at most 2048 characters), stored normalized (as a browser parses it)",
+    ),
 });
 export type TReportCanonicalUrlInput = z.infer<typeof ZReportCanonicalUrlInput>;
 

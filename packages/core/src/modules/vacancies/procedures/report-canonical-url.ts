@@ -1,6 +1,10 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { reportCanonicalUrl } from '../canonical-url.service.ts';
-import { ZReportCanonicalUrlInput, ZReportCanonicalUrlOutput, reportCanonicalUrlMeta } from './report-canonical-url.schema.ts';
+import {
+  ZReportCanonicalUrlInput,
+  ZReportCanonicalUrlOutput,
+  reportCanonicalUrlMeta,
+} from './report-canonical-url.schema.ts';
 
 export const reportCanonicalUrlProcedure = apiKeyProcedure()
   .meta(reportCanonicalUrlMeta)

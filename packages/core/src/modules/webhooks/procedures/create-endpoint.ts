@@ -8,7 +8,15 @@ export const createEndpointProcedure = adminProcedure
   .output(ZCreateEndpointOutput)
   .mutation(async ({ ctx, input }) => {
     const created = await createWebhookEndpoint(ctx, { url: input.url, eventTypes: input.event_types });
-    await recordAudit(ctx, { actor: auditActor.admin(ctx.session.email), action: 'webhook.created', subject: `webhook ${created.endpoint.id}`, details: { event_types: created.endpoint.event_types } });
-    ctx.log.info({ webhook_endpoint_id: created.endpoint.id, event_types: created.endpoint.event_types }, 'webhook endpoint created');
+    await recordAudit(ctx, {
+      actor: auditActor.admin(ctx.session.email),
+      action: 'webhook.created',
+      subject: `webhook ${created.endpoint.id}`,
+      details: { event_types: created.endpoint.event_types },
+    });
+    ctx.log.info(
+      { webhook_endpoint_id: created.endpoint.id, event_types: created.endpoint.event_types },
+      'webhook endpoint created',
+    );
     return created;
   });

@@ -9,7 +9,11 @@ export const deleteEndpointProcedure = adminProcedure
   .output(ZDeleteEndpointOutput)
   .mutation(async ({ ctx, input }) => {
     const endpoint = await deleteWebhookEndpoint(ctx, { id: input.id });
-    await recordAudit(ctx, { actor: auditActor.admin(ctx.session.email), action: 'webhook.deleted', subject: `webhook ${endpoint.id}` });
+    await recordAudit(ctx, {
+      actor: auditActor.admin(ctx.session.email),
+      action: 'webhook.deleted',
+      subject: `webhook ${endpoint.id}`,
+    });
     ctx.log.info({ webhook_endpoint_id: endpoint.id }, 'webhook endpoint deleted');
     return { endpoint };
   });

@@ -6,4 +6,6 @@ import { ZListDeliveriesInput, ZListDeliveriesOutput } from './list-deliveries.s
 export const listDeliveriesProcedure = adminProcedure
   .input(ZListDeliveriesInput)
   .output(ZListDeliveriesOutput)
-  .query(async ({ ctx, input }) => ({ data: await listWebhookDeliveries(ctx, { endpointId: input.endpoint_id, limit: input.limit }) }));
+  .query(async ({ ctx, input }) => ({
+    data: await listWebhookDeliveries(ctx, { endpointId: input.endpoint_id, limit: input.limit }),
+  }));

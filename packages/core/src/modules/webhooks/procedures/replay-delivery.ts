@@ -8,6 +8,9 @@ export const replayDeliveryProcedure = adminProcedure
   .output(ZReplayDeliveryOutput)
   .mutation(async ({ ctx, input }) => {
     const delivery = await replayWebhookDelivery(ctx, { id: input.id });
-    ctx.log.info({ webhook_delivery_id: delivery.id, webhook_endpoint_id: delivery.endpoint_id }, 'webhook delivery replayed');
+    ctx.log.info(
+      { webhook_delivery_id: delivery.id, webhook_endpoint_id: delivery.endpoint_id },
+      'webhook delivery replayed',
+    );
     return { delivery };
   });

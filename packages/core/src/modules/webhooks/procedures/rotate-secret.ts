@@ -9,7 +9,11 @@ export const rotateSecretProcedure = adminProcedure
   .output(ZRotateSecretOutput)
   .mutation(async ({ ctx, input }) => {
     const rotated = await rotateWebhookSecret(ctx, { id: input.id });
-    await recordAudit(ctx, { actor: auditActor.admin(ctx.session.email), action: 'webhook.rotated', subject: `webhook ${input.id}` });
+    await recordAudit(ctx, {
+      actor: auditActor.admin(ctx.session.email),
+      action: 'webhook.rotated',
+      subject: `webhook ${input.id}`,
+    });
     ctx.log.info({ webhook_endpoint_id: input.id }, 'webhook secret rotated');
     return rotated;
   });
