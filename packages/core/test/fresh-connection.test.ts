@@ -211,6 +211,21 @@ describe('reconnectBeforeSend', () => {
     expect((await db.query('select 2 as two')).rows).toEqual([{ two: 2 }]);
   });
 
+  it('gives up on a read whose fresh connection never comes, and the caller releases its client once, without error', async () => {
+    const db = reconnectingPool(400);
+    const client = await db.connect();
+    const errors: Error[] = [];
+    client.on('error', (error) => errors.push(error));
+    const running = client.query("select 'never answered' as note from pg_sleep(0.3)");
+    await sleep(100);
+    // The session is lost under a read (which may run again), then no connection comes within the window.
+    const down = hop.cut(1_500);
+    await expect(running).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(() => client.release(true)).not.toThrow();
+    await down;
+    expect((await db.query('select 3 as three')).rows).toEqual([{ three: 3 }]);
+  });
+
   it('gives up after its window: a database that stays away fails the checkout', async () => {
     const db = reconnectingPool(400);
     await db.query('select 1');

@@ -205,6 +205,7 @@ function firstStatementRetried(
   reconnectForMs: number,
 ): pg.PoolClient {
   let current = first;
+  let currentReleased = false;
   let firstDone = false;
   let retrying = false;
   // The caller's 'error' listeners (pg-pool's `pool.query` adds one), relayed from whichever connection is current:
@@ -238,8 +239,11 @@ function firstStatementRetried(
           deadline ||= Date.now() + reconnectForMs;
           if (!isRetryableBeforeSend(error, text) || Date.now() + delay > deadline) throw error;
           current.release(error as Error);
+          // Released already: if no fresh connection comes, the caller's release must not release it again.
+          currentReleased = true;
           await sleep(delay);
           current = await acquire(deadline);
+          currentReleased = false;
           if (relayedFrom) relayFrom(current);
         }
       }
@@ -296,6 +300,7 @@ function firstStatementRetried(
     release: (error?: Error | boolean) => {
       relayFrom(undefined);
       errorListeners.clear();
+      if (currentReleased) return;
       return current.release(error);
     },
   };
