@@ -113,7 +113,7 @@ function rankedVacancies(db: TDb, filters: TVacancyFilters) {
     .selectFrom('vacancies as v')
     .innerJoin(searchMatches(plan, 's'), (join) => join.onRef('s.vacancy_id', '=', 'v.id'))
     .where((eb) => matchesFilters(db, eb as unknown as TVacancyScope, filters, true))
-    .select(relevanceScore(sql.ref('v.id'), sql.ref('s.title'), plan).as('sort_key'));
+    .select(relevanceScore(sql.ref('s.title'), sql.ref('s.exact'), plan).as('sort_key'));
 }
 
 const BASE_COLUMNS = [
