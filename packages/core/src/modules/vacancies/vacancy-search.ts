@@ -166,12 +166,18 @@ function idsMatching(plan: NonNullable<TSearchPlan>, query: string) {
   return sql`array(select m from careers_search_matches(${plan.tenantId}::int, ${query}::tsquery) as m order by 1)`;
 }
 
-/** The vacancies a plan finds with their title lexemes, to join as `alias` (`vacancy_id`, `title` for `relevanceScore`). */
+/**
+ * The vacancies a plan finds with their title lexemes and, per query word, whether the document has it exactly (its
+ * spellings, stems or synonyms), to join as `alias` (`vacancy_id`, `title` and `exact` for `relevanceScore`): one
+ * bitmap scan of the GIN index (Migration20261128083000).
+ */
 export function searchMatches<TAlias extends string>(plan: NonNullable<TSearchPlan>, alias: TAlias) {
+  const exactWords = plan.words.map((word) => wordQuery(word, '', 'exact'));
   return sql<{
     vacancy_id: number;
     title: string;
-  }>`careers_search_match_titles(${plan.tenantId}::int, ${plan.match}::tsquery)`.as(alias);
+    exact: boolean[];
+  }>`careers_search_match_ranks(${plan.tenantId}::int, ${plan.match}::tsquery, ${exactWords}::tsquery[])`.as(alias);
 }
 
 /** The search condition on a vacancy id. */
@@ -182,20 +188,19 @@ export function matchesSearch(vacancyId: RawBuilder<unknown>, plan: NonNullable<
 /**
  * Relevance of a matching document: per word, 6 for an exact word (or stem, or synonym) in the title, 4 for a typo or
  * prefix in the title, 3 for a synonym of a typo in the title (`ontwikelaar` finds Ontwikkelaar before Developer),
- * 2 for an exact word elsewhere, 1 for anything else; summed over the words. `title` is the match's title lexemes
- * (`searchMatches`); "elsewhere" is asked of the index once per word, as the set of matches with an exact word (no
- * larger than the matches, however common the word).
+ * 2 for an exact word elsewhere, 1 for anything else; summed over the words. `title` is the match's title lexemes and
+ * `exact` its per-word "exact word in the document" flags (`searchMatches`, read in the same scan as the match).
  */
 export function relevanceScore(
-  vacancyId: RawBuilder<unknown>,
   title: RawBuilder<unknown>,
+  exact: RawBuilder<unknown>,
   plan: NonNullable<TSearchPlan>,
 ): RawBuilder<number> {
   const perWord = plan.words.map(
-    (word) => sql`(case when ${title} @@ ${wordQuery(word, '^', 'exact')}::tsquery then 6
+    (word, index) => sql`(case when ${title} @@ ${wordQuery(word, '^', 'exact')}::tsquery then 6
       when ${title} @@ ${wordQuery(word, '^', 'typo')}::tsquery then 4
       when ${title} @@ ${wordQuery(word, '^', 'synonym of a typo')}::tsquery then 3
-      when ${vacancyId} in (select e from careers_search_matches(${plan.tenantId}::int, ${`(${plan.match}) & ${wordQuery(word, '', 'exact')}`}::tsquery) as e) then 2 else 1 end)`,
+      when (${exact})[${sql.lit(index + 1)}] then 2 else 1 end)`,
   );
   return sql<number>`(${sql.join(perWord, sql` + `)})`;
 }

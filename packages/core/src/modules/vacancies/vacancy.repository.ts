@@ -99,8 +99,8 @@ export function matchingVacancies(db: TDb, filters: TVacancyFilters) {
 }
 
 /**
- * Matching vacancies ranked by relevance to `q`: joined to the search's matches `s`, whose title lexemes the score
- * reads (every match is scored, cheaply: see `relevanceScore`). Without a plan (only stop words) all are equal.
+ * Matching vacancies ranked by relevance to `q`: joined to the search's matches `s`, whose title lexemes and exact
+ * flags the score reads (every match is scored, cheaply: see `relevanceScore`). Without a plan (only stop words) all are equal.
  */
 function rankedVacancies(db: TDb, filters: TVacancyFilters) {
   const plan = filters.searchPlan;
@@ -109,11 +109,18 @@ function rankedVacancies(db: TDb, filters: TVacancyFilters) {
       .selectFrom('vacancies as v')
       .where((eb) => matchesFilters(db, eb, filters))
       .select(sql<number>`(0)::int`.as('sort_key'));
+  // The matches are read once (CTE `s`) and the vacancies found by their ids (`= any` of the sorted ids walks the index
+  // once): joined by a merge of the whole index instead, a query that finds 15 vacancies read all 85 000 index entries.
   return db
+    .with(
+      (cte) => cte('s').materialized(),
+      () => db.selectFrom(searchMatches(plan, 'm')).selectAll(),
+    )
     .selectFrom('vacancies as v')
-    .innerJoin(searchMatches(plan, 's'), (join) => join.onRef('s.vacancy_id', '=', 'v.id'))
+    .innerJoin('s', 's.vacancy_id', 'v.id')
+    .where(sql<SqlBool>`${sql.ref('v.id')} = any(array(select s.vacancy_id from s order by 1))`)
     .where((eb) => matchesFilters(db, eb as unknown as TVacancyScope, filters, true))
-    .select(relevanceScore(sql.ref('v.id'), sql.ref('s.title'), plan).as('sort_key'));
+    .select(relevanceScore(sql.ref('s.title'), sql.ref('s.exact'), plan).as('sort_key'));
 }
 
 const BASE_COLUMNS = [
