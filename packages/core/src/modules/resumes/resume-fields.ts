@@ -1,5 +1,12 @@
 import { asciiLetters, languageRegion } from './resume-vocabulary.ts';
-import { COMMON_TLDS, findEmail, findLinkedinUrl, topLevelDomain, wrappedEmail } from './resume-email.ts';
+import {
+  COMMON_TLDS,
+  findEmail,
+  findEmailWithQAsAt,
+  findLinkedinUrl,
+  topLevelDomain,
+  wrappedEmail,
+} from './resume-email.ts';
 import { DEFAULT_REGION, findPhoneInLines } from './resume-phone.ts';
 import { regionOfLine } from './resume-region.ts';
 import { nameFromEmail, type TParsedName } from './resume-name.ts';
@@ -92,6 +99,16 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
       break;
     }
   }
+  // No address at all in an OCR'd text: one whose "@" was read as "Q" ("grzegorz.nowakQprzyklad.pl").
+  if (email === null && options.ocr === true) {
+    for (const line of ordered) {
+      email = safely(() => findEmailWithQAsAt(line.text));
+      if (email !== null) {
+        emailLine = line.index;
+        break;
+      }
+    }
+  }
   let linkedinUrl: string | null = null;
   for (const line of ordered) {
     linkedinUrl = safely(() => findLinkedinUrl(line.text));
@@ -126,6 +143,7 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
     findPhoneInLines(
       ordered.map((line) => line.text),
       regions,
+      { ocr: options.ocr === true },
     ),
   );
   const phone = phoneFound?.phone ?? null;
