@@ -10,7 +10,13 @@ import {
 } from './support/resume-corpus.ts';
 import { profileAccuracy } from './support/resume-profile-score.ts';
 import { JPEG_MIME, PDF_MIME, PNG_MIME, detectResumeType } from '../src/modules/resumes/resume-file.ts';
-import { ocrUnavailableReason, wordsOfTsv, withoutOcrBullets } from '../src/modules/resumes/resume-ocr.ts';
+import {
+  isEnglish,
+  modelsFor,
+  ocrUnavailableReason,
+  wordsOfTsv,
+  withoutOcrBullets,
+} from '../src/modules/resumes/resume-ocr.ts';
 import { extractResumeText, ResumeParseError } from '../src/modules/resumes/resume-text.ts';
 import { ResumeSandbox } from '../src/modules/resumes/resume-sandbox.ts';
 
@@ -74,6 +80,23 @@ describe('OCR output', () => {
     expect(san!.y).toBe(francisco!.y);
     expect(product!.y).toBe(owner!.y);
     expect(product!.y).not.toBe(san!.y);
+  });
+
+  it('reads an English resume again with English alone, a Dutch one with Dutch first, and leaves an unknown one', () => {
+    const page = (text: string) => text.split(' ').map((str, x) => ({ str, x, y: 0, width: 1, size: 10 }));
+    const english =
+      'Amelia Whitmore Financial Analyst Reliable professional with a record of delivering projects on time and within ' +
+      'budget. WORK EXPERIENCE Marketing Lead Since 10/2013 Led a team of five across two sites. Cut lead times by 20 % ' +
+      'in the first year. EDUCATION MSc Data Science, University of Example SKILLS Python';
+    expect(isEnglish(english)).toBe(true);
+    expect(modelsFor(page(english))).toBe('eng');
+    const dutch =
+      'Ruben van den Berg Logistiek medewerker PROFIEL Enthousiaste collega met oog voor detail en plezier in ' +
+      'samenwerken. WERKERVARING Software-ontwikkelaar sinds 2012 Leiding aan een team van vijf collega’s. OPLEIDING';
+    expect(isEnglish(dutch)).toBe(false);
+    expect(modelsFor(page(dutch))).toBe('nld+eng');
+    expect(isEnglish('Jan Smit 06 1234 5678 jan@smit.example')).toBe(false);
+    expect(modelsFor(page('Jan Smit 06 1234 5678 jan@smit.example'))).toBeNull();
   });
 
   it('drops list bullets read as signs or letters, and keeps a phone number', () => {

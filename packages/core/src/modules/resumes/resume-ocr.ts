@@ -204,13 +204,50 @@ const MODEL_OF_REGION: Readonly<Record<string, string>> = {
 };
 
 /**
- * The models to read a resume with once its language is known: that language first, then English. All seven at once
- * lose the accents of the resume's own language ("Zając" read as "Zajac", "Przykładowy" as "Przyktadowy").
+ * The models to read a resume with once its language is known: that language first, then English (English alone for
+ * an English resume). All seven at once lose the accents of the resume's own language ("Zając" read as "Zajac",
+ * "Przykładowy" as "Przyktadowy") and misread digits.
  */
 export function modelsFor(words: readonly TPositionedText[]): string | null {
-  const region = languageRegion(words.map((word) => word.str).join(' '));
+  const text = words.map((word) => word.str).join(' ');
+  const region = languageRegion(text);
   const model = region === null ? undefined : MODEL_OF_REGION[region];
-  return model === undefined ? null : `${model}+eng`;
+  if (model !== undefined) return `${model}+eng`;
+  // An English resume is read with English alone: the other six models turn its digits and letters into theirs
+  // ("0113 496 0890" read as "0118 496 0890").
+  return region === null && isEnglish(text) ? 'eng' : null;
+}
+
+/** Words only English text has many of (function words and the headings of an English resume). */
+const ENGLISH_WORDS = new Set([
+  'the',
+  'and',
+  'of',
+  'with',
+  'for',
+  'to',
+  'in',
+  'experience',
+  'education',
+  'skills',
+  'languages',
+  'profile',
+  'work',
+  'present',
+]);
+/** English words of the text at least, in number and as a share of its words. */
+const MIN_ENGLISH_WORDS = 8;
+const MIN_ENGLISH_SHARE = 0.05;
+
+/** Whether an OCR'd text (whose language languageRegion could not tell) reads as English. */
+export function isEnglish(text: string): boolean {
+  const words = text
+    .slice(0, 20_000)
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter((word) => word !== '');
+  const english = words.filter((word) => ENGLISH_WORDS.has(word)).length;
+  return english >= MIN_ENGLISH_WORDS && english >= words.length * MIN_ENGLISH_SHARE;
 }
 
 async function tesseract(image: string, signal: AbortSignal | undefined, languages = OCR_LANGUAGES): Promise<TOcrPage> {
