@@ -12,6 +12,7 @@ import { profileAccuracy } from './support/resume-profile-score.ts';
 import { JPEG_MIME, PDF_MIME, PNG_MIME, detectResumeType } from '../src/modules/resumes/resume-file.ts';
 import {
   isEnglish,
+  jpegAsPdf,
   modelsFor,
   ocrUnavailableReason,
   wordsOfTsv,
@@ -97,6 +98,28 @@ describe('OCR output', () => {
     expect(modelsFor(page(dutch))).toBe('nld+eng');
     expect(isEnglish('Jan Smit 06 1234 5678 jan@smit.example')).toBe(false);
     expect(modelsFor(page('Jan Smit 06 1234 5678 jan@smit.example'))).toBeNull();
+  });
+
+  it('wraps a JPEG as it is in a one-page PDF sized as a 150 dpi scan, with a cross-reference table that is right', async () => {
+    const jpeg = corpusFile('01-priya-raman.scan.jpg');
+    const pdf = jpegAsPdf(jpeg);
+    expect(pdf).not.toBeNull();
+    const text = Buffer.from(pdf!).toString('latin1');
+    expect(text.startsWith('%PDF-1.4\n')).toBe(true);
+    expect(text).toMatch(
+      /\/Subtype\/Image\/Width \d+\/Height \d+\/ColorSpace\/DeviceGray\/BitsPerComponent 8\/Filter\/DCTDecode/u,
+    );
+    expect(Buffer.from(pdf!).indexOf(Buffer.from(jpeg))).toBeGreaterThan(0);
+    const xref = Number(/startxref\n(\d+)/u.exec(text)?.[1]);
+    expect(text.slice(xref, xref + 4)).toBe('xref');
+    const offsets = [...text.slice(xref).matchAll(/^(\d{10}) 00000 n $/gmu)].map((match) => Number(match[1]));
+    expect(offsets).toHaveLength(5);
+    for (const [index, offset] of offsets.entries())
+      expect(text.slice(offset)).toMatch(new RegExp(`^${index + 1} 0 obj`, 'u'));
+    expect(await detectResumeType(pdf!, PDF_MIME)).toEqual({ ok: true, kind: 'pdf' });
+    // Not a JPEG, or one without a frame header: nothing to wrap.
+    expect(jpegAsPdf(corpusFile('27-inigo-etxeberria.scan.png'))).toBeNull();
+    expect(jpegAsPdf(new Uint8Array([0xff, 0xd8, 0xff, 0xd9, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeNull();
   });
 
   it('drops list bullets read as signs or letters, and keeps a phone number', () => {
