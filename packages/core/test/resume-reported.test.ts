@@ -240,6 +240,21 @@ describe('OCR contact misreads from the tuning scans', () => {
     );
   });
 
+  it('reads an OCR email that has a thin letter more or less than the name spells, as the name spells it', () => {
+    const read = (email: string, options = { ocr: true }) =>
+      extractCandidateFields(`GRZEGORZ\nLEWANDOWSKA\n761 301 701\n${email}`, { ...options, defaultRegion: 'PL' }).email;
+    expect(read('grzegorzilewandowska@przyklad.pl')).toBe('grzegorzlewandowska@przyklad.pl');
+    expect(read('grzegorzewandowska@przyklad.pl')).toBe('grzegorzlewandowska@przyklad.pl');
+    expect(read('grzegorzilewandowska@przyklad.pl', { ocr: false })).toBe('grzegorzilewandowska@przyklad.pl');
+    // Another letter more is no misread, nor is an address that is not the name.
+    expect(read('grzegorzalewandowska@przyklad.pl')).toBe('grzegorzalewandowska@przyklad.pl');
+    expect(read('biuro@przyklad.pl')).toBe('biuro@przyklad.pl');
+    // Initials are no misread: Jean-Luc's "jl." is not "j." with an "l" more.
+    expect(extractCandidateFields('Jean-Luc Darcy\njl.darcy@courriel.example', { ocr: true }).email).toBe(
+      'jl.darcy@courriel.example',
+    );
+  });
+
   it('reads a phone number whose digits OCR partly read as letters, only in OCR text and only in a cell of its own', () => {
     const text = 'Bologna\nost 670 4207\nfrancesca.marino@posta.example\nFrancesca Marino';
     expect(extractCandidateFields(text, { ocr: true, defaultRegion: 'IT' }).phone).toBe('+390516704207');
