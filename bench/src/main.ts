@@ -38,6 +38,8 @@ const { values, positionals } = parseArgs({
     profile: { type: 'boolean', default: false },
     'own-reference': { type: 'boolean', default: false },
     rounds: { type: 'string' },
+    files: { type: 'string' },
+    tuned: { type: 'boolean', default: false },
   },
 });
 
@@ -62,7 +64,13 @@ const options: TBenchOptions = {
   profile: values.profile,
   ownReference: values['own-reference'],
   rounds: values.rounds === undefined ? undefined : Number(values.rounds),
+  files: values.files === 'ocr' || values.files === 'text' ? values.files : undefined,
+  tunedOnly: values.tuned,
 };
+if (values.files !== undefined && options.files === undefined) {
+  console.error(`--files is ocr or text, not ${values.files}`);
+  process.exit(2);
+}
 
 const results: TScenarioResult[] = [];
 for (const name of names) {

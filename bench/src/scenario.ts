@@ -18,6 +18,10 @@ export type TBenchOptions = {
   ownReference?: boolean;
   /** Repetitions of a measurement whose median decides (`--rounds`; the import scenario). */
   rounds?: number;
+  /** Resume files of one kind only (`--files ocr` or `--files text`; the resumes scenario). */
+  files?: 'ocr' | 'text';
+  /** Leave the held-out part out (`--tuned`; the resumes scenario): for tuning runs, which must not see it. */
+  tunedOnly?: boolean;
 };
 
 export type TScenarioResult = {

@@ -41,14 +41,18 @@ import { renderResume } from './templates.ts';
 
 /**
  * Everyone in the corpus, in file-number order (new people go at the end, so existing files keep their numbers): the
- * hand-written people, the reported failures, generated people to tune on (seed 101), and generated held-out people
- * (seed 9001: other people, headings and entry layouts; every one also scanned).
+ * hand-written people, the reported failures, generated people to tune on (seed 101), generated held-out people
+ * (seed 9001: other people, headings and entry layouts; every one also scanned), and more generated people to tune
+ * OCR on (seeds 202, 303 and 404: every one scanned, with the tuned part's headings, so OCR misreads have cases to learn from).
  */
 export const CORPUS_PEOPLE: TPerson[] = [
   ...PEOPLE,
   ...REPORTED_PEOPLE,
   ...synthPeople(101, 14, { heldOut: false, scanEvery: 4 }),
   ...synthPeople(9001, 12, { heldOut: true, scanEvery: 1, variant: true }),
+  ...synthPeople(202, 28, { heldOut: false, scanEvery: 1 }),
+  ...synthPeople(303, 21, { heldOut: false, scanEvery: 1 }),
+  ...synthPeople(404, 21, { heldOut: false, scanEvery: 1 }),
 ];
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

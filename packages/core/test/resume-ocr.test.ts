@@ -10,7 +10,14 @@ import {
 } from './support/resume-corpus.ts';
 import { profileAccuracy } from './support/resume-profile-score.ts';
 import { JPEG_MIME, PDF_MIME, PNG_MIME, detectResumeType } from '../src/modules/resumes/resume-file.ts';
-import { ocrUnavailableReason, wordsOfTsv, withoutOcrBullets } from '../src/modules/resumes/resume-ocr.ts';
+import {
+  isEnglish,
+  jpegAsPdf,
+  modelsFor,
+  ocrUnavailableReason,
+  wordsOfTsv,
+  withoutOcrBullets,
+} from '../src/modules/resumes/resume-ocr.ts';
 import { extractResumeText, ResumeParseError } from '../src/modules/resumes/resume-text.ts';
 import { ResumeSandbox } from '../src/modules/resumes/resume-sandbox.ts';
 
@@ -74,6 +81,45 @@ describe('OCR output', () => {
     expect(san!.y).toBe(francisco!.y);
     expect(product!.y).toBe(owner!.y);
     expect(product!.y).not.toBe(san!.y);
+  });
+
+  it('reads an English resume again with English alone, a Dutch one with Dutch first, and leaves an unknown one', () => {
+    const page = (text: string) => text.split(' ').map((str, x) => ({ str, x, y: 0, width: 1, size: 10 }));
+    const english =
+      'Amelia Whitmore Financial Analyst Reliable professional with a record of delivering projects on time and within ' +
+      'budget. WORK EXPERIENCE Marketing Lead Since 10/2013 Led a team of five across two sites. Cut lead times by 20 % ' +
+      'in the first year. EDUCATION MSc Data Science, University of Example SKILLS Python';
+    expect(isEnglish(english)).toBe(true);
+    expect(modelsFor(page(english))).toBe('eng');
+    const dutch =
+      'Ruben van den Berg Logistiek medewerker PROFIEL Enthousiaste collega met oog voor detail en plezier in ' +
+      'samenwerken. WERKERVARING Software-ontwikkelaar sinds 2012 Leiding aan een team van vijf collega’s. OPLEIDING';
+    expect(isEnglish(dutch)).toBe(false);
+    expect(modelsFor(page(dutch))).toBe('nld+eng');
+    expect(isEnglish('Jan Smit 06 1234 5678 jan@smit.example')).toBe(false);
+    expect(modelsFor(page('Jan Smit 06 1234 5678 jan@smit.example'))).toBeNull();
+  });
+
+  it('wraps a JPEG as it is in a one-page PDF sized as a 150 dpi scan, with a cross-reference table that is right', async () => {
+    const jpeg = corpusFile('01-priya-raman.scan.jpg');
+    const pdf = jpegAsPdf(jpeg);
+    expect(pdf).not.toBeNull();
+    const text = Buffer.from(pdf!).toString('latin1');
+    expect(text.startsWith('%PDF-1.4\n')).toBe(true);
+    expect(text).toMatch(
+      /\/Subtype\/Image\/Width \d+\/Height \d+\/ColorSpace\/DeviceGray\/BitsPerComponent 8\/Filter\/DCTDecode/u,
+    );
+    expect(Buffer.from(pdf!).indexOf(Buffer.from(jpeg))).toBeGreaterThan(0);
+    const xref = Number(/startxref\n(\d+)/u.exec(text)?.[1]);
+    expect(text.slice(xref, xref + 4)).toBe('xref');
+    const offsets = [...text.slice(xref).matchAll(/^(\d{10}) 00000 n $/gmu)].map((match) => Number(match[1]));
+    expect(offsets).toHaveLength(5);
+    for (const [index, offset] of offsets.entries())
+      expect(text.slice(offset)).toMatch(new RegExp(`^${index + 1} 0 obj`, 'u'));
+    expect(await detectResumeType(pdf!, PDF_MIME)).toEqual({ ok: true, kind: 'pdf' });
+    // Not a JPEG, or one without a frame header: nothing to wrap.
+    expect(jpegAsPdf(corpusFile('27-inigo-etxeberria.scan.png'))).toBeNull();
+    expect(jpegAsPdf(new Uint8Array([0xff, 0xd8, 0xff, 0xd9, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeNull();
   });
 
   it('drops list bullets read as signs or letters, and keeps a phone number', () => {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { RESUME_CORPUS_DIR, evaluateCorpusFile, readCorpusTruth } from './support/resume-corpus.ts';
-import { ocrUnavailableReason, repairOcrMisreads, wordsOfTsv } from '../src/modules/resumes/resume-ocr.ts';
+import {
+  ocrUnavailableReason,
+  repairOcrMisreads,
+  withoutOcrBullets,
+  wordsOfTsv,
+} from '../src/modules/resumes/resume-ocr.ts';
 import { extractCandidateFields } from '../src/modules/resumes/resume-fields.ts';
+import { findEmailWithQAsAt } from '../src/modules/resumes/resume-email.ts';
+import { spacedName } from '../src/modules/resumes/resume-lines.ts';
+import { misreadDigitsPhone } from '../src/modules/resumes/resume-phone.ts';
 
 /**
  * Failures reported from resumes we do not have (#31), each rebuilt as a generated corpus file with its truth
@@ -207,5 +215,84 @@ describe('general rules found on the way', () => {
       row(3, 600, 12, 'xx'),
     ].join('\n');
     expect(wordsOfTsv(tsv).map((word) => word.str)).toEqual(['giulia.romano@posta.example']);
+  });
+});
+
+/** Misreads found on the generated OCR tuning files (seeds 202 and 303 of bench/src/resume-corpus), as rules. */
+describe('OCR contact misreads from the tuning scans', () => {
+  it('reads an email whose "@" OCR read as "Q", only in OCR text and only when the text has no address', () => {
+    const text = 'Grzegorz Nowak\n761 301 701\ngrzegorz.nowakQprzyklad.pl';
+    expect(extractCandidateFields(text, { ocr: true, defaultRegion: 'PL' }).email).toBe('grzegorz.nowak@przyklad.pl');
+    expect(extractCandidateFields(text, { defaultRegion: 'PL' }).email).toBeNull();
+    expect(findEmailWithQAsAt('Kontakt\tj.nowakQpoczta.example')).toBe('j.nowak@poczta.example');
+    expect(findEmailWithQAsAt('IQ test.example, FAQ.html and QA.Team')).toBeNull();
+    // A word written with a capital Q is an address only when there is none: here there is one.
+    expect(
+      extractCandidateFields('Jan Smit\njan@smit.example\nClients: iraQuest.com', { ocr: true, defaultRegion: 'NL' })
+        .email,
+    ).toBe('jan@smit.example');
+  });
+
+  it('reads a "Q" email that also misses a letter of the name as the name spells it', () => {
+    const text = withoutOcrBullets('GRZEGORZ\nLEWANDOWSKA\n761 301 701\ngrzegorziewandowskaQprzyklad.pl');
+    expect(extractCandidateFields(text, { ocr: true, defaultRegion: 'PL' }).email).toBe(
+      'grzegorzlewandowska@przyklad.pl',
+    );
+  });
+
+  it('reads an OCR email that has a thin letter more or less than the name spells, as the name spells it', () => {
+    const read = (email: string, options = { ocr: true }) =>
+      extractCandidateFields(`GRZEGORZ\nLEWANDOWSKA\n761 301 701\n${email}`, { ...options, defaultRegion: 'PL' }).email;
+    expect(read('grzegorzilewandowska@przyklad.pl')).toBe('grzegorzlewandowska@przyklad.pl');
+    expect(read('grzegorzewandowska@przyklad.pl')).toBe('grzegorzlewandowska@przyklad.pl');
+    expect(read('grzegorzilewandowska@przyklad.pl', { ocr: false })).toBe('grzegorzilewandowska@przyklad.pl');
+    // Another letter more is no misread, nor is an address that is not the name.
+    expect(read('grzegorzalewandowska@przyklad.pl')).toBe('grzegorzalewandowska@przyklad.pl');
+    expect(read('biuro@przyklad.pl')).toBe('biuro@przyklad.pl');
+    // Initials are no misread: Jean-Luc's "jl." is not "j." with an "l" more.
+    expect(extractCandidateFields('Jean-Luc Darcy\njl.darcy@courriel.example', { ocr: true }).email).toBe(
+      'jl.darcy@courriel.example',
+    );
+  });
+
+  it('reads a phone number whose digits OCR partly read as letters, only in OCR text and only in a cell of its own', () => {
+    const text = 'Bologna\nost 670 4207\nfrancesca.marino@posta.example\nFrancesca Marino';
+    expect(extractCandidateFields(text, { ocr: true, defaultRegion: 'IT' }).phone).toBe('+390516704207');
+    expect(extractCandidateFields(text, { defaultRegion: 'IT' }).phone).toBeNull();
+    expect(misreadDigitsPhone('Tel: O2O 7946 O123', 'GB')).toBe('+442079460123');
+    // Words are no numbers, a number in running text is no contact cell, and four letters are a word.
+    expect(misreadDigitsPhone('Sales 2019 Berlin', 'DE')).toBeNull();
+    expect(misreadDigitsPhone('worked on 020 7946 0l23 projects', 'GB')).toBeNull();
+    expect(misreadDigitsPhone('ISO 9001 2015', 'DE')).toBeNull();
+    expect(misreadDigitsPhone('Blog 7946 0123', 'GB')).toBeNull();
+  });
+
+  it('reads a name whose words OCR put far apart on one line ("Francesca ⇥ Marino") as the name', () => {
+    const text = 'Bologna\n051 670 4207\nfrancesca.marino@posta.example\nPROFILO\nFrancesca\tMarino\nContabile';
+    expect(extractCandidateFields(text, { ocr: true, defaultRegion: 'IT' })).toMatchObject({
+      firstName: 'Francesca',
+      lastName: 'Marino',
+    });
+    expect(spacedName({ cells: ['Francesca', 'Marino'] })).toEqual(['Francesca', 'Marino']);
+    expect(spacedName({ cells: ['Naam', 'Smit'] })).toBeNull();
+    expect(spacedName({ cells: ['Francesca Marino', 'Contabile'] })).toBeNull();
+    expect(spacedName({ cells: ['Francesca'] })).toBeNull();
+  });
+
+  it('reads a name stacked on two lines whose second line starts with a particle as one name', () => {
+    const text = 'Contact\n06-1244 7156\nrvandenberg@mail.example\n\f\nRUBEN\nVAN DEN BERG\nLogistiek medewerker';
+    expect(extractCandidateFields(text, { defaultRegion: 'NL' })).toMatchObject({
+      firstName: 'Ruben',
+      lastName: 'van den Berg',
+    });
+    // A job title above a whole name is no given name.
+    expect(
+      extractCandidateFields(
+        'Administrativa\nÁlvaro Martínez\nValencia, España - 914 02 62 16 - amartinez@ejemplo.es',
+        {
+          defaultRegion: 'ES',
+        },
+      ),
+    ).toMatchObject({ firstName: 'Álvaro', lastName: 'Martínez' });
   });
 });

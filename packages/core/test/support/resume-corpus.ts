@@ -232,7 +232,10 @@ function accuracyRow(label: string, accuracy: TFieldAccuracy, width: number): st
 }
 
 /** The printed report: per-field accuracy overall and per layout, language and format, then the worst cases. */
-export function formatCorpusReport(outcomes: readonly TCorpusOutcome[], options: { worst?: number } = {}): string {
+export function formatCorpusReport(
+  outcomes: readonly TCorpusOutcome[],
+  options: { worst?: number; missesOf?: (outcome: TCorpusOutcome) => boolean } = {},
+): string {
   const width = 24;
   const header = `${''.padEnd(width)} files  ${CORPUS_FIELDS.map((field) => field.padStart(11)).join('')}`;
   const lines = [header, accuracyRow('all', fieldAccuracy(outcomes), width)];
@@ -240,9 +243,13 @@ export function formatCorpusReport(outcomes: readonly TCorpusOutcome[], options:
     lines.push('', `by ${name}`);
     for (const [group, accuracy] of accuracyBy(outcomes, key)) lines.push(accuracyRow(`  ${group}`, accuracy, width));
   }
-  const misses = corpusMisses(outcomes);
+  const misses = corpusMisses(options.missesOf === undefined ? outcomes : outcomes.filter(options.missesOf));
   const shown = misses.slice(0, options.worst ?? 40);
-  lines.push('', `worst cases (${shown.length} of ${misses.length} wrong fields; files with most wrong fields first)`);
+  const part = options.missesOf === undefined ? '' : ' (held-out files left out)';
+  lines.push(
+    '',
+    `worst cases${part} (${shown.length} of ${misses.length} wrong fields; files with most wrong fields first)`,
+  );
   for (const miss of shown) {
     lines.push(
       `  ${miss.file.padEnd(40)} ${miss.field.padEnd(10)} expected ${JSON.stringify(miss.expected)}, got ${JSON.stringify(miss.got)}`,

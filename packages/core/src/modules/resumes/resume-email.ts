@@ -29,6 +29,19 @@ export function findEmail(text: string, options: { ocr?: boolean } = {}): string
   return null;
 }
 
+/**
+ * An email address whose "@" OCR read as a capital "Q" (its tail taken for the Q's): a lower-case local part, "Q", a
+ * lower-case dotted domain. A word may be written so too ("iraQuest.com"): only read when the text has no address.
+ */
+const Q_AT_RE =
+  /(?<![\w.+-])([a-z\d][a-z\d._+-]{0,63})Q([a-z\d][a-z\d-]{0,62}(?:\.[a-z\d-]{1,63})*\.[a-z]{2,12})(?![\w.-])/u;
+
+/** The address of an OCR'd text in which no address was found, when its "@" was read as "Q"; else null. */
+export function findEmailWithQAsAt(text: string): string | null {
+  const match = Q_AT_RE.exec(text);
+  return match === null ? null : findEmail(`${match[1]}@${match[2]}`);
+}
+
 /** Top-level domains common enough that an address ending in one is taken as complete, not as cut short. */
 export const COMMON_TLDS = new Set([
   'com',

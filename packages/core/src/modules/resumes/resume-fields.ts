@@ -1,5 +1,12 @@
 import { asciiLetters, languageRegion } from './resume-vocabulary.ts';
-import { COMMON_TLDS, findEmail, findLinkedinUrl, topLevelDomain, wrappedEmail } from './resume-email.ts';
+import {
+  COMMON_TLDS,
+  findEmail,
+  findEmailWithQAsAt,
+  findLinkedinUrl,
+  topLevelDomain,
+  wrappedEmail,
+} from './resume-email.ts';
 import { DEFAULT_REGION, findPhoneInLines } from './resume-phone.ts';
 import { regionOfLine } from './resume-region.ts';
 import { nameFromEmail, type TParsedName } from './resume-name.ts';
@@ -92,6 +99,16 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
       break;
     }
   }
+  // No address at all in an OCR'd text: one whose "@" was read as "Q" ("grzegorz.nowakQprzyklad.pl").
+  if (email === null && options.ocr === true) {
+    for (const line of ordered) {
+      email = safely(() => findEmailWithQAsAt(line.text));
+      if (email !== null) {
+        emailLine = line.index;
+        break;
+      }
+    }
+  }
   let linkedinUrl: string | null = null;
   for (const line of ordered) {
     linkedinUrl = safely(() => findLinkedinUrl(line.text));
@@ -126,6 +143,7 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
     findPhoneInLines(
       ordered.map((line) => line.text),
       regions,
+      { ocr: options.ocr === true },
     ),
   );
   const phone = phoneFound?.phone ?? null;
@@ -170,13 +188,16 @@ const OCR_CONFUSABLE = new Set([
   'ij',
 ]);
 
+/** Letters so thin that OCR reads one where there is none, or none where there is one. */
+const THIN_LETTERS = new Set(['i', 'l', 'j', '1']);
+
 function confusable(a: string, b: string): boolean {
   return OCR_CONFUSABLE.has(a + b) || OCR_CONFUSABLE.has(b + a);
 }
 
 /**
  * An OCR'd email whose local part misses one of the usual spellings of the candidate's name (first.last, flast, …) by
- * one letter OCR confuses, or by the first name that OCR split off with a space ("sergio jimeneztorres@…"): the email
+ * one letter OCR confuses, by a thin letter more or less, or by the first name that OCR split off with a space ("sergio jimeneztorres@…"): the email
  * as the name spells it. Null when nothing needs repair.
  */
 function emailAsNameSpellsIt(email: string, name: TParsedName, line: string): string | null {
@@ -208,6 +229,17 @@ function emailAsNameSpellsIt(email: string, name: TParsedName, line: string): st
       letter === local[index] ? [] : [[letter, local[index] ?? '']],
     );
     if (differences.length === 1 && confusable(differences[0]![0]!, differences[0]![1]!)) return form + domain;
+  }
+  // A thin letter OCR split off or lost ("grzegorzlewandowska" read as "grzegorzilewandowska" or "grzegorzewandowska").
+  for (const form of forms) {
+    const [longer, shorter] = form.length > local.length ? [form, local] : [local, form];
+    if (longer.length !== shorter.length + 1) continue;
+    // Inside a word only: "jl.darcy" is Jean-Luc's initials, not "j.darcy" with an "l" more.
+    for (let at = 1; at < longer.length - 1; at++) {
+      const inside = /[a-z]/u.test(longer[at - 1]!) && /[a-z]/u.test(longer[at + 1]!);
+      if (inside && THIN_LETTERS.has(longer[at]!) && longer.slice(0, at) + longer.slice(at + 1) === shorter)
+        return form + domain;
+    }
   }
   const split = new RegExp(`(?<![\\p{L}])(\\p{L}+)\\s+${escapeRegExp(email)}`, 'iu').exec(line);
   if (split !== null) {

@@ -14,6 +14,7 @@ import {
   emailSpellsName,
   nameWords,
   splitName,
+  startsWithParticle,
 } from './resume-name.ts';
 
 /* The resume as lines in sections, the candidate's own first, and the name found among them. */
@@ -151,6 +152,17 @@ function withoutSectionLabel(cell: string): string {
   return cell;
 }
 
+/**
+ * The words of a name that a line holds as two or three cells of one word each ("Francesca ⇥ Marino"), none of them a
+ * field label (so "Naam ⇥ Smit" stays a label and its value); null otherwise.
+ */
+export function spacedName(line: Pick<TResumeLine, 'cells'>): string[] | null {
+  const { cells } = line;
+  if (cells.length < 2 || cells.length > 3) return null;
+  if (cells.some((cell) => /\s/u.test(cell) || isFieldLabel(cell) || NAME_LABELS.has(fold(cell)))) return null;
+  return nameWords(cells.join(' '));
+}
+
 /** Points for the email agreeing with a name on none, the first, the last or both of its names. */
 const EMAIL_AGREEMENT_POINTS = [0, 15, 35, 60];
 
@@ -205,8 +217,17 @@ export function findCandidateName(
       const words = nameWords(`${line.cells[0]} ${next.cells[0]}`);
       if (words !== null && (line.cells[0] ?? '').split(/\s+/u).length === 1) {
         const name = splitName(words, emailLocal);
-        if (isOwnZone(line.zone)) consider(name, placeScore(line, emailAgreement(name, emailLocal), near) + 4);
+        // A next line that starts with a particle is a family name: "RUBEN" / "VAN DEN BERG" is no "Van den Berg".
+        const bonus = startsWithParticle(next.cells[0] ?? '') ? 12 : 4;
+        if (isOwnZone(line.zone)) consider(name, placeScore(line, emailAgreement(name, emailLocal), near) + bonus);
       }
+    }
+
+    // A name whose words OCR read far apart (large, letter-spaced type) comes as cells of one word each: "Francesca ⇥ Marino".
+    const joined = spacedName(line);
+    if (joined !== null && isOwnZone(line.zone)) {
+      const name = splitName(joined, emailLocal);
+      consider(name, placeScore(line, emailAgreement(name, emailLocal), near) + 12);
     }
 
     const skipped = valueCells(line, previous);

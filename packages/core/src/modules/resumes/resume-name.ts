@@ -105,6 +105,12 @@ export interface TParsedName {
   lastName: string;
 }
 
+/** A line that starts with a name particle ("VAN DEN BERG", "de la Fuente"): a family name, not a whole name. */
+export function startsWithParticle(line: string): boolean {
+  const words = line.trim().split(/\s+/u);
+  return words.length > 1 && PARTICLES.has((words[0] ?? '').toLocaleLowerCase());
+}
+
 function isParticle(word: string, allCaps: boolean): boolean {
   const lower = word.toLocaleLowerCase();
   return PARTICLES.has(lower) && (word === lower || allCaps);

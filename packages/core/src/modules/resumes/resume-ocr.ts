@@ -204,13 +204,50 @@ const MODEL_OF_REGION: Readonly<Record<string, string>> = {
 };
 
 /**
- * The models to read a resume with once its language is known: that language first, then English. All seven at once
- * lose the accents of the resume's own language ("Zając" read as "Zajac", "Przykładowy" as "Przyktadowy").
+ * The models to read a resume with once its language is known: that language first, then English (English alone for
+ * an English resume). All seven at once lose the accents of the resume's own language ("Zając" read as "Zajac",
+ * "Przykładowy" as "Przyktadowy") and misread digits.
  */
 export function modelsFor(words: readonly TPositionedText[]): string | null {
-  const region = languageRegion(words.map((word) => word.str).join(' '));
+  const text = words.map((word) => word.str).join(' ');
+  const region = languageRegion(text);
   const model = region === null ? undefined : MODEL_OF_REGION[region];
-  return model === undefined ? null : `${model}+eng`;
+  if (model !== undefined) return `${model}+eng`;
+  // An English resume is read with English alone: the other six models turn its digits and letters into theirs
+  // ("0113 496 0890" read as "0118 496 0890").
+  return region === null && isEnglish(text) ? 'eng' : null;
+}
+
+/** Words only English text has many of (function words and the headings of an English resume). */
+const ENGLISH_WORDS = new Set([
+  'the',
+  'and',
+  'of',
+  'with',
+  'for',
+  'to',
+  'in',
+  'experience',
+  'education',
+  'skills',
+  'languages',
+  'profile',
+  'work',
+  'present',
+]);
+/** English words of the text at least, in number and as a share of its words. */
+const MIN_ENGLISH_WORDS = 8;
+const MIN_ENGLISH_SHARE = 0.05;
+
+/** Whether an OCR'd text (whose language languageRegion could not tell) reads as English. */
+export function isEnglish(text: string): boolean {
+  const words = text
+    .slice(0, 20_000)
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter((word) => word !== '');
+  const english = words.filter((word) => ENGLISH_WORDS.has(word)).length;
+  return english >= MIN_ENGLISH_WORDS && english >= words.length * MIN_ENGLISH_SHARE;
 }
 
 async function tesseract(image: string, signal: AbortSignal | undefined, languages = OCR_LANGUAGES): Promise<TOcrPage> {
@@ -236,8 +273,74 @@ function withWorkDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
   return work(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
 
-/** The words of a photo or scan (PNG or JPEG, its size checked by the caller). */
+/** The resolution a photo or scan is taken to have when it is wrapped in a page (that of office scanners). */
+const SCAN_DPI = 150;
+
+/**
+ * A JPEG as a one-page PDF of its own (the JPEG's bytes as they are, DCTDecode), sized as if scanned at SCAN_DPI; null
+ * when its frame header cannot be read. pdftoppm then rasterizes it at OCR_PAGE_PIXELS like a scanner's PDF: a photo
+ * read at ~150 dpi loses digits and accents to blur ("05 67 89" read as "05 67 69", "Inès" as "Inés") that the same
+ * image scaled up to ~240 dpi keeps.
+ */
+export function jpegAsPdf(bytes: Uint8Array): Uint8Array | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let frame: { width: number; height: number; components: number } | null = null;
+  for (let at = 2; frame === null && at + 9 < Math.min(bytes.byteLength, 1024 * 1024); ) {
+    if (view.getUint8(at) !== 0xff) return null;
+    const marker = view.getUint8(at + 1);
+    if (marker === 0xff || marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      at += marker === 0xff ? 1 : 2;
+      continue;
+    }
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      frame = { height: view.getUint16(at + 5), width: view.getUint16(at + 7), components: view.getUint8(at + 9) };
+    else at += 2 + Math.max(2, view.getUint16(at + 2));
+  }
+  const space =
+    frame === null
+      ? undefined
+      : ({ 1: 'DeviceGray', 3: 'DeviceRGB', 4: 'DeviceCMYK' } as const)[frame.components as 1 | 3 | 4];
+  if (frame === null || space === undefined || frame.width === 0 || frame.height === 0) return null;
+  const points = (pixels: number) => ((pixels * 72) / SCAN_DPI).toFixed(2);
+  const [width, height] = [points(frame.width), points(frame.height)];
+  const content = `q ${width} 0 0 ${height} 0 0 cm /Im0 Do Q`;
+  const parts: (string | Uint8Array)[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const write = (part: string | Uint8Array) => {
+    parts.push(part);
+    length += typeof part === 'string' ? Buffer.byteLength(part, 'latin1') : part.byteLength;
+  };
+  const objects: (string | [string, Uint8Array, string])[] = [
+    '<</Type/Catalog/Pages 2 0 R>>',
+    '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+    `<</Type/Page/Parent 2 0 R/MediaBox[0 0 ${width} ${height}]/Resources<</XObject<</Im0 4 0 R>>>>/Contents 5 0 R>>`,
+    [
+      `<</Type/XObject/Subtype/Image/Width ${frame.width}/Height ${frame.height}/ColorSpace/${space}/BitsPerComponent 8/Filter/DCTDecode/Length ${bytes.byteLength}>>stream\n`,
+      bytes,
+      '\nendstream',
+    ],
+    `<</Length ${content.length}>>stream\n${content}\nendstream`,
+  ];
+  write('%PDF-1.4\n');
+  for (const [index, object] of objects.entries()) {
+    offsets.push(length);
+    write(`${index + 1} 0 obj\n`);
+    if (typeof object === 'string') write(object);
+    else for (const part of object) write(part);
+    write('\nendobj\n');
+  }
+  const xref = length;
+  write(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
+  for (const offset of offsets) write(`${String(offset).padStart(10, '0')} 00000 n \n`);
+  write(`trailer\n<</Size ${objects.length + 1}/Root 1 0 R>>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part)));
+}
+
+/** The words of a photo or scan (PNG or JPEG, its size checked by the caller); a JPEG is read as a scanner's PDF. */
 export function ocrImage(bytes: Uint8Array, kind: 'png' | 'jpeg', signal?: AbortSignal): Promise<TOcrPage[]> {
+  const wrapped = kind === 'jpeg' ? jpegAsPdf(bytes) : null;
+  if (wrapped !== null) return ocrPdf(wrapped, signal);
   return withWorkDir(async (dir) => {
     const file = join(dir, kind === 'png' ? 'page.png' : 'page.jpg');
     writeFileSync(file, bytes, { mode: 0o600 });

@@ -9,8 +9,9 @@ export const DEFAULT_REGION = 'NL';
 /** An international number as written: `+` then 8–15 digits with the usual separators. */
 const INTERNATIONAL_RE = /(?<![\w+])\+\d[\d ()./-]{5,24}\d(?![\w])/g;
 /** A national number right after a label such as "Tel:" or "Mobile". */
-const LABELLED_RE =
-  /(?<![\p{L}])(?:phone|telephone|tel|telefoon|telefoonnummer|mobile|mobiel|mob|gsm|cell|telefon|handy|mobil|téléphone|tél|portable|teléfono|móvil|celular|komórka|kom|t|m)(?![\p{L}])\.?\s*[:.]?\s*(\(?\d[\d ()./-]{6,24}\d)(?![\w])/giu;
+const PHONE_LABEL =
+  '(?:phone|telephone|tel|telefoon|telefoonnummer|mobile|mobiel|mob|gsm|cell|telefon|handy|mobil|téléphone|tél|portable|teléfono|móvil|celular|komórka|kom|t|m)(?![\\p{L}])\\.?\\s*[:.]?\\s*';
+const LABELLED_RE = new RegExp(`(?<![\\p{L}])${PHONE_LABEL}(\\(?\\d[\\d ()./-]{6,24}\\d)(?![\\w])`, 'giu');
 
 /** URLs, blanked out before looking for numbers (both patterns only start at the start of a run: linear). */
 const URL_RE = /(?:https?:\/\/|www\.)\S+|(?<![\w.-])[\w.-]*linkedin\.com\/\S*/giu;
@@ -104,6 +105,7 @@ export function findPhone(text: string, region: string = DEFAULT_REGION): string
 export function findPhoneInLines(
   allLines: readonly string[],
   regions: readonly string[],
+  options: { ocr?: boolean } = {},
 ): { phone: string; line: number } | null {
   // A phone number sits on a short line; a line of thousands of digits is not worth a number parser's time.
   const lines = allLines.map((line) => line.slice(0, MAX_PHONE_LINE_LENGTH));
@@ -128,6 +130,64 @@ export function findPhoneInLines(
   for (const [index, line] of lines.entries()) {
     const phone = possibleNational(line, regions[0] ?? DEFAULT_REGION);
     if (phone !== null) return { phone, line: index };
+  }
+  // OCR read a digit or two of the number as letters ("051 670 4207" as "ost 670 4207").
+  if (options.ocr === true) {
+    for (const region of regions) {
+      for (const [index, line] of lines.entries()) {
+        const phone = misreadDigitsPhone(line, region);
+        if (phone !== null) return { phone, line: index };
+      }
+    }
+  }
+  return null;
+}
+
+/** Letters OCR reads in place of digits, and the digit each stands for. */
+const DIGIT_OF_LETTER: Readonly<Record<string, string>> = {
+  O: '0',
+  o: '0',
+  Q: '0',
+  D: '0',
+  I: '1',
+  l: '1',
+  i: '1',
+  t: '1',
+  '|': '1',
+  Z: '2',
+  z: '2',
+  S: '5',
+  s: '5',
+  G: '6',
+  B: '8',
+  g: '9',
+  q: '9',
+};
+/** A cell that is nothing but a number in groups (an optional "+" and phone label before it), letters allowed in it. */
+const MISREAD_DIGIT = '[\\dOoQDIlit|ZzSsGBgq]';
+const MISREAD_NUMBER_CELL_RE = new RegExp(
+  `^(?i:${PHONE_LABEL})?(\\+?${MISREAD_DIGIT}{1,5}(?:[ ./-]${MISREAD_DIGIT}{1,5}){1,5})$`,
+  'u',
+);
+/** Letters read for digits in one number at most: more, and it is a word, not a misread number. */
+const MAX_MISREAD_DIGITS = 3;
+
+/**
+ * A number of a cell of its own whose digits OCR partly read as look-alike letters: at most three such letters, in a
+ * number of groups that is otherwise digits (at least six), valid in `region` once the letters are read as digits.
+ * A group without digits counts only in lower case.
+ */
+export function misreadDigitsPhone(line: string, region: string): string | null {
+  for (const cell of line.split('\t')) {
+    const written = MISREAD_NUMBER_CELL_RE.exec(cell.trim())?.[1];
+    if (written === undefined) continue;
+    const letters = written.replace(/[\d+ ./-]/gu, '');
+    if (letters.length === 0 || letters.length > MAX_MISREAD_DIGITS || digitsOf(written).length < 6) continue;
+    // A group of letters alone is a misread number only in lower case ("ost" for "051"); "ISO 9001" is a word.
+    if (written.split(/[ ./-]/u).some((group) => !/\d/u.test(group) && /\p{Lu}/u.test(group))) continue;
+    const read = written.replace(/[^\d+ ./-]/gu, (letter) => DIGIT_OF_LETTER[letter] ?? letter);
+    const phone = validPhone(read, region);
+    if (phone !== null) return phone;
   }
   return null;
 }
