@@ -1,7 +1,6 @@
-import { Kysely, PostgresDialect, type PostgresPoolClient } from 'kysely';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import type { TDB, TDb } from '../../../db/kysely.ts';
+import { connectionOfItsOwn, crossTenantDb, type TDb } from '../../../db/kysely.ts';
 
 /** The import's one transaction: a pooled connection of its own (COPY needs the driver's client) and Kysely on it. */
 export type TImportTransaction = {
@@ -22,13 +21,8 @@ export function countWritten(trx: TImportTransaction, table: string, rows: numbe
  * the transaction, so the connection goes back to the pool as it came.
  */
 export async function inImportTransaction<T>(orm: MikroORM, work: (trx: TImportTransaction) => Promise<T>): Promise<T> {
-  const pool = await orm.em.getConnection().getNativeClient();
-  const client = await pool.connect();
-  // Kysely borrows the same client for every query; releasing it stays ours.
-  const borrowed = { query: client.query.bind(client), release: () => {} } as unknown as PostgresPoolClient;
-  const db: TDb = new Kysely<TDB>({
-    dialect: new PostgresDialect({ pool: { connect: async () => borrowed, end: async () => {}, options: {} } }),
-  });
+  const client = await connectionOfItsOwn(orm);
+  const db = crossTenantDb(client);
   let broken: Error | undefined;
   try {
     await client.query('begin');
