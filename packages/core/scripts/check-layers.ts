@@ -80,18 +80,6 @@ const OPERATOR_PATHS = new Set<string>([
 ]);
 
 /**
- * Services that still import a procedure's files (their schema: the answer shapes they build), which the spine forbids:
- * procedure → service → repository, never back. Someone else's work in progress; the list may only shrink.
- */
-const KNOWN_SERVICE_TO_PROCEDURE = new Set<string>([
-  'modules/articles/articles.service.ts',
-  'modules/locations/locations.service.ts',
-  'modules/team/team.service.ts',
-  'modules/vacancies/application-form.service.ts',
-  'modules/vacancies/canonical-url.service.ts',
-]);
-
-/**
  * Service operations that do not take `(ctx, input)`: the applications, rate-limit and idempotency services, which someone else is
  * rewriting now (the hot path of POST /applications), and the tenant import, an operator command that takes the ORM
  * itself (it opens its own connection for the bulk load). The list may only shrink; a new one fails the check. Keyed
@@ -369,7 +357,7 @@ if (process.argv.includes('--report')) {
       `${file}:${line} uses ${handle}: tenant data goes through the scoped handle (ctx.db, tenantKysely); an operator path names crossTenantDb and is listed in OPERATOR_PATHS`,
     );
   }
-  const backwards = serviceToProcedureImports().filter(({ from }) => !KNOWN_SERVICE_TO_PROCEDURE.has(from));
+  const backwards = serviceToProcedureImports();
   for (const { from, to } of backwards)
     console.error(
       `${from} imports ${to}: a service does not import a procedure's files (the shapes it builds live in the module)`,

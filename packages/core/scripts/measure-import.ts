@@ -183,7 +183,7 @@ async function main(): Promise<void> {
       await orm.migrator.up();
       await orm.close();
     }
-    let t = performance.now();
+    const t = performance.now();
     const file = join(workDir, 'document.json');
     writeFileSync(file, JSON.stringify(buildLargeDocument({ vacancies: count, seed: 42 })));
     console.log(
