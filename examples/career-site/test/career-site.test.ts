@@ -35,7 +35,7 @@ beforeAll(async () => {
     throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, {
+  await importTenantDocument({ em: api.services.orm.em }, {
     tenants: [
       careerTenant('acme', [{ id: 1, name: 'Server', key: SECRET, scopes: ['vacancies:read', 'applications:write'] }]),
     ],

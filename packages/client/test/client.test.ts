@@ -21,7 +21,7 @@ let careers: TCareersClient;
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, {
+  await importTenantDocument({ em: api.services.orm.em }, {
     tenants: [
       careerTenant('globex', [
         { id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read', 'applications:write'] },

@@ -79,24 +79,6 @@ const OPERATOR_PATHS = new Set<string>([
   'modules/tenants/import/import-statistics.ts',
 ]);
 
-/**
- * Service operations that do not take `(ctx, input)`: the applications, rate-limit and idempotency services, which someone else is
- * rewriting now (the hot path of POST /applications), and the tenant import, an operator command that takes the ORM
- * itself (it opens its own connection for the bulk load). The list may only shrink; a new one fails the check. Keyed
- * `file: function`.
- */
-const KNOWN_SERVICE_SIGNATURES = new Set<string>([
-  'modules/applications/application.service.ts: answerErrorsOf',
-  'modules/applications/application.service.ts: validateApplication',
-  'modules/applications/application.service.ts: submitApplication',
-  'modules/rate-limits/rate-limit.service.ts: sweepExpiredWindowsNowAndThen',
-  'modules/rate-limits/rate-limit.service.ts: hitNamedWindow',
-  'modules/rate-limits/rate-limit.service.ts: hitRateLimit',
-  'modules/rate-limits/rate-limit.service.ts: readRateLimit',
-  'modules/idempotency/idempotency.service.ts: runIdempotently',
-  'modules/tenants/import/tenant-import.service.ts: importTenantDocument',
-]);
-
 /** A `*.service.ts` of modules/. */
 const SERVICE_FILE = /^modules\/(?:[^/]+\/)+[^/]+\.service\.ts$/;
 
@@ -365,9 +347,7 @@ if (process.argv.includes('--report')) {
   const bypasses = fastPathBypasses();
   for (const { from, to } of bypasses)
     console.error(`${from} imports ${to}: the fast path's machinery is reached through db/fast-path/index.ts only`);
-  const signatures = servicesWithoutContext().filter(
-    ({ file, name }) => !KNOWN_SERVICE_SIGNATURES.has(`${file}: ${name}`),
-  );
+  const signatures = servicesWithoutContext();
   for (const { file, name, first } of signatures) {
     console.error(
       `${file}: ${name}(${first}, …): a service operation takes (ctx, input), its context first (modules/service-context.ts)`,

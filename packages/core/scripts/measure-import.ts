@@ -48,7 +48,7 @@ async function importInChild(file: string, url: string): Promise<void> {
   try {
     const phases: [string, number][] = [];
     t = performance.now();
-    await importTenantDocument(orm, document, { onPhase: (phase, ms) => phases.push([phase, ms]) });
+    await importTenantDocument({ em: orm.em }, document, { onPhase: (phase, ms) => phases.push([phase, ms]) });
     const { user, system } = process.cpuUsage();
     const report: TChildReport = {
       readMs,

@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, type InsertObject, type PostgresPoolClient } from 'kysely';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { TDB, TDb } from './tables.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
@@ -37,8 +37,8 @@ export function crossTenantDb(on: EntityManager | pg.PoolClient): TDb {
 }
 
 /** A connection taken from the ORM's pool for a caller that needs the driver's client (COPY); the caller releases it. */
-export async function connectionOfItsOwn(orm: MikroORM): Promise<pg.PoolClient> {
-  const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+export async function connectionOfItsOwn(em: EntityManager): Promise<pg.PoolClient> {
+  const pool = (await em.getConnection().getNativeClient()) as pg.Pool;
   return pool.connect();
 }
 

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { connectionOfItsOwn, crossTenantDb, type TDb } from '../../../db/kysely.ts';
 
@@ -16,12 +16,15 @@ export function countWritten(trx: TImportTransaction, table: string, rows: numbe
 }
 
 /**
- * Runs `work` in one transaction on a connection taken from the ORM's pool, committing when it resolves and
+ * Runs `work` in one transaction on a connection taken from the ORM's pool (through `em`), committing when it resolves and
  * rolling back when it throws. Everything the import sets up in the session (temp tables, `set local`) ends with
  * the transaction, so the connection goes back to the pool as it came.
  */
-export async function inImportTransaction<T>(orm: MikroORM, work: (trx: TImportTransaction) => Promise<T>): Promise<T> {
-  const client = await connectionOfItsOwn(orm);
+export async function inImportTransaction<T>(
+  em: EntityManager,
+  work: (trx: TImportTransaction) => Promise<T>,
+): Promise<T> {
+  const client = await connectionOfItsOwn(em);
   const db = crossTenantDb(client);
   let broken: Error | undefined;
   try {
