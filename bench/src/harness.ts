@@ -79,7 +79,7 @@ export async function startBenchEnvironment(
     const orm = await openOrm(postgres.url);
     try {
       await migrateUp(orm);
-      await importTenantDocument(orm, document);
+      await importTenantDocument({ em: orm.em }, document);
     } finally {
       await orm.close();
     }

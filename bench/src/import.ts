@@ -21,7 +21,7 @@ async function importFile(
   const orm = await openOrm(databaseUrl);
   try {
     const started = performance.now();
-    await importTenantDocument(orm, JSON.parse(readFileSync(file, 'utf8')), { onPhase });
+    await importTenantDocument({ em: orm.em }, JSON.parse(readFileSync(file, 'utf8')), { onPhase });
     return performance.now() - started;
   } finally {
     await orm.close();

@@ -149,7 +149,7 @@ const RESUME_PROFILE = {
 beforeAll(async () => {
   const url = await createTestDatabase();
   api = await startTestApi(url);
-  await importTenantDocument(api.services.orm, tenantDocument());
+  await importTenantDocument({ em: api.services.orm.em }, tenantDocument());
   // A candidate may be associated with several users; the tenant document names one, so add the second here.
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -19,17 +19,20 @@ describe.runIf(process.env.MEASURE_CHANGES === '1')('GET /changes throughput', (
     const url = await createTestDatabase();
     databaseUrl = url;
     api = await startTestApi(url);
-    await importTenantDocument(api.services.orm, {
-      tenants: [
-        {
-          id: 1,
-          slug: 'acme',
-          name: 'Acme',
-          default_language: 'en',
-          api_keys: [{ id: 1, name: 'k', key: KEY, scopes: ['vacancies:read', 'articles:read'], revoked: false }],
-        },
-      ],
-    });
+    await importTenantDocument(
+      { em: api.services.orm.em },
+      {
+        tenants: [
+          {
+            id: 1,
+            slug: 'acme',
+            name: 'Acme',
+            default_language: 'en',
+            api_keys: [{ id: 1, name: 'k', key: KEY, scopes: ['vacancies:read', 'articles:read'], revoked: false }],
+          },
+        ],
+      },
+    );
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const started = performance.now();

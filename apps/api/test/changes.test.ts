@@ -102,7 +102,7 @@ let sql: pg.Client;
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, document(VACANCIES));
+  await importTenantDocument({ em: api.services.orm.em }, document(VACANCIES));
   sql = new pg.Client({ connectionString: databaseUrl });
   await sql.connect();
 });
@@ -310,11 +310,11 @@ describe('GET /changes', () => {
     expect(applied.status, applied.text).toBe(201);
     const { rows } = await sql.query(`select type, object_id from events where type = 'application.created'`);
     expect(rows).toEqual([{ type: 'application.created', object_id: String(applied.body.data.id) }]);
-    await importTenantDocument(api.services.orm, document(VACANCIES));
+    await importTenantDocument({ em: api.services.orm.em }, document(VACANCIES));
     let read = await readAll(start);
     expect(read.entries).toEqual([]);
     await importTenantDocument(
-      api.services.orm,
+      { em: api.services.orm.em },
       document([
         { ...VACANCIES[0]!, title: 'Senior engineer' },
         { ...VACANCIES[1]!, status: 'draft' },

@@ -71,7 +71,7 @@ let databaseUrl: string;
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl, { core: { readLimits: LIMITS } });
-  await importTenantDocument(api.services.orm, { tenants: [umbrella, globex, initech] });
+  await importTenantDocument({ em: api.services.orm.em }, { tenants: [umbrella, globex, initech] });
 });
 afterAll(async () => api?.close());
 

@@ -166,7 +166,7 @@ let api: TTestApi;
 
 beforeAll(async () => {
   api = await startTestApi(await createTestDatabase());
-  await importTenantDocument(api.services.orm, tenantDocument());
+  await importTenantDocument({ em: api.services.orm.em }, tenantDocument());
 });
 afterAll(async () => api?.close());
 

@@ -170,19 +170,22 @@ beforeAll(async () => {
   const orm = await openOrm(databaseUrl);
   try {
     await migrateUp(orm);
-    await importTenantDocument(orm, {
-      tenants: [
-        tenant(`outage-${suffix}`, {
-          api_keys: [
-            { id: 1, name: 'Website', key: KEY, scopes: ['*'] },
-            { id: 2, name: 'Batch', key: BATCH_KEY, scopes: [] },
-          ],
-          users: [{ id: USER_ID, name: 'Rita Recruiter', email: `rita.${suffix}@outage.example`, role: 'recruiter' }],
-          locations: [{ id: 3, slug: `utrecht-${suffix}`, name: 'Utrecht', locality: 'Utrecht', country_code: 'NL' }],
-          vacancies: [vacancy(11, VACANCY_SLUG, { location_id: 3, views_count: 5 })],
-        }),
-      ],
-    });
+    await importTenantDocument(
+      { em: orm.em },
+      {
+        tenants: [
+          tenant(`outage-${suffix}`, {
+            api_keys: [
+              { id: 1, name: 'Website', key: KEY, scopes: ['*'] },
+              { id: 2, name: 'Batch', key: BATCH_KEY, scopes: [] },
+            ],
+            users: [{ id: USER_ID, name: 'Rita Recruiter', email: `rita.${suffix}@outage.example`, role: 'recruiter' }],
+            locations: [{ id: 3, slug: `utrecht-${suffix}`, name: 'Utrecht', locality: 'Utrecht', country_code: 'NL' }],
+            vacancies: [vacancy(11, VACANCY_SLUG, { location_id: 3, views_count: 5 })],
+          }),
+        ],
+      },
+    );
   } finally {
     await orm.close();
   }

@@ -46,48 +46,51 @@ const allScopes = ['vacancies:read', 'applications:write', 'candidates:read', 'c
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, {
-    tenants: [
-      tenant('acme', {
-        id: 1,
-        api_keys: [
-          { id: 1, name: 'all', key: ACME_KEY, scopes: allScopes },
-          { id: 2, name: 'read', key: ACME_READ_ONLY, scopes: ['vacancies:read', 'candidates:read'] },
-          ...ACME_APPLY_KEYS.map((key, index) => ({
-            id: 10 + index,
-            name: `apply ${index}`,
-            key,
-            scopes: ['applications:write'],
-          })),
-        ],
-        vacancies: [vacancy(1, 'engineer'), vacancy(2, 'designer'), vacancy(3, 'writer')],
-      }),
-      tenant('globex', {
-        id: 2,
-        api_keys: [
-          { id: 3, name: 'all', key: GLOBEX_KEY, scopes: allScopes },
-          ...GLOBEX_APPLY_KEYS.map((key, index) => ({
-            id: 20 + index,
-            name: `apply ${index}`,
-            key,
-            scopes: ['applications:write'],
-          })),
-        ],
-        vacancies: [vacancy(4, 'engineer')],
-      }),
-      tenant('initech', {
-        id: 3,
-        privacy: {
-          require_processing_consent: true,
-          policy_version: '2026-11',
-          retention_days: 30,
-          talent_pool_retention_days: 365,
-        },
-        api_keys: [{ id: 4, name: 'all', key: CONSENT_KEY, scopes: allScopes }],
-        vacancies: [vacancy(5, 'analyst')],
-      }),
-    ],
-  });
+  await importTenantDocument(
+    { em: api.services.orm.em },
+    {
+      tenants: [
+        tenant('acme', {
+          id: 1,
+          api_keys: [
+            { id: 1, name: 'all', key: ACME_KEY, scopes: allScopes },
+            { id: 2, name: 'read', key: ACME_READ_ONLY, scopes: ['vacancies:read', 'candidates:read'] },
+            ...ACME_APPLY_KEYS.map((key, index) => ({
+              id: 10 + index,
+              name: `apply ${index}`,
+              key,
+              scopes: ['applications:write'],
+            })),
+          ],
+          vacancies: [vacancy(1, 'engineer'), vacancy(2, 'designer'), vacancy(3, 'writer')],
+        }),
+        tenant('globex', {
+          id: 2,
+          api_keys: [
+            { id: 3, name: 'all', key: GLOBEX_KEY, scopes: allScopes },
+            ...GLOBEX_APPLY_KEYS.map((key, index) => ({
+              id: 20 + index,
+              name: `apply ${index}`,
+              key,
+              scopes: ['applications:write'],
+            })),
+          ],
+          vacancies: [vacancy(4, 'engineer')],
+        }),
+        tenant('initech', {
+          id: 3,
+          privacy: {
+            require_processing_consent: true,
+            policy_version: '2026-11',
+            retention_days: 30,
+            talent_pool_retention_days: 365,
+          },
+          api_keys: [{ id: 4, name: 'all', key: CONSENT_KEY, scopes: allScopes }],
+          vacancies: [vacancy(5, 'analyst')],
+        }),
+      ],
+    },
+  );
   receiver = await startWebhookReceiver();
   await createWebhookEndpoint(serviceContext(api.services.orm.em.fork(), 1), { url: receiver.url, eventTypes: ['*'] });
   runner = startTestWebhookRunner(api);

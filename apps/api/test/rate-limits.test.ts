@@ -212,7 +212,10 @@ describe('hitRateLimit (the atomic counter)', () => {
               continue;
             }
             hits++;
-            const state = await hitRateLimit(orm.em.fork(), apiKeyId, 'applications.create');
+            const state = await hitRateLimit(
+              { em: orm.em.fork() },
+              { apiKeyId: apiKeyId, operation: 'applications.create' },
+            );
             expect(state).toMatchObject({ limit, remaining: Math.max(0, limit - hits), exceeded: hits > limit });
             expect(state.retryAfter).toBeGreaterThanOrEqual(1);
             expect(state.retryAfter).toBeLessThanOrEqual(60);
@@ -225,7 +228,9 @@ describe('hitRateLimit (the atomic counter)', () => {
 
   it('admits exactly `limit` of many concurrent hits', async () => {
     const results = await Promise.all(
-      Array.from({ length: 40 }, () => hitRateLimit(orm.em.fork(), 999_999, 'applications.create')),
+      Array.from({ length: 40 }, () =>
+        hitRateLimit({ em: orm.em.fork() }, { apiKeyId: 999_999, operation: 'applications.create' }),
+      ),
     );
     expect(results.filter((r) => !r.exceeded)).toHaveLength(10);
     expect(new Set(results.filter((r) => !r.exceeded).map((r) => r.remaining))).toEqual(

@@ -18,7 +18,7 @@ const outcomes: TJudgementOutcome[] = [];
 
 beforeAll(async () => {
   api = await startTestApi(await createTestDatabase());
-  await importTenantDocument(api.services.orm, judgedTenantDocument());
+  await importTenantDocument({ em: api.services.orm.em }, judgedTenantDocument());
 });
 afterAll(async () => api?.close());
 

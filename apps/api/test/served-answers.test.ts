@@ -69,7 +69,7 @@ const createCaller = createCallerFactory(appRouter);
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, document());
+  await importTenantDocument({ em: api.services.orm.em }, document());
 });
 afterAll(async () => api?.close());
 
@@ -277,7 +277,7 @@ describe('answers served in ready bytes', () => {
 describe('cached articles', () => {
   it('see a hand-written change at once, and stop being shown the moment they expire', async () => {
     await importTenantDocument(
-      api.services.orm,
+      { em: api.services.orm.em },
       document([
         ARTICLE,
         { ...ARTICLE, id: 302, slug: 'soon-gone', expires_at: new Date(Date.now() + 1_500).toISOString() },
@@ -300,7 +300,7 @@ describe('cached articles', () => {
 
   it('ordered by view count follow the counts as written', async () => {
     await importTenantDocument(
-      api.services.orm,
+      { em: api.services.orm.em },
       document([ARTICLE, { ...ARTICLE, id: 303, slug: 'popular', views_count: 10 }]),
     );
     const order = async () =>

@@ -69,12 +69,15 @@ afterAll(async () => api?.close());
 
 describe('cached public reads', () => {
   it('see a new import at once', async () => {
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1), vacancy(2)])] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [tenant([vacancy(1), vacancy(2)])] });
     expect((await api.get('/vacancies', KEY)).body.meta.total).toBe(2);
     expect((await api.get('/vacancies/facets', KEY)).body.data.locations[0].count).toBe(2);
     expect((await api.get('/locations?include_vacancy_count=true', KEY)).body.data[0].vacancy_count).toBe(2);
 
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1), vacancy(2), vacancy(3)])] });
+    await importTenantDocument(
+      { em: api.services.orm.em },
+      { tenants: [tenant([vacancy(1), vacancy(2), vacancy(3)])] },
+    );
     const list = await api.get('/vacancies', KEY);
     expect(list.body.meta.total).toBe(3);
     expect(list.body.data).toHaveLength(3);
@@ -85,7 +88,10 @@ describe('cached public reads', () => {
   });
 
   it('see a statement written by another process at once: rows, links between rows, deletions', async () => {
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1, { tag_ids: [2] }), vacancy(2)])] });
+    await importTenantDocument(
+      { em: api.services.orm.em },
+      { tenants: [tenant([vacancy(1, { tag_ids: [2] }), vacancy(2)])] },
+    );
     // Fill every cache entry the assertions below use.
     expect((await api.get('/vacancies', KEY)).body.data.find((v: { id: number }) => v.id === 1).title).toBe('Job 1');
     expect((await api.get('/vacancies/job-1', KEY)).body.data.tags.map((t: { id: number }) => t.id)).toEqual([2]);
@@ -111,7 +117,7 @@ describe('cached public reads', () => {
   });
 
   it('see a reported canonical URL at once, without throwing the cache away', async () => {
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1)])] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [tenant([vacancy(1)])] });
     const job1 = (body: { data: Array<{ id: number; url: string }> }) => body.data.find((v) => v.id === 1)?.url;
     const before = (await api.get('/vacancies/job-1', KEY)).body.data.url;
     expect(job1((await api.get('/vacancies', KEY)).body)).toBe(before);
@@ -133,7 +139,10 @@ describe('cached public reads', () => {
 
   it('show view counts as written, not as cached, under an unchanged ETag', async () => {
     await api.services.flush(); // views counted by earlier tests must not land after the import below
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1, { views_count: 10 }), vacancy(2)])] });
+    await importTenantDocument(
+      { em: api.services.orm.em },
+      { tenants: [tenant([vacancy(1, { views_count: 10 }), vacancy(2)])] },
+    );
     const list = await api.get('/vacancies', KEY);
     const detail = await api.get('/vacancies/job-1', KEY);
     expect(detail.body.data.views_count).toBeGreaterThanOrEqual(10);
@@ -164,7 +173,7 @@ describe('cached public reads', () => {
         vacancy(15, { ends_at: new Date(ends).toISOString() }),
       ],
     });
-    await importTenantDocument(api.services.orm, { tenants: [cyberdyne] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [cyberdyne] });
     expect(ids((await api.get('/vacancies', KEY_TIME)).body).sort()).toEqual([11, 15]);
     expect((await api.get('/vacancies/facets', KEY_TIME)).body.meta.total).toBe(2);
     expect((await api.get('/vacancies/job-14', KEY_TIME)).status).toBe(404);
@@ -183,9 +192,12 @@ describe('cached public reads', () => {
 
 describe('ContentStateReader', () => {
   it('shares one query among concurrent requests, yet never answers a request with a query sent before it', async () => {
-    await importTenantDocument(api.services.orm, {
-      tenants: [tenant([vacancy(1, { views_count: 5 }), vacancy(2, { views_count: 6 })])],
-    });
+    await importTenantDocument(
+      { em: api.services.orm.em },
+      {
+        tenants: [tenant([vacancy(1, { views_count: 5 }), vacancy(2, { views_count: 6 })])],
+      },
+    );
     const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!
       .id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);
@@ -212,7 +224,7 @@ describe('ContentStateReader', () => {
 
 describe('ContentStateReader spacing', () => {
   it('under load, spaces queries so the requests of that moment share one, which still starts after each asked', async () => {
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1, { views_count: 5 })])] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [tenant([vacancy(1, { views_count: 5 })])] });
     const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!
       .id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);
@@ -237,7 +249,7 @@ describe('ContentStateReader spacing', () => {
 
 describe('ContentCache', () => {
   it('computes once for concurrent misses, keeps failures out, and stays within its byte budget', async () => {
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1)])] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [tenant([vacancy(1)])] });
     const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!
       .id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);
@@ -276,7 +288,7 @@ describe('ContentCache', () => {
 
 describe('ContentCache byte budget', () => {
   it('counts the serialized bytes an answer gets after it is stored, and evicts for them', async () => {
-    await importTenantDocument(api.services.orm, { tenants: [tenant([vacancy(1)])] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [tenant([vacancy(1)])] });
     const tenantId = (await query<{ id: number }>(databaseUrl, `select id from tenants where slug = 'umbrella'`))[0]!
       .id;
     const db = tenantKysely(api.services.orm.em.fork(), tenantId);

@@ -122,7 +122,7 @@ let api: TTestApi;
 beforeAll(async () => {
   const url = await createTestDatabase();
   api = await startTestApi(url);
-  await importTenantDocument(api.services.orm, { tenants: [INITECH, HOOLI] });
+  await importTenantDocument({ em: api.services.orm.em }, { tenants: [INITECH, HOOLI] });
 });
 afterAll(async () => api?.close());
 

@@ -67,7 +67,7 @@ const ACME: TTenantDoc = emptyTenant('acme', {
 let api: TTestApi;
 beforeAll(async () => {
   api = await startTestApi(await createTestDatabase());
-  await importTenantDocument(api.services.orm, { tenants: [ACME] });
+  await importTenantDocument({ em: api.services.orm.em }, { tenants: [ACME] });
 });
 afterAll(async () => api?.close());
 

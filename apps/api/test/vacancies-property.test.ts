@@ -241,7 +241,7 @@ describe('vacancy reads against a model', () => {
         });
       }),
       async ({ tenant, key, now, requests }) => {
-        await importTenantDocument(api.services.orm, { tenants: [tenant] });
+        await importTenantDocument({ em: api.services.orm.em }, { tenants: [tenant] });
         for (const [index, { filters, sort, perPage }] of requests.entries()) {
           const expected = listModel(tenant, filters, sort, now).map((v) => v.id);
           const order = { sort: sort.sort, sort_direction: sort.direction };

@@ -81,7 +81,7 @@ let api: TTestApi;
 beforeAll(async () => {
   const url = await createTestDatabase();
   api = await startTestApi(url);
-  await importTenantDocument(api.services.orm, { tenants: [ACME(SYNONYMS), OTHER] });
+  await importTenantDocument({ em: api.services.orm.em }, { tenants: [ACME(SYNONYMS), OTHER] });
 });
 afterAll(async () => api?.close());
 
@@ -278,9 +278,9 @@ describe('GET /vacancies?q=', () => {
 
   it('a re-import that changes the synonyms changes the answers (the content version moves)', async () => {
     expect(sorted(await ids('programmer'))).toEqual([1, 2, 7, 8]);
-    await importTenantDocument(api.services.orm, { tenants: [ACME([['js', 'javascript']])] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [ACME([['js', 'javascript']])] });
     expect(await ids('programmer')).toEqual([]);
-    await importTenantDocument(api.services.orm, { tenants: [ACME(SYNONYMS)] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [ACME(SYNONYMS)] });
     expect(sorted(await ids('programmer'))).toEqual([1, 2, 7, 8]);
   });
 });

@@ -127,7 +127,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, { tenants: [hooli(), PIED_PIPER] });
+  await importTenantDocument({ em: api.services.orm.em }, { tenants: [hooli(), PIED_PIPER] });
 });
 afterAll(async () => api?.close());
 
@@ -289,14 +289,17 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
 
   it("follows a change of the tenant's name and career site", async () => {
     await posting('complete');
-    await importTenantDocument(api.services.orm, {
-      tenants: [
-        hooli({
-          name: 'Hooli Inc.',
-          career_site: { domain: 'jobs.hooli.example', url_pattern: 'https://careers.hooli.example/jobs/{slug}' },
-        }),
-      ],
-    });
+    await importTenantDocument(
+      { em: api.services.orm.em },
+      {
+        tenants: [
+          hooli({
+            name: 'Hooli Inc.',
+            career_site: { domain: 'jobs.hooli.example', url_pattern: 'https://careers.hooli.example/jobs/{slug}' },
+          }),
+        ],
+      },
+    );
     // The key's tenant is read again within half a second (the key cache): a request meanwhile may still see the
     // old name, and what it computes must not be served once the new name is known.
     await posting('complete');
@@ -309,7 +312,7 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
       url: 'https://jobs.hooli.example',
     });
     expect(structured.identifier.name).toBe('Hooli Inc.');
-    await importTenantDocument(api.services.orm, { tenants: [hooli()] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [hooli()] });
     await sleep(600);
     expect((await posting('complete')).hiringOrganization).toStrictEqual(HOOLI_ORGANIZATION);
   });
@@ -323,9 +326,9 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
           ? { ...type, employment_type: null }
           : type,
     );
-    await importTenantDocument(api.services.orm, { tenants: [hooli({ job_types: changed })] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [hooli({ job_types: changed })] });
     expect((await posting('complete')).employmentType).toEqual(['TEMPORARY', 'CONTRACTOR']);
-    await importTenantDocument(api.services.orm, { tenants: [hooli()] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [hooli()] });
   });
 
   it('serves no script, event handler, javascript: URL, iframe or style, from imported HTML or from HTML stored before', async () => {
@@ -338,9 +341,12 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
         '<iframe src="https://evil.example"></iframe><p style="background:url(javascript:alert(1))">styled</p><style>body{}</style>',
       offer: '<svg><script>alert(1)</script></svg><math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
     };
-    await importTenantDocument(api.services.orm, {
-      tenants: [hooli({ vacancies: [...VACANCIES, vacancy(6, 'hostile', hostile)] })],
-    });
+    await importTenantDocument(
+      { em: api.services.orm.em },
+      {
+        tenants: [hooli({ vacancies: [...VACANCIES, vacancy(6, 'hostile', hostile)] })],
+      },
+    );
     const response = await api.get('/vacancies/hostile?include_structured_data=true', KEY);
     expect(response.status, response.text).toBe(200);
     const { data } = response.body;
@@ -423,23 +429,26 @@ describe('GET /vacancies/{slug}?include_structured_data', () => {
           name: { en: `Type ${i}` },
           employment_type: type,
         }));
-        await importTenantDocument(api.services.orm, {
-          tenants: [
-            hooli({
-              locations: c.location ? [{ id: 100, slug: 'arbitrary', name: 'Arbitrary', ...c.location }] : [],
-              job_types: jobTypes,
-              vacancies: [
-                vacancy(100, 'arbitrary', {
-                  ...c,
-                  location: undefined,
-                  employment_types: undefined,
-                  location_id: c.location ? 100 : null,
-                  job_type_ids: jobTypes.map((type) => type.id),
-                }),
-              ],
-            }),
-          ],
-        });
+        await importTenantDocument(
+          { em: api.services.orm.em },
+          {
+            tenants: [
+              hooli({
+                locations: c.location ? [{ id: 100, slug: 'arbitrary', name: 'Arbitrary', ...c.location }] : [],
+                job_types: jobTypes,
+                vacancies: [
+                  vacancy(100, 'arbitrary', {
+                    ...c,
+                    location: undefined,
+                    employment_types: undefined,
+                    location_id: c.location ? 100 : null,
+                    job_type_ids: jobTypes.map((type) => type.id),
+                  }),
+                ],
+              }),
+            ],
+          },
+        );
         const response = await api.get(
           '/vacancies/arbitrary?include_structured_data=true&include_compensation=true',
           KEY,

@@ -52,7 +52,7 @@ let api: TTestApi;
 
 beforeAll(async () => {
   api = await startTestApi(await createTestDatabase());
-  await importTenantDocument(api.services.orm, { tenants: [ACME('NL')] });
+  await importTenantDocument({ em: api.services.orm.em }, { tenants: [ACME('NL')] });
 });
 afterAll(async () => api?.close());
 
@@ -128,7 +128,7 @@ describe('workplace_type and remote_countries', () => {
     expect(
       (await get('/vacancies/job-4?include_structured_data=true')).data.structured_data.applicantLocationRequirements,
     ).toEqual([{ '@type': 'Country', name: 'NL' }]);
-    await importTenantDocument(api.services.orm, { tenants: [ACME('BE')] });
+    await importTenantDocument({ em: api.services.orm.em }, { tenants: [ACME('BE')] });
     expect(
       (await get('/vacancies/job-4?include_structured_data=true')).data.structured_data.applicantLocationRequirements,
     ).toEqual([{ '@type': 'Country', name: 'BE' }]);

@@ -194,7 +194,7 @@ let api: TTestApi;
 beforeAll(async () => {
   const url = await createTestDatabase();
   api = await startTestApi(url);
-  await importTenantDocument(api.services.orm, { tenants: [ACME, GLOBEX] });
+  await importTenantDocument({ em: api.services.orm.em }, { tenants: [ACME, GLOBEX] });
 });
 afterAll(async () => api?.close());
 

@@ -58,7 +58,7 @@ let secret: string;
 beforeAll(async () => {
   const databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, document(VACANCIES));
+  await importTenantDocument({ em: api.services.orm.em }, document(VACANCIES));
   sql = new pg.Client({ connectionString: databaseUrl });
   await sql.connect();
   receiver = await startWebhookReceiver();
@@ -139,11 +139,11 @@ describe('events delivered as signed webhooks and listed in the change feed', ()
     expect(application.body).toMatchObject({ tenant: 'acme', data: { id: applied.body.data.id } });
 
     await importTenantDocument(
-      api.services.orm,
+      { em: api.services.orm.em },
       document([{ ...VACANCIES[0]!, title: 'Senior engineer' }, VACANCIES[1]!, VACANCIES[2]!]),
     );
     await importTenantDocument(
-      api.services.orm,
+      { em: api.services.orm.em },
       document([{ ...VACANCIES[0]!, title: 'Senior engineer' }, { ...VACANCIES[1]!, status: 'draft' }, VACANCIES[2]!]),
     );
     await sql.query(`update vacancies set published_at = now() + interval '300 milliseconds' where id = 3`);

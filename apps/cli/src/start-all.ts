@@ -68,7 +68,7 @@ const tenants = await kyselyOf(orm.em.fork())
 let seeded = false;
 if (Number(tenants.n) === 0) {
   console.log('Empty database: loading the demo tenants…');
-  await importTenantDocument(orm, buildDemoDocument());
+  await importTenantDocument({ em: orm.em }, buildDemoDocument());
   seeded = true;
 }
 const careerSiteKey = await ensureDemoSiteKey(orm, careerSiteUrl);

@@ -104,7 +104,7 @@ const CASES: Array<{
 async function seedCases(databaseUrl: string): Promise<TClient> {
   const orm = await openOrm(databaseUrl);
   orms.push(orm);
-  await importTenantDocument(orm, document);
+  await importTenantDocument({ em: orm.em }, document);
   const client: TClient = {
     query: async <T>(text: string, values: unknown[] = []) => ({
       rows: (await orm.em.fork().getConnection().execute(text.replace(/\$\d+/g, '?'), values)) as T[],

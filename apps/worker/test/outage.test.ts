@@ -89,16 +89,19 @@ beforeAll(async () => {
   await startDatabase();
   orm = await openOrm(url);
   await migrateUp(orm);
-  await importTenantDocument(orm, {
-    tenants: [
-      {
-        id: TENANT_ID,
-        slug: `outage-${suffix}`,
-        name: 'Outage Inc',
-        users: [{ id: USER_ID, name: 'Ruth', email: `ruth.${suffix}@outage.example`, role: 'recruiter' }],
-      },
-    ],
-  });
+  await importTenantDocument(
+    { em: orm.em },
+    {
+      tenants: [
+        {
+          id: TENANT_ID,
+          slug: `outage-${suffix}`,
+          name: 'Outage Inc',
+          users: [{ id: USER_ID, name: 'Ruth', email: `ruth.${suffix}@outage.example`, role: 'recruiter' }],
+        },
+      ],
+    },
+  );
   sender = new JobSender(url, () => undefined);
   metricsPort = await freePort();
   worker = spawn(process.execPath, [MAIN], {

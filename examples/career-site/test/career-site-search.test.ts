@@ -67,7 +67,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, { tenants: [searchTenant()] });
+  await importTenantDocument({ em: api.services.orm.em }, { tenants: [searchTenant()] });
   const [tenant] = await queryRows(databaseUrl, `select id from tenants where slug = 'acme'`, []);
   const port = await freePort();
   const { plaintext: publishable } = await createApiKey(serviceContext(api.services.orm.em.fork(), tenant!.id), {

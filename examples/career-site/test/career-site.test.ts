@@ -35,11 +35,16 @@ beforeAll(async () => {
     throw new Error(`Chromium is missing at ${CHROMIUM}; run apps/admin/scripts/ensure-chromium.sh`);
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, {
-    tenants: [
-      careerTenant('acme', [{ id: 1, name: 'Server', key: SECRET, scopes: ['vacancies:read', 'applications:write'] }]),
-    ],
-  });
+  await importTenantDocument(
+    { em: api.services.orm.em },
+    {
+      tenants: [
+        careerTenant('acme', [
+          { id: 1, name: 'Server', key: SECRET, scopes: ['vacancies:read', 'applications:write'] },
+        ]),
+      ],
+    },
+  );
   const [tenant] = await rows(`select id from tenants where slug = 'acme'`);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;

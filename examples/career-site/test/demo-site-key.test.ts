@@ -14,7 +14,7 @@ let api: TTestApi;
 
 beforeAll(async () => {
   api = await startTestApi(await createTestDatabase());
-  await importTenantDocument(api.services.orm, buildDemoDocument());
+  await importTenantDocument({ em: api.services.orm.em }, buildDemoDocument());
 });
 afterAll(async () => api?.close());
 

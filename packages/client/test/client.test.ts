@@ -21,14 +21,17 @@ let careers: TCareersClient;
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   api = await startTestApi(databaseUrl);
-  await importTenantDocument(api.services.orm, {
-    tenants: [
-      careerTenant('globex', [
-        { id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read', 'applications:write'] },
-        { id: 2, name: 'Limited', key: LIMITED, scopes: ['applications:write'] },
-      ]),
-    ],
-  });
+  await importTenantDocument(
+    { em: api.services.orm.em },
+    {
+      tenants: [
+        careerTenant('globex', [
+          { id: 1, name: 'Site', key: KEY, scopes: ['vacancies:read', 'applications:write'] },
+          { id: 2, name: 'Limited', key: LIMITED, scopes: ['applications:write'] },
+        ]),
+      ],
+    },
+  );
   careers = createCareersClient({ baseUrl: api.baseUrl, apiKey: KEY });
 });
 afterAll(async () => api?.close());

@@ -48,7 +48,7 @@ async function importInChild(file: string, url: string): Promise<void> {
   try {
     const phases: [string, number][] = [];
     t = performance.now();
-    await importTenantDocument(orm, document, { onPhase: (phase, ms) => phases.push([phase, ms]) });
+    await importTenantDocument({ em: orm.em }, document, { onPhase: (phase, ms) => phases.push([phase, ms]) });
     const { user, system } = process.cpuUsage();
     const report: TChildReport = {
       readMs,
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
       await orm.migrator.up();
       await orm.close();
     }
-    let t = performance.now();
+    const t = performance.now();
     const file = join(workDir, 'document.json');
     writeFileSync(file, JSON.stringify(buildLargeDocument({ vacancies: count, seed: 42 })));
     console.log(

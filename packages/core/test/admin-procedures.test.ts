@@ -65,45 +65,54 @@ function baseTenant(slug: string) {
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
   services = createCoreServices(orm, pino({ level: 'silent' }), { flushIntervalMs: 60_000 });
-  await importTenantDocument(orm, {
-    tenants: [
-      {
-        ...baseTenant(ACME.slug),
-        api_keys: [{ id: ids.acmeKey, name: 'Website', key: ACME_KEY, scopes: ['vacancies:read'] }],
-        users: [
-          { id: ids.acmeAdmin, name: 'Ada Admin', email: ACME.adminEmail, role: 'admin', password: ACME.adminPassword },
-          { id: ids.acmeHr, name: 'Hank HR', email: ACME.hrEmail, role: 'hr_manager', password: ACME.hrPassword },
-          {
-            id: ids.acmeSam,
-            name: 'Sam at Acme',
-            email: SHARED.email,
-            role: 'recruiter',
-            password: SHARED.acmePassword,
-          },
-        ],
-      },
-      {
-        ...baseTenant(GLOBEX.slug),
-        api_keys: [{ id: ids.globexKey, name: 'Globex site', key: GLOBEX_KEY, scopes: ['team:read'] }],
-        users: [
-          {
-            id: ids.globexAdmin,
-            name: 'Gus Admin',
-            email: GLOBEX.adminEmail,
-            role: 'admin',
-            password: GLOBEX.adminPassword,
-          },
-          {
-            id: ids.globexSam,
-            name: 'Sam at Globex',
-            email: SHARED.email,
-            role: 'admin',
-            password: SHARED.globexPassword,
-          },
-        ],
-      },
-    ],
-  });
+  await importTenantDocument(
+    { em: orm.em },
+    {
+      tenants: [
+        {
+          ...baseTenant(ACME.slug),
+          api_keys: [{ id: ids.acmeKey, name: 'Website', key: ACME_KEY, scopes: ['vacancies:read'] }],
+          users: [
+            {
+              id: ids.acmeAdmin,
+              name: 'Ada Admin',
+              email: ACME.adminEmail,
+              role: 'admin',
+              password: ACME.adminPassword,
+            },
+            { id: ids.acmeHr, name: 'Hank HR', email: ACME.hrEmail, role: 'hr_manager', password: ACME.hrPassword },
+            {
+              id: ids.acmeSam,
+              name: 'Sam at Acme',
+              email: SHARED.email,
+              role: 'recruiter',
+              password: SHARED.acmePassword,
+            },
+          ],
+        },
+        {
+          ...baseTenant(GLOBEX.slug),
+          api_keys: [{ id: ids.globexKey, name: 'Globex site', key: GLOBEX_KEY, scopes: ['team:read'] }],
+          users: [
+            {
+              id: ids.globexAdmin,
+              name: 'Gus Admin',
+              email: GLOBEX.adminEmail,
+              role: 'admin',
+              password: GLOBEX.adminPassword,
+            },
+            {
+              id: ids.globexSam,
+              name: 'Sam at Globex',
+              email: SHARED.email,
+              role: 'admin',
+              password: SHARED.globexPassword,
+            },
+          ],
+        },
+      ],
+    },
+  );
 });
 afterAll(async () => {
   await services?.close();
@@ -743,15 +752,18 @@ describe('overview', () => {
       fc.asyncProperty(fc.array(ZSpec, { maxLength: 12 }), async (specs) => {
         const slug = `ov-${id()}`;
         const adminId = id();
-        await importTenantDocument(orm, {
-          tenants: [
-            {
-              ...baseTenant(slug),
-              users: [{ id: adminId, name: 'Overview Admin', email: `admin@${slug}.example`, role: 'admin' }],
-              vacancies: specs.map(vacancy),
-            },
-          ],
-        });
+        await importTenantDocument(
+          { em: orm.em },
+          {
+            tenants: [
+              {
+                ...baseTenant(slug),
+                users: [{ id: adminId, name: 'Overview Admin', email: `admin@${slug}.example`, role: 'admin' }],
+                vacancies: specs.map(vacancy),
+              },
+            ],
+          },
+        );
         const overview = await callerWith(await sessionFor(adminId)).caller.admin.overview();
         expect(overview.visible_vacancies).toBe(specs.filter(visible).length);
         expect(overview.applications_last_7_days).toBe(0);
@@ -765,25 +777,28 @@ describe('overview', () => {
     const adminId = id();
     const candidateId = id();
     const vacancies = [vacancy({ status: 'published', api: true, published: 'past', ends: 'none' })];
-    await importTenantDocument(orm, {
-      tenants: [
-        {
-          ...baseTenant(slug),
-          users: [{ id: adminId, name: 'Ops Admin', email: `ops@${slug}.example`, role: 'admin' }],
-          vacancies,
-          candidates: [
-            {
-              id: candidateId,
-              slug: `cand-${candidateId}`,
-              user_id: adminId,
-              first_name: 'Cas',
-              last_name: 'Candidate',
-              status: 'potential',
-            },
-          ],
-        },
-      ],
-    });
+    await importTenantDocument(
+      { em: orm.em },
+      {
+        tenants: [
+          {
+            ...baseTenant(slug),
+            users: [{ id: adminId, name: 'Ops Admin', email: `ops@${slug}.example`, role: 'admin' }],
+            vacancies,
+            candidates: [
+              {
+                id: candidateId,
+                slug: `cand-${candidateId}`,
+                user_id: adminId,
+                first_name: 'Cas',
+                last_name: 'Candidate',
+                status: 'potential',
+              },
+            ],
+          },
+        ],
+      },
+    );
     const tenantId = await tenantIdOf(slug);
     const db = kyselyOf(orm.em.fork());
     const application = (ageMs: number) => ({
@@ -807,23 +822,26 @@ describe('overview', () => {
     const acmeId = await tenantIdOf(ACME.slug);
     const acmeCandidate = id();
     const acmeVacancy = vacancy({ status: 'published', api: true, published: 'past', ends: 'none' });
-    await importTenantDocument(orm, {
-      tenants: [
-        {
-          ...baseTenant(ACME.slug),
-          vacancies: [acmeVacancy],
-          candidates: [
-            {
-              id: acmeCandidate,
-              slug: `cand-${acmeCandidate}`,
-              first_name: 'Other',
-              last_name: 'Tenant',
-              status: 'potential',
-            },
-          ],
-        },
-      ],
-    });
+    await importTenantDocument(
+      { em: orm.em },
+      {
+        tenants: [
+          {
+            ...baseTenant(ACME.slug),
+            vacancies: [acmeVacancy],
+            candidates: [
+              {
+                id: acmeCandidate,
+                slug: `cand-${acmeCandidate}`,
+                first_name: 'Other',
+                last_name: 'Tenant',
+                status: 'potential',
+              },
+            ],
+          },
+        ],
+      },
+    );
     await db
       .insertInto('applications')
       .values({ id: id(), tenant_id: acmeId, vacancy_id: acmeVacancy.id, candidate_id: acmeCandidate } as never)

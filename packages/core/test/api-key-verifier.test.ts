@@ -17,15 +17,18 @@ let tenantId: number;
 
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
-  const summary = await importTenantDocument(orm, {
-    tenants: [
-      {
-        slug: 'acme',
-        name: 'Acme',
-        api_keys: [{ id: 1, name: 'Imported', key: IMPORTED_KEY, scopes: ['vacancies:read'] }],
-      },
-    ],
-  });
+  const summary = await importTenantDocument(
+    { em: orm.em },
+    {
+      tenants: [
+        {
+          slug: 'acme',
+          name: 'Acme',
+          api_keys: [{ id: 1, name: 'Imported', key: IMPORTED_KEY, scopes: ['vacancies:read'] }],
+        },
+      ],
+    },
+  );
   tenantId = summary.tenants[0]?.id ?? 0;
 });
 afterAll(async () => orm?.close(true));
@@ -42,11 +45,14 @@ describe('key shape', () => {
 
   it('is the import rule: a key a Bearer header cannot carry is refused at import', async () => {
     await expect(
-      importTenantDocument(orm, {
-        tenants: [
-          { slug: 'spaced', name: 'S', api_keys: [{ id: 9, name: 'K', key: 'a key with spaces in it', scopes: [] }] },
-        ],
-      }),
+      importTenantDocument(
+        { em: orm.em },
+        {
+          tenants: [
+            { slug: 'spaced', name: 'S', api_keys: [{ id: 9, name: 'K', key: 'a key with spaces in it', scopes: [] }] },
+          ],
+        },
+      ),
     ).rejects.toThrow(/api_keys\[0\]\.key: must be visible ASCII/);
   });
 });

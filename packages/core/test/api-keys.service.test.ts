@@ -16,20 +16,23 @@ let globex: number;
 
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
-  const summary = await importTenantDocument(orm, {
-    tenants: [
-      {
-        slug: 'acme',
-        name: 'Acme',
-        api_keys: [{ id: 1, name: 'Imported', key: 'ck_test_imported_key_0123456789', scopes: ['vacancies:read'] }],
-      },
-      {
-        slug: 'globex',
-        name: 'Globex',
-        api_keys: [{ id: 2, name: 'Globex key', key: 'ck_test_globex_key_0123456789ab', scopes: ['*'] }],
-      },
-    ],
-  });
+  const summary = await importTenantDocument(
+    { em: orm.em },
+    {
+      tenants: [
+        {
+          slug: 'acme',
+          name: 'Acme',
+          api_keys: [{ id: 1, name: 'Imported', key: 'ck_test_imported_key_0123456789', scopes: ['vacancies:read'] }],
+        },
+        {
+          slug: 'globex',
+          name: 'Globex',
+          api_keys: [{ id: 2, name: 'Globex key', key: 'ck_test_globex_key_0123456789ab', scopes: ['*'] }],
+        },
+      ],
+    },
+  );
   acme = summary.tenants[0]?.id ?? 0;
   globex = summary.tenants[1]?.id ?? 0;
 });

@@ -69,7 +69,7 @@ const isTransactionControl = (config: unknown) => typeof config === 'string' && 
 
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
-  await importTenantDocument(orm, document);
+  await importTenantDocument({ em: orm.em }, document);
   const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
   const counted = new WeakSet<object>();
   pool.on('acquire', (client) => {

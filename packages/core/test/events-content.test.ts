@@ -33,7 +33,7 @@ const visibleVacancy = () =>
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
   document = buildDemoDocument();
-  await importTenantDocument(orm, document);
+  await importTenantDocument({ em: orm.em }, document);
 });
 afterAll(async () => orm?.close());
 
@@ -51,7 +51,7 @@ describe('vacancy and article events', () => {
   });
 
   it('a re-import that changes nothing records nothing', async () => {
-    await importTenantDocument(orm, document);
+    await importTenantDocument({ em: orm.em }, document);
     expect(await newEvents()).toEqual([]);
   });
 
@@ -62,7 +62,7 @@ describe('vacancy and article events', () => {
       (v) => v.status === 'published' && v.channels.includes('api') && v.ends_at === null && v.id !== renamed.id,
     )[0]!;
     drafted.status = 'draft';
-    await importTenantDocument(orm, document);
+    await importTenantDocument({ em: orm.em }, document);
     // One statement: its visibility transitions are recorded before its updates.
     expect(await newEvents()).toEqual([
       ['vacancy.unpublished', String(drafted.id), 'draft'],

@@ -31,37 +31,40 @@ beforeAll(async () => {
   url = await createTestDatabase();
   await installJobQueues(url);
   orm = await openOrm(url);
-  await importTenantDocument(orm, {
-    tenants: [
-      {
-        id: 1,
-        slug: 'acme',
-        name: 'Acme',
-        default_language: 'en',
-        api_keys: [
-          {
-            id: 5,
-            name: 'Site',
-            key: 'ck_test_events_writers_key_0123456789',
-            scopes: ['applications:write'],
-            revoked: false,
-          },
-        ],
-        users: [{ id: 11, name: 'Ada', email: 'ada@acme.example', role: 'recruiter' }],
-        vacancies: [
-          {
-            id: 1,
-            slug: 'engineer',
-            title: 'Engineer',
-            language: 'en',
-            status: 'published',
-            channels: ['api'],
-            published_at: '2025-01-01T00:00:00Z',
-          },
-        ],
-      },
-    ],
-  });
+  await importTenantDocument(
+    { em: orm.em },
+    {
+      tenants: [
+        {
+          id: 1,
+          slug: 'acme',
+          name: 'Acme',
+          default_language: 'en',
+          api_keys: [
+            {
+              id: 5,
+              name: 'Site',
+              key: 'ck_test_events_writers_key_0123456789',
+              scopes: ['applications:write'],
+              revoked: false,
+            },
+          ],
+          users: [{ id: 11, name: 'Ada', email: 'ada@acme.example', role: 'recruiter' }],
+          vacancies: [
+            {
+              id: 1,
+              slug: 'engineer',
+              title: 'Engineer',
+              language: 'en',
+              status: 'published',
+              channels: ['api'],
+              published_at: '2025-01-01T00:00:00Z',
+            },
+          ],
+        },
+      ],
+    },
+  );
   sender = new JobSender(url, (error) => log.error({ err: error }, 'sender error'));
   await newEvents();
 });
@@ -83,9 +86,14 @@ describe('events of applications, candidates and resumes', () => {
       candidate: { given_name: 'Jo', family_name: 'Doe', email: 'jo@example.org' },
       privacy_policy_accepted: true,
     });
+    const { em, db } = serviceContext(orm.em.fork(), 1);
     const { data: submitted } = await submitApplication(
-      orm.em.fork(),
-      { tenantId: 1, apiKeyId: 5, privacy: { require_processing_consent: false, policy_version: null } },
+      {
+        em,
+        db,
+        tenant: { id: 1, privacy: { require_processing_consent: false, policy_version: null } },
+        apiKey: { id: 5 },
+      },
       input,
     );
     expect(await newEvents()).toEqual([

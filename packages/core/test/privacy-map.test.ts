@@ -51,7 +51,7 @@ describe('the personal-data map', () => {
 
 describe('the retention sweep', () => {
   it('erases each candidate once when several workers sweep at once (SKIP LOCKED), in bounded batches', async () => {
-    await importTenantDocument(orm, {
+    await importTenantDocument({ em: orm.em }, {
       tenants: [
         {
           id: 1,

@@ -75,7 +75,10 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
             const reserved = hits <= perAddress.limit;
             if (reserved) keyHits++;
             const exceeded = hits > perAddress.limit || keyHits > perKey.limit;
-            const state = await hitRateLimit(em, keyId, 'applications.create', publishable(address));
+            const state = await hitRateLimit(
+              { em },
+              { apiKeyId: keyId, operation: 'applications.create', ...publishable(address) },
+            );
             expect(state.exceeded).toBe(exceeded);
             const addressLeft = perAddress.limit - hits;
             const keyLeft = perKey.limit - keyHits;
@@ -99,8 +102,14 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
             0,
             Math.min(perAddress.limit - (addressHits.get(group(last)) ?? 0), perKey.limit - keyHits),
           );
-          expect((await readRateLimit(em, keyId, 'applications.create', publishable(last))).remaining).toBe(expected);
-          expect((await readRateLimit(em, keyId, 'applications.create', publishable(last))).remaining).toBe(expected);
+          expect(
+            (await readRateLimit({ em }, { apiKeyId: keyId, operation: 'applications.create', ...publishable(last) }))
+              .remaining,
+          ).toBe(expected);
+          expect(
+            (await readRateLimit({ em }, { apiKeyId: keyId, operation: 'applications.create', ...publishable(last) }))
+              .remaining,
+          ).toBe(expected);
         },
       ),
       { numRuns: 40 },
@@ -113,10 +122,12 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
     const states = await Promise.all(
       Array.from({ length: attempts }, (_, i) =>
         hitRateLimit(
-          orm.em.fork(),
-          keyId,
-          'applications.create',
-          publishable(`198.51.${Math.floor(i / 250)}.${i % 250}`),
+          { em: orm.em.fork() },
+          {
+            apiKeyId: keyId,
+            operation: 'applications.create',
+            ...publishable(`198.51.${Math.floor(i / 250)}.${i % 250}`),
+          },
         ),
       ),
     );
@@ -128,7 +139,10 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
     await Promise.all(admitted.slice(0, 10).map((state) => state.giveBack?.()));
     const again = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        hitRateLimit(orm.em.fork(), keyId, 'applications.create', publishable(`192.0.2.${i}`)),
+        hitRateLimit(
+          { em: orm.em.fork() },
+          { apiKeyId: keyId, operation: 'applications.create', ...publishable(`192.0.2.${i}`) },
+        ),
       ),
     );
     expect(again.filter((state) => !state.exceeded)).toHaveLength(10);
@@ -136,14 +150,20 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
 
   it('never give a place back to a window that started again after it was taken', async () => {
     const keyId = nextKeyId++;
-    const taken = await hitRateLimit(orm.em.fork(), keyId, 'applications.create', publishable('203.0.113.50'));
+    const taken = await hitRateLimit(
+      { em: orm.em.fork() },
+      { apiKeyId: keyId, operation: 'applications.create', ...publishable('203.0.113.50') },
+    );
     // The window ends and a new one starts with one request.
     await orm.em
       .fork()
       .execute(`update rate_limit_windows set window_start = window_start - interval '61 seconds' where bucket = ?`, [
         `${keyId}:applications.create`,
       ]);
-    await hitRateLimit(orm.em.fork(), keyId, 'applications.create', publishable('203.0.113.51'));
+    await hitRateLimit(
+      { em: orm.em.fork() },
+      { apiKeyId: keyId, operation: 'applications.create', ...publishable('203.0.113.51') },
+    );
     await taken.giveBack?.();
     expect(await keyWindowHits(keyId)).toBe(1);
   });
@@ -152,7 +172,12 @@ describe('limits of publishable keys (CONTRACT "Guarding the shared service")', 
     const keyId = nextKeyId++;
     const states = [];
     for (let i = 0; i <= RATE_LIMITS['applications.create'].limit; i++)
-      states.push(await hitRateLimit(orm.em.fork(), keyId, 'applications.create', { kind: 'secret' }));
+      states.push(
+        await hitRateLimit(
+          { em: orm.em.fork() },
+          { apiKeyId: keyId, operation: 'applications.create', kind: 'secret' },
+        ),
+      );
     expect(states.map((state) => state.exceeded)).toEqual([
       ...Array.from({ length: RATE_LIMITS['applications.create'].limit }, () => false),
       true,

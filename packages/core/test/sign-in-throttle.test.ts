@@ -23,15 +23,18 @@ let orm: MikroORM;
 
 beforeAll(async () => {
   orm = await openOrm(await createTestDatabase());
-  await importTenantDocument(orm, {
-    tenants: [
-      {
-        slug: 'acme',
-        name: 'Acme',
-        users: [{ id: 1, name: 'Ada', email: 'ada@acme.example', role: 'admin', password: 'correct horse battery' }],
-      },
-    ],
-  });
+  await importTenantDocument(
+    { em: orm.em },
+    {
+      tenants: [
+        {
+          slug: 'acme',
+          name: 'Acme',
+          users: [{ id: 1, name: 'Ada', email: 'ada@acme.example', role: 'admin', password: 'correct horse battery' }],
+        },
+      ],
+    },
+  );
 });
 afterAll(async () => orm?.close(true));
 

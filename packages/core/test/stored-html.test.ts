@@ -79,7 +79,7 @@ afterAll(async () => orm?.close(true));
 
 describe('vacancy HTML is stored sanitized', () => {
   it('the import stores no script, handler, javascript: URL, iframe or style, and a second import of the same document changes nothing', async () => {
-    await importTenantDocument(orm, document());
+    await importTenantDocument({ em: orm.em }, document());
     const rows = await queryRows(
       databaseUrl,
       'select id, summary, description, requirements, offer from vacancies order by id',
@@ -93,7 +93,7 @@ describe('vacancy HTML is stored sanitized', () => {
     const events = async () =>
       Number((await queryRows(databaseUrl, `select count(*) from events where type = 'vacancy.updated'`))[0]!.count);
     const before = await events();
-    await importTenantDocument(orm, document());
+    await importTenantDocument({ em: orm.em }, document());
     expect(await events()).toBe(before);
     expect(
       await queryRows(databaseUrl, 'select id, summary, description, requirements, offer from vacancies order by id'),

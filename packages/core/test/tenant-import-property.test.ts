@@ -212,10 +212,10 @@ describe('re-importing a tenant document', () => {
       fc.asyncProperty(documents, async ({ a, b }) => {
         // A tenant deleted takes its rows along (and records nothing): each run starts from an empty tenant.
         for (const orm of [merged, fresh]) await orm.em.fork().execute('delete from tenants');
-        await importTenantDocument(merged, tenantDocument(a));
+        await importTenantDocument({ em: merged.em }, tenantDocument(a));
         const cursor = await lastPosition(merged);
-        await importTenantDocument(merged, tenantDocument(b));
-        await importTenantDocument(fresh, tenantDocument(b));
+        await importTenantDocument({ em: merged.em }, tenantDocument(b));
+        await importTenantDocument({ em: fresh.em }, tenantDocument(b));
 
         const [mergedState, freshState] = await Promise.all([state(merged), state(fresh)]);
         expect(mergedState).toEqual(freshState);

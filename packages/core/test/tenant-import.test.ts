@@ -271,7 +271,7 @@ function expectRefusal(error: unknown, message: string): void {
 describe('importTenantDocument', () => {
   it('imports a valid document with the given ids, hashed keys and passwords', async () => {
     const orm = await freshOrm();
-    const summary = await importTenantDocument(orm, sampleDocument());
+    const summary = await importTenantDocument({ em: orm.em }, sampleDocument());
     expect(summary.tenants.map((t) => t.slug)).toEqual(['acme', 'globex']);
     expect(summary.totals).toMatchObject({
       vacancies: 3,
@@ -431,15 +431,15 @@ describe('importTenantDocument', () => {
 
   it('gives identical table contents when the same document is imported twice', async () => {
     const orm = await freshOrm();
-    await importTenantDocument(orm, sampleDocument());
+    await importTenantDocument({ em: orm.em }, sampleDocument());
     const first = await dump(orm);
-    await importTenantDocument(orm, sampleDocument());
+    await importTenantDocument({ em: orm.em }, sampleDocument());
     expect(await dump(orm)).toEqual(first);
   });
 
   it('replaces pivot rows, translations and roles of re-imported records', async () => {
     const orm = await freshOrm();
-    await importTenantDocument(orm, sampleDocument());
+    await importTenantDocument({ em: orm.em }, sampleDocument());
     const changed = sampleDocument();
     const acme = changed.tenants[0];
     if (
@@ -465,7 +465,7 @@ describe('importTenantDocument', () => {
       orm,
       `select content_version from tenants where slug = 'acme'`,
     );
-    await importTenantDocument(orm, changed);
+    await importTenantDocument({ em: orm.em }, changed);
     // A changed import is a content change (the identical one above is not: the dumps include the version).
     const [after] = await query<{ content_version: string }>(
       orm,
@@ -592,7 +592,7 @@ describe('importTenantDocument', () => {
       const orm = await freshOrm();
       const document = sampleDocument();
       mutate(document);
-      const error = await importTenantDocument(orm, document).catch((e: unknown) => e);
+      const error = await importTenantDocument({ em: orm.em }, document).catch((e: unknown) => e);
       expectRefusal(error, message);
       expect(Object.values(await counts(orm)).every((n) => n === 0)).toBe(true);
     });
@@ -624,18 +624,18 @@ describe('importTenantDocument', () => {
     it('refuses something that is not a document', async () => {
       const orm = await freshOrm();
       expectRefusal(
-        await importTenantDocument(orm, [1, 2]).catch((e: unknown) => e),
+        await importTenantDocument({ em: orm.em }, [1, 2]).catch((e: unknown) => e),
         'document: must be an object, got an array',
       );
       expectRefusal(
-        await importTenantDocument(orm, { tenants: {} }).catch((e: unknown) => e),
+        await importTenantDocument({ em: orm.em }, { tenants: {} }).catch((e: unknown) => e),
         'tenants: must be an array, got an object',
       );
     });
 
     it('refuses ids that belong to another tenant in the database, leaving the database as it was', async () => {
       const orm = await freshOrm();
-      await importTenantDocument(orm, sampleDocument());
+      await importTenantDocument({ em: orm.em }, sampleDocument());
       const before = await dump(orm);
       const intruder: TTenantDocument = {
         tenants: [
@@ -658,7 +658,7 @@ describe('importTenantDocument', () => {
         ],
       };
       expectRefusal(
-        await importTenantDocument(orm, intruder).catch((e: unknown) => e),
+        await importTenantDocument({ em: orm.em }, intruder).catch((e: unknown) => e),
         'tenants[0].vacancies[0].id: id 7 belongs to another tenant',
       );
       expect(await dump(orm)).toEqual(before);
@@ -666,7 +666,7 @@ describe('importTenantDocument', () => {
 
     it('refuses a slug that clashes with a record already in the database, leaving it as it was', async () => {
       const orm = await freshOrm();
-      await importTenantDocument(orm, sampleDocument());
+      await importTenantDocument({ em: orm.em }, sampleDocument());
       const before = await dump(orm);
       const clash = sampleDocument();
       const berlin = clash.tenants[0]?.locations?.[1];
@@ -676,7 +676,7 @@ describe('importTenantDocument', () => {
       clash.tenants[0]?.locations?.splice(0, 1);
       const vacancy = clash.tenants[0]?.vacancies?.[0];
       if (vacancy) vacancy.location_id = 60;
-      const error = await importTenantDocument(orm, clash).catch((e: unknown) => e);
+      const error = await importTenantDocument({ em: orm.em }, clash).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TenantDocumentError);
       expect((error as Error).message).toMatch(
         /^tenants\[0\]\.locations: conflicts with data already in the database \(Key \(tenant_id, slug\)=\(\d+, amsterdam-office\) already exists\.\)$/,
@@ -687,7 +687,7 @@ describe('importTenantDocument', () => {
 
   it('moves every id sequence past the given ids', async () => {
     const orm = await freshOrm();
-    await importTenantDocument(orm, sampleDocument());
+    await importTenantDocument({ em: orm.em }, sampleDocument());
     const db = kyselyOf(orm.em.fork());
     const tenant = await db
       .insertInto('tenants')
@@ -717,7 +717,7 @@ describe('importTenantDocument', () => {
   it('imports the demo document cleanly, twice', async () => {
     const orm = await freshOrm();
     const document = buildDemoDocument();
-    const summary = await importTenantDocument(orm, JSON.parse(JSON.stringify(document)));
+    const summary = await importTenantDocument({ em: orm.em }, JSON.parse(JSON.stringify(document)));
     const [acme, globex] = summary.tenants;
     expect(acme?.slug).toBe('acme');
     expect(globex?.slug).toBe('globex');
@@ -764,7 +764,7 @@ describe('importTenantDocument', () => {
     expect(JSON.stringify(await dump(orm))).not.toContain(DEMO_API_KEY);
 
     const first = await dump(orm);
-    await importTenantDocument(orm, buildDemoDocument());
+    await importTenantDocument({ em: orm.em }, buildDemoDocument());
     expect(await dump(orm)).toEqual(first);
   });
 
@@ -777,9 +777,9 @@ describe('importTenantDocument', () => {
 
   it('imports a generated document of 2 000 vacancies next to the demo tenants', async () => {
     const orm = await freshOrm();
-    await importTenantDocument(orm, buildDemoDocument());
+    await importTenantDocument({ em: orm.em }, buildDemoDocument());
     const started = performance.now();
-    const summary = await importTenantDocument(orm, buildLargeDocument({ vacancies: 2_000, seed: 7 }));
+    const summary = await importTenantDocument({ em: orm.em }, buildLargeDocument({ vacancies: 2_000, seed: 7 }));
     const elapsed = performance.now() - started;
     expect(summary.totals).toMatchObject({ vacancies: 2_000, locations: 200, departments: 30, tags: 60 });
     expect(

@@ -67,7 +67,7 @@ export async function startStack(document: unknown): Promise<TStack> {
   const databaseUrl = await createTestDatabase();
   const seedOrm = await openOrm(databaseUrl);
   try {
-    await importTenantDocument(seedOrm, document);
+    await importTenantDocument({ em: seedOrm.em }, document);
   } finally {
     await seedOrm.close();
   }

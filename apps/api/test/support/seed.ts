@@ -5,7 +5,7 @@ import { importTenantDocument } from '@careers/core/operations';
 export async function seed(databaseUrl: string, document: unknown): Promise<void> {
   const orm = await openOrm(databaseUrl);
   try {
-    await importTenantDocument(orm, document);
+    await importTenantDocument({ em: orm.em }, document);
   } finally {
     await orm.close();
   }

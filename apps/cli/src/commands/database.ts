@@ -21,7 +21,7 @@ export function databaseCommands(io: TOutput): Command[] {
     const document = await readJsonFile(path);
     const { importTenantDocument } = await operations();
     await withOrm(async (orm) => {
-      const summary = await importTenantDocument(orm, document);
+      const summary = await importTenantDocument({ em: orm.em }, document);
       io.out(
         `Imported ${summary.tenants.length} tenant(s) from ${path} in ${(summary.duration_ms / 1000).toFixed(2)} s`,
       );

@@ -43,16 +43,19 @@ export async function startPipeline(): Promise<TPipeline> {
   const url = await createTestDatabase();
   await installJobQueues(url);
   const orm = await openOrm(url);
-  await importTenantDocument(orm, {
-    tenants: [
-      {
-        id: TENANT_ID,
-        slug: 'initech',
-        name: 'Initech',
-        users: [{ id: USER_ID, name: 'Peter', email: 'peter@initech.example', role: 'recruiter' }],
-      },
-    ],
-  });
+  await importTenantDocument(
+    { em: orm.em },
+    {
+      tenants: [
+        {
+          id: TENANT_ID,
+          slug: 'initech',
+          name: 'Initech',
+          users: [{ id: USER_ID, name: 'Peter', email: 'peter@initech.example', role: 'recruiter' }],
+        },
+      ],
+    },
+  );
   const log = createLogger('worker-test');
   const sender = new JobSender(url, (error) => log.error({ err: error }, 'sender error'));
   const sql = new pg.Client({ connectionString: url });

@@ -1,5 +1,6 @@
-import type { InsertObject } from 'kysely';
+import { Kysely, PostgresDialect, type InsertObject, type PostgresPoolClient } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { TDB, TDb } from './tables.ts';
 import { TenantScopePlugin } from './tenant-scope.ts';
 import { followReplicaScope } from './read-replica.ts';
@@ -21,8 +22,24 @@ export function tenantKysely(em: EntityManager, tenantId: number): TDb {
  * that serve every tenant, tables that belong to no tenant. Inside modules/ only the files the layer check lists as
  * operator paths may use it (scripts/check-layers.ts); everything else reaches tenant data through `tenantKysely`.
  */
-export function crossTenantDb(em: EntityManager): TDb {
-  return kyselyOf(em);
+export function crossTenantDb(em: EntityManager): TDb;
+/**
+ * On a connection of its own (`connectionOfItsOwn`): Kysely borrows the client for every query, and releasing it stays
+ * the caller's.
+ */
+export function crossTenantDb(client: pg.PoolClient): TDb;
+export function crossTenantDb(on: EntityManager | pg.PoolClient): TDb {
+  if ('getKysely' in on) return kyselyOf(on);
+  const borrowed = { query: on.query.bind(on), release: () => {} } as unknown as PostgresPoolClient;
+  return new Kysely<TDB>({
+    dialect: new PostgresDialect({ pool: { connect: async () => borrowed, end: async () => {}, options: {} } }),
+  });
+}
+
+/** A connection taken from the ORM's pool for a caller that needs the driver's client (COPY); the caller releases it. */
+export async function connectionOfItsOwn(em: EntityManager): Promise<pg.PoolClient> {
+  const pool = (await em.getConnection().getNativeClient()) as pg.Pool;
+  return pool.connect();
 }
 
 /** A row whose id is serial (the entity-derived row type requires every id). */

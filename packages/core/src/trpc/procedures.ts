@@ -33,7 +33,9 @@ async function checkApiKey(ctx: TContext, meta: TMeta | undefined) {
   let giveBackRateLimit: (() => Promise<void>) | undefined;
   if (rateLimit) {
     // A publishable key is public (it sits in a web page): its writes count per client address, and per key only when stored.
-    const state = await hitRateLimit(ctx.em, apiKey.id, rateLimit, {
+    const state = await hitRateLimit(ctx, {
+      apiKeyId: apiKey.id,
+      operation: rateLimit,
       kind: apiKey.kind,
       clientAddress: apiKey.kind === 'publishable' ? ctx.clientIp : undefined,
     });
@@ -147,8 +149,7 @@ export function apiKeyProcedure() {
       if (meta?.expensiveRead === 'always') return ctx.services.reads.run({ ...ctx, ...narrowed }, () => proceed());
       // A dry run stores nothing, not even an idempotency record, and replays nothing.
       if (!meta?.idempotent || ctx.idempotencyKey === undefined || isValidateOnly(input)) return proceed();
-      const outcome = await runIdempotently({
-        em: ctx.em,
+      const outcome = await runIdempotently(ctx, {
         apiKeyId: narrowed.apiKey.id,
         operation: path,
         key: ctx.idempotencyKey,

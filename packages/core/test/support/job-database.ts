@@ -16,7 +16,7 @@ export async function startJobDatabase(document: unknown, log: Logger): Promise<
   const url = await createTestDatabase();
   await installJobQueues(url);
   const orm = await openOrm(url);
-  await importTenantDocument(orm, document);
+  await importTenantDocument({ em: orm.em }, document);
   const sender = new JobSender(url, (error) => log.error({ err: error }, 'sender error'));
   const client = new pg.Client({ connectionString: url });
   await client.connect();

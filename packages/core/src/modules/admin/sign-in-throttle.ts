@@ -53,7 +53,7 @@ const DELAY_SQL = sql.raw(
  * them gets it). Failures of an account are forgotten SIGN_IN_WINDOW_SECONDS after the last one.
  */
 export async function countSignInAttempt(em: EntityManager, email: string, clientIp: string): Promise<TSignInThrottle> {
-  await sweepExpiredWindowsNowAndThen(em);
+  await sweepExpiredWindowsNowAndThen({ em });
   const db = crossTenantDb(em);
   const {
     rows: [address],

@@ -157,10 +157,10 @@ export async function describeApiKey(
   input: { tenant: { slug: string }; apiKey: TAuthenticatedKey; clientIp: string | undefined },
 ): Promise<TApiKeyDescription> {
   const { apiKey } = input;
-  const options = { kind: apiKey.kind, clientAddress: apiKey.kind === 'publishable' ? input.clientIp : undefined };
+  const clientAddress = apiKey.kind === 'publishable' ? input.clientIp : undefined;
   const entries: Array<[string, { limit: number; remaining: number; reset: number }]> = [];
   for (const [name, operation] of Object.entries(REPORTED_LIMITS)) {
-    const state = await readRateLimit(ctx.em, apiKey.id, operation, options);
+    const state = await readRateLimit(ctx, { apiKeyId: apiKey.id, operation, kind: apiKey.kind, clientAddress });
     entries.push([name, { limit: state.limit, remaining: state.remaining, reset: state.resetAt }]);
   }
   return {

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { kyselyOf, type TDb } from '../../db/kysely.ts';
+import { crossTenantDb, type TDb } from '../../db/kysely.ts';
 import { StatementTemplate, type TArg } from '../../db/fast-path/index.ts';
 import { couldBeApiKey, hashApiKey, type TApiKeyKind } from './api-key.crypto.ts';
 import { isOriginAllowed } from './api-key.origins.ts';
@@ -210,7 +210,7 @@ export class ApiKeyVerifier {
    * key-cache miss in Node).
    */
   #db(): TDb {
-    this.#kysely ??= kyselyOf(this.#orm.em.fork());
+    this.#kysely ??= crossTenantDb(this.#orm.em.fork());
     return this.#kysely;
   }
 

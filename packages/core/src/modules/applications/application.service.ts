@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantKysely, type TDb } from '../../db/kysely.ts';
+import type { TServiceContextWithEm } from '../service-context.ts';
 import { AppError, type TFieldErrors } from '../../lib/errors.ts';
 import {
   ZCreateApplicationInput,
@@ -30,11 +30,10 @@ import { consentErrors } from '../privacy/consents.ts';
 import type { TPrivacySettings } from '../privacy/privacy-settings.ts';
 
 /** The tenant requires consent to processing (422 on `consents.processing`, CONTRACT "Consent on POST /applications"). */
-async function checkConsent(em: EntityManager, key: TApplicant, input: TCreateApplicationInput): Promise<void> {
-  const errors = consentErrors(key.privacy.require_processing_consent, input.consents);
+async function checkConsent(ctx: TApplicationContext, input: TCreateApplicationInput): Promise<void> {
+  const errors = consentErrors(ctx.tenant.privacy.require_processing_consent, input.consents);
   // One 422 lists every invalid field: the answers' errors join the consent's.
-  if (Object.keys(errors).length > 0)
-    throw AppError.validation({ ...errors, ...(await questionErrorsOf(em, key.tenantId, input)) });
+  if (Object.keys(errors).length > 0) throw AppError.validation({ ...errors, ...(await questionErrorsOf(ctx, input)) });
 }
 
 function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[] {
@@ -56,11 +55,15 @@ function documentsOf(input: TCreateApplicationInput['documents']): TNewDocument[
   ];
 }
 
-export type TApplicant = {
-  tenantId: number;
-  apiKeyId: number;
-  /** The tenant's privacy settings: whether processing consent is required, and the policy version consents are given under. */
-  privacy: Pick<TPrivacySettings, 'require_processing_consent' | 'policy_version'>;
+/**
+ * What an application is submitted with: the key's tenant (with its privacy settings: whether processing consent is
+ * required, and the policy version consents are given under), the key, and with a one-statement Idempotency-Key the
+ * key's claim. A procedure's context is one as it is.
+ */
+export type TApplicationContext = TServiceContextWithEm & {
+  tenant: { id: number; privacy: Pick<TPrivacySettings, 'require_processing_consent' | 'policy_version'> };
+  apiKey: { id: number };
+  idempotency?: IdempotencyClaim;
 };
 
 /**
@@ -97,40 +100,34 @@ async function rejectDuplicate(db: TDb, vacancyId: number, email: string): Promi
  * a visible vacancy, its answers are checked too, so one 422 lists every invalid field. Nothing else is reported
  * here: a missing or closed vacancy is answered after the body is valid.
  */
-export async function answerErrorsOf(em: EntityManager, key: TApplicant, rawInput: unknown): Promise<TFieldErrors> {
-  if (typeof rawInput !== 'object' || rawInput === null)
-    return consentErrors(key.privacy.require_processing_consent, undefined);
+export async function answerErrorsOf(ctx: TApplicationContext, rawInput: unknown): Promise<TFieldErrors> {
+  const { require_processing_consent } = ctx.tenant.privacy;
+  if (typeof rawInput !== 'object' || rawInput === null) return consentErrors(require_processing_consent, undefined);
   const raw = rawInput as Record<string, unknown>;
   return {
-    ...consentErrors(key.privacy.require_processing_consent, raw.consents),
-    ...(await questionErrorsOf(em, key.tenantId, raw)),
+    ...consentErrors(require_processing_consent, raw.consents),
+    ...(await questionErrorsOf(ctx, raw)),
   };
 }
 
 async function questionErrorsOf(
-  em: EntityManager,
-  tenantId: number,
+  ctx: TApplicationContext,
   raw: { vacancy?: unknown; answers?: unknown },
 ): Promise<TFieldErrors> {
   const reference = ZCreateApplicationInput.shape.vacancy.safeParse(raw.vacancy);
   if (!reference.success) return {};
   const answers = raw.answers;
   if (answers !== undefined && answers !== null && (typeof answers !== 'object' || Array.isArray(answers))) return {};
-  const vacancy = await findVisibleVacancy(tenantKysely(em, tenantId), tenantId, reference.data);
+  const vacancy = await findVisibleVacancy(ctx.db, ctx.tenant.id, reference.data);
   if (!vacancy) return {};
   return checkAnswers(vacancy.questions, answers as Record<string, unknown> | null | undefined).errors;
 }
 
 /** Everything a submission checks (`validate_only`), without storing anything and without taking a lock. */
-export async function validateApplication(
-  em: EntityManager,
-  key: TApplicant,
-  input: TCreateApplicationInput,
-): Promise<void> {
-  await checkConsent(em, key, input);
-  const db = tenantKysely(em, key.tenantId);
-  const { vacancy } = await checkVacancyAndAnswers(db, key.tenantId, input);
-  if (vacancy.duplicate_applications === 'reject') await rejectDuplicate(db, vacancy.id, input.candidate.email);
+export async function validateApplication(ctx: TApplicationContext, input: TCreateApplicationInput): Promise<void> {
+  await checkConsent(ctx, input);
+  const { vacancy } = await checkVacancyAndAnswers(ctx.db, ctx.tenant.id, input);
+  if (vacancy.duplicate_applications === 'reject') await rejectDuplicate(ctx.db, vacancy.id, input.candidate.email);
 }
 
 function candidateOf(input: TCreateApplicationInput): TNewCandidate {
@@ -153,16 +150,16 @@ function answersNothing(input: TCreateApplicationInput): boolean {
 /** The application as stored, but for its vacancy and answers (what the checks decide). */
 type TApplicationDraft = Omit<TNewApplication, 'vacancyId' | 'answers'>;
 
-function draftOf(key: TApplicant, input: TCreateApplicationInput): TApplicationDraft {
+function draftOf(ctx: TApplicationContext, input: TCreateApplicationInput): TApplicationDraft {
   return {
-    tenantId: key.tenantId,
-    apiKeyId: key.apiKeyId,
+    tenantId: ctx.tenant.id,
+    apiKeyId: ctx.apiKey.id,
     candidate: candidateOf(input),
     privacyPolicyAccepted: input.privacy_policy_accepted,
     consents: {
       processing: input.consents.processing,
       talentPool: input.consents.talent_pool,
-      policyVersion: key.privacy.policy_version,
+      policyVersion: ctx.tenant.privacy.policy_version,
     },
     ipAddress: input.tracking?.ip_address ?? null,
     userAgent: input.tracking?.user_agent ?? null,
@@ -209,27 +206,26 @@ function responseOf(
  * a transaction holding the lock on (vacancy, email) around the duplicate check and the write.
  */
 export async function submitApplication(
-  em: EntityManager,
-  key: TApplicant,
+  ctx: TApplicationContext,
   input: TCreateApplicationInput,
-  idempotency?: IdempotencyClaim,
 ): Promise<TApplicationResponse> {
-  await checkConsent(em, key, input);
-  const db = tenantKysely(em, key.tenantId);
-  const draft = draftOf(key, input);
+  await checkConsent(ctx, input);
+  const { db } = ctx;
+  const tenantId = ctx.tenant.id;
+  const draft = draftOf(ctx, input);
   const reference = vacancyReference(input.vacancy);
-  if (idempotency) return submitWithClaimedKey(db, key, input, draft, reference, idempotency);
+  if (ctx.idempotency) return submitWithClaimedKey(db, tenantId, input, draft, reference, ctx.idempotency);
 
   let found: TVacancyRef | undefined;
   if (reference && answersNothing(input)) {
-    const row = await storeApplicationIfOpen(db, key.tenantId, reference, draft);
+    const row = await storeApplicationIfOpen(db, tenantId, reference, draft);
     if (row && row.application_id !== null && row.created_at !== null && row.candidate_id !== null) {
       const { application_id: id, created_at, candidate_id, ...vacancy } = row;
       return responseOf(input, draft, vacancy, {}, { id, created_at, candidate_id });
     }
     found = row;
   } else if (reference) {
-    found = await findVisibleVacancy(db, key.tenantId, input.vacancy);
+    found = await findVisibleVacancy(db, tenantId, input.vacancy);
   }
   if (!found) throw new AppError('VACANCY_NOT_FOUND');
 
@@ -237,10 +233,10 @@ export async function submitApplication(
   const application: TNewApplication = { ...draft, vacancyId: vacancy.id, answers };
   const stored =
     vacancy.duplicate_applications === 'reject'
-      ? await em.transactional(async (tx) => {
-          const db = tenantKysely(tx, key.tenantId);
+      ? await ctx.em.transactional(async (tx) => {
+          const db = tenantKysely(tx, tenantId);
           // Serialises applications with this vacancy and email across processes until this transaction ends.
-          await lockApplicationsOf(db, key.tenantId, vacancy.id, input.candidate.email);
+          await lockApplicationsOf(db, tenantId, vacancy.id, input.candidate.email);
           await rejectDuplicate(db, vacancy.id, input.candidate.email);
           return storeApplication(db, application);
         })
@@ -256,7 +252,7 @@ export async function submitApplication(
  */
 async function submitWithClaimedKey(
   db: TDb,
-  key: TApplicant,
+  tenantId: number,
   input: TCreateApplicationInput,
   draft: TApplicationDraft,
   reference: TVacancyReference | undefined,
@@ -281,8 +277,8 @@ async function submitWithClaimedKey(
     values: idempotency.values,
     template: idempotency.render(responseOf(input, draft, vacancy, {}, stored)),
   };
-  const body = await storeClaimedApplicationIfOpen(db, key.tenantId, reference, draft, claimed).catch(
-    (error: unknown) => (isClaimConflict(error) ? idempotency.decline() : Promise.reject(error)),
+  const body = await storeClaimedApplicationIfOpen(db, tenantId, reference, draft, claimed).catch((error: unknown) =>
+    isClaimConflict(error) ? idempotency.decline() : Promise.reject(error),
   );
   return body === undefined ? idempotency.decline() : (idempotency.accept(body) as TApplicationResponse);
 }

@@ -12,12 +12,8 @@ import { toArticleDetailDto, toArticleDto } from './article.dto.ts';
 import { findArticleBySlug, findArticlesPage, type TContentChoice } from './articles.repository.ts';
 import { expandTags } from '../taxonomies/taxonomies.repository.ts';
 import { unknownReferenceErrors } from '../taxonomies/taxonomy-references.ts';
-import { ZGetArticleOutput, type TGetArticleInput, type TGetArticleOutput } from './procedures/get-article.schema.ts';
-import {
-  ZListArticlesOutput,
-  type TListArticlesInput,
-  type TListArticlesOutput,
-} from './procedures/list-articles.schema.ts';
+import { ZGetArticleOutput, type TGetArticleInput, type TGetArticleOutput } from './article.schema.ts';
+import { ZListArticlesOutput, type TListArticlesInput, type TListArticlesOutput } from './article.schema.ts';
 
 /** What the article reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
 export type TArticleReadContext = TContentReader &

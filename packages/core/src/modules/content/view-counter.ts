@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { kyselyOf } from '../../db/kysely.ts';
+import { crossTenantDb } from '../../db/kysely.ts';
 
 type TCountedTable = 'vacancies' | 'articles';
 
@@ -32,7 +32,7 @@ export class ViewCounter {
         const increments = entries.map(([, n]) => n);
         await sql`update ${sql.table(table)} as t set views_count = t.views_count + v.n
           from unnest(${ids}::int[], ${increments}::int[]) as v(id, n) where t.id = v.id`.execute(
-          kyselyOf(this.#orm.em.fork()),
+          crossTenantDb(this.#orm.em.fork()),
         );
       } catch (error) {
         // Put the counts back so a database hiccup loses no views; the next flush retries.

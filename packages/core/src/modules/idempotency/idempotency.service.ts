@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TOperatorContext } from '../service-context.ts';
 import { APP_ERROR_STATUS, AppError, type TAppErrorCode, type TErrorBody } from '../../lib/errors.ts';
 import { toAppError } from '../../lib/to-app-error.ts';
 import { requestHash } from './request-hash.ts';
@@ -41,9 +42,8 @@ export const REPLAY_HEADER = 'Idempotent-Replayed';
 /** What tRPC's `next()` resolves to, as far as this module needs it. */
 export type TCallResult = { ok: true; data: unknown } | { ok: false; error: unknown };
 
+/** The records belong to no tenant (per API key): the context's `em`, a non-transactional EntityManager of the request. */
 export type TIdempotentCall<R extends TCallResult> = {
-  /** A non-transactional EntityManager of the request. */
-  em: EntityManager;
   apiKeyId: number;
   /** The procedure path; a key is scoped to one API key and one operation. */
   operation: string;
@@ -158,12 +158,15 @@ export function sweepExpiredIdempotencyRecords(em: EntityManager): Promise<numbe
   return deleteExpiredRecords(em, SWEEP_BATCH);
 }
 
-export async function runIdempotently<R extends TCallResult>(call: TIdempotentCall<R>): Promise<TIdempotentOutcome<R>> {
+export async function runIdempotently<R extends TCallResult>(
+  ctx: TOperatorContext,
+  call: TIdempotentCall<R>,
+): Promise<TIdempotentOutcome<R>> {
   assertIdempotencyKey(call.key);
   const hash = requestHash(call.rawInput);
   if (Date.now() >= nextSweepAt) {
     nextSweepAt = Date.now() + SWEEP_INTERVAL_MS;
-    await sweepExpiredIdempotencyRecords(call.em);
+    await sweepExpiredIdempotencyRecords(ctx.em);
   }
   const generic = call as unknown as TIdempotentCall<TCallResult>;
   if (call.executeClaimed) {
@@ -171,7 +174,7 @@ export async function runIdempotently<R extends TCallResult>(call: TIdempotentCa
     if (outcome) return outcome;
   }
   try {
-    return await leanTransaction(call.em, async (tx) => {
+    return await leanTransaction(ctx.em, async (tx) => {
       const existing = await claim(tx, generic, hash);
       if (existing) return { replayed: true as const, data: replay(existing, hash, call.response) };
       const result = await call.execute(tx);

@@ -12,8 +12,8 @@ import {
   findLocationsPage,
   type TLocationSort,
 } from './locations.repository.ts';
-import { ZGetLocationOutput, type TGetLocationOutput } from './procedures/get-location.schema.ts';
-import { ZListLocationsOutput, type TListLocationsOutput } from './procedures/list-locations.schema.ts';
+import { ZGetLocationOutput, type TGetLocationOutput } from './location.schema.ts';
+import { ZListLocationsOutput, type TListLocationsOutput } from './location.schema.ts';
 
 /** What the location reads need from a request: its tenant-scoped database, tenant, content cache and URL. */
 export type TLocationReadContext = TContentReader &

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TOperatorContext } from '../service-context.ts';
 import {
   PUBLISHABLE_RATE_LIMITS,
   RATE_LIMITS,
@@ -44,10 +45,11 @@ export function sweepExpiredWindows(em: EntityManager, limit = SWEEP_BATCH): Pro
 let lastSweepAt = 0;
 
 /** Sweeps (one bounded batch) when this process has not swept for a minute; called where windows are counted. */
-export async function sweepExpiredWindowsNowAndThen(em: EntityManager, now = Date.now()): Promise<void> {
+export async function sweepExpiredWindowsNowAndThen(ctx: TOperatorContext): Promise<void> {
+  const now = Date.now();
   if (now - lastSweepAt < SWEEP_INTERVAL_MS) return;
   lastSweepAt = now;
-  await sweepExpiredWindows(em);
+  await sweepExpiredWindows(ctx.em);
 }
 
 /** Tests: the next counted request sweeps. */
@@ -56,6 +58,9 @@ export function sweepOnNextCount(): void {
 }
 
 type TBucket = TWindow & { bucket: string };
+
+/** One request's place in the limits: the key, the operation it counts as, and how (TRateLimitOptions). */
+export type TRateLimitRequest = TRateLimitOptions & { apiKeyId: number; operation: TRateLimitedOperation };
 
 export type TRateLimitOptions = {
   /** The key's kind (default secret): a publishable key's writes count per address, and per key only when stored. */
@@ -115,9 +120,12 @@ function tighter(buckets: TBucket[], rows: TWindowRow[]): TRateLimitState {
  * Counts one hit in a window of its own name (not an API key's operation: e.g. `webhook-sends:<endpoint id>`, the test
  * events and replays of one webhook endpoint), like the keys' windows: atomically, shared by every process.
  */
-export async function hitNamedWindow(em: EntityManager, bucket: string, window: TWindow): Promise<TRateLimitState> {
-  await sweepExpiredWindowsNowAndThen(em);
-  return tighter([{ bucket, ...window }], await countHit(em, bucket, window.windowSeconds));
+export async function hitNamedWindow(
+  ctx: TOperatorContext,
+  { bucket, window }: { bucket: string; window: TWindow },
+): Promise<TRateLimitState> {
+  await sweepExpiredWindowsNowAndThen(ctx);
+  return tighter([{ bucket, ...window }], await countHit(ctx.em, bucket, window.windowSeconds));
 }
 
 /** The `X-RateLimit-*` headers (and on a 429 `Retry-After`) that describe a window's state. */
@@ -145,14 +153,10 @@ export type TRateLimitHit = TRateLimitState & {
  * client address), atomically in PostgreSQL (one statement), so the limits hold across any number of API processes.
  * A window starts with its first request. The answer is the tighter of the windows.
  */
-export async function hitRateLimit(
-  em: EntityManager,
-  apiKeyId: number,
-  operation: TRateLimitedOperation,
-  options: TRateLimitOptions = {},
-): Promise<TRateLimitHit> {
-  const { key, address } = bucketsOf(apiKeyId, operation, options);
-  await sweepExpiredWindowsNowAndThen(em);
+export async function hitRateLimit(ctx: TOperatorContext, request: TRateLimitRequest): Promise<TRateLimitHit> {
+  const { em } = ctx;
+  const { key, address } = bucketsOf(request.apiKeyId, request.operation, request);
+  await sweepExpiredWindowsNowAndThen(ctx);
   // The address first, and the key only when the address is within its budget: one visitor hammering a career
   // site's key spends its own budget, not the whole site's.
   const rows = address
@@ -175,15 +179,13 @@ export async function hitRateLimit(
  * started or is over has its whole budget, resetting one window length from now.
  */
 export async function readRateLimit(
-  em: EntityManager,
-  apiKeyId: number,
-  operation: TRateLimitedOperation,
-  options: TRateLimitOptions = {},
+  ctx: TOperatorContext,
+  request: TRateLimitRequest,
 ): Promise<Omit<TRateLimitState, 'exceeded' | 'retryAfter'>> {
-  const { key, address } = bucketsOf(apiKeyId, operation, options);
+  const { key, address } = bucketsOf(request.apiKeyId, request.operation, request);
   const buckets = address ? [address, key] : [key];
   const found = await findWindows(
-    em,
+    ctx.em,
     buckets.map(({ bucket }) => bucket),
   );
   const now = found[0]?.now ?? Date.now() / 1000;

@@ -7,16 +7,12 @@ import { contentKey, type ContentCache, type TContentReader } from '../content/c
 import { SerializedForm, servedAnswer, type TAnswerTransport } from '../content/serialized-answer.ts';
 import { toTeamMemberDto } from './team-member.dto.ts';
 import { findTeamMember, findTeamPage } from './team.repository.ts';
-import {
-  ZGetTeamMemberOutput,
-  type TGetTeamMemberInput,
-  type TGetTeamMemberOutput,
-} from './procedures/get-team-member.schema.ts';
+import { ZGetTeamMemberOutput, type TGetTeamMemberInput, type TGetTeamMemberOutput } from './team-member.schema.ts';
 import {
   ZListTeamMembersOutput,
   type TListTeamMembersInput,
   type TListTeamMembersOutput,
-} from './procedures/list-team-members.schema.ts';
+} from './team-member.schema.ts';
 
 /** What the team reads need from a request: its tenant-scoped database, tenant, key, response and URL. */
 export type TTeamReadContext = TContentReader &

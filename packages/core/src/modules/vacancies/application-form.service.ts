@@ -9,7 +9,7 @@ import {
   type TApplicationForm,
   type TFormField,
   type TGetApplicationFormInput,
-} from './procedures/get-application-form.schema.ts';
+} from './application-form.schema.ts';
 import { contentKey } from '../content/content-cache.ts';
 import { SerializedForm, servedAnswer } from '../content/serialized-answer.ts';
 import type { TVacancyReadContext } from './vacancy.service.ts';

@@ -2,7 +2,7 @@ import type { TDb } from '../../db/kysely.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { TTenantContext } from '../api-keys/api-key.verifier.ts';
 import { storeCanonicalUrl } from './canonical-url.repository.ts';
-import { MAX_CANONICAL_URL_LENGTH } from './procedures/report-canonical-url.schema.ts';
+import { MAX_CANONICAL_URL_LENGTH } from './canonical-url.schema.ts';
 
 /** The parsed URL's host (with a non-default port, if any) is the career-site domain or one of the tenant's domains. */
 function isTenantHost(url: URL, tenant: TTenantContext): boolean {

@@ -108,7 +108,7 @@ export async function createWebhookEndpoint(
  * the answer is the house's 429, with `Retry-After` and the `X-RateLimit-*` headers.
  */
 async function countEndpointSend(em: EntityManager, endpointId: number): Promise<void> {
-  const state = await hitNamedWindow(em, `webhook-sends:${endpointId}`, ENDPOINT_SENDS);
+  const state = await hitNamedWindow({ em }, { bucket: `webhook-sends:${endpointId}`, window: ENDPOINT_SENDS });
   if (state.exceeded)
     throw new AppError('TOO_MANY_ATTEMPTS', {
       headers: rateLimitHeaders(state),

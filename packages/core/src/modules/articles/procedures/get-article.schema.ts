@@ -1,7 +1,4 @@
-import { z } from 'zod';
 import type { TMeta } from '../../operation-meta.ts';
-import { zFlag, zLanguage } from '../../../lib/query.ts';
-import { ZArticleDetail } from '../article.dto.ts';
 
 export const getArticleMeta = {
   openapi: {
@@ -18,13 +15,3 @@ export const getArticleMeta = {
   expensiveRead: 'misses',
   errors: ['NOT_FOUND'],
 } satisfies TMeta;
-
-export const ZGetArticleInput = z.object({
-  slug: z.string().describe('The article slug'),
-  language: zLanguage.describe('Preferred content language (2 letters)').optional(),
-  include_media: zFlag.describe('Add featured_image {default, small, large} (or null)'),
-});
-export type TGetArticleInput = z.infer<typeof ZGetArticleInput>;
-
-export const ZGetArticleOutput = z.object({ data: ZArticleDetail });
-export type TGetArticleOutput = z.infer<typeof ZGetArticleOutput>;

@@ -1,7 +1,8 @@
 import { apiKeyProcedure, withDatabaseFieldErrors } from '../../../trpc/procedures.ts';
 import { servedOutput } from '../../content/serialized-answer.ts';
 import { listArticles, unknownTagErrors } from '../articles.service.ts';
-import { ZListArticlesInput, ZListArticlesOutput, listArticlesMeta } from './list-articles.schema.ts';
+import { listArticlesMeta } from './list-articles.schema.ts';
+import { ZListArticlesInput, ZListArticlesOutput } from '../article.schema.ts';
 
 export const listArticlesProcedure = apiKeyProcedure()
   .meta(listArticlesMeta)

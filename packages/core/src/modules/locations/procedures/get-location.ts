@@ -1,7 +1,8 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { servedOutput } from '../../content/serialized-answer.ts';
 import { getLocation } from '../locations.service.ts';
-import { ZGetLocationInput, ZGetLocationOutput, getLocationMeta } from './get-location.schema.ts';
+import { getLocationMeta } from './get-location.schema.ts';
+import { ZGetLocationInput, ZGetLocationOutput } from '../location.schema.ts';
 
 export const getLocationProcedure = apiKeyProcedure()
   .meta(getLocationMeta)

@@ -1,7 +1,8 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { servedOutput } from '../../content/serialized-answer.ts';
 import { listLocations } from '../locations.service.ts';
-import { ZListLocationsInput, ZListLocationsOutput, listLocationsMeta } from './list-locations.schema.ts';
+import { listLocationsMeta } from './list-locations.schema.ts';
+import { ZListLocationsInput, ZListLocationsOutput } from '../location.schema.ts';
 
 export const listLocationsProcedure = apiKeyProcedure()
   .meta(listLocationsMeta)

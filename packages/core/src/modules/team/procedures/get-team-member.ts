@@ -1,7 +1,8 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { servedOutput } from '../../content/serialized-answer.ts';
 import { getTeamMember } from '../team.service.ts';
-import { ZGetTeamMemberInput, ZGetTeamMemberOutput, getTeamMemberMeta } from './get-team-member.schema.ts';
+import { getTeamMemberMeta } from './get-team-member.schema.ts';
+import { ZGetTeamMemberInput, ZGetTeamMemberOutput } from '../team-member.schema.ts';
 
 export const getTeamMemberProcedure = apiKeyProcedure()
   .meta(getTeamMemberMeta)

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { crossTenantDb, type TDb } from '../../../db/kysely.ts';
 import { SEQUENCE_TABLES } from './import-tables.ts';
 
@@ -10,9 +10,9 @@ import { SEQUENCE_TABLES } from './import-tables.ts';
  * are analyzed now; VACUUM also marks the new pages all-visible, so list pages are cut by index-only scans from
  * the start. An import that changed little (a re-import) leaves the statistics to autovacuum.
  */
-export async function refreshStatistics(orm: MikroORM, written: ReadonlyMap<string, number>): Promise<void> {
+export async function refreshStatistics(em: EntityManager, written: ReadonlyMap<string, number>): Promise<void> {
   if (written.size === 0) return;
-  const db = crossTenantDb(orm.em.fork());
+  const db = crossTenantDb(em.fork());
   const { rows: sizes } = await sql<{
     table: string;
     rows: number;
@@ -24,9 +24,7 @@ export async function refreshStatistics(orm: MikroORM, written: ReadonlyMap<stri
     .filter(({ table, rows }) => (written.get(table) ?? 0) > 50 + 0.1 * rows)
     .map(({ table }) => table);
   // One table per connection, side by side: each VACUUM uses one core, and the biggest table sets the pace.
-  await Promise.all(
-    stale.map((table) => sql`vacuum (analyze) ${sql.table(table)}`.execute(crossTenantDb(orm.em.fork()))),
-  );
+  await Promise.all(stale.map((table) => sql`vacuum (analyze) ${sql.table(table)}`.execute(crossTenantDb(em.fork()))));
 }
 
 /** Moves each id sequence past the largest id in its table (never backwards), so new rows get fresh ids. */

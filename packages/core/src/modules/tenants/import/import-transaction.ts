@@ -1,7 +1,6 @@
-import { Kysely, PostgresDialect, type PostgresPoolClient } from 'kysely';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import type { TDB, TDb } from '../../../db/kysely.ts';
+import { connectionOfItsOwn, crossTenantDb, type TDb } from '../../../db/kysely.ts';
 
 /** The import's one transaction: a pooled connection of its own (COPY needs the driver's client) and Kysely on it. */
 export type TImportTransaction = {
@@ -17,18 +16,16 @@ export function countWritten(trx: TImportTransaction, table: string, rows: numbe
 }
 
 /**
- * Runs `work` in one transaction on a connection taken from the ORM's pool, committing when it resolves and
+ * Runs `work` in one transaction on a connection taken from the ORM's pool (through `em`), committing when it resolves and
  * rolling back when it throws. Everything the import sets up in the session (temp tables, `set local`) ends with
  * the transaction, so the connection goes back to the pool as it came.
  */
-export async function inImportTransaction<T>(orm: MikroORM, work: (trx: TImportTransaction) => Promise<T>): Promise<T> {
-  const pool = await orm.em.getConnection().getNativeClient();
-  const client = await pool.connect();
-  // Kysely borrows the same client for every query; releasing it stays ours.
-  const borrowed = { query: client.query.bind(client), release: () => {} } as unknown as PostgresPoolClient;
-  const db: TDb = new Kysely<TDB>({
-    dialect: new PostgresDialect({ pool: { connect: async () => borrowed, end: async () => {}, options: {} } }),
-  });
+export async function inImportTransaction<T>(
+  em: EntityManager,
+  work: (trx: TImportTransaction) => Promise<T>,
+): Promise<T> {
+  const client = await connectionOfItsOwn(em);
+  const db = crossTenantDb(client);
   let broken: Error | undefined;
   try {
     await client.query('begin');

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { TOperatorContext } from '../../service-context.ts';
 import { refreshSearchDocuments, storeSearchSynonyms } from '../../vacancies/vacancy-search.ts';
 import { replaceOwnedRows, writeById } from './bulk-sql.ts';
 import { countsOf, totalCounts, type TImportSummary } from './import-counts.ts';
@@ -49,7 +49,7 @@ export { IMPORTED_TABLES } from './import-tables.ts';
  * Tenants are matched by slug. Records in the database that the document does not mention are left alone.
  */
 export async function importTenantDocument(
-  orm: MikroORM,
+  ctx: TOperatorContext,
   input: unknown,
   options: TImportOptions = {},
 ): Promise<TImportSummary> {
@@ -61,7 +61,7 @@ export async function importTenantDocument(
 
   let commitStarted = performance.now();
   let written = new Map<string, number>();
-  const tenants = await inImportTransaction(orm, async (trx) => {
+  const tenants = await inImportTransaction(ctx.em, async (trx) => {
     const results: TImportSummary['tenants'] = [];
     for (const [index, tenant] of document.tenants.entries()) {
       results.push(await importTenant(trx, tenant, index, options));
@@ -72,7 +72,7 @@ export async function importTenantDocument(
     return results;
   });
   options.onPhase?.('commit', performance.now() - commitStarted);
-  await timed(options, 'analyze', () => refreshStatistics(orm, written));
+  await timed(options, 'analyze', () => refreshStatistics(ctx.em, written));
   return { tenants, totals: totalCounts(tenants), duration_ms: Math.round(performance.now() - started) };
 }
 

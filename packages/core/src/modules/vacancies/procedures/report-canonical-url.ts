@@ -1,10 +1,7 @@
 import { apiKeyProcedure } from '../../../trpc/procedures.ts';
 import { reportCanonicalUrl } from '../canonical-url.service.ts';
-import {
-  ZReportCanonicalUrlInput,
-  ZReportCanonicalUrlOutput,
-  reportCanonicalUrlMeta,
-} from './report-canonical-url.schema.ts';
+import { reportCanonicalUrlMeta } from './report-canonical-url.schema.ts';
+import { ZReportCanonicalUrlInput, ZReportCanonicalUrlOutput } from '../canonical-url.schema.ts';
 
 export const reportCanonicalUrlProcedure = apiKeyProcedure()
   .meta(reportCanonicalUrlMeta)
