@@ -177,6 +177,46 @@ function coreEdges(): Array<{ from: string; to: string }> {
   return edges;
 }
 
+/** Where the workspace's own TypeScript lives (generated files excepted): the naming rule holds in all of it. */
+const WORKSPACE_SOURCES = [
+  'packages/core/src',
+  'packages/core/scripts',
+  'packages/core/test',
+  'packages/client/src',
+  'apps',
+  'bench',
+  'examples',
+  'tests',
+];
+
+/** One naming rule for types (STYLE.md): a declared type alias or interface is `T…`; zod values are `Z…`. */
+function plainTypeNames(): Array<{ file: string; line: number; name: string }> {
+  const found: Array<{ file: string; line: number; name: string }> = [];
+  for (const dir of WORKSPACE_SOURCES) {
+    const root = join(REPO, dir);
+    try {
+      statSync(root);
+    } catch {
+      continue;
+    }
+    for (const file of sourceFiles(root)) {
+      if (file.includes('/generated/')) continue;
+      const text = readFileSync(file, 'utf8');
+      // An interface inside `declare module` augments a library's type and keeps the library's name.
+      const augments = /declare\s+module\s/.test(text);
+      text.split('\n').forEach((line, index) => {
+        const match =
+          /^\s*(?:export\s+)?(?:declare\s+)?(?:type\s+([A-Za-z_$][\w$]*)\s*(?:<.*>)?\s*=|interface\s+([A-Za-z_$][\w$]*))/.exec(
+            line,
+          );
+        const name = match?.[1] ?? (augments ? undefined : match?.[2]);
+        if (name && !/^T[A-Z0-9]/.test(name)) found.push({ file: relative(REPO, file), line: index + 1, name });
+      });
+    }
+  }
+  return found;
+}
+
 function upwardImports(): TUpward[] {
   return coreEdges()
     .map(({ from, to }) => ({ from, to, fromFloor: floorOf(from), toFloor: floorOf(to) }))
@@ -324,6 +364,7 @@ if (process.argv.includes('--report')) {
   const signatures = servicesWithoutContext();
   console.log(`\n${signatures.length} service operation(s) not \`(ctx, input)\`:`);
   for (const { file, name, first } of signatures) console.log(`  ${file}: ${name}(${first}, …)`);
+  console.log(`\n${plainTypeNames().length} type name(s) without the T prefix`);
   const refused = refusedHandles();
   console.log(`${refused.length} refused (not crossTenantDb in an operator path):`);
   for (const { file, line, handle } of refused) console.log(`  ${file}:${line} ${handle}`);
@@ -353,6 +394,18 @@ if (process.argv.includes('--report')) {
       `${file}: ${name}(${first}, …): a service operation takes (ctx, input), its context first (modules/service-context.ts)`,
     );
   }
-  if (upward.length + circles.length + refused.length + backwards.length + bypasses.length + signatures.length > 0)
+  const plainTypes = plainTypeNames();
+  for (const { file, line, name } of plainTypes)
+    console.error(`${file}:${line} declares the type ${name}: types are named T… (STYLE.md), zod values Z…`);
+  if (
+    upward.length +
+      circles.length +
+      refused.length +
+      backwards.length +
+      bypasses.length +
+      signatures.length +
+      plainTypes.length >
+    0
+  )
     process.exit(1);
 }
