@@ -177,6 +177,19 @@ function coreEdges(): Array<{ from: string; to: string }> {
   return edges;
 }
 
+/** The source files under those folders of the repository that exist (a checkout may lack the examples). */
+function* workspaceFiles(dirs: readonly string[]): Generator<string> {
+  for (const dir of dirs) {
+    const root = join(REPO, dir);
+    try {
+      statSync(root);
+    } catch {
+      continue;
+    }
+    yield* sourceFiles(root);
+  }
+}
+
 /** Where the workspace's own TypeScript lives (generated files excepted): the naming rule holds in all of it. */
 const WORKSPACE_SOURCES = [
   'packages/core/src',
@@ -192,27 +205,19 @@ const WORKSPACE_SOURCES = [
 /** One naming rule for types (STYLE.md): a declared type alias or interface is `T…`; zod values are `Z…`. */
 function plainTypeNames(): Array<{ file: string; line: number; name: string }> {
   const found: Array<{ file: string; line: number; name: string }> = [];
-  for (const dir of WORKSPACE_SOURCES) {
-    const root = join(REPO, dir);
-    try {
-      statSync(root);
-    } catch {
-      continue;
-    }
-    for (const file of sourceFiles(root)) {
-      if (file.includes('/generated/')) continue;
-      const text = readFileSync(file, 'utf8');
-      // An interface inside `declare module` augments a library's type and keeps the library's name.
-      const augments = /declare\s+module\s/.test(text);
-      text.split('\n').forEach((line, index) => {
-        const match =
-          /^\s*(?:export\s+)?(?:declare\s+)?(?:type\s+([A-Za-z_$][\w$]*)\s*(?:<.*>)?\s*=|interface\s+([A-Za-z_$][\w$]*))/.exec(
-            line,
-          );
-        const name = match?.[1] ?? (augments ? undefined : match?.[2]);
-        if (name && !/^T[A-Z0-9]/.test(name)) found.push({ file: relative(REPO, file), line: index + 1, name });
-      });
-    }
+  for (const file of workspaceFiles(WORKSPACE_SOURCES)) {
+    if (file.includes('/generated/')) continue;
+    const text = readFileSync(file, 'utf8');
+    // An interface inside `declare module` augments a library's type and keeps the library's name.
+    const augments = /declare\s+module\s/.test(text);
+    text.split('\n').forEach((line, index) => {
+      const match =
+        /^\s*(?:export\s+)?(?:declare\s+)?(?:type\s+([A-Za-z_$][\w$]*)\s*(?:<.*>)?\s*=|interface\s+([A-Za-z_$][\w$]*))/.exec(
+          line,
+        );
+      const name = match?.[1] ?? (augments ? undefined : match?.[2]);
+      if (name && !/^T[A-Z0-9]/.test(name)) found.push({ file: relative(REPO, file), line: index + 1, name });
+    });
   }
   return found;
 }
@@ -309,30 +314,20 @@ function report(): void {
     counts.set(key, entry);
   }
   // Outside the package: which paths of @careers/core each workspace package imports.
-  for (const dir of ['apps', 'bench', 'examples', 'packages/client']) {
-    const root = join(REPO, dir);
-    try {
-      statSync(root);
-    } catch {
-      continue;
-    }
-    for (const file of sourceFiles(root)) {
-      const where = relative(REPO, file).split('/');
-      const owner =
-        where[0] === 'apps' || where[0] === 'examples' || where[0] === 'packages'
-          ? `${where[0]}/${where[1]}`
-          : where[0]!;
-      const label = `${owner}${where.includes('test') ? ' (test)' : ''}`;
-      for (const specifier of importsOf(file)) {
-        const match = /^@careers\/core(?:\/(.*))?$/.exec(specifier);
-        if (!match) continue;
-        // The entries of the exports map (package.json), read rather than listed again.
-        const deep = match[1] && !PUBLIC_ENTRIES.has(match[1]);
-        const key = `${label} -> @careers/core${deep ? ' (deep path)' : match[1] ? `/${match[1]}` : ''}`;
-        const entry = counts.get(key) ?? { all: 0, up: 0 };
-        entry.all += 1;
-        counts.set(key, entry);
-      }
+  for (const file of workspaceFiles(['apps', 'bench', 'examples', 'packages/client'])) {
+    const where = relative(REPO, file).split('/');
+    const owner =
+      where[0] === 'apps' || where[0] === 'examples' || where[0] === 'packages' ? `${where[0]}/${where[1]}` : where[0]!;
+    const label = `${owner}${where.includes('test') ? ' (test)' : ''}`;
+    for (const specifier of importsOf(file)) {
+      const match = /^@careers\/core(?:\/(.*))?$/.exec(specifier);
+      if (!match) continue;
+      // The entries of the exports map (package.json), read rather than listed again.
+      const deep = match[1] && !PUBLIC_ENTRIES.has(match[1]);
+      const key = `${label} -> @careers/core${deep ? ' (deep path)' : match[1] ? `/${match[1]}` : ''}`;
+      const entry = counts.get(key) ?? { all: 0, up: 0 };
+      entry.all += 1;
+      counts.set(key, entry);
     }
   }
   const width = Math.max(...[...counts.keys()].map((key) => key.length));
