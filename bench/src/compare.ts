@@ -256,7 +256,7 @@ async function compare(
   ]);
 }
 
-function comparisonScenario(only: string[]): TLoadScenario {
+export function comparisonScenario(only: string[]): TLoadScenario {
   return {
     description: `${only.length === 0 ? 'every scenario' : only.join(', ')}: the API against ../shared/reference-server (node:http + pg, no cache), ${CONNECTIONS} connections; --quick, --vacancies N, --profile, --own-reference`,
     document: (options) => benchDocument(vacanciesOf(options)),

@@ -6,7 +6,7 @@ import { applicationsScenario } from './applications.ts';
 import { workerScenario } from './worker.ts';
 import { readsScenario } from './reads.ts';
 import { resumesScenario } from './resumes.ts';
-import { comparisonScenarios } from './compare.ts';
+import { comparisonScenario, comparisonScenarios } from './compare.ts';
 import { importScenario } from './import.ts';
 import { scaleScenario } from './scale.ts';
 import { searchQualityScenario } from './search-quality.ts';
@@ -72,9 +72,18 @@ if (values.files !== undefined && options.files === undefined) {
   process.exit(2);
 }
 
+// Several of the reference's scenarios named together share one environment (one load of the data), as `compare` does.
+const compared = names.filter((name) => name !== 'compare' && name in comparisonScenarios);
+const runs: Array<[string, TScenario]> = names
+  .filter((name) => compared.length < 2 || !compared.includes(name) || name === compared[0])
+  .map((name) =>
+    compared.length > 1 && name === compared[0]
+      ? [compared.join(', '), comparisonScenario(compared)]
+      : [name, scenarios[name]!],
+  );
+
 const results: TScenarioResult[] = [];
-for (const name of names) {
-  const scenario = scenarios[name]!;
+for (const [name, scenario] of runs) {
   if ('report' in scenario) {
     console.log(`\n▶ ${name}: ${scenario.description}`);
     await scenario.report(options);
