@@ -12,11 +12,24 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stack?.close());
 
+/** `promise`, or an error naming the step that hung (a hang otherwise shows only as the test's own timeout). */
+async function within<T>(step: string, ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${step} did not finish within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe('odd requests to the admin server', () => {
   it('answers a GET on a mutation and odd asset paths with 4xx, and logs none of them as an error', async () => {
     const lines: { level: number; msg: string }[] = [];
     const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-    const admin = await stack.startAdmin({ log });
+    const admin = await within('starting the admin server', 30_000, stack.startAdmin({ log }));
     try {
       const paths = [
         '/trpc/admin.keys.create',
@@ -36,7 +49,7 @@ describe('odd requests to the admin server', () => {
             throw new Error(`${path}: ${String(error)}`);
           },
         );
-        const text = await response.text();
+        const text = await within(`reading the answer to ${path}`, 10_000, response.text());
         expect({ path, status: response.status >= 400 && response.status < 500 }).toEqual({ path, status: true });
         expect(text, path).not.toMatch(/stack|at \/|node_modules/i);
       }
@@ -45,7 +58,7 @@ describe('odd requests to the admin server', () => {
       expect(again.status).toBe(405);
       expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     } finally {
-      await admin.close();
+      await within('closing the admin server', 20_000, admin.close());
     }
   });
 });

@@ -52,10 +52,25 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
 });
 
+/**
+ * Runs a clean-up statement again when PostgreSQL picked it as a deadlock's victim: a delivery the stopped runner
+ * abandoned (a receiver that times out) may still be writing its attempt while its endpoint is deleted.
+ */
+async function cleanUp(statement: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await statement();
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+    }
+  }
+}
+
 afterEach(async () => {
   await Promise.all(runners.splice(0).map((runner) => runner.stop(500)));
-  await kyselyOf(orm.em.fork()).deleteFrom('webhook_endpoints').execute();
-  await kyselyOf(orm.em.fork()).deleteFrom('rate_limit_windows').execute();
+  await cleanUp(() => kyselyOf(orm.em.fork()).deleteFrom('webhook_endpoints').execute());
+  await cleanUp(() => kyselyOf(orm.em.fork()).deleteFrom('rate_limit_windows').execute());
   receiver.received.length = 0;
   receiver.setReply(() => undefined);
 });
