@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { createTestDatabase } from './support/database.ts';
 import { startWebhookReceiver, type TWebhookReceiver } from './support/webhook-receiver.ts';
 import { openOrm } from '../src/db/orm.ts';
@@ -174,7 +175,42 @@ describe('webhook endpoints', () => {
     await deleteWebhookEndpoint(serviceContext(orm.em.fork(), TENANT), { id: created.id });
     expect(await listWebhookEndpoints(serviceContext(orm.em.fork(), TENANT))).toEqual([]);
   });
+
+  it('a deletion waits for an attempt being recorded (delivery row, then endpoint row) instead of deadlocking with it', async () => {
+    const { endpoint: created } = await endpoint();
+    const delivery = await sendTestEvent(serviceContext(orm.em.fork(), TENANT), { id: created.id });
+    const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+    const recorder = await pool.connect();
+    try {
+      // As recordAttempt does: the delivery's row first, then its endpoint's, in one transaction.
+      await recorder.query('begin');
+      await recorder.query(`update webhook_deliveries set last_error = 'timeout' where id = $1`, [delivery.id]);
+      const deletion = deleteWebhookEndpoint(serviceContext(orm.em.fork(), TENANT), { id: created.id });
+      await waitForLockWait(pool);
+      await recorder.query(
+        'update webhook_endpoints set consecutive_failures = consecutive_failures + 1 where id = $1',
+        [created.id],
+      );
+      await recorder.query('commit');
+      await expect(deletion).resolves.toMatchObject({ id: created.id });
+    } finally {
+      recorder.release();
+    }
+    expect(await listWebhookEndpoints(serviceContext(orm.em.fork(), TENANT))).toEqual([]);
+  });
 });
+
+/** Resolves once some session of this database waits for a row lock (the deletion, blocked behind the recorder). */
+async function waitForLockWait(pool: pg.Pool): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const { rows } = await pool.query(
+      `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('no session came to wait for a lock within 5 s');
+}
 
 describe('webhook delivery', () => {
   it('delivers each event once per matching endpoint with Standard Webhooks headers that standardwebhooks verifies', async () => {

@@ -81,7 +81,19 @@ export async function selectEndpointSecrets(db: TDb, id: number): Promise<TEndpo
   return row as unknown as TEndpointSecrets | undefined;
 }
 
+/**
+ * Deletes an endpoint and, by the foreign key's cascade, its deliveries. Call it in a transaction: the deliveries are
+ * locked first, in the order a recorded attempt locks them (delivery, then endpoint), so a deletion waits for an
+ * attempt being recorded instead of deadlocking with it.
+ */
 export async function deleteEndpointRow(db: TDb, id: number): Promise<TEndpointRow | undefined> {
+  await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', id)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   const query = db.deleteFrom('webhook_endpoints').where('id', '=', id);
   return (await query.returning(ENDPOINT_COLUMNS).executeTakeFirst()) as unknown as TEndpointRow | undefined;
 }

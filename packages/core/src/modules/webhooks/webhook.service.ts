@@ -121,10 +121,13 @@ export async function listWebhookEndpoints(ctx: TServiceContext): Promise<TWebho
   return (await selectEndpoints(ctx.db)).map((row) => toEndpointDto(row, now));
 }
 
-export async function deleteWebhookEndpoint(ctx: TServiceContext, input: { id: number }): Promise<TWebhookEndpointDto> {
+export async function deleteWebhookEndpoint(
+  ctx: TServiceContextWithEm,
+  input: { id: number },
+): Promise<TWebhookEndpointDto> {
   const { id } = input;
   if (!isStorableId(id)) throw new AppError('NOT_FOUND');
-  const row = await deleteEndpointRow(ctx.db, id);
+  const row = await ctx.em.transactional((tx) => deleteEndpointRow(serviceContext(tx, ctx.tenant.id).db, id));
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpointDto(row);
 }
