@@ -14,8 +14,16 @@ export const EventSchema = defineEntity({
   name: 'Event',
   tableName: 'events',
   indexes: [
-    { name: 'events_tenant_position_idx', properties: ['tenant', 'position'] },
-    { name: 'events_position_idx', properties: ['position'] },
+    // Positioned events only (Migration20261128113000): an open transaction's own are found by their writer.
+    {
+      name: 'events_tenant_position_idx',
+      expression:
+        'create index "events_tenant_position_idx" on "events" ("tenant_id", "position") where "position" is not null',
+    },
+    {
+      name: 'events_position_idx',
+      expression: 'create index "events_position_idx" on "events" ("position") where "position" is not null',
+    },
     { name: 'events_occurred_at_idx', properties: ['occurredAt'] },
   ],
   properties: {
