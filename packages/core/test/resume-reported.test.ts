@@ -279,6 +279,33 @@ describe('OCR contact misreads from the tuning scans', () => {
     expect(spacedName({ cells: ['Francesca'] })).toBeNull();
   });
 
+  it('keeps the last group of a phone number tesseract was unsure of ("020 7946 o113"), and reads it as digits', () => {
+    const row = (word: number, left: number, conf: number, text: string) =>
+      `5\t1\t1\t1\t1\t${word}\t${left}\t100\t${text.length * 10}\t20\t${conf}\t${text}`;
+    const tsv = (...rows: string[]) =>
+      [
+        'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+        '1\t1\t0\t0\t0\t0\t0\t0\t1000\t1000\t-1\t',
+        ...rows,
+      ].join('\n');
+    const read = (...rows: string[]) => wordsOfTsv(tsv(...rows)).map((word) => word.str);
+    expect(read(row(1, 100, 91, '020'), row(2, 140, 91, '7946'), row(3, 190, 29, 'o113'))).toEqual([
+      '020',
+      '7946',
+      'o113',
+    ]);
+    // Unsure words that are no digit group, or far from the number, are still specks.
+    expect(read(row(1, 100, 91, '020'), row(2, 140, 91, '7946'), row(3, 190, 29, 'ooo'))).toEqual(['020', '7946']);
+    expect(read(row(1, 100, 91, 'Phone'), row(2, 160, 29, '0113'))).toEqual(['Phone']);
+    expect(read(row(1, 100, 91, '7946'), row(2, 400, 29, '0113'))).toEqual(['7946']);
+    expect(
+      extractCandidateFields('Grace Kershaw\nContact\n020 7946 o113\ngkershaw@mail.example', {
+        ocr: true,
+        defaultRegion: 'GB',
+      }).phone,
+    ).toBe('+442079460113');
+  });
+
   it('reads a name stacked on two lines whose second line starts with a particle as one name', () => {
     const text = 'Contact\n06-1244 7156\nrvandenberg@mail.example\n\f\nRUBEN\nVAN DEN BERG\nLogistiek medewerker';
     expect(extractCandidateFields(text, { defaultRegion: 'NL' })).toMatchObject({
