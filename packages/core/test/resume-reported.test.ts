@@ -9,6 +9,7 @@ import {
 import { extractCandidateFields } from '../src/modules/resumes/resume-fields.ts';
 import { findEmailWithQAsAt } from '../src/modules/resumes/resume-email.ts';
 import { spacedName } from '../src/modules/resumes/resume-lines.ts';
+import { nameWords, withSplitLettersJoined } from '../src/modules/resumes/resume-name.ts';
 import { misreadDigitsPhone } from '../src/modules/resumes/resume-phone.ts';
 
 /**
@@ -304,6 +305,44 @@ describe('OCR contact misreads from the tuning scans', () => {
         defaultRegion: 'GB',
       }).phone,
     ).toBe('+442079460113');
+  });
+
+  it('reads an OCR email with a space beside its "@" or its misread "©" as the address', () => {
+    expect(repairOcrMisreads('tzielinski© poczta.example')).toBe('tzielinski@poczta.example');
+    expect(repairOcrMisreads('Lille, France - 05 65 09 15 70. mathismercier @mail.example')).toBe(
+      'Lille, France - 05 65 09 15 70. mathismercier@mail.example',
+    );
+    expect(repairOcrMisreads('jan @ smit.example')).toBe('jan@smit.example');
+    // An "@" or "©" between words that make no address stays.
+    expect(repairOcrMisreads('Copyright© 2020 Smit')).toBe('Copyright© 2020 Smit');
+    expect(repairOcrMisreads('meet @ the office')).toBe('meet @ the office');
+  });
+
+  it('reads an OCR email whose "l" was read as "t" as the name spells it', () => {
+    expect(extractCandidateFields('Manon Lambert\nmtambert@exemple.fr', { ocr: true }).email).toBe(
+      'mlambert@exemple.fr',
+    );
+    expect(extractCandidateFields('Manon Lambert\nmtambert@exemple.fr').email).toBe('mtambert@exemple.fr');
+  });
+
+  it('reads a name whose large type OCR split a letter off ("Owe n Patel") when the email spells it', () => {
+    const text = 'Glasgow\n0161 496 0070\nowenpatel@mail.example\nSUMMARY\n\f\nOwe n Patel\nSite Supervisor';
+    expect(extractCandidateFields(text, { ocr: true, defaultRegion: 'GB' })).toMatchObject({
+      firstName: 'Owen',
+      lastName: 'Patel',
+    });
+    expect(withSplitLettersJoined('Owe n Patel')).toEqual({ text: 'Owen Patel', joined: ['Owen'] });
+    // Particles are words of their own ("Ana y Pedro", "Maria e Silva"), and so is a name with nothing split off.
+    expect(withSplitLettersJoined('Ana Ruiz y Pedro')).toBeNull();
+    expect(withSplitLettersJoined('Owen Patel')).toBeNull();
+    // Without an email that spells the joined word, a split name is not guessed at.
+    expect(
+      extractCandidateFields('Glasgow\n0161 496 0070\ninfo@mail.example\n\f\nOwe n Patel', { ocr: true }).firstName,
+    ).not.toBe('Owen');
+  });
+
+  it('takes no job title for a name ("Site Supervisor")', () => {
+    expect(nameWords('Site Supervisor')).toBeNull();
   });
 
   it('reads a name stacked on two lines whose second line starts with a particle as one name', () => {

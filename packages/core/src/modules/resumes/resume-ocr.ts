@@ -423,9 +423,12 @@ export function withoutOcrBullets(text: string): string {
     .join('\n');
 }
 
-/** An email address whose "@" OCR read as "(O", "(o", "(0", "(@", "(a)", "©" or "®": local part, misread, domain. */
+/**
+ * An email address whose "@" OCR read as "(O", "(o", "(0", "(@", "(a)", "©" or "®", or with a space beside it
+ * ("tzielinski© poczta.example", "jan @example.nl"): local part, misread, domain.
+ */
 const MISREAD_AT_RE =
-  /(?<![\w.+-])([\w.+|-]{1,64}?)(?:\([Oo0@]|\(a\)|[©®])([\w-]{1,63}(?:\.[\w-]{1,63})*\.\p{Ll}{2,12})(?![\w.-])/gu;
+  /(?<![\w.+-])([\w.+|-]{1,64}?)(?:(?:\([Oo0@]|\(a\)|[©®]) ?| ?@ | @)([\w-]{1,63}(?:\.[\w-]{1,63})*\.\p{Ll}{2,12})(?![\w.-])/gu;
 /** An email address with a "|" (a misread "l": no address has one in practice). */
 const PIPE_IN_EMAIL_RE = /(?<![\w.+|-])([\w.+|-]{0,63}\|[\w.+|-]{0,63}@[\w-]{1,63}(?:\.[\w-]{1,63})+)/gu;
 
