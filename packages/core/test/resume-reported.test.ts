@@ -227,6 +227,11 @@ describe('OCR contact misreads from the tuning scans', () => {
     expect(extractCandidateFields(text, { defaultRegion: 'PL' }).email).toBeNull();
     expect(findEmailWithQAsAt('Kontakt\tj.nowakQpoczta.example')).toBe('j.nowak@poczta.example');
     expect(findEmailWithQAsAt('IQ test.example, FAQ.html and QA.Team')).toBeNull();
+    // OCR may put a space after the "Q" it read for the "@".
+    expect(findEmailWithQAsAt('Lublin, Polska - 770 783 146 - joanna.jankowskaQ przyklad.pl')).toBe(
+      'joanna.jankowska@przyklad.pl',
+    );
+    expect(findEmailWithQAsAt('Kontakt FAQ przyklad.pl')).toBeNull();
     // A word written with a capital Q is an address only when there is none: here there is one.
     expect(
       extractCandidateFields('Jan Smit\njan@smit.example\nClients: iraQuest.com', { ocr: true, defaultRegion: 'NL' })
