@@ -9,6 +9,7 @@ import {
 import { extractCandidateFields } from '../src/modules/resumes/resume-fields.ts';
 import { findEmailWithQAsAt } from '../src/modules/resumes/resume-email.ts';
 import { spacedName } from '../src/modules/resumes/resume-lines.ts';
+import { nameWords, withSplitLettersJoined } from '../src/modules/resumes/resume-name.ts';
 import { misreadDigitsPhone } from '../src/modules/resumes/resume-phone.ts';
 
 /**
@@ -226,6 +227,11 @@ describe('OCR contact misreads from the tuning scans', () => {
     expect(extractCandidateFields(text, { defaultRegion: 'PL' }).email).toBeNull();
     expect(findEmailWithQAsAt('Kontakt\tj.nowakQpoczta.example')).toBe('j.nowak@poczta.example');
     expect(findEmailWithQAsAt('IQ test.example, FAQ.html and QA.Team')).toBeNull();
+    // OCR may put a space after the "Q" it read for the "@".
+    expect(findEmailWithQAsAt('Lublin, Polska - 770 783 146 - joanna.jankowskaQ przyklad.pl')).toBe(
+      'joanna.jankowska@przyklad.pl',
+    );
+    expect(findEmailWithQAsAt('Kontakt FAQ przyklad.pl')).toBeNull();
     // A word written with a capital Q is an address only when there is none: here there is one.
     expect(
       extractCandidateFields('Jan Smit\njan@smit.example\nClients: iraQuest.com', { ocr: true, defaultRegion: 'NL' })
@@ -277,6 +283,71 @@ describe('OCR contact misreads from the tuning scans', () => {
     expect(spacedName({ cells: ['Naam', 'Smit'] })).toBeNull();
     expect(spacedName({ cells: ['Francesca Marino', 'Contabile'] })).toBeNull();
     expect(spacedName({ cells: ['Francesca'] })).toBeNull();
+  });
+
+  it('keeps the last group of a phone number tesseract was unsure of ("020 7946 o113"), and reads it as digits', () => {
+    const row = (word: number, left: number, conf: number, text: string) =>
+      `5\t1\t1\t1\t1\t${word}\t${left}\t100\t${text.length * 10}\t20\t${conf}\t${text}`;
+    const tsv = (...rows: string[]) =>
+      [
+        'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+        '1\t1\t0\t0\t0\t0\t0\t0\t1000\t1000\t-1\t',
+        ...rows,
+      ].join('\n');
+    const read = (...rows: string[]) => wordsOfTsv(tsv(...rows)).map((word) => word.str);
+    expect(read(row(1, 100, 91, '020'), row(2, 140, 91, '7946'), row(3, 190, 29, 'o113'))).toEqual([
+      '020',
+      '7946',
+      'o113',
+    ]);
+    // Unsure words that are no digit group, or far from the number, are still specks.
+    expect(read(row(1, 100, 91, '020'), row(2, 140, 91, '7946'), row(3, 190, 29, 'ooo'))).toEqual(['020', '7946']);
+    expect(read(row(1, 100, 91, 'Phone'), row(2, 160, 29, '0113'))).toEqual(['Phone']);
+    expect(read(row(1, 100, 91, '7946'), row(2, 400, 29, '0113'))).toEqual(['7946']);
+    expect(
+      extractCandidateFields('Grace Kershaw\nContact\n020 7946 o113\ngkershaw@mail.example', {
+        ocr: true,
+        defaultRegion: 'GB',
+      }).phone,
+    ).toBe('+442079460113');
+  });
+
+  it('reads an OCR email with a space beside its "@" or its misread "©" as the address', () => {
+    expect(repairOcrMisreads('tzielinski© poczta.example')).toBe('tzielinski@poczta.example');
+    expect(repairOcrMisreads('Lille, France - 05 65 09 15 70. mathismercier @mail.example')).toBe(
+      'Lille, France - 05 65 09 15 70. mathismercier@mail.example',
+    );
+    expect(repairOcrMisreads('jan @ smit.example')).toBe('jan@smit.example');
+    // An "@" or "©" between words that make no address stays.
+    expect(repairOcrMisreads('Copyright© 2020 Smit')).toBe('Copyright© 2020 Smit');
+    expect(repairOcrMisreads('meet @ the office')).toBe('meet @ the office');
+  });
+
+  it('reads an OCR email whose "l" was read as "t" as the name spells it', () => {
+    expect(extractCandidateFields('Manon Lambert\nmtambert@exemple.fr', { ocr: true }).email).toBe(
+      'mlambert@exemple.fr',
+    );
+    expect(extractCandidateFields('Manon Lambert\nmtambert@exemple.fr').email).toBe('mtambert@exemple.fr');
+  });
+
+  it('reads a name whose large type OCR split a letter off ("Owe n Patel") when the email spells it', () => {
+    const text = 'Glasgow\n0161 496 0070\nowenpatel@mail.example\nSUMMARY\n\f\nOwe n Patel\nSite Supervisor';
+    expect(extractCandidateFields(text, { ocr: true, defaultRegion: 'GB' })).toMatchObject({
+      firstName: 'Owen',
+      lastName: 'Patel',
+    });
+    expect(withSplitLettersJoined('Owe n Patel')).toEqual({ text: 'Owen Patel', joined: ['Owen'] });
+    // Particles are words of their own ("Ana y Pedro", "Maria e Silva"), and so is a name with nothing split off.
+    expect(withSplitLettersJoined('Ana Ruiz y Pedro')).toBeNull();
+    expect(withSplitLettersJoined('Owen Patel')).toBeNull();
+    // Without an email that spells the joined word, a split name is not guessed at.
+    expect(
+      extractCandidateFields('Glasgow\n0161 496 0070\ninfo@mail.example\n\f\nOwe n Patel', { ocr: true }).firstName,
+    ).not.toBe('Owen');
+  });
+
+  it('takes no job title for a name ("Site Supervisor")', () => {
+    expect(nameWords('Site Supervisor')).toBeNull();
   });
 
   it('reads a name stacked on two lines whose second line starts with a particle as one name', () => {

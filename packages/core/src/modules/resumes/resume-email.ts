@@ -30,11 +30,12 @@ export function findEmail(text: string, options: { ocr?: boolean } = {}): string
 }
 
 /**
- * An email address whose "@" OCR read as a capital "Q" (its tail taken for the Q's): a lower-case local part, "Q", a
- * lower-case dotted domain. A word may be written so too ("iraQuest.com"): only read when the text has no address.
+ * An email address whose "@" OCR read as a capital "Q" (its tail taken for the Q's), sometimes with a space after it
+ * ("piotrwozniakQ poczta.example"): a lower-case local part, "Q", a lower-case dotted domain. A word may be written so
+ * too ("iraQuest.com"): only read when the text has no address.
  */
 const Q_AT_RE =
-  /(?<![\w.+-])([a-z\d][a-z\d._+-]{0,63})Q([a-z\d][a-z\d-]{0,62}(?:\.[a-z\d-]{1,63})*\.[a-z]{2,12})(?![\w.-])/u;
+  /(?<![\w.+-])([a-z\d][a-z\d._+-]{0,63})Q ?([a-z\d][a-z\d-]{0,62}(?:\.[a-z\d-]{1,63})*\.[a-z]{2,12})(?![\w.-])/u;
 
 /** The address of an OCR'd text in which no address was found, when its "@" was read as "Q"; else null. */
 export function findEmailWithQAsAt(text: string): string | null {

@@ -169,9 +169,10 @@ export function extractCandidateFields(text: string, options: TExtractOptions = 
   return { firstName: UNKNOWN_FIRST_NAME, lastName: '', email, phone, linkedinUrl, nameSource: 'none' };
 }
 
-/** Letters OCR takes for one another ("rhys" read as "thys", "lchevalier" as "ichevalier"). */
+/** Letters OCR takes for one another ("rhys" read as "thys", "lchevalier" as "ichevalier", "mlambert" as "mtambert"). */
 const OCR_CONFUSABLE = new Set([
   'rt',
+  'lt',
   'li',
   'l1',
   'i1',

@@ -1,5 +1,6 @@
 import {
   NAME_LABELS,
+  asciiLetters,
   fold,
   headingKind,
   isFieldLabel,
@@ -15,6 +16,7 @@ import {
   nameWords,
   splitName,
   startsWithParticle,
+  withSplitLettersJoined,
 } from './resume-name.ts';
 
 /* The resume as lines in sections, the candidate's own first, and the name found among them. */
@@ -239,6 +241,11 @@ export function findCandidateName(
       parts[0] = (parts[0] ?? '').split(/\s+(?=\S*[@\d+])/u)[0] ?? '';
       const strict = nameWords(parts[0] ?? '');
       const words = strict ?? nameWords(parts[0] ?? '', true);
+      const rejoined = words === null ? rejoinedName(parts[0] ?? '', emailLocal) : null;
+      if (rejoined !== null) {
+        consider(rejoined, placeScore(line, 3, near) + (cellIndex === 0 ? 4 : 0));
+        continue;
+      }
       if (words === null) continue;
       const name = splitName(words, emailLocal);
       const agreement = emailAgreement(name, emailLocal);
@@ -252,6 +259,22 @@ export function findCandidateName(
   }
   const chosen = best as { name: TParsedName; score: number } | undefined;
   return chosen !== undefined && chosen.score >= MIN_NAME_SCORE ? chosen.name : null;
+}
+
+/**
+ * A name with a letter OCR split off a word ("Owe n Patel" for "Owen Patel"), joined again: only when the email agrees
+ * on both names and spells every word so joined.
+ */
+function rejoinedName(segment: string, emailLocal: string | null): TParsedName | null {
+  const rejoined = emailLocal === null ? null : withSplitLettersJoined(segment);
+  if (rejoined === null || emailLocal === null) return null;
+  const words = nameWords(rejoined.text);
+  if (words === null) return null;
+  const name = splitName(words, emailLocal);
+  const local = asciiLetters(emailLocal);
+  if (emailAgreement(name, emailLocal) < 3 || !rejoined.joined.every((word) => local.includes(asciiLetters(word))))
+    return null;
+  return name;
 }
 
 /**

@@ -116,6 +116,23 @@ function isParticle(word: string, allCaps: boolean): boolean {
   return PARTICLES.has(lower) && (word === lower || allCaps);
 }
 
+/**
+ * A name whose large type OCR split a last letter off ("Owe n Patel"): the text with every lone lower-case letter that
+ * is no particle joined to the word before it, and the words so joined; null when there is none.
+ */
+export function withSplitLettersJoined(segment: string): { text: string; joined: string[] } | null {
+  const joined: string[] = [];
+  const text = segment.replace(
+    /(?<![\p{L}])(\p{L}{2,}) (\p{Ll})(?![\p{L}])/gu,
+    (whole, word: string, letter: string) => {
+      if (PARTICLES.has(letter)) return whole;
+      joined.push(word + letter);
+      return word + letter;
+    },
+  );
+  return joined.length === 0 ? null : { text, joined };
+}
+
 /** The words of a name, or null when `segment` is not one (a label, a title, a place, a sentence …). */
 export function nameWords(segment: string, allowOccupations = false): string[] | null {
   let text = segment.trim().replace(HONORIFIC_RE, '').trim();

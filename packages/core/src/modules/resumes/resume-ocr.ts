@@ -55,6 +55,10 @@ const MIN_WORD_CONFIDENCE = 30;
 /** A word that is an email address ("jan.smit@example.nl"), however sure tesseract is of it. */
 const EMAIL_SHAPE_RE = /^[\p{L}\d._+-]{1,64}@[\p{L}\d-]{1,63}(?:\.[\p{L}\d-]{1,63})*\.\p{L}{2,12}$/u;
 const MIN_LETTER_CONFIDENCE = 80;
+/** A group of a phone number: digits, with the letters OCR reads for some of them ("o113"); at least two digits. */
+const DIGIT_GROUP_RE = /^(?=(?:.*\d){2})[\dOoQDIlit|ZzSsGBgq]{2,5}$/u;
+/** A number word a digit group may follow: digits in groups, with a "+" or brackets ("+44", "(020)", "7946"). */
+const NUMBER_WORD_RE = /^[+(]?\d[\d()./-]*$/u;
 /** Characters of tesseract's TSV read at most (a word per row with its box: ~8 × the text). */
 const MAX_TSV_LENGTH = MAX_TEXT_LENGTH * 8;
 
@@ -158,8 +162,15 @@ export function wordsOfTsv(tsv: string): TOcrPage {
         kept.push(word);
         continue;
       }
+      // The last group of a phone number that tesseract was unsure of ("020 7946 o113") is still part of the number.
+      const previous = kept.at(-1);
+      const numberGroup =
+        previous !== undefined &&
+        NUMBER_WORD_RE.test(previous.text) &&
+        DIGIT_GROUP_RE.test(word.text) &&
+        word.left - (previous.left + previous.width) <= word.height;
       // Specks and rules read as letters ("d", ".", "+" in a margin) would bridge the gap between two columns.
-      if (word.confidence < MIN_WORD_CONFIDENCE) continue;
+      if (word.confidence < MIN_WORD_CONFIDENCE && !numberGroup) continue;
       if (word.text.length === 1 && word.confidence < MIN_LETTER_CONFIDENCE) continue;
       kept.push(word);
     }
@@ -412,9 +423,12 @@ export function withoutOcrBullets(text: string): string {
     .join('\n');
 }
 
-/** An email address whose "@" OCR read as "(O", "(o", "(0", "(@", "(a)", "©" or "®": local part, misread, domain. */
+/**
+ * An email address whose "@" OCR read as "(O", "(o", "(0", "(@", "(a)", "©" or "®", or with a space beside it
+ * ("tzielinski© poczta.example", "jan @example.nl"): local part, misread, domain.
+ */
 const MISREAD_AT_RE =
-  /(?<![\w.+-])([\w.+|-]{1,64}?)(?:\([Oo0@]|\(a\)|[©®])([\w-]{1,63}(?:\.[\w-]{1,63})*\.\p{Ll}{2,12})(?![\w.-])/gu;
+  /(?<![\w.+-])([\w.+|-]{1,64}?)(?:(?:\([Oo0@]|\(a\)|[©®]) ?| ?@ | @)([\w-]{1,63}(?:\.[\w-]{1,63})*\.\p{Ll}{2,12})(?![\w.-])/gu;
 /** An email address with a "|" (a misread "l": no address has one in practice). */
 const PIPE_IN_EMAIL_RE = /(?<![\w.+|-])([\w.+|-]{0,63}\|[\w.+|-]{0,63}@[\w-]{1,63}(?:\.[\w-]{1,63})+)/gu;
 

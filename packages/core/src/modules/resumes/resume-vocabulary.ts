@@ -619,6 +619,7 @@ export const JOB_TITLE_WORDS = new Set([
   'teacher',
   'nurse',
   'advisor',
+  'supervisor',
   'adviser',
   'adviseur',
   'medewerker',
