@@ -9,6 +9,7 @@ import {
   reconnectBeforeSend,
   statementKind,
 } from '../src/db/fresh-connection.ts';
+import { openOrm } from '../src/db/orm.ts';
 
 /**
  * A TCP hop between the pool and PostgreSQL that can go away like a restarting PgBouncer or a router with no primary
@@ -18,6 +19,7 @@ import {
 async function startHop(target: URL) {
   const sockets = new Set<Socket>();
   let cutNext: RegExp | undefined;
+  let startDelayMs = 0;
   let server: Server | undefined;
   let port = 0;
   const listen = async () => {
@@ -39,7 +41,9 @@ async function startHop(target: URL) {
         }
         started = true;
       });
-      upstream.pipe(client);
+      // The server's bytes wait meanwhile (a socket nobody reads stays paused): a start-up that takes this long.
+      if (startDelayMs > 0) setTimeout(() => upstream.pipe(client), startDelayMs);
+      else upstream.pipe(client);
       for (const socket of [client, upstream]) {
         socket.on('error', () => {});
         socket.on('close', () => sockets.delete(socket));
@@ -58,6 +62,10 @@ async function startHop(target: URL) {
       });
       await sleep(downMs);
       await listen();
+    },
+    /** New connections finish their start-up `ms` late (a loaded machine: fork, SCRAM); 0 for none. */
+    delayStart: (ms: number) => {
+      startDelayMs = ms;
     },
     /** Cuts the connection that next sends a statement matching `statement`, after the server got it. */
     cutAfterStatement: (statement: RegExp) => {
@@ -83,6 +91,7 @@ beforeAll(async () => {
   hop = await startHop(new URL(databaseUrl));
 });
 afterEach(async () => {
+  hop.delayStart(0);
   await pool?.end();
   pool = undefined;
 });
@@ -235,6 +244,41 @@ describe('reconnectBeforeSend', () => {
     await expect(db.query('select 1')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect(Date.now() - started).toBeLessThan(1_500);
     await down;
+  });
+});
+
+describe('closing while a connection is still starting', () => {
+  it('hands out no connection that arrives after the pool began to close: it is released, and the close does not wait for it', async () => {
+    hop.delayStart(300);
+    const db = reconnectingPool(1_000);
+    const checkout = db.connect();
+    await sleep(50);
+    pool = undefined;
+    const ended = db.end();
+    await expect(checkout).rejects.toThrow('the database pool is closing');
+    await ended;
+    expect(db.totalCount).toBe(0);
+  });
+
+  it('closes the ORM while its first statement is still connecting: the statement fails, the close returns', async () => {
+    hop.delayStart(300);
+    const orm = await openOrm(hop.url());
+    const statement = orm.em.getConnection().execute('select 1 as one');
+    await sleep(50);
+    const closed = orm.close().then(() => 'closed');
+    await expect(statement).rejects.toThrow('the database pool is closing');
+    // Before, Kysely's driver failed on the late connection without releasing it, and the close waited forever.
+    expect(await Promise.race([closed, sleep(3_000).then(() => 'still waiting')])).toBe('closed');
+  });
+
+  it('opening the ORM and asking for its pool runs no statement of its own (nothing left running at a close)', async () => {
+    const orm = await openOrm(hop.url());
+    try {
+      const native = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+      expect(native.totalCount).toBe(0);
+    } finally {
+      await orm.close();
+    }
   });
 });
 

@@ -173,12 +173,21 @@ export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FO
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
   const acquire = async (deadline = Date.now() + reconnectForMs): Promise<pg.PoolClient> => {
     for (let delay = 25; ; delay = Math.min(delay * 2, 400)) {
+      let client: pg.PoolClient;
       try {
-        return await connect();
+        client = await connect();
       } catch (error) {
         if (!isRefusedConnection(error) || Date.now() + delay > deadline) throw error;
         await sleep(delay);
+        continue;
       }
+      // A connection that came after the pool began to close is not handed out: Kysely, whose driver forgets the pool
+      // when it is destroyed, would fail before taking it and never release it, and the pool's end would wait forever.
+      if (pool.ending) {
+        client.release();
+        throw new Error('the database pool is closing');
+      }
+      return client;
     }
   };
   pool.connect = ((

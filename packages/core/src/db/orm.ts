@@ -99,6 +99,9 @@ export function ormConfig(databaseUrl: string, overrides: Partial<Options> = {},
     extensions: [Migrator],
     debug: false,
     allowGlobalContext: false,
+    // The database is created by whoever provisions it (embedded.ts, an operator), never by a connecting process; and
+    // MikroORM's check on first connect runs beside the first caller's work, not awaited by it or by `close()`.
+    ensureDatabase: false,
     pool: { min: 0, max: 10 },
     driverOptions: driverOptions(timeouts),
     migrations: {
