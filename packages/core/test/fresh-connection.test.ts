@@ -7,9 +7,12 @@ import {
   isReadOnlyStatement,
   READ_ONLY_FUNCTIONS,
   reconnectBeforeSend,
+  retryWhenSessionLost,
   statementKind,
 } from '../src/db/fresh-connection.ts';
-import { openOrm } from '../src/db/orm.ts';
+import { openOrm, poolOf } from '../src/db/orm.ts';
+import { kyselyOf } from '../src/db/kysely.ts';
+import { sql } from 'kysely';
 
 /**
  * A TCP hop between the pool and PostgreSQL that can go away like a restarting PgBouncer or a router with no primary
@@ -244,6 +247,107 @@ describe('reconnectBeforeSend', () => {
     await expect(db.query('select 1')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect(Date.now() - started).toBeLessThan(1_500);
     await down;
+  });
+});
+
+describe('retryWhenSessionLost', () => {
+  /** One attempt of a transaction that writes `note` once; `during` runs before its COMMIT. */
+  const writeOnce =
+    (db: pg.Pool, note: string, attempts: boolean[], during?: (client: pg.PoolClient) => Promise<unknown>) =>
+    async (again: boolean) => {
+      attempts.push(again);
+      const client = await db.connect();
+      let broken = false;
+      try {
+        await client.query('begin');
+        const done = again && ((await client.query('select 1 from writes where note = $1', [note])).rowCount ?? 0) > 0;
+        if (!done) await client.query('insert into writes (note) values ($1)', [note]);
+        if (!again) await during?.(client);
+        await client.query('commit');
+      } catch (error) {
+        broken = true;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    };
+
+  it('runs a transaction again when the server ended its session mid-way (57P01): stored once', async () => {
+    const db = reconnectingPool(3_000);
+    const attempts: boolean[] = [];
+    const note = 'ended mid-transaction';
+    await retryWhenSessionLost(
+      writeOnce(db, note, attempts, (client) => client.query('select pg_terminate_backend(pg_backend_pid())')),
+    );
+    expect(attempts).toEqual([false, true]);
+    expect((await notes()).filter((stored) => stored === note)).toEqual([note]);
+  });
+
+  it('does not write twice when the session was lost after the COMMIT reached the server', async () => {
+    const db = reconnectingPool(3_000);
+    const attempts: boolean[] = [];
+    const note = 'committed, answer lost';
+    const attempt = writeOnce(db, note, attempts);
+    await retryWhenSessionLost(async (again) => {
+      await attempt(again);
+      if (!again)
+        throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    });
+    expect(attempts).toEqual([false, true]);
+    expect((await notes()).filter((stored) => stored === note)).toEqual([note]);
+  });
+
+  it('never runs again a transaction that failed on its own or timed out', async () => {
+    for (const failure of [
+      Object.assign(new Error('duplicate key value'), { code: '23505' }),
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+    ]) {
+      let attempts = 0;
+      await expect(
+        retryWhenSessionLost(async () => {
+          attempts++;
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(attempts).toBe(1);
+    }
+  });
+
+  it('gives up after its window', async () => {
+    let attempts = 0;
+    const started = Date.now();
+    const lost = Object.assign(new Error('Connection terminated unexpectedly'), {});
+    await expect(
+      retryWhenSessionLost(async () => {
+        attempts++;
+        throw lost;
+      }, 300),
+    ).rejects.toBe(lost);
+    expect(attempts).toBeGreaterThan(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('a transaction whose session ends', () => {
+  it('gives its connection back: the ROLLBACK of a lost session counts as done (the server rolled back), so nothing stays checked out', async () => {
+    const orm = await openOrm(databaseUrl);
+    try {
+      for (let i = 0; i < 3; i++) {
+        await expect(
+          orm.em.transactional(async (tx) => {
+            await sql`insert into writes (note) values ('never kept')`.execute(kyselyOf(tx));
+            await sql`select pg_terminate_backend(pg_backend_pid())`.execute(kyselyOf(tx));
+          }),
+        ).rejects.toMatchObject({ code: '57P01' });
+      }
+      const stats = (await poolOf(orm))!;
+      expect(stats.totalCount - stats.idleCount).toBe(0);
+      expect(await notes()).not.toContain('never kept');
+      expect(await orm.em.getConnection().execute('select 1 as one')).toEqual([{ one: 1 }]);
+    } finally {
+      const closed = orm.close(true).then(() => 'closed');
+      expect(await Promise.race([closed, sleep(5_000).then(() => 'still waiting')])).toBe('closed');
+    }
   });
 });
 

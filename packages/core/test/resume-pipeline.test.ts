@@ -214,6 +214,30 @@ describe('POST /candidates storage: resume, record and job in one transaction', 
     expect((await boss.findJobs(processResumeJob.name)).length).toBe(jobsBefore);
   });
 
+  it('runs the transaction again when a switchover ends its session after the record was written: stored once, queued once', async () => {
+    const before = await count('select 1 from resume_processings');
+    // The first job insert ends its own session (what a fast shutdown does to every session); a sequence, because it
+    // must remember across the rolled-back transaction.
+    await client.query('create sequence if not exists end_session_once');
+    await client.query(
+      `create or replace function end_session_once() returns trigger language plpgsql as $$
+       begin if nextval('end_session_once') = 1 then perform pg_terminate_backend(pg_backend_pid()); end if; return new; end $$`,
+    );
+    await client.query(
+      'create trigger end_session_once before insert on pgboss.job for each row execute function end_session_once()',
+    );
+    try {
+      const id = await upload({ content: fixture(PEOPLE.pdf.file), mimeType: PDF_MIME });
+      expect((await client.query('select last_value from end_session_once')).rows[0].last_value).toBe('2');
+      expect(await processing(id)).toMatchObject({ status: 'queued' });
+      expect(await boss.findJobs(processResumeJob.name, { id })).toHaveLength(1);
+      expect(await count('select 1 from resume_processings')).toBe(before + 1);
+    } finally {
+      await client.query('drop trigger end_session_once on pgboss.job');
+      await client.query('drop sequence end_session_once');
+    }
+  });
+
   it('writes no job when the record cannot be written', async () => {
     const jobsBefore = (await boss.findJobs(processResumeJob.name)).length;
     const before = await count('select 1 from resume_processings');

@@ -137,6 +137,28 @@ export function isRetryableBeforeSend(error: unknown, text: string): boolean {
   return (kind === 'begin' || kind === 'read') && isSessionLost(error);
 }
 
+/**
+ * Runs a transaction again when its session was lost under it (the primary shut down for a switchover, a connection
+ * cut): the server rolled back whatever it had done, unless the loss hit its COMMIT — so `attempt` must find out, when
+ * `again` is true, whether an earlier attempt committed (a row it writes with a key chosen beforehand) and then write
+ * nothing. Retried within `windowMs` of the first failure; timeouts and rejected statements are never retried.
+ */
+export async function retryWhenSessionLost<T>(
+  attempt: (again: boolean) => Promise<T>,
+  windowMs = RECONNECT_FOR_MS,
+): Promise<T> {
+  let deadline = 0;
+  for (let delay = 25, again = false; ; delay = Math.min(delay * 2, 400), again = true) {
+    try {
+      return await attempt(again);
+    } catch (error) {
+      deadline ||= Date.now() + windowMs;
+      if (!isSessionLost(error) || Date.now() + delay > deadline) throw error;
+      await sleep(delay);
+    }
+  }
+}
+
 type TQueryArgs = [unknown, ...unknown[]];
 type TQueryFn = (...a: unknown[]) => Promise<unknown>;
 
@@ -203,6 +225,23 @@ export function reconnectBeforeSend(pool: pg.Pool, reconnectForMs = RECONNECT_FO
   }) as typeof pool.connect;
 }
 
+const ROLLBACK = /^\s*rollback\s*;?\s*$/i;
+
+/**
+ * A ROLLBACK whose session is gone has happened: the server rolls back the transaction of a session that ends. It is
+ * answered as done, because Kysely releases a transaction's connection only after its ROLLBACK (or COMMIT) succeeds:
+ * a transaction cut by a switchover would otherwise keep its dead connection checked out for good (the pool shrinks,
+ * and its end waits forever). pg-pool drops the released connection, which is no longer queryable.
+ */
+async function rollbackOnLostSession(client: pg.PoolClient, args: TQueryArgs): Promise<unknown> {
+  try {
+    return await (client.query as TQueryFn)(...args);
+  } catch (error) {
+    if (!isSessionLost(error)) throw error;
+    return { command: 'ROLLBACK', rowCount: null, rows: [], fields: [] };
+  }
+}
+
 /**
  * The checked-out client, except that its first statement moves to a fresh connection when it may run again (see
  * isRetryableBeforeSend), and a writing first statement runs in a transaction of its own. Kysely and pg-pool only call
@@ -262,6 +301,8 @@ function firstStatementRetried(
   };
   const query = (...args: TQueryArgs) => {
     const submittable = typeof (args[0] as { submit?: unknown }).submit === 'function';
+    if (firstDone && typeof args[0] === 'string' && ROLLBACK.test(args[0]) && typeof args.at(-1) !== 'function')
+      return rollbackOnLostSession(current, args);
     if (firstDone || submittable) return (current.query as (...a: unknown[]) => unknown)(...args);
     firstDone = true;
     const callback =

@@ -6,7 +6,8 @@ import { sendJob } from '../../jobs/define-job.ts';
 import { processResumeJob } from '../../jobs/process-resume.job.ts';
 import type { JobSender } from '../../jobs/sender.ts';
 import { serviceContext, type TServiceContextWithEm } from '../service-context.ts';
-import { insertResumeProcessing } from './resumes.repository.ts';
+import { findResumeProcessing, insertResumeProcessing } from './resumes.repository.ts';
+import { retryWhenSessionLost } from '../../db/fresh-connection.ts';
 
 /** An uploaded resume, for the context's tenant. */
 export type TAcceptResume = {
@@ -34,12 +35,17 @@ export async function acceptResume(ctx: TResumeIntakeContext, resume: TAcceptRes
   try {
     // Started before the transaction, so a slow first start does not hold one open.
     const boss = await ctx.services.jobs.boss();
-    await ctx.em.transactional(async (tx) => {
-      // The tenant's scoped handle (the plugin refuses a row of another tenant); the job rides the same transaction.
-      const { db } = serviceContext(tx, tenantId);
-      await insertResumeProcessing(db, { id: processingId, tenantId, ...resume });
-      await sendJob(boss, processResumeJob, { processingId, tenantId }, { db: fromKysely(db), id: processingId });
-    });
+    // A switchover that ends the session mid-transaction is waited out: the transaction runs again on the new primary.
+    await retryWhenSessionLost((again) =>
+      ctx.em.transactional(async (tx) => {
+        // The tenant's scoped handle (the plugin refuses a row of another tenant); the job rides the same transaction.
+        const { db } = serviceContext(tx, tenantId);
+        // The session was lost at the COMMIT of an attempt that did commit: record and job are there.
+        if (again && (await findResumeProcessing(db, processingId))) return;
+        await insertResumeProcessing(db, { id: processingId, tenantId, ...resume });
+        await sendJob(boss, processResumeJob, { processingId, tenantId }, { db: fromKysely(db), id: processingId });
+      }),
+    );
   } catch (error) {
     // A database that went away (a failover) is 503 with Retry-After like everywhere else: the client may send again.
     if (isDatabaseUnavailable(error)) throw error;
