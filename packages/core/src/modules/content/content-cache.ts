@@ -345,6 +345,8 @@ function jsonLength(value: unknown, forms: SerializedForm[]): number {
     return length;
   }
   if (value instanceof Date) return 26;
+  // Typed arrays (shared id sets) hold their bytes, not JSON; divided by the factor `estimateBytes` multiplies by.
+  if (ArrayBuffer.isView(value)) return Math.ceil(value.byteLength / 3);
   for (const key in value) {
     const item = (value as Record<string, unknown>)[key];
     if (item !== undefined) length += key.length + 4 + jsonLength(item, forms);

@@ -1,5 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { TDb } from '../../db/kysely.ts';
+import type { TWordMatches } from './vacancy-ranking.ts';
+import { int4ArrayFromBinary } from '../../db/binary-arrays.ts';
 
 /**
  * `q`, the relevance search of CONTRACT "Search that finds", as one tsquery over `vacancy_search_documents.document`
@@ -180,6 +182,25 @@ export function searchMatches<TAlias extends string>(plan: NonNullable<TSearchPl
   }>`careers_search_match_ranks(${plan.tenantId}::int, ${plan.match}::tsquery, ${exactWords}::tsquery[])`.as(alias);
 }
 
+/**
+ * One word's matches with the points `relevanceScore` gives it (`vacancy-ranking.ts` sums them per query): one bitmap
+ * scan of the GIN index, read as a binary int4 array (`array_send`) and a string of one digit per match.
+ */
+export async function findWordMatches(db: TDb, tenantId: number, word: TSearchWord): Promise<TWordMatches> {
+  const title = sql.ref('m.title');
+  const { rows } = await sql<{ ids: Uint8Array | null; points: string | null }>`
+    select array_send(array_agg(m.vacancy_id order by m.vacancy_id)) as ids,
+      string_agg(${wordPoints(word, title, sql`m.exact[1]`)}::text, '' order by m.vacancy_id) as points
+    from careers_search_match_ranks(${tenantId}::int, ${wordQuery(word, '', 'synonym of a typo')}::tsquery,
+      ${[wordQuery(word, '', 'exact')]}::tsquery[]) as m`.execute(db);
+  const row = rows[0];
+  if (!row?.ids || !row.points) return { ids: new Int32Array(0), points: new Uint8Array(0) };
+  const ids = int4ArrayFromBinary(row.ids);
+  const points = new Uint8Array(ids.length);
+  for (let i = 0; i < ids.length; i++) points[i] = row.points.charCodeAt(i) - 48;
+  return { ids, points };
+}
+
 /** The search condition on a vacancy id. */
 export function matchesSearch(vacancyId: RawBuilder<unknown>, plan: NonNullable<TSearchPlan>): RawBuilder<SqlBool> {
   return sql<SqlBool>`${vacancyId} = any(${idsMatching(plan, plan.match)})`;
@@ -196,13 +217,16 @@ export function relevanceScore(
   exact: RawBuilder<unknown>,
   plan: NonNullable<TSearchPlan>,
 ): RawBuilder<number> {
-  const perWord = plan.words.map(
-    (word, index) => sql`(case when ${title} @@ ${wordQuery(word, '^', 'exact')}::tsquery then 6
+  const perWord = plan.words.map((word, index) => wordPoints(word, title, sql`(${exact})[${sql.lit(index + 1)}]`));
+  return sql<number>`(${sql.join(perWord, sql` + `)})`;
+}
+
+/** One word's points for a match with title lexemes `title`; `exact`: whether its document has the word exactly. */
+function wordPoints(word: TSearchWord, title: RawBuilder<unknown>, exact: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`(case when ${title} @@ ${wordQuery(word, '^', 'exact')}::tsquery then 6
       when ${title} @@ ${wordQuery(word, '^', 'typo')}::tsquery then 4
       when ${title} @@ ${wordQuery(word, '^', 'synonym of a typo')}::tsquery then 3
-      when (${exact})[${sql.lit(index + 1)}] then 2 else 1 end)`,
-  );
-  return sql<number>`(${sql.join(perWord, sql` + `)})`;
+      when ${exact} then 2 else 1 end)`;
 }
 
 /** Every lexeme a text's word may have to be marked, and the prefixes it may start with. */

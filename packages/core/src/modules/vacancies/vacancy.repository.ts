@@ -3,6 +3,7 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { visibleVacancy } from './vacancy-visibility.ts';
 import type { TDB, TDb } from '../../db/kysely.ts';
 import { StatementTemplate } from '../../db/fast-path/index.ts';
+import { int4ArrayFromBinary } from '../../db/binary-arrays.ts';
 import type { TEmploymentType, TTranslations } from '../taxonomies/taxonomy.entity.ts';
 import type { TImageSet, TWorkplaceType } from './vacancy.entity.ts';
 import type { TPostalAddressRow } from '../locations/locations.repository.ts';
@@ -343,6 +344,32 @@ export async function findVacancyPageAnchors(
     .orderBy('ranked.position')
     .execute();
   return rows.map((row) => ({ key: row.key, id: row.id }));
+}
+
+/**
+ * The ids of the visible vacancies that match every filter but `q`, in ascending (published_at, id) order: what a
+ * relevance page ranks its word matches within (`vacancy-ranking.ts`). One binary int4 array.
+ */
+export async function findCandidateOrder(db: TDb, filters: TVacancyFilters): Promise<Int32Array> {
+  const { searchPlan: _ignored, ...withoutQ } = filters;
+  const row = await matchingVacancies(db, { ...withoutQ, q: undefined })
+    .select(
+      sql<Uint8Array | null>`array_send(array_agg(${sql.ref('v.id')} order by ${sql.ref('v.published_at')}, ${sql.ref('v.id')}))`.as(
+        'ids',
+      ),
+    )
+    .executeTakeFirst();
+  return row?.ids ? int4ArrayFromBinary(row.ids) : new Int32Array(0);
+}
+
+/** Visible vacancies by id, in the order of `ids` (a page ranked in memory). */
+export async function findVacancyRowsByIds(db: TDb, ids: readonly number[]): Promise<TVacancyBaseRow[]> {
+  if (ids.length === 0) return [];
+  const rows = (await vacancyRows(db, NO_VACANCY_FILTERS)
+    .where(sql<SqlBool>`${sql.ref('v.id')} = any(${[...ids]}::int4[])`)
+    .execute()) as TVacancyBaseRow[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function countVacancies(db: TDb, filters: TVacancyFilters): Promise<number> {

@@ -31,7 +31,9 @@ import { findTagsWithDescendants } from '../taxonomies/taxonomies.repository.ts'
 import { countFacets } from './vacancy-facets.repository.ts';
 import {
   countVacancies,
+  findCandidateOrder,
   findTitleSuggestions,
+  findVacancyRowsByIds,
   findVacancyPage,
   findVacancyPageAnchors,
   findVacancyReferences,
@@ -54,7 +56,8 @@ import {
   type TVacancyView,
 } from './vacancy.dto.ts';
 import { toJobPosting } from './vacancy-structured-data.ts';
-import { findSearchPlan } from './vacancy-search.ts';
+import { findSearchPlan, findWordMatches, type TSearchPlan } from './vacancy-search.ts';
+import { rankMatches, toCandidates } from './vacancy-ranking.ts';
 import { findHighlights } from './vacancy-highlights.ts';
 import { findLocationsNear, roundKm } from './vacancy-distance.ts';
 
@@ -161,20 +164,61 @@ async function vacancyPage(
   computation: TComputation,
   filters: TVacancyFilters,
   input: TListVacanciesRequest,
-): Promise<TVacancyPageRow[]> {
+): Promise<{ rows: TVacancyPageRow[]; total?: number }> {
   const order = listOrder(input);
   const offset = pageOffset(input.page, input.per_page);
+  if (order.sort === 'relevance' && filters.searchPlan)
+    return relevancePage(
+      { db: ctx.db, computation },
+      {
+        filters,
+        plan: filters.searchPlan,
+        direction: order.direction,
+        page: { limit: input.per_page, offset },
+      },
+    );
   // Relevance and distance are computed per matching row anyway: their pages are cut by OFFSET alone.
   if (offset < DEEP_OFFSET || order.sort === 'relevance' || order.sort === 'distance')
-    return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset });
+    return { rows: await findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset }) };
   const indexOrder = { sort: order.sort, direction: order.direction };
   const anchors = await computation.shared(
     `vacancies.anchors:${vacancyFiltersKey(filters)}:${order.sort}:${order.direction}`,
     () => findVacancyPageAnchors(ctx.db, filters, indexOrder, ANCHOR_SPACING),
   );
   const from = anchors[Math.floor(offset / ANCHOR_SPACING)];
-  if (!from) return [];
-  return findVacancyPage(ctx.db, filters, order, { limit: input.per_page, offset: offset % ANCHOR_SPACING, from });
+  if (!from) return { rows: [] };
+  const page = { limit: input.per_page, offset: offset % ANCHOR_SPACING, from };
+  return { rows: await findVacancyPage(ctx.db, filters, order, page) };
+}
+
+/**
+ * A page by relevance to `q`, ranked in memory (`vacancy-ranking.ts`) from sets shared per version: each word's
+ * matches, and the vacancies the other filters let through; with the total (a page past the end too).
+ */
+export async function relevancePage(
+  ctx: { db: TDb; computation: Pick<TComputation, 'shared'> },
+  input: {
+    filters: TVacancyFilters;
+    plan: NonNullable<TSearchPlan>;
+    direction: TSortDirection;
+    page: { limit: number; offset: number };
+  },
+): Promise<{ rows: TVacancyPageRow[]; total: number }> {
+  const { db, computation } = ctx;
+  const { filters, plan, direction, page } = input;
+  const [candidates, ...words] = await Promise.all([
+    computation.shared(`vacancies.candidates:${vacancyFiltersKey({ ...filters, q: undefined })}`, async () =>
+      toCandidates(await findCandidateOrder(db, filters)),
+    ),
+    ...plan.words.map((word) =>
+      computation.shared(`vacancies.word-matches:${JSON.stringify(word)}`, () =>
+        findWordMatches(db, plan.tenantId, word),
+      ),
+    ),
+  ]);
+  const ranked = rankMatches(candidates, words, direction, page);
+  const rows = (await findVacancyRowsByIds(db, ranked.ids)).map((row) => ({ ...row, match_total: ranked.total }));
+  return { rows, total: ranked.total };
 }
 
 export type TListVacanciesRequest = TVacancyFilterInput &
@@ -208,14 +252,14 @@ export async function listVacancies(ctx: TVacancyReadContext, input: TListVacanc
       const filters = await resolveFilters(ctx, computation, input);
       const view = viewOf(ctx, input.language, input);
       const page = vacancyPage(ctx, computation, filters, input);
-      const [rows, total, facetRows] = await Promise.all([
+      const [{ rows }, total, facetRows] = await Promise.all([
         page,
         // Every page and sort of one filter shows the same total (and facets): computed once per version. A page
-        // ranked by relevance counted the matches already (unless it is past the end).
-        computation.shared(
-          `vacancies.total:${vacancyFiltersKey(filters)}`,
-          async () => (await page)[0]?.match_total ?? countVacancies(ctx.db, filters),
-        ),
+        // ranked by relevance counted the matches already.
+        computation.shared(`vacancies.total:${vacancyFiltersKey(filters)}`, async () => {
+          const { rows, total } = await page;
+          return total ?? rows[0]?.match_total ?? countVacancies(ctx.db, filters);
+        }),
         input.include === 'facets' ? facetCounts(ctx, computation, filters) : undefined,
       ]);
       const [refs, highlights] = await Promise.all([
