@@ -184,15 +184,17 @@ export function searchMatches<TAlias extends string>(plan: NonNullable<TSearchPl
 
 /**
  * One word's matches with the points `relevanceScore` gives it (`vacancy-ranking.ts` sums them per query): one bitmap
- * scan of the GIN index, read as a binary int4 array (`array_send`) and a string of one digit per match.
+ * scan of the GIN index (Migration20261208020000), read as a binary int4 array (`array_send`) and a string of one digit per match.
  */
 export async function findWordMatches(db: TDb, tenantId: number, word: TSearchWord): Promise<TWordMatches> {
-  const title = sql.ref('m.title');
   const { rows } = await sql<{ ids: Uint8Array | null; points: string | null }>`
     select array_send(array_agg(m.vacancy_id order by m.vacancy_id)) as ids,
-      string_agg(${wordPoints(word, title, sql`m.exact[1]`)}::text, '' order by m.vacancy_id) as points
-    from careers_search_match_ranks(${tenantId}::int, ${wordQuery(word, '', 'synonym of a typo')}::tsquery,
-      ${[wordQuery(word, '', 'exact')]}::tsquery[]) as m`.execute(db);
+      string_agg(m.points::text, '' order by m.vacancy_id) as points
+    from careers_search_word_points(${tenantId}::int, ${wordQuery(word, '', 'synonym of a typo')}::tsquery,
+      ${wordQuery(word, '^', 'exact')}::tsquery, ${wordQuery(word, '^', 'typo')}::tsquery,
+      ${wordQuery(word, '^', 'synonym of a typo')}::tsquery, ${wordQuery(word, '', 'exact')}::tsquery) as m`.execute(
+    db,
+  );
   const row = rows[0];
   if (!row?.ids || !row.points) return { ids: new Int32Array(0), points: new Uint8Array(0) };
   const ids = int4ArrayFromBinary(row.ids);
