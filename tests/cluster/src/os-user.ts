@@ -24,9 +24,14 @@ function ids(): TIds | undefined {
   return serviceIds;
 }
 
-/** Starts a server binary as the service user. */
+/**
+ * Starts a server binary as the service user. As another user it starts in the temp folder: the checkout may be in a
+ * folder only root may enter (`mktemp -d` makes it 0700), and Patroni's worker processes change into their parent's
+ * folder on start — there they failed, and the bootstrap never finished.
+ */
 export function spawnAsServiceUser(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(command, args, { ...options, ...ids() });
+  const owner = ids();
+  return spawn(command, args, { ...(owner ? { cwd: tmpdir() } : {}), ...options, ...owner });
 }
 
 /** Runs a binary to its end as the service user; its output goes into the error when it fails. */
