@@ -10,3 +10,14 @@ export function apiErrors(apis: TUnit[]): string[] {
   const causes = apis.flatMap((api) => api.output().match(/"(code|message)":"[^"]{0,120}"/g) ?? []);
   return [...new Set(causes)].slice(0, 12);
 }
+
+/** The API processes' error log lines (pino level 50), the last few, cut short: which statement a failed request met. */
+export function apiErrorLines(apis: TUnit[]): string[] {
+  const lines = apis.flatMap((api) =>
+    api
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"level":50')),
+  );
+  return lines.slice(-5).map((line) => line.slice(0, 1_500));
+}

@@ -15,7 +15,7 @@ import {
 import { runLoad, send, sendRetrying, type TLoadReport, type TRequestSpec } from '../src/load.ts';
 import type { TPatroniNode } from '../src/patroni.ts';
 import { startProxy, type TProxy } from '../src/proxy.ts';
-import { apiErrors, reportFigures } from '../src/report.ts';
+import { apiErrorLines, apiErrors, reportFigures } from '../src/report.ts';
 import { careers, type TUnit } from '../src/units.ts';
 
 /**
@@ -399,7 +399,12 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
       adminFailures: load.admin.failures,
     };
     const admin = await adminAnswers();
-    reportFigures('failover', { ...figures, adminAfter: admin, apiErrors: apiErrors(units.apis) });
+    reportFigures('failover', {
+      ...figures,
+      writeFailures: writeFailures(load.writes, killedAt),
+      adminAfter: admin,
+      apiErrors: apiErrors(units.apis),
+    });
     expect(checks.missingWrites).toEqual([]);
     expect(checks.duplicates).toEqual([]);
     expect(checks.lostJobs).toBe(0);
@@ -455,7 +460,9 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
       adminFailures: load.admin.failures,
       adminAfter: admin,
       readFailureCauses: load.reads.failures.slice(0, 5),
+      writeFailures: writeFailures(load.writes, switchedAt),
       apiErrors: apiErrors(units.apis),
+      apiErrorLines: apiErrorLines(units.apis),
     });
     // Issue #32: a planned switchover fails no request. Statements cut by the old primary's shutdown run again when
     // they may (reads, writes whose COMMIT was not sent: fresh-connection.ts); new connections wait for the new one
@@ -481,6 +488,11 @@ describe.skipIf(missing)(`Patroni: losing the primary${missing ? ` (skipped: ${m
     expect(checks.feedGaps).toBe(0);
   });
 });
+
+/** Each failed write attempt: its kind, when (ms after the event) and what it was answered. */
+function writeFailures(writes: TWrite[], eventAt: number): string[] {
+  return writes.flatMap((w) => w.failures.map((f) => `${w.kind} at ${f.at - eventAt} ms: ${f.why.slice(0, 200)}`));
+}
 
 /** Requests per kind, failed per kind, and when the failures happened (ms after the event). */
 function tableRow(reads: TLoadReport, writes: TWrite[], eventAt: number) {
