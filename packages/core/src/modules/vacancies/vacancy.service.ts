@@ -167,7 +167,7 @@ async function vacancyPage(
 ): Promise<{ rows: TVacancyPageRow[]; total?: number }> {
   const order = listOrder(input);
   const offset = pageOffset(input.page, input.per_page);
-  if (order.sort === 'relevance' && filters.searchPlan)
+  if (order.sort === 'relevance' && filters.searchPlan && filters.searchPlan.words.length <= MAX_RANKED_WORDS)
     return relevancePage(
       { db: ctx.db, computation },
       {
@@ -190,6 +190,12 @@ async function vacancyPage(
   const page = { limit: input.per_page, offset: offset % ANCHOR_SPACING, from };
   return { rows: await findVacancyPage(ctx.db, filters, order, page) };
 }
+
+/**
+ * Most words a `q` ranked in memory may have: each word is a scan of its own, so a long `q` (up to 255 characters) would
+ * start dozens at once. Longer ones take the one SQL statement (`findVacancyPage`), bounded by the statement timeout.
+ */
+const MAX_RANKED_WORDS = 4;
 
 /**
  * A page by relevance to `q`, ranked in memory (`vacancy-ranking.ts`) from sets shared per version: each word's
